@@ -1,0 +1,38 @@
+# Quick start: `make run` (set-up, build, the example kernel on the embedded simulator) and
+# `make test` (set-up, build, every test). Python is Debian's /usr/bin/python3 on purpose.
+PYTHON ?= /usr/bin/python3
+BUILD_DIR ?= build
+JOBS ?= $(shell nproc)
+export PYTHONPATH := $(CURDIR)/clients/python
+
+.PHONY: all deps configure build run test test-cpp test-python bench clean
+
+all: build
+
+deps:
+	@scripts/setup-deps.sh
+
+configure: deps
+	@cmake -S . -B $(BUILD_DIR) -DPython3_EXECUTABLE=$(PYTHON) > $(BUILD_DIR).configure.log 2>&1 \
+	  || (cat $(BUILD_DIR).configure.log; exit 1)
+
+build: configure
+	@cmake --build $(BUILD_DIR) -j $(JOBS)
+
+run: build
+	$(PYTHON) examples/vadd.py
+
+test: build
+	$(MAKE) --no-print-directory test-cpp test-python
+
+test-cpp:
+	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
+
+test-python:
+	AICORE_SIMD=$(CURDIR)/$(BUILD_DIR)/bin/aicore-simd $(PYTHON) -m pytest -q tests/python
+
+bench: build
+	$(PYTHON) bench/vadd_1m.py
+
+clean:
+	rm -rf $(BUILD_DIR) $(BUILD_DIR).configure.log

@@ -1,0 +1,11 @@
+# Writes a C++ file defining aicore::sim::BuiltinConfigs(): (platform name, textproto) pairs.
+string(REPLACE " " ";" INPUTS "${INPUTS}")
+list(SORT INPUTS)
+set(body "// Generated from configs/*.textproto; do not edit.\n#include <string>\n#include <utility>\n#include <vector>\nnamespace aicore::sim {\nconst std::vector<std::pair<std::string, std::string>>& BuiltinConfigs() {\n  static const std::vector<std::pair<std::string, std::string>> kConfigs = {\n")
+foreach(f ${INPUTS})
+  get_filename_component(name ${f} NAME_WE)
+  file(READ ${f} text)
+  string(APPEND body "    {\"${name}\", R\"AICORECFG(${text})AICORECFG\"},\n")
+endforeach()
+string(APPEND body "  };\n  return kConfigs;\n}\n}  // namespace aicore::sim\n")
+file(WRITE ${OUT} "${body}")

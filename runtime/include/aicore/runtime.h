@@ -1,0 +1,51 @@
+// The client runtime: set_platform, device memory, streams, kernel launch, synchronize. Two
+// transports behind one interface: embedded (the simulator in this process, the default) and
+// remote (gRPC to an aicore-simd daemon, chosen by AICORE_SIM_ADDRESS=HOST:PORT). gRPC never
+// appears in this header.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/core/status.h"
+#include "sim/soc/device.h"
+
+namespace aicore::runtime {
+
+using sim::ArgValue;
+using sim::Status;
+using sim::StatusOr;
+
+class Runtime {
+ public:
+  virtual ~Runtime() = default;
+
+  // Embedded unless AICORE_SIM_ADDRESS is set in the environment (then remote to that address).
+  static StatusOr<std::unique_ptr<Runtime>> Create(const std::string& platform);
+  static StatusOr<std::unique_ptr<Runtime>> CreateEmbedded(const std::string& platform);
+  static StatusOr<std::unique_ptr<Runtime>> CreateRemote(const std::string& platform,
+                                                         const std::string& address);
+
+  virtual std::string transport() const = 0;  // "embedded" or "remote HOST:PORT"
+  virtual const std::string& platform() const = 0;
+
+  virtual StatusOr<uint64_t> Malloc(uint64_t bytes) = 0;
+  virtual Status Free(uint64_t address) = 0;
+  virtual Status MemcpyToDevice(uint64_t dst, const void* src, uint64_t bytes) = 0;
+  virtual Status MemcpyToHost(void* dst, uint64_t src, uint64_t bytes) = 0;
+
+  // Streams order launches; stream 0 is the default stream and always exists.
+  virtual StatusOr<uint32_t> CreateStream() = 0;
+  virtual Status DestroyStream(uint32_t stream) = 0;
+
+  // `kernel_ir` is a serialized aicore.ir.v1.Kernel. Returns a serialized
+  // aicore.report.v1.LaunchReport; a kernel fault is reported inside it, not as an error.
+  virtual StatusOr<std::string> Launch(const std::string& kernel_ir, uint32_t block_dim,
+                                       const std::vector<ArgValue>& args, uint32_t stream,
+                                       uint64_t max_cycles) = 0;
+  virtual Status Synchronize(uint32_t stream) = 0;
+};
+
+}  // namespace aicore::runtime
