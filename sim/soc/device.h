@@ -3,6 +3,7 @@
 // hosts around this class, so both give bit-identical results and cycle counts.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -31,12 +32,33 @@ struct ArgValue {
 
 struct LaunchOptions {
   uint64_t max_cycles = 0;  // 0 = no limit besides the config's default
+  // Fill LaunchResult::timeline with one record per pipe instruction (for traces and timing
+  // tests); off by default because it allocates per instruction.
+  bool record_timeline = false;
+  // Polled while the launch runs (every few thousand events or scalar ops); when it becomes true
+  // the launch stops and Launch returns FailedPrecondition "cancelled". Lets a host enforce wall
+  // time limits and client deadlines. Must outlive the call.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct SourcePoint {
   std::string file;
   uint32_t line = 0;
   uint32_t column = 0;
+};
+
+// When one pipe instruction was issued, started and ended (LaunchOptions::record_timeline).
+// Cycles count from the first instruction of the launch (launch overhead excluded).
+struct InstrRecord {
+  uint32_t core = 0;
+  uint32_t block_idx = 0;
+  std::string pipe;  // "V", "MTE2", ...
+  std::string op;    // mnemonic: "add", "data_copy", "wait_flag" ...
+  uint32_t op_index = 0;  // pre-order index of the op in the kernel IR
+  SourcePoint location;
+  uint64_t issue_cycle = 0;  // the scalar unit pushed it into the pipe's queue
+  uint64_t start_cycle = 0;  // it began executing (sources read)
+  uint64_t end_cycle = 0;    // its destination was written / its flag fired
 };
 
 // Mirrors aicore.report.v1.Diagnostic (sim/bridge converts).
@@ -91,6 +113,7 @@ struct LaunchResult {
   std::vector<CoreStats> cores;
   std::vector<Diagnostic> diagnostics;
   uint64_t simulated_instructions = 0;
+  std::vector<InstrRecord> timeline;  // empty unless LaunchOptions::record_timeline
 };
 
 class Device {

@@ -1,0 +1,31 @@
+// Memory access checks done when an instruction is issued (all its operands are known then):
+// local-memory alignment and capacity (INVALID_OPERAND / OUT_OF_BOUNDS, fatal) and GM ranges
+// against device allocations (GM_OUT_OF_BOUNDS fatal, GM_SLACK_ACCESS a warning).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "sim/check/diagnostics.h"
+#include "sim/mem/global_memory.h"
+#include "sim/mem/local_memory.h"
+
+namespace aicore::sim {
+
+struct AccessRole {
+  const char* operand;  // "dst", "src0" ...: the IR field
+  bool write;
+};
+
+// [address, address + span) in `mem`, which must start on an `alignment`-byte boundary. Returns
+// false after recording an error in `sink`.
+bool CheckLocalAccess(const LocalMemory& mem, uint64_t address, uint64_t span, uint64_t alignment,
+                      AccessRole role, const Site& site, DiagnosticSink& sink);
+
+// [address, address + span) in GM; `element_bytes` is the required alignment. Returns the host
+// pointer of the first byte, or nullptr after recording an error. Accesses that end in an
+// allocation's slack record a warning and succeed.
+uint8_t* CheckGmAccess(GlobalMemory& gm, uint64_t address, uint64_t span, uint64_t element_bytes,
+                       AccessRole role, const Site& site, DiagnosticSink& sink);
+
+}  // namespace aicore::sim

@@ -1,0 +1,53 @@
+// Collects the diagnostics of one launch. Errors stop the simulation (the chip would not survive
+// them); warnings are recorded, deduplicated per (kind, op), and execution continues.
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/core/cycle.h"
+#include "sim/isa/pipe_id.h"
+#include "sim/isa/program.h"
+#include "sim/soc/device.h"
+
+namespace aicore::sim {
+
+// Where a diagnostic happened: enough to name core, block, pipe, op and source line.
+struct Site {
+  uint32_t core = 0;
+  uint32_t block = 0;
+  PipeId pipe = PipeId::kS;
+  const Instr* instr = nullptr;
+  Cycle cycle;
+};
+
+class DiagnosticSink {
+ public:
+  explicit DiagnosticSink(const Program& program) : program_(program) {}
+
+  // Builds a diagnostic for `site`; `message` should already say cause and fix.
+  Diagnostic Make(Diagnostic::Kind kind, Diagnostic::Severity severity, const Site& site,
+                  std::string message) const;
+  // "core 3 (block 3) PIPE_MTE2 data_copy at add.py:34" prefix for messages.
+  std::string Prefix(const Site& site) const;
+
+  void Error(Diagnostic d);
+  // Dropped if a warning of the same kind for the same op (when `instr` is set) was already
+  // recorded, so a loop does not repeat one finding thousands of times.
+  void Warn(Diagnostic d, const Instr* instr);
+
+  bool has_error() const { return has_error_; }
+  const Program& program() const { return program_; }
+  std::vector<Diagnostic>& diagnostics() { return diagnostics_; }
+
+ private:
+  const Program& program_;
+  std::vector<Diagnostic> diagnostics_;
+  std::set<std::pair<int, const Instr*>> warned_;
+  bool has_error_ = false;
+};
+
+}  // namespace aicore::sim

@@ -1,0 +1,49 @@
+// The global event heap of a launch: every start, end, flag and scalar wake-up of every core goes
+// through one min-heap so that simulated time only jumps from event to event and ties are broken
+// the same way on every host (cycle, phase, core, unit, sequence).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/core/cycle.h"
+
+namespace aicore::sim {
+
+// What an event does. The numeric order is the phase order inside one cycle: results written at
+// cycle N (kEnd) and flags that become visible at N are seen by instructions starting at N.
+enum class EventKind : uint8_t {
+  kEnd = 0,          // an instruction finishes: perform its writes
+  kFlagVisible = 1,  // a set_flag becomes visible to its destination pipe
+  kStart = 2,        // a pipe may be able to start its head instruction
+  kScalar = 3,       // the scalar unit resumes walking the program
+};
+
+struct Event {
+  Cycle cycle;
+  EventKind kind = EventKind::kStart;
+  uint32_t core = 0;
+  uint8_t unit = 0;       // pipe index (PipeId) or 0 for the scalar unit
+  uint64_t sequence = 0;  // assigned by the queue: insertion order breaks the last ties
+  uint64_t payload = 0;   // kind-specific (in-flight slot, packed flag ...)
+};
+
+class EventQueue {
+ public:
+  void Push(Cycle cycle, EventKind kind, uint32_t core, uint8_t unit, uint64_t payload);
+  // Precondition: !empty().
+  Event Pop();
+  const Event& Top() const { return heap_.front(); }
+  bool empty() const { return heap_.empty(); }
+  size_t size() const { return heap_.size(); }
+  void Clear() { heap_.clear(); }
+
+  // True if `a` must be processed before `b`.
+  static bool Before(const Event& a, const Event& b);
+
+ private:
+  std::vector<Event> heap_;
+  uint64_t next_sequence_ = 0;
+};
+
+}  // namespace aicore::sim

@@ -1,0 +1,163 @@
+// The decoded, validated kernel the model executes: plain structs with operands resolved to
+// integer value slots (slot = SSA id), regions as vectors of instructions, and side tables for
+// the few ops with variable-length operands. Built only by sim/bridge/decoder; immutable after.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/isa/dtype.h"
+#include "sim/isa/opcode.h"
+#include "sim/isa/pipe_id.h"
+
+namespace aicore::sim {
+
+enum class MemSpace : uint8_t {
+  kInvalid = 0,
+  kGm = 1,
+  kUb = 2,
+  kL1 = 3,
+  kL0a = 4,
+  kL0b = 5,
+  kL0c = 6,
+  kBt = 7,
+  kFb = 8,
+};
+std::string_view MemSpaceName(MemSpace s);  // "GM", "UB", ...
+
+enum class KernelType : uint8_t {
+  kAivOnly = 0,
+  kAicOnly = 1,
+  kMixAivHardSync = 2,
+  kMixAicHardSync = 3,
+  kMixAiv1_0 = 4,
+  kMixAic1_0 = 5,
+  kMixAic1_1 = 6,
+  kMixAic1_2 = 7,
+};
+
+// Sub-kinds keep the IR's enum values so messages and tests can use either.
+enum class ScalarBinaryKind : uint8_t {
+  kAdd = 1,
+  kSub = 2,
+  kMul = 3,
+  kDiv = 4,
+  kMod = 5,
+  kMin = 6,
+  kMax = 7,
+  kAnd = 8,
+  kOr = 9,
+  kXor = 10,
+  kShl = 11,
+  kShr = 12,
+  kEq = 20,
+  kNe = 21,
+  kLt = 22,
+  kLe = 23,
+  kGt = 24,
+  kGe = 25,
+  kLogicalAnd = 30,
+  kLogicalOr = 31,
+};
+enum class ScalarUnaryKind : uint8_t { kNeg = 1, kLogicalNot = 2, kBitNot = 3, kCast = 4 };
+enum class SysValueKind : uint8_t {
+  kBlockIdx = 1,
+  kBlockNum = 2,
+  kSubBlockIdx = 3,
+  kSubBlockNum = 4,
+  kIsAic = 5,
+  kIsAiv = 6,
+  kSystemCycle = 7,
+};
+
+struct TensorOperand {
+  MemSpace space = MemSpace::kInvalid;
+  uint8_t position = 0;  // Ascend TPosition value, for traces
+  DType dtype = DType::kInvalid;
+  uint32_t addr = 0;   // slot of the byte address
+  uint32_t count = 0;  // slot of the view's element count, 0 = unknown
+};
+
+// Operands of data_copy and vector instructions.
+struct MemOpInfo {
+  TensorOperand dst, src0, src1;
+  uint32_t count = 0;  // slot; count form
+  bool params_form = false;
+  uint32_t block_count = 0, block_len = 0, src_stride = 0, dst_stride = 0;  // slots, 0 = zero
+  uint32_t scalar = 0;  // slot of vec_scalar's scalar
+};
+
+struct SlotSpan {
+  uint32_t offset = 0;  // into Program::slot_lists
+  uint32_t size = 0;
+};
+
+struct ForInfo {
+  uint32_t lower = 0, upper = 0, step = 0, induction = 0;
+  uint32_t body = 0;  // region index
+  SlotSpan init, iter_args, yields, results;
+};
+
+struct IfInfo {
+  uint32_t cond = 0;
+  uint32_t then_region = 0, else_region = 0;
+  SlotSpan then_yields, else_yields, results;
+};
+
+struct Instr {
+  Opcode opcode = Opcode::kConst;
+  DType dtype = DType::kInvalid;      // result type / element type
+  DType src_dtype = DType::kInvalid;  // operand type (casts, comparisons, vec_scalar scalar)
+  uint8_t kind = 0;                   // ScalarBinaryKind / ScalarUnaryKind / SysValueKind
+  PipeId pipe = PipeId::kS;           // issuing pipe; for pipe_barrier the barrier's target
+  uint8_t event = 0;                  // HardEvent for set_flag / wait_flag
+  uint32_t op_index = 0;              // pre-order index of the op in the IR, for messages
+  uint32_t file = 0;                  // index into Program::files (or kNoFile)
+  uint32_t line = 0;
+  uint32_t column = 0;
+  uint32_t result = 0;           // slot defined by the op, 0 = none
+  uint32_t a = 0, b = 0, c = 0;  // scalar operands (lhs/rhs, cond/true/false, event_id)
+  uint32_t aux = 0;              // index into mem_ops / fors / ifs
+  union {
+    int64_t i;
+    double f;
+  } imm{0};  // constant value
+};
+
+struct Region {
+  std::vector<Instr> ops;
+};
+
+struct ParamInfo {
+  enum class Kind : uint8_t { kScalar, kPointer };
+  std::string name;
+  Kind kind = Kind::kScalar;
+  DType dtype = DType::kInvalid;  // scalar type, or the element type of a pointer
+  uint32_t slot = 0;              // pointer params hold a DT_UINT64 byte address
+};
+
+class Program {
+ public:
+  static constexpr uint32_t kNoFile = 0xffffffffu;
+
+  std::string name;
+  KernelType kernel_type = KernelType::kAivOnly;
+  std::vector<ParamInfo> params;
+  std::vector<std::string> files;
+  uint32_t num_values = 0;          // slots 1..num_values are valid
+  std::vector<DType> value_dtypes;  // per slot, index 0 unused
+  std::vector<Region> regions;      // regions[0] is the kernel body
+  std::vector<MemOpInfo> mem_ops;
+  std::vector<ForInfo> fors;
+  std::vector<IfInfo> ifs;
+  std::vector<uint32_t> slot_lists;
+  uint32_t num_ops = 0;  // total ops, all regions
+
+  const uint32_t* Slots(SlotSpan s) const { return slot_lists.data() + s.offset; }
+  // "add.py:34" (or "<unknown>" when the op has no file).
+  std::string Where(const Instr& instr) const;
+  const std::string& FileName(const Instr& instr) const;
+};
+
+}  // namespace aicore::sim

@@ -1,0 +1,54 @@
+// Semantics of the scalar unit's arithmetic (kernel.proto ScalarBinaryOp/ScalarUnaryOp): integers
+// wrap at their width, integer DIV/MOD truncate toward zero, comparisons give BOOL, float32 math
+// is done in float, half/bfloat16 math in float rounded once, float->int casts truncate.
+#pragma once
+
+#include <cstdint>
+
+#include "sim/isa/dtype.h"
+#include "sim/isa/program.h"
+
+namespace aicore::sim {
+
+// One scalar value. Integers are stored sign- or zero-extended to 64 bits according to their
+// dtype (BOOL is 0/1); floating types store their exact value as a double.
+union ScalarValue {
+  int64_t i;
+  uint64_t u;
+  double f;
+};
+
+inline ScalarValue IntValue(int64_t v) {
+  ScalarValue s;
+  s.i = v;
+  return s;
+}
+inline ScalarValue FloatValue(double v) {
+  ScalarValue s;
+  s.f = v;
+  return s;
+}
+
+enum class ScalarFault : uint8_t { kNone, kDivisionByZero };
+
+// Truncates a 64-bit pattern to `t`'s width (two's complement wrap) and re-extends it.
+ScalarValue WrapInteger(uint64_t bits, DType t);
+// Rounds `v` to the precision of floating type `t` (round-to-nearest-even).
+ScalarValue RoundFloat(double v, DType t);
+// Numeric conversion; float -> integer truncates toward zero and saturates (NaN -> 0).
+ScalarValue CastScalar(ScalarValue v, DType from, DType to);
+// Operands have `operand_type`; the result has `operand_type`, or BOOL for comparisons/logicals.
+ScalarFault EvalScalarBinary(ScalarBinaryKind kind, DType operand_type, ScalarValue lhs,
+                             ScalarValue rhs, ScalarValue* out);
+// NEG / BIT_NOT keep the type; LOGICAL_NOT gives BOOL; CAST is CastScalar.
+ScalarValue EvalScalarUnary(ScalarUnaryKind kind, DType type, DType src_type, ScalarValue v);
+// A signed view of an integer/bool value (uint64 values above INT64_MAX saturate), used for
+// counts and addresses.
+int64_t AsInt64(ScalarValue v, DType t);
+bool IsTrue(ScalarValue v, DType t);
+
+// The raw little-endian bit pattern of `v` (of type `from`) converted to element type `elem`,
+// as it would be stored in memory (half as binary16 bits ...).
+uint64_t ToElementBits(ScalarValue v, DType from, DType elem);
+
+}  // namespace aicore::sim

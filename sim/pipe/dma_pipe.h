@@ -1,0 +1,34 @@
+// The DMA pipes of a vector core: MTE2 (GM -> UB) and MTE3 (UB -> GM). One class serves both
+// because they differ only in their cost row and in whether the GM read latency applies; a new
+// engine (MTE1, fixpipe) is a new file. Copies overlap: the engine accepts the next copy once it
+// has streamed this one's bytes at its per-core rate, while the data still travels.
+#pragma once
+
+#include "sim/core/config.h"
+#include "sim/mem/hbm.h"
+#include "sim/pipe/pipe.h"
+
+namespace aicore::sim {
+
+// Timing of one copy of `bytes` in `bursts` chunks starting at `now`:
+//   stream = bursts * per_burst_cycles + bytes / core_bytes_per_cycle  (engine busy)
+//   moved  = max(stream, HBM grant)         (when hbm != nullptr: GM traffic shares HBM)
+//   end    = now + ceil(moved + fixed_cycles + latency_cycles)
+//   accept_next = now + max(1, ceil(stream))
+PipeTiming DmaTiming(const DmaCostConfig& cost, uint64_t bytes, uint64_t bursts, Cycle now,
+                     HbmArbiter* hbm, uint32_t latency_cycles);
+
+class DmaPipe : public Pipe {
+ public:
+  DmaPipe(PipeId id, uint32_t core, uint32_t queue_depth, LaunchContext& ctx, FlagFile& flags,
+          PipeListener& listener, const DmaCostConfig& cost, bool reads_gm);
+
+ protected:
+  PipeTiming Execute(const IssuedInstr& in, Cycle now, uint8_t* scratch) override;
+
+ private:
+  const DmaCostConfig& cost_;
+  bool reads_gm_;
+};
+
+}  // namespace aicore::sim

@@ -1,0 +1,46 @@
+// An instruction as it sits in a pipe queue: the decoded op plus every operand already evaluated
+// by the scalar unit at issue time (SSA values inside loops change on the next iteration, the
+// queued instruction must not) and resolved to host pointers into UB/GM.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "sim/core/cycle.h"
+#include "sim/isa/program.h"
+
+namespace aicore::sim {
+
+// A strided byte region: `chunks` pieces of `chunk_bytes`, `pitch` bytes apart.
+struct Transfer {
+  uint8_t* base = nullptr;
+  uint64_t chunk_bytes = 0;
+  uint64_t pitch = 0;
+  uint64_t chunks = 0;
+
+  uint64_t bytes() const { return chunk_bytes * chunks; }
+};
+
+// Copies the chunks of `src` back to back into `out`.
+inline void Gather(const Transfer& src, uint8_t* out) {
+  for (uint64_t c = 0; c < src.chunks; ++c) {
+    std::memcpy(out + c * src.chunk_bytes, src.base + c * src.pitch, src.chunk_bytes);
+  }
+}
+
+struct IssuedInstr {
+  const Instr* instr = nullptr;
+  Cycle issue;  // the scalar unit pushed it
+  Cycle ready;  // the pipe may start it (issue + issue_cycles)
+
+  Transfer src0, src1, dst;  // data_copy: src0 -> dst; vector: src0 (, src1) -> dst
+  uint64_t count = 0;        // elements (vector ops)
+  uint64_t bytes = 0;        // bytes moved (copies) or written (vector ops)
+  uint64_t bursts = 0;       // contiguous chunks of a copy
+  uint64_t scalar_bits = 0;  // vec_scalar operand, converted to the element type
+  uint32_t flag = 0;         // set_flag / wait_flag: FlagFile index
+  uint32_t event_id = 0;
+  PipeId barrier_pipe = PipeId::kS;
+};
+
+}  // namespace aicore::sim

@@ -1,0 +1,206 @@
+// Operand evaluation and checking for issued instructions (see issue.h).
+#include "sim/pipe/issue.h"
+
+#include <limits>
+#include <string>
+
+#include "sim/check/bounds.h"
+#include "sim/sync/hard_event.h"
+
+namespace aicore::sim {
+namespace {
+
+// Limits of DataCopyParams on 2201 (hardware-910b.md 6.1): blockCount [0, 4095], the others
+// u16.
+constexpr int64_t kMaxBlockCount = 4095;
+constexpr int64_t kMaxU16 = 65535;
+constexpr uint64_t kBlockBytes = 32;  // DataBlock: the unit of lengths and strides
+
+class Evaluator {
+ public:
+  Evaluator(const std::vector<ScalarValue>& values, const IssueEnv& env, const Site& site)
+      : values_(values), env_(env), site_(site) {}
+
+  int64_t Int(uint32_t slot) const {
+    if (slot == 0) return 0;
+    return AsInt64(values_[slot], env_.program.value_dtypes[slot]);
+  }
+
+  // Address operands may be uint64 device pointers: keep them unsigned.
+  bool Address(uint32_t slot, const char* field, uint64_t* out) const {
+    DType t = env_.program.value_dtypes[slot];
+    if (t == DType::kUInt64 || t == DType::kUInt32 || t == DType::kUInt16 || t == DType::kUInt8) {
+      *out = values_[slot].u;
+      return true;
+    }
+    int64_t v = Int(slot);
+    if (v < 0)
+      return Fail(std::string("field ") + field + " is negative (" + std::to_string(v) +
+                  "); addresses must be >= 0");
+    *out = static_cast<uint64_t>(v);
+    return true;
+  }
+
+  bool InRange(uint32_t slot, const char* field, int64_t max, uint64_t* out) const {
+    int64_t v = Int(slot);
+    if (v < 0 || v > max) {
+      return Fail(std::string("field ") + field + " = " + std::to_string(v) +
+                  " is out of range [0, " + std::to_string(max) + "]");
+    }
+    *out = static_cast<uint64_t>(v);
+    return true;
+  }
+
+  bool Fail(const std::string& why) const {
+    env_.diags.Error(env_.diags.Make(Diagnostic::Kind::kInvalidOperand,
+                                     Diagnostic::Severity::kError, site_,
+                                     env_.diags.Prefix(site_) + ": " + why + "."));
+    return false;
+  }
+
+ private:
+  const std::vector<ScalarValue>& values_;
+  const IssueEnv& env_;
+  const Site& site_;
+};
+
+// Resolves one side of a copy or vector operand to host memory after checking it.
+bool ResolveSide(const TensorOperand& t, uint64_t address, uint64_t span, AccessRole role,
+                 const IssueEnv& env, const Site& site, uint8_t** host) {
+  *host = nullptr;
+  if (span == 0) return true;
+  if (t.space == MemSpace::kUb) {
+    if (!CheckLocalAccess(env.ub, address, span, kBlockBytes, role, site, env.diags)) return false;
+    *host = env.ub.data() + address;
+    return true;
+  }
+  *host = CheckGmAccess(env.gm, address, span, DTypeSize(t.dtype), role, site, env.diags);
+  return *host != nullptr;
+}
+
+// count * size without overflow: anything absurd saturates and then fails the bounds check.
+uint64_t Bytes(uint64_t count, uint64_t element_bytes) {
+  if (count > (std::numeric_limits<uint64_t>::max() / 2) / element_bytes) {
+    return std::numeric_limits<uint64_t>::max() / 2;
+  }
+  return count * element_bytes;
+}
+
+bool BuildDataCopy(const Instr& instr, const Evaluator& ev, const IssueEnv& env, const Site& site,
+                   IssuedInstr* out) {
+  const MemOpInfo& m = env.program.mem_ops[instr.aux];
+  uint64_t esize = DTypeSize(m.dst.dtype);
+  uint64_t dst_addr = 0, src_addr = 0;
+  if (!ev.Address(m.dst.addr, "dst.addr", &dst_addr)) return false;
+  if (!ev.Address(m.src0.addr, "src.addr", &src_addr)) return false;
+  uint64_t chunk = 0, chunks = 0, src_pitch = 0, dst_pitch = 0;
+  if (!m.params_form) {
+    int64_t count = ev.Int(m.count);
+    if (count < 0) return ev.Fail("field count = " + std::to_string(count) + " is negative");
+    // Only whole 32-byte blocks move; a partial trailing block is dropped (asc-api.md 4.2).
+    chunk = Bytes(static_cast<uint64_t>(count), esize) / kBlockBytes * kBlockBytes;
+    chunks = chunk > 0 ? 1 : 0;
+    src_pitch = dst_pitch = chunk;
+  } else {
+    uint64_t bc = 0, bl = 0, ss = 0, ds = 0;
+    if (!ev.InRange(m.block_count, "block_count", kMaxBlockCount, &bc) ||
+        !ev.InRange(m.block_len, "block_len", kMaxU16, &bl) ||
+        !ev.InRange(m.src_stride, "src_stride", kMaxU16, &ss) ||
+        !ev.InRange(m.dst_stride, "dst_stride", kMaxU16, &ds)) {
+      return false;
+    }
+    chunk = bl * kBlockBytes;
+    chunks = chunk > 0 ? bc : 0;
+    src_pitch = (bl + ss) * kBlockBytes;
+    dst_pitch = (bl + ds) * kBlockBytes;
+  }
+  uint64_t src_span = chunks > 0 ? (chunks - 1) * src_pitch + chunk : 0;
+  uint64_t dst_span = chunks > 0 ? (chunks - 1) * dst_pitch + chunk : 0;
+  uint8_t* src_host = nullptr;
+  uint8_t* dst_host = nullptr;
+  if (!ResolveSide(m.src0, src_addr, src_span, {"src", false}, env, site, &src_host)) return false;
+  if (!ResolveSide(m.dst, dst_addr, dst_span, {"dst", true}, env, site, &dst_host)) return false;
+  out->src0 = Transfer{src_host, chunk, src_pitch, chunks};
+  out->dst = Transfer{dst_host, chunk, dst_pitch, chunks};
+  out->bytes = chunk * chunks;
+  out->bursts = chunks;
+  return true;
+}
+
+bool BuildVector(const Instr& instr, const std::vector<ScalarValue>& values, const Evaluator& ev,
+                 const IssueEnv& env, const Site& site, IssuedInstr* out) {
+  const MemOpInfo& m = env.program.mem_ops[instr.aux];
+  int64_t count = ev.Int(m.count);
+  if (count < 0) return ev.Fail("field count = " + std::to_string(count) + " is negative");
+  uint64_t bytes = Bytes(static_cast<uint64_t>(count), DTypeSize(instr.dtype));
+  OpClass cls = Info(instr.opcode).op_class;
+  uint64_t dst_addr = 0, src0_addr = 0, src1_addr = 0;
+  if (!ev.Address(m.dst.addr, "dst.addr", &dst_addr)) return false;
+  if (!ev.Address(m.src0.addr, cls == OpClass::kVecBinary ? "src0.addr" : "src.addr", &src0_addr)) {
+    return false;
+  }
+  uint8_t* dst = nullptr;
+  uint8_t* src0 = nullptr;
+  uint8_t* src1 = nullptr;
+  const char* src0_name = cls == OpClass::kVecBinary ? "src0" : "src";
+  if (!ResolveSide(m.src0, src0_addr, bytes, {src0_name, false}, env, site, &src0)) return false;
+  if (cls == OpClass::kVecBinary) {
+    if (!ev.Address(m.src1.addr, "src1.addr", &src1_addr)) return false;
+    if (!ResolveSide(m.src1, src1_addr, bytes, {"src1", false}, env, site, &src1)) return false;
+  }
+  if (!ResolveSide(m.dst, dst_addr, bytes, {"dst", true}, env, site, &dst)) return false;
+  if (cls == OpClass::kVecScalar) {
+    out->scalar_bits =
+        ToElementBits(values[m.scalar], env.program.value_dtypes[m.scalar], instr.dtype);
+  }
+  out->src0 = Transfer{src0, bytes, bytes, bytes > 0 ? 1u : 0u};
+  out->src1 = Transfer{src1, bytes, bytes, bytes > 0 ? 1u : 0u};
+  out->dst = Transfer{dst, bytes, bytes, bytes > 0 ? 1u : 0u};
+  out->count = static_cast<uint64_t>(count);
+  out->bytes = bytes;
+  out->bursts = 1;
+  return true;
+}
+
+}  // namespace
+
+bool ResolveFlag(const Instr& instr, const std::vector<ScalarValue>& values, const IssueEnv& env,
+                 const Site& site, uint32_t* flag) {
+  Evaluator ev(values, env, site);
+  int64_t id = ev.Int(instr.a);
+  uint32_t ids = env.flags.ids_per_event();
+  if (id < 0 || id >= static_cast<int64_t>(ids)) {
+    return ev.Fail("event id " + std::to_string(id) + " of " +
+                   std::string(HardEvent(instr.event).name) + " is out of range 0.." +
+                   std::to_string(ids - 1) + " (flag_ids_per_event = " + std::to_string(ids) +
+                   "). Fix: use ids 0..5 for your own flags (6 and 7 are used by TPipe)");
+  }
+  *flag = env.flags.Index(instr.event, static_cast<uint32_t>(id));
+  return true;
+}
+
+bool BuildIssued(const Instr& instr, const std::vector<ScalarValue>& values, const IssueEnv& env,
+                 const Site& site, IssuedInstr* out) {
+  out->instr = &instr;
+  Evaluator ev(values, env, site);
+  switch (Info(instr.opcode).op_class) {
+    case OpClass::kDataCopy:
+      return BuildDataCopy(instr, ev, env, site, out);
+    case OpClass::kVecBinary:
+    case OpClass::kVecUnary:
+    case OpClass::kVecScalar:
+      return BuildVector(instr, values, ev, env, site, out);
+    case OpClass::kSetFlag:
+    case OpClass::kWaitFlag:
+      if (!ResolveFlag(instr, values, env, site, &out->flag)) return false;
+      out->event_id = env.flags.IdOf(out->flag);
+      return true;
+    case OpClass::kPipeBarrier:
+      out->barrier_pipe = instr.pipe;
+      return true;
+    default:
+      return ev.Fail("internal: op is not a pipe instruction");
+  }
+}
+
+}  // namespace aicore::sim

@@ -1,0 +1,38 @@
+// Turns a decoded pipe instruction plus the scalar unit's current values into an IssuedInstr:
+// evaluates addresses, counts, strides and event ids, checks them (sim/check/bounds) and resolves
+// memory to host pointers. Runs at issue time, so a fault names the cycle the scalar unit
+// reached the op.
+#pragma once
+
+#include <vector>
+
+#include "sim/check/diagnostics.h"
+#include "sim/core/config.h"
+#include "sim/isa/program.h"
+#include "sim/isa/scalar_ops.h"
+#include "sim/mem/global_memory.h"
+#include "sim/mem/local_memory.h"
+#include "sim/pipe/instr.h"
+#include "sim/sync/flags.h"
+
+namespace aicore::sim {
+
+struct IssueEnv {
+  const Program& program;
+  const SocConfig& config;
+  LocalMemory& ub;
+  GlobalMemory& gm;
+  FlagFile& flags;
+  DiagnosticSink& diags;
+};
+
+// Fills `out` (except issue/ready). Returns false after recording an error diagnostic.
+bool BuildIssued(const Instr& instr, const std::vector<ScalarValue>& values, const IssueEnv& env,
+                 const Site& site, IssuedInstr* out);
+
+// The event id operand of set_flag / wait_flag, checked against the flag file. Returns false
+// after recording an INVALID_OPERAND error.
+bool ResolveFlag(const Instr& instr, const std::vector<ScalarValue>& values, const IssueEnv& env,
+                 const Site& site, uint32_t* flag);
+
+}  // namespace aicore::sim

@@ -1,0 +1,178 @@
+// The shared in-order pipe machinery (see pipe.h). Sync items are handled here so every pipe
+// obeys the same rules: wait_flag blocks the head until its flag is visible and then consumes
+// it; set_flag fires once every earlier instruction of the pipe has ended, without blocking
+// later ones; pipe_barrier holds later instructions until every earlier one has ended.
+#include "sim/pipe/pipe.h"
+
+#include <cstring>
+
+#include "sim/isa/opcode.h"
+#include "sim/soc/launch_context.h"
+
+namespace aicore::sim {
+
+uint32_t ScratchPool::Acquire(uint64_t bytes) {
+  uint32_t index;
+  if (free_.empty()) {
+    index = static_cast<uint32_t>(buffers_.size());
+    buffers_.emplace_back();
+  } else {
+    index = free_.back();
+    free_.pop_back();
+  }
+  // Only grow: a smaller instruction reuses the buffer without touching its bytes.
+  if (buffers_[index].size() < bytes) buffers_[index].resize(bytes);
+  return index;
+}
+
+Pipe::Pipe(PipeId id, uint32_t core, uint32_t queue_depth, LaunchContext& ctx, FlagFile& flags,
+           PipeListener& listener)
+    : ctx_(ctx), id_(id), core_(core), flags_(flags), listener_(listener), queue_(queue_depth) {
+  stats_.pipe = std::string(PipeName(id));
+}
+
+void Pipe::ResetStats() {
+  stats_ = PipeStats();
+  stats_.pipe = std::string(PipeName(id_));
+}
+
+void Pipe::Push(const IssuedInstr& in) {
+  queue_.push_back(in);
+  if (queue_.size() == 1) ScheduleStart(in.ready);
+}
+
+void Pipe::ScheduleStart(Cycle at) {
+  if (at >= pending_start_) return;
+  pending_start_ = at;
+  ctx_.events.Push(at, EventKind::kStart, core_, static_cast<uint8_t>(id_), 0);
+}
+
+uint32_t Pipe::AllocateSlot() {
+  uint32_t slot;
+  if (free_slots_.empty()) {
+    slot = static_cast<uint32_t>(slots_.size());
+    slots_.emplace_back();
+  } else {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+  }
+  slots_[slot].used = true;
+  ++in_flight_;
+  return slot;
+}
+
+void Pipe::TryStart(Cycle now) {
+  if (pending_start_ <= now) pending_start_ = Cycle::Max();
+  while (!queue_.empty() && !ctx_.stopped) {
+    if (!StartHead(now)) break;
+  }
+}
+
+const IssuedInstr* Pipe::BlockedWait() const {
+  if (queue_.empty()) return nullptr;
+  const IssuedInstr& head = queue_.front();
+  if (head.instr->opcode != Opcode::kWaitFlag || flags_.IsSet(head.flag)) return nullptr;
+  return &head;
+}
+
+void Pipe::AccountBusy(Cycle start, Cycle end) {
+  if (end <= busy_until_) return;
+  stats_.busy_cycles += (end - MaxCycle(start, busy_until_)).value();
+  busy_until_ = end;
+}
+
+void Pipe::Record(const IssuedInstr& in, Cycle start, Cycle end) {
+  ++stats_.instructions;
+  ++ctx_.instructions;
+  if (ctx_.timeline == nullptr) return;
+  InstrRecord r;
+  r.core = core_;
+  r.block_idx = block_;
+  r.pipe = std::string(PipeName(id_));
+  r.op = std::string(Info(in.instr->opcode).mnemonic);
+  r.op_index = in.instr->op_index;
+  r.location.file = ctx_.program.FileName(*in.instr);
+  r.location.line = in.instr->line;
+  r.location.column = in.instr->column;
+  r.issue_cycle = in.issue.value();
+  r.start_cycle = start.value();
+  r.end_cycle = end.value();
+  ctx_.timeline->push_back(std::move(r));
+}
+
+bool Pipe::StartHead(Cycle now) {
+  const IssuedInstr& in = queue_.front();
+  OpClass cls = Info(in.instr->opcode).op_class;
+  Cycle earliest = MaxCycle(in.ready, accept_at_);
+  if (cls == OpClass::kPipeBarrier) earliest = MaxCycle(earliest, max_end_);
+  if (earliest > now) {
+    ScheduleStart(earliest);
+    return false;
+  }
+  switch (cls) {
+    case OpClass::kWaitFlag: {
+      // Blocked: the flag's visibility event calls TryStart again.
+      if (!flags_.IsSet(in.flag)) return false;
+      flags_.Clear(in.flag);
+      stats_.wait_flag_cycles += (now - earliest).value();
+      Record(in, now, now);
+      last_activity_ = MaxCycle(last_activity_, now);
+      break;
+    }
+    case OpClass::kSetFlag: {
+      Cycle fire = MaxCycle(now, max_end_);
+      uint32_t slot = AllocateSlot();
+      slots_[slot].is_set_flag = true;
+      slots_[slot].flag = in.flag;
+      slots_[slot].instr = in.instr;
+      max_end_ = fire;
+      ctx_.events.Push(fire, EventKind::kEnd, core_, static_cast<uint8_t>(id_), slot);
+      Record(in, now, fire);
+      break;
+    }
+    case OpClass::kPipeBarrier: {
+      accept_at_ = now + Cycle(ctx_.config.barrier_cycles);
+      last_activity_ = MaxCycle(last_activity_, accept_at_);
+      Record(in, now, accept_at_);
+      break;
+    }
+    default: {
+      uint32_t scratch = scratch_.Acquire(in.bytes);
+      PipeTiming t = Execute(in, now, scratch_.data(scratch));
+      uint32_t slot = AllocateSlot();
+      slots_[slot].is_set_flag = false;
+      slots_[slot].scratch = scratch;
+      slots_[slot].dst = in.dst;
+      accept_at_ = t.accept_next;
+      max_end_ = MaxCycle(max_end_, t.end);
+      AccountBusy(now, t.end);
+      stats_.bytes += in.bytes;
+      ctx_.events.Push(t.end, EventKind::kEnd, core_, static_cast<uint8_t>(id_), slot);
+      Record(in, now, t.end);
+      break;
+    }
+  }
+  queue_.pop_front();
+  listener_.OnQueueSpace(id_, now);
+  return true;
+}
+
+void Pipe::OnEnd(uint64_t slot_index, Cycle now) {
+  InFlight& f = slots_[slot_index];
+  if (f.is_set_flag) {
+    listener_.OnSetFlag(f.flag, f.instr, now);
+  } else {
+    const uint8_t* src = scratch_.data(f.scratch);
+    for (uint64_t c = 0; c < f.dst.chunks; ++c) {
+      std::memcpy(f.dst.base + c * f.dst.pitch, src + c * f.dst.chunk_bytes, f.dst.chunk_bytes);
+    }
+    scratch_.Release(f.scratch);
+  }
+  f.used = false;
+  free_slots_.push_back(static_cast<uint32_t>(slot_index));
+  --in_flight_;
+  last_activity_ = MaxCycle(last_activity_, now);
+  listener_.OnInstrEnd(id_, now);
+}
+
+}  // namespace aicore::sim

@@ -1,0 +1,103 @@
+// The scalar unit of one core: walks the structured program in order with an explicit frame
+// stack (so it can stop at any op and resume later), executes scalar ops itself and issues every
+// other instruction into its pipe's bounded queue. Pure scalar ops run ahead of global time (they
+// touch nothing shared); anything that interacts with pipes or flags waits for the global event
+// clock to reach the scalar unit's local time, which keeps the whole launch deterministic.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/core/cycle.h"
+#include "sim/isa/program.h"
+#include "sim/isa/scalar_ops.h"
+#include "sim/pipe/issue.h"
+#include "sim/pipe/pipe.h"
+#include "sim/soc/device.h"
+
+namespace aicore::sim {
+
+struct LaunchContext;
+
+// What the scalar unit needs from its core.
+class ScalarHost {
+ public:
+  virtual ~ScalarHost() = default;
+  virtual Pipe* pipe(PipeId id) = 0;  // nullptr if this core type has no such pipe
+  virtual bool AllPipesDrained() const = 0;
+  virtual void OnSetFlag(uint32_t flag, const Instr* instr, Cycle now) = 0;
+  virtual void OnScalarDone(Cycle now) = 0;
+};
+
+class ScalarUnit {
+ public:
+  enum class Wait : uint8_t { kNone, kQueueFull, kFlag, kDrain };
+
+  ScalarUnit(uint32_t core, LaunchContext& ctx, ScalarHost& host, const IssueEnv& env);
+
+  // Begins block `block` with the launch's argument values at cycle `at`.
+  void StartBlock(uint32_t block, const std::vector<ScalarValue>& initial_values, Cycle at);
+  // The kScalar event.
+  void Resume(Cycle now);
+  void OnQueueSpace(PipeId pipe, Cycle now);
+  void OnFlagVisible(uint32_t flag, Cycle now);
+  void OnDrainProgress(Cycle now);
+
+  bool done() const { return done_; }
+  Cycle time() const { return time_; }
+  Wait waiting() const { return wait_; }
+  const Instr* waiting_instr() const { return wait_instr_; }
+  uint32_t waiting_flag() const { return wait_flag_; }
+  PipeId stalled_pipe() const { return stalled_pipe_; }
+
+  const PipeStats& stats() const { return stats_; }
+  uint64_t queue_full_stall_cycles() const { return queue_full_stall_cycles_; }
+  void ResetStats();
+
+ private:
+  struct Frame {
+    uint32_t region = 0;
+    uint32_t pc = 0;
+    const Instr* owner = nullptr;  // the for/if op of this region; nullptr for the body
+    int64_t upper = 0;             // for loops: bound and step captured at entry
+    int64_t step = 0;
+    bool then_branch = false;  // if: which region runs
+  };
+
+  void Run(Cycle now);
+  bool ExecScalar(const Instr& in);
+  bool EnterControl(const Instr& in);
+  bool EndRegion();
+  // Returns false when the scalar unit must stop (blocked, fault).
+  bool IssuePipeInstr(const Instr& in, Cycle now);
+  void ScheduleResume(Cycle at);
+  void Wake(Cycle now);
+  bool Fault(const Instr& in, const std::string& why);
+  Site SiteOf(const Instr* in, PipeId pipe) const;
+  int64_t Int(uint32_t slot) const;
+  void Advance(uint32_t cycles);
+
+  uint32_t core_;
+  LaunchContext& ctx_;
+  ScalarHost& host_;
+  IssueEnv env_;
+
+  uint32_t block_ = 0;
+  std::vector<ScalarValue> values_;
+  std::vector<ScalarValue> tmp_;
+  std::vector<Frame> frames_;
+  Cycle time_;
+  bool done_ = true;
+  Cycle pending_resume_ = Cycle::Max();
+
+  Wait wait_ = Wait::kNone;
+  const Instr* wait_instr_ = nullptr;
+  uint32_t wait_flag_ = 0;
+  PipeId stalled_pipe_ = PipeId::kS;
+  Cycle wait_since_;
+
+  PipeStats stats_;
+  uint64_t queue_full_stall_cycles_ = 0;
+};
+
+}  // namespace aicore::sim

@@ -1,0 +1,47 @@
+// Vector instruction execution and timing (see vector_pipe.h). The result is computed when the
+// instruction starts (its sources are read then) and written to UB at its end event.
+#include "sim/pipe/vector_pipe.h"
+
+#include "sim/isa/vector_ops.h"
+#include "sim/pipe/dma_pipe.h"
+#include "sim/soc/launch_context.h"
+
+namespace aicore::sim {
+
+VectorPipe::VectorPipe(uint32_t core, uint32_t queue_depth, LaunchContext& ctx, FlagFile& flags,
+                       PipeListener& listener)
+    : Pipe(PipeId::kV, core, queue_depth, ctx, flags, listener) {}
+
+PipeTiming VectorPipe::Execute(const IssuedInstr& in, Cycle now, uint8_t* scratch) {
+  const Instr& instr = *in.instr;
+  OpClass cls = Info(instr.opcode).op_class;
+  if (cls == OpClass::kDataCopy) {
+    Gather(in.src0, scratch);
+    return DmaTiming(ctx_.config.ub_copy, in.bytes, in.bursts, now, nullptr, 0);
+  }
+  switch (cls) {
+    case OpClass::kVecBinary:
+      VecBinary(instr.opcode, instr.dtype, in.src0.base, in.src1.base, scratch, in.count);
+      break;
+    case OpClass::kVecUnary:
+      VecUnary(instr.opcode, instr.dtype, in.src0.base, scratch, in.count);
+      break;
+    case OpClass::kVecScalar:
+      VecScalar(instr.opcode, instr.dtype, in.src0.base, in.scalar_bits, scratch, in.count);
+      break;
+    default:
+      break;
+  }
+  // Counter mode: the hardware runs ceil(bytes / repeat_bytes) repeats, the last one partial.
+  const VectorCost& cost = ctx_.costs.Vector(instr.opcode, instr.dtype);
+  uint64_t repeat_bytes = ctx_.config.vector_repeat_bytes;
+  uint64_t repeats = (in.bytes + repeat_bytes - 1) / repeat_bytes;
+  Cycle occupancy =
+      MaxCycle(Cycle(1), CeilCycles(static_cast<double>(repeats) * cost.cycles_per_repeat));
+  PipeTiming t;
+  t.accept_next = now + occupancy;
+  t.end = t.accept_next + CeilCycles(cost.per_call_cycles);
+  return t;
+}
+
+}  // namespace aicore::sim

@@ -1,0 +1,20 @@
+// PIPE_V of a vector core: vector arithmetic and UB -> UB data_copy. Pipelined: it accepts the
+// next instruction after repeats * cycles_per_repeat cycles but writes the destination
+// per_call_cycles later, so a dependent instruction without pipe_barrier(PIPE_V) reads stale UB,
+// as on the chip.
+#pragma once
+
+#include "sim/pipe/pipe.h"
+
+namespace aicore::sim {
+
+class VectorPipe : public Pipe {
+ public:
+  VectorPipe(uint32_t core, uint32_t queue_depth, LaunchContext& ctx, FlagFile& flags,
+             PipeListener& listener);
+
+ protected:
+  PipeTiming Execute(const IssuedInstr& in, Cycle now, uint8_t* scratch) override;
+};
+
+}  // namespace aicore::sim

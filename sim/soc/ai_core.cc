@@ -1,0 +1,260 @@
+// Wiring and event dispatch of one AI Core (see ai_core.h).
+#include "sim/soc/ai_core.h"
+
+#include "sim/core/logging.h"
+#include "sim/pipe/dma_pipe.h"
+#include "sim/pipe/vector_pipe.h"
+#include "sim/soc/launch_context.h"
+#include "sim/sync/hard_event.h"
+
+namespace aicore::sim {
+
+AiCore::AiCore(uint32_t index, LaunchContext& ctx, const std::vector<ScalarValue>& initial_values)
+    : index_(index),
+      ctx_(ctx),
+      initial_values_(initial_values),
+      ub_("UB", ctx.config.ub_bytes),
+      flags_(ctx.config.flag_ids_per_event),
+      last_setter_(kNumHardEvents * ctx.config.flag_ids_per_event, nullptr) {
+  const SocConfig& c = ctx.config;
+  pipes_[PipeIndex(PipeId::kV)] =
+      std::make_unique<VectorPipe>(index, c.queue_depth_vector, ctx, flags_, *this);
+  pipes_[PipeIndex(PipeId::kMte2)] = std::make_unique<DmaPipe>(
+      PipeId::kMte2, index, c.queue_depth_mte2, ctx, flags_, *this, c.mte2, /*reads_gm=*/true);
+  pipes_[PipeIndex(PipeId::kMte3)] = std::make_unique<DmaPipe>(
+      PipeId::kMte3, index, c.queue_depth_mte3, ctx, flags_, *this, c.mte3, /*reads_gm=*/false);
+  IssueEnv env{ctx.program, ctx.config, ub_, ctx.gm, flags_, ctx.diags};
+  scalar_ = std::make_unique<ScalarUnit>(index, ctx, *this, env);
+}
+
+AiCore::~AiCore() = default;
+
+Pipe* AiCore::pipe(PipeId id) {
+  int i = PipeIndex(id);
+  return i < kNumPipes ? pipes_[i].get() : nullptr;
+}
+
+bool AiCore::AllPipesDrained() const {
+  for (const auto& p : pipes_) {
+    if (p != nullptr && !p->Drained()) return false;
+  }
+  return true;
+}
+
+void AiCore::Begin(Cycle at) {
+  if (pending_blocks_.empty()) {
+    finished_ = true;
+    return;
+  }
+  uint32_t block = pending_blocks_.front();
+  pending_blocks_.pop_front();
+  StartBlock(block, at);
+}
+
+void AiCore::StartBlock(uint32_t block, Cycle at) {
+  if (ctx_.debug_log) {
+    GetLogger("sim.core" + std::to_string(index_))->debug("block {} starts at cycle {}", block,
+                                                          at.value());
+  }
+  block_ = block;
+  running_ = true;
+  for (auto& p : pipes_) {
+    if (p != nullptr) p->set_block(block);
+  }
+  scalar_->StartBlock(block, initial_values_, at);
+}
+
+void AiCore::HandleEvent(const Event& e) {
+  switch (e.kind) {
+    case EventKind::kScalar:
+      scalar_->Resume(e.cycle);
+      break;
+    case EventKind::kStart:
+      pipes_[e.unit]->TryStart(e.cycle);
+      break;
+    case EventKind::kEnd:
+      pipes_[e.unit]->OnEnd(e.payload, e.cycle);
+      break;
+    case EventKind::kFlagVisible:
+      OnFlagVisible(static_cast<uint32_t>(e.payload), e.cycle);
+      break;
+  }
+  if (!ctx_.stopped) CheckBlockEnd(e.cycle);
+}
+
+void AiCore::OnQueueSpace(PipeId pipe, Cycle now) { scalar_->OnQueueSpace(pipe, now); }
+
+void AiCore::OnInstrEnd(PipeId pipe, Cycle now) { scalar_->OnDrainProgress(now); }
+
+void AiCore::OnScalarDone(Cycle now) {}
+
+void AiCore::OnSetFlag(uint32_t flag, const Instr* instr, Cycle now) {
+  last_setter_[flag] = instr;
+  ++pending_flag_events_;
+  ctx_.events.Push(now + Cycle(ctx_.config.flag_latency_cycles), EventKind::kFlagVisible, index_, 0,
+                   flag);
+}
+
+void AiCore::OnFlagVisible(uint32_t flag, Cycle now) {
+  --pending_flag_events_;
+  const HardEventInfo& ev = HardEvent(flags_.EventOf(flag));
+  if (!flags_.Set(flag)) {
+    Site site{index_, block_, ev.src, last_setter_[flag], now};
+    ctx_.diags.Warn(
+        ctx_.diags.Make(
+            Diagnostic::Kind::kFlagOverflow, Diagnostic::Severity::kWarning, site,
+            ctx_.diags.Prefix(site) + ": set_flag(" + std::string(ev.name) + ", " +
+                std::to_string(flags_.IdOf(flag)) +
+                ") sets a flag that is already set: no wait_flag consumed the previous set. The "
+                "flag is one bit, so this set is lost and a later wait_flag may block forever "
+                "(hardware-910b.md 3.3). Fix: pair every set_flag with exactly one wait_flag."),
+        last_setter_[flag]);
+  }
+  if (ev.dst == PipeId::kS) {
+    scalar_->OnFlagVisible(flag, now);
+  } else if (Pipe* p = pipe(ev.dst)) {
+    p->TryStart(now);
+  }
+}
+
+CoreStats AiCore::BlockStats(Cycle end) const {
+  CoreStats s;
+  s.core = index_;
+  s.core_type = "aiv";
+  s.block_idx = block_;
+  s.cycles = end.value();
+  s.queue_full_stall_cycles = scalar_->queue_full_stall_cycles();
+  s.pipes.push_back(scalar_->stats());
+  for (const auto& p : pipes_) {
+    if (p != nullptr) s.pipes.push_back(p->stats());
+  }
+  return s;
+}
+
+void AiCore::CheckBlockEnd(Cycle now) {
+  if (!running_ || !scalar_->done() || !AllPipesDrained() || pending_flag_events_ > 0) return;
+  Cycle end = MaxCycle(now, scalar_->time());
+  for (const auto& p : pipes_) {
+    if (p != nullptr) end = MaxCycle(end, p->last_activity());
+  }
+  for (uint32_t flag : flags_.SetFlags()) {
+    const HardEventInfo& ev = HardEvent(flags_.EventOf(flag));
+    Site site{index_, block_, ev.src, last_setter_[flag], end};
+    std::string pair = std::string(ev.name) + ", " + std::to_string(flags_.IdOf(flag));
+    ctx_.diags.Warn(
+        ctx_.diags.Make(Diagnostic::Kind::kUnmatchedFlag, Diagnostic::Severity::kWarning, site,
+                        ctx_.diags.Prefix(site) + ": flag " + pair + " is still set when block " +
+                            std::to_string(block_) +
+                            " ends: this set_flag has no matching wait_flag, and the flag "
+                            "leaks into whatever runs next on this core. Fix: add wait_flag(" +
+                            pair + ") on PIPE_" + std::string(PipeName(ev.dst)) +
+                            " (typically after the loop) or remove the set_flag."),
+        nullptr);
+  }
+  stats_.push_back(BlockStats(end));
+  if (ctx_.debug_log) {
+    GetLogger("sim.core" + std::to_string(index_))->debug("block {} ends at cycle {}", block_,
+                                                          end.value());
+  }
+  for (auto& p : pipes_) {
+    if (p != nullptr) p->ResetStats();
+  }
+  scalar_->ResetStats();
+  end_cycle_ = end;
+  running_ = false;
+  if (pending_blocks_.empty()) {
+    finished_ = true;
+    return;
+  }
+  uint32_t next = pending_blocks_.front();
+  pending_blocks_.pop_front();
+  StartBlock(next, end);
+}
+
+std::vector<CoreStats> AiCore::TakeStats(Cycle now) {
+  if (running_) {
+    Cycle end = MaxCycle(now, scalar_->time());
+    stats_.push_back(BlockStats(end));
+    end_cycle_ = MaxCycle(end_cycle_, end);
+    running_ = false;
+  }
+  return std::move(stats_);
+}
+
+void AiCore::CollectWaiters(std::vector<WaiterInfo>* out) const {
+  if (!running_) return;
+  const Program& program = ctx_.program;
+  std::string scalar_state;
+  const Instr* scalar_at = scalar_->waiting_instr();
+  auto where = [&](const Instr* in) {
+    return in == nullptr ? std::string("?")
+                         : std::string(Info(in->opcode).mnemonic) + " at " + program.Where(*in);
+  };
+  switch (scalar_->waiting()) {
+    case ScalarUnit::Wait::kQueueFull:
+      scalar_state = "it is stalled at " + where(scalar_at) + " because the PIPE_" +
+                     std::string(PipeName(scalar_->stalled_pipe())) + " queue is full";
+      break;
+    case ScalarUnit::Wait::kFlag:
+      scalar_state = "it waits for a flag at " + where(scalar_at);
+      break;
+    case ScalarUnit::Wait::kDrain:
+      scalar_state = "it waits in " + where(scalar_at) + " for every pipe to drain";
+      break;
+    case ScalarUnit::Wait::kNone:
+      scalar_state = scalar_->done() ? "the scalar unit has issued the whole program"
+                                     : "the scalar unit is idle";
+      break;
+  }
+  bool any = false;
+  for (const auto& p : pipes_) {
+    if (p == nullptr) continue;
+    const IssuedInstr* w = p->BlockedWait();
+    if (w == nullptr) continue;
+    WaiterInfo info;
+    info.core = index_;
+    info.block = block_;
+    info.pipe = p->id();
+    info.wait = w->instr;
+    info.event = flags_.EventOf(w->flag);
+    info.id = flags_.IdOf(w->flag);
+    PipeId src = HardEvent(info.event).src;
+    if (int i = PipeIndex(src); src != PipeId::kS && pipes_[i] != nullptr) {
+      const RingQueue<IssuedInstr>& queue = pipes_[i]->queue();
+      for (size_t k = 0; k < queue.size(); ++k) {
+        const IssuedInstr& q = queue[k];
+        if (q.instr->opcode == Opcode::kSetFlag && q.flag == w->flag) {
+          info.queued_set = q.instr;
+          info.queued_set_pipe = src;
+          break;
+        }
+      }
+    }
+    if (!scalar_->done()) {
+      info.scalar_at = scalar_at;
+      info.scalar_state = scalar_state;
+    }
+    out->push_back(info);
+    any = true;
+  }
+  if (scalar_->waiting() == ScalarUnit::Wait::kFlag) {
+    WaiterInfo info;
+    info.core = index_;
+    info.block = block_;
+    info.pipe = PipeId::kS;
+    info.wait = scalar_at;
+    info.event = flags_.EventOf(scalar_->waiting_flag());
+    info.id = flags_.IdOf(scalar_->waiting_flag());
+    out->push_back(info);
+    any = true;
+  }
+  if (!any) {
+    WaiterInfo info;
+    info.core = index_;
+    info.block = block_;
+    info.scalar_state = scalar_state;
+    out->push_back(info);
+  }
+}
+
+}  // namespace aicore::sim

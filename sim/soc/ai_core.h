@@ -1,0 +1,74 @@
+// One AI Core (today: a vector core, AIV): its UB, flag file, scalar unit and pipes, wired once.
+// It runs the blocks assigned to it one after another (waves when block_dim exceeds the core
+// count), dispatches its events to the right unit and records per-block statistics.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "sim/check/deadlock.h"
+#include "sim/core/event_queue.h"
+#include "sim/mem/local_memory.h"
+#include "sim/pipe/pipe.h"
+#include "sim/pipe/scalar_unit.h"
+#include "sim/sync/flags.h"
+
+namespace aicore::sim {
+
+struct LaunchContext;
+
+class AiCore : public PipeListener, public ScalarHost {
+ public:
+  AiCore(uint32_t index, LaunchContext& ctx, const std::vector<ScalarValue>& initial_values);
+  ~AiCore() override;
+
+  void AddBlock(uint32_t block) { pending_blocks_.push_back(block); }
+  // Starts the first assigned block at `at`.
+  void Begin(Cycle at);
+  void HandleEvent(const Event& e);
+
+  bool finished() const { return finished_; }
+  // Statistics of finished blocks plus, after a fault/deadlock, the block that was running
+  // (ended at `now`).
+  std::vector<CoreStats> TakeStats(Cycle now);
+  // Cycle at which this core's last block ended.
+  Cycle end_cycle() const { return end_cycle_; }
+  void CollectWaiters(std::vector<WaiterInfo>* out) const;
+
+  // PipeListener
+  void OnQueueSpace(PipeId pipe, Cycle now) override;
+  void OnInstrEnd(PipeId pipe, Cycle now) override;
+  void OnSetFlag(uint32_t flag, const Instr* instr, Cycle now) override;
+  // ScalarHost
+  Pipe* pipe(PipeId id) override;
+  bool AllPipesDrained() const override;
+  void OnScalarDone(Cycle now) override;
+
+ private:
+  void StartBlock(uint32_t block, Cycle at);
+  void CheckBlockEnd(Cycle now);
+  CoreStats BlockStats(Cycle end) const;
+  void OnFlagVisible(uint32_t flag, Cycle now);
+
+  uint32_t index_;
+  LaunchContext& ctx_;
+  const std::vector<ScalarValue>& initial_values_;
+  LocalMemory ub_;
+  FlagFile flags_;
+  std::array<std::unique_ptr<Pipe>, kNumPipes> pipes_;
+  std::unique_ptr<ScalarUnit> scalar_;
+
+  std::deque<uint32_t> pending_blocks_;
+  uint32_t block_ = 0;
+  bool running_ = false;
+  bool finished_ = false;
+  Cycle end_cycle_;
+  uint32_t pending_flag_events_ = 0;
+  std::vector<const Instr*> last_setter_;  // per flag: the set_flag that set it last
+  std::vector<CoreStats> stats_;
+};
+
+}  // namespace aicore::sim

@@ -1,0 +1,99 @@
+// Completeness and sanity checks of a SocConfig (see config_check.h).
+#include "sim/soc/config_check.h"
+
+#include <cmath>
+#include <sstream>
+
+#include "sim/isa/cost_table.h"
+
+namespace aicore::sim {
+namespace {
+
+// Field checks: name the field with its path so the message points into the file.
+class Checker {
+ public:
+  explicit Checker(std::string origin) : origin_(std::move(origin)) {}
+
+  void Positive(double v, const char* field) {
+    if (!(v > 0) || !std::isfinite(v)) Fail(field, "must be > 0 (got " + Num(v) + ")");
+  }
+  void NonNegative(double v, const char* field) {
+    if (!(v >= 0) || !std::isfinite(v)) Fail(field, "must be >= 0 (got " + Num(v) + ")");
+  }
+  void NonEmpty(const std::string& v, const char* field) {
+    if (v.empty()) Fail(field, "must be set");
+  }
+  void Fail(const std::string& field, const std::string& why) {
+    if (status_.ok()) status_ = InvalidArgument(origin_ + ": field " + field + ": " + why);
+  }
+  const Status& status() const { return status_; }
+
+ private:
+  static std::string Num(double v) {
+    std::ostringstream s;
+    s << v;
+    return s.str();
+  }
+  std::string origin_;
+  Status status_;
+};
+
+}  // namespace
+
+Status ValidateSocConfig(const SocConfig& c, const std::string& origin) {
+  Checker k(origin);
+  k.NonEmpty(c.name, "name");
+  k.NonEmpty(c.arch, "arch");
+  k.Positive(c.cube_cores, "cube_cores");
+  k.Positive(c.vector_cores, "vector_cores");
+  k.Positive(c.clock_mhz, "clock_mhz");
+  k.Positive(static_cast<double>(c.ub_bytes), "memory.ub_bytes");
+  k.Positive(static_cast<double>(c.l1_bytes), "memory.l1_bytes");
+  k.Positive(static_cast<double>(c.l0a_bytes), "memory.l0a_bytes");
+  k.Positive(static_cast<double>(c.l0b_bytes), "memory.l0b_bytes");
+  k.Positive(static_cast<double>(c.l0c_bytes), "memory.l0c_bytes");
+  k.Positive(static_cast<double>(c.bt_bytes), "memory.bt_bytes");
+  k.Positive(static_cast<double>(c.fb_bytes), "memory.fb_bytes");
+  k.Positive(static_cast<double>(c.l2_bytes), "memory.l2_bytes");
+  k.Positive(static_cast<double>(c.hbm_bytes), "memory.hbm_bytes");
+  k.Positive(c.queue_depth_vector, "queue_depth.vector");
+  k.Positive(c.queue_depth_cube, "queue_depth.cube");
+  k.Positive(c.queue_depth_mte1, "queue_depth.mte1");
+  k.Positive(c.queue_depth_mte2, "queue_depth.mte2");
+  k.Positive(c.queue_depth_mte3, "queue_depth.mte3");
+  k.Positive(c.queue_depth_fixpipe, "queue_depth.fixpipe");
+  // Zero-cost scalar ops would let a scalar-only loop run forever without time passing.
+  k.Positive(c.scalar_op_cycles, "scalar.op_cycles");
+  k.NonNegative(c.scalar_issue_cycles, "scalar.issue_cycles");
+  k.Positive(c.vector_repeat_bytes, "vector.repeat_bytes");
+  if (c.vector_repeat_bytes % 32 != 0) k.Fail("vector.repeat_bytes", "must be a multiple of 32");
+  struct Dma {
+    const DmaCostConfig& d;
+    const char* fixed;
+    const char* burst;
+    const char* rate;
+  };
+  for (const Dma& d :
+       {Dma{c.mte2, "mte2.fixed_cycles", "mte2.per_burst_cycles", "mte2.core_bytes_per_cycle"},
+        Dma{c.mte3, "mte3.fixed_cycles", "mte3.per_burst_cycles", "mte3.core_bytes_per_cycle"},
+        Dma{c.ub_copy, "ub_copy.fixed_cycles", "ub_copy.per_burst_cycles",
+            "ub_copy.core_bytes_per_cycle"}}) {
+    k.NonNegative(d.d.fixed_cycles, d.fixed);
+    k.NonNegative(d.d.per_burst_cycles, d.burst);
+    k.Positive(d.d.core_bytes_per_cycle, d.rate);
+  }
+  k.Positive(c.hbm_bytes_per_cycle, "gm.hbm_bytes_per_cycle");
+  k.Positive(static_cast<double>(c.gm_alloc_alignment_bytes), "gm.alloc_alignment_bytes");
+  if (c.gm_alloc_alignment_bytes != 0 &&
+      (c.gm_alloc_alignment_bytes & (c.gm_alloc_alignment_bytes - 1)) != 0) {
+    k.Fail("gm.alloc_alignment_bytes", "must be a power of two");
+  }
+  k.Positive(c.flag_ids_per_event, "flag_ids_per_event");
+  if (c.flag_ids_per_event > 64) k.Fail("flag_ids_per_event", "must be <= 64");
+  if (!k.status().ok()) return k.status();
+  StatusOr<CostTable> costs = CostTable::Build(c);
+  if (!costs.ok()) return InvalidArgument(origin + ": " + costs.status().message());
+  return Status::Ok();
+}
+
+}  // namespace aicore::sim

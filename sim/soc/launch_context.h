@@ -1,0 +1,60 @@
+// Everything one launch shares between its cores: config, program, costs, GM and the HBM
+// arbiter, the global event queue, diagnostics and the stop state. Units receive a reference at
+// construction ("connected once") instead of reaching for globals.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "sim/check/diagnostics.h"
+#include "sim/core/config.h"
+#include "sim/core/cycle.h"
+#include "sim/core/event_queue.h"
+#include "sim/isa/cost_table.h"
+#include "sim/isa/program.h"
+#include "sim/mem/global_memory.h"
+#include "sim/mem/hbm.h"
+#include "sim/soc/device.h"
+
+namespace aicore::sim {
+
+struct LaunchContext {
+  LaunchContext(const SocConfig& c, const Program& p, const CostTable& t, GlobalMemory& g)
+      : config(c), program(p), costs(t), gm(g), hbm(c.hbm_bytes_per_cycle), diags(p) {}
+
+  const SocConfig& config;
+  const Program& program;
+  const CostTable& costs;
+  GlobalMemory& gm;
+  HbmArbiter hbm;
+  EventQueue events;
+  DiagnosticSink diags;
+
+  uint32_t block_dim = 0;
+  uint64_t max_cycles = 0;                       // 0 = unlimited
+  std::vector<InstrRecord>* timeline = nullptr;  // set when LaunchOptions.record_timeline
+
+  bool debug_log = false;     // "sim" logger at debug level: units log their milestones
+  uint64_t instructions = 0;  // scalar ops + pipe instructions executed
+  bool stopped = false;       // a fault, the cycle limit or a cancel ended the launch
+  const std::atomic<bool>* cancel = nullptr;
+  bool cancelled = false;
+  LaunchResult::Status status = LaunchResult::Status::kOk;
+
+  // Polls the host's cancel flag; true (and stopped) once it is set.
+  bool CheckCancel() {
+    if (cancel != nullptr && cancel->load(std::memory_order_relaxed)) {
+      cancelled = true;
+      stopped = true;
+    }
+    return cancelled;
+  }
+
+  void Stop(LaunchResult::Status s) {
+    if (!stopped) status = s;
+    stopped = true;
+  }
+};
+
+}  // namespace aicore::sim

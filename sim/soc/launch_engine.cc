@@ -1,0 +1,168 @@
+// The launch loop (see launch_engine.h). Single-threaded by design: determinism comes from the
+// one event order, not from locks.
+#include "sim/soc/launch_engine.h"
+
+#include <algorithm>
+#include <memory>
+
+#include "sim/check/deadlock.h"
+#include "sim/core/logging.h"
+#include "sim/isa/scalar_ops.h"
+#include "sim/soc/ai_core.h"
+#include "sim/soc/launch_context.h"
+
+namespace aicore::sim {
+namespace {
+
+// Largest grid the runtime accepts (Ascend blockDim is a u16 in the launch descriptor).
+constexpr uint32_t kMaxBlockDim = 65535;
+// Events between polls of LaunchOptions::cancel (a power of two).
+constexpr uint64_t kCancelPollInterval = 4096;
+
+std::string ParamList(const Program& p) {
+  std::string s;
+  for (size_t i = 0; i < p.params.size(); ++i) {
+    if (i > 0) s += ", ";
+    s += p.params[i].name;
+  }
+  return s;
+}
+
+Status BindArguments(const Program& program, const std::vector<ArgValue>& args,
+                     std::vector<ScalarValue>* values) {
+  if (args.size() != program.params.size()) {
+    return InvalidArgument("kernel " + program.name + " takes " +
+                           std::to_string(program.params.size()) + " arguments (" +
+                           ParamList(program) + "), got " + std::to_string(args.size()));
+  }
+  values->assign(program.num_values + 1, IntValue(0));
+  for (size_t i = 0; i < args.size(); ++i) {
+    const ParamInfo& p = program.params[i];
+    const ArgValue& a = args[i];
+    std::string which = "argument " + std::to_string(i) + " (" + p.name + ")";
+    ScalarValue v;
+    if (p.kind == ParamInfo::Kind::kPointer) {
+      if (a.kind == ArgValue::Kind::kAddress) {
+        v.u = a.address;
+      } else if (a.kind == ArgValue::Kind::kInt && a.int_value >= 0) {
+        v.u = static_cast<uint64_t>(a.int_value);
+      } else {
+        return InvalidArgument(which + " is a GM pointer; pass a device address");
+      }
+    } else if (a.kind == ArgValue::Kind::kInt) {
+      v = CastScalar(IntValue(a.int_value), DType::kInt64, p.dtype);
+    } else if (a.kind == ArgValue::Kind::kFloat) {
+      if (!IsFloat(p.dtype)) {
+        return InvalidArgument(which + " is a " + std::string(DTypeProtoName(p.dtype)) +
+                               " scalar; got a float");
+      }
+      v = RoundFloat(a.float_value, p.dtype);
+    } else {
+      return InvalidArgument(which + " is a " + std::string(DTypeProtoName(p.dtype)) +
+                             " scalar; got a device address");
+    }
+    (*values)[p.slot] = v;
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+StatusOr<LaunchResult> LaunchEngine::Run(const Program& program, uint32_t block_dim,
+                                         const std::vector<ArgValue>& args,
+                                         const LaunchOptions& options) {
+  if (program.kernel_type != KernelType::kAivOnly) {
+    return FailedPrecondition("kernel " + program.name +
+                              ": only AIV_ONLY kernels are supported yet (AIC_ONLY and MIX "
+                              "kernels need the cube core model)");
+  }
+  if (block_dim == 0 || block_dim > kMaxBlockDim) {
+    return InvalidArgument("block_dim must be in 1.." + std::to_string(kMaxBlockDim) + ", got " +
+                           std::to_string(block_dim));
+  }
+  std::vector<ScalarValue> initial;
+  Status bound = BindArguments(program, args, &initial);
+  if (!bound.ok()) return bound;
+
+  LaunchResult result;
+  LaunchContext ctx(config_, program, costs_, gm_);
+  ctx.block_dim = block_dim;
+  ctx.max_cycles = options.max_cycles;
+  ctx.cancel = options.cancel;
+  if (options.record_timeline) ctx.timeline = &result.timeline;
+  auto log = GetLogger("sim.launch");
+  ctx.debug_log = log->should_log(spdlog::level::debug);
+
+  uint32_t num_cores = std::min(block_dim, config_.vector_cores);
+  std::vector<std::unique_ptr<AiCore>> cores;
+  cores.reserve(num_cores);
+  for (uint32_t c = 0; c < num_cores; ++c) {
+    cores.push_back(std::make_unique<AiCore>(c, ctx, initial));
+  }
+  for (uint32_t b = 0; b < block_dim; ++b) cores[b % num_cores]->AddBlock(b);
+  for (auto& core : cores) core->Begin(Cycle(0));
+
+  Cycle now;
+  uint64_t processed = 0;
+  while (!ctx.events.empty() && !ctx.stopped) {
+    if ((++processed & (kCancelPollInterval - 1)) == 0 && ctx.CheckCancel()) break;
+    Event e = ctx.events.Pop();
+    if (ctx.max_cycles != 0 && e.cycle.value() > ctx.max_cycles) {
+      Site site{e.core, 0, PipeId::kS, nullptr, Cycle(ctx.max_cycles)};
+      ctx.diags.Error(ctx.diags.Make(
+          Diagnostic::Kind::kCycleLimit, Diagnostic::Severity::kError, site,
+          "the launch of " + program.name + " did not finish within max_cycles = " +
+              std::to_string(ctx.max_cycles) + " cycles (core " + std::to_string(e.core) +
+              " still had work). Fix: raise LaunchOptions.max_cycles, or check loop bounds "
+              "for a loop that never ends."));
+      ctx.Stop(LaunchResult::Status::kCycleLimitExceeded);
+      now = Cycle(ctx.max_cycles);
+      break;
+    }
+    now = e.cycle;
+    cores[e.core]->HandleEvent(e);
+  }
+
+  if (ctx.cancelled || ctx.CheckCancel()) {
+    return FailedPrecondition("launch of " + program.name + " cancelled at cycle " +
+                              std::to_string(now.value()));
+  }
+  if (!ctx.stopped) {
+    std::vector<WaiterInfo> waiters;
+    for (const auto& core : cores) {
+      if (!core->finished()) core->CollectWaiters(&waiters);
+    }
+    if (!waiters.empty()) {
+      ReportDeadlock(waiters, now, ctx.diags);
+      ctx.Stop(LaunchResult::Status::kDeadlock);
+    }
+  }
+
+  Cycle last;
+  for (auto& core : cores) {
+    std::vector<CoreStats> s = core->TakeStats(now);
+    for (CoreStats& cs : s) result.cores.push_back(std::move(cs));
+    last = MaxCycle(last, core->end_cycle());
+  }
+  std::sort(result.cores.begin(), result.cores.end(),
+            [](const CoreStats& a, const CoreStats& b) { return a.block_idx < b.block_idx; });
+
+  result.status = ctx.status;
+  result.kernel_name = program.name;
+  result.platform = config_.name;
+  result.block_dim = block_dim;
+  result.cycles = config_.launch_overhead_cycles + last.value();
+  result.clock_mhz = config_.clock_mhz;
+  result.duration_us = static_cast<double>(result.cycles) / config_.clock_mhz;
+  result.diagnostics = std::move(ctx.diags.diagnostics());
+  result.simulated_instructions = ctx.instructions;
+
+  if (ctx.debug_log) {
+    log->debug("{}: {} blocks on {} cores, {} cycles, {} instructions, {} diagnostics",
+               program.name, block_dim, num_cores, result.cycles, ctx.instructions,
+               result.diagnostics.size());
+  }
+  return result;
+}
+
+}  // namespace aicore::sim

@@ -1,0 +1,45 @@
+// The intra-core flag file: one bit per (HardEvent, event id). set_flag sets a bit once its
+// latency has passed; wait_flag consumes it. Setting a set bit is FLAG_OVERFLOW (the chip keeps
+// one bit, so the second set is lost).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/sync/hard_event.h"
+
+namespace aicore::sim {
+
+class FlagFile {
+ public:
+  explicit FlagFile(uint32_t ids_per_event)
+      : ids_per_event_(ids_per_event), bits_(kNumHardEvents * ids_per_event, 0) {}
+
+  uint32_t ids_per_event() const { return ids_per_event_; }
+  uint32_t Index(uint32_t event, uint32_t id) const { return event * ids_per_event_ + id; }
+  uint32_t EventOf(uint32_t flag) const { return flag / ids_per_event_; }
+  uint32_t IdOf(uint32_t flag) const { return flag % ids_per_event_; }
+
+  bool IsSet(uint32_t flag) const { return bits_[flag] != 0; }
+  // Returns false if the flag was already set (the set is lost: FLAG_OVERFLOW).
+  bool Set(uint32_t flag) {
+    bool was_set = bits_[flag] != 0;
+    bits_[flag] = 1;
+    return !was_set;
+  }
+  void Clear(uint32_t flag) { bits_[flag] = 0; }
+  // Flags currently set, in index order.
+  std::vector<uint32_t> SetFlags() const {
+    std::vector<uint32_t> out;
+    for (uint32_t i = 0; i < bits_.size(); ++i) {
+      if (bits_[i] != 0) out.push_back(i);
+    }
+    return out;
+  }
+
+ private:
+  uint32_t ids_per_event_;
+  std::vector<uint8_t> bits_;
+};
+
+}  // namespace aicore::sim
