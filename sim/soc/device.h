@@ -59,6 +59,7 @@ struct InstrRecord {
   uint64_t issue_cycle = 0;  // the scalar unit pushed it into the pipe's queue
   uint64_t start_cycle = 0;  // it began executing (sources read)
   uint64_t end_cycle = 0;    // its destination was written / its flag fired
+  std::string detail;        // e.g. "MTE2_V id=0"; "inserted by auto_sync" for inserted syncs
 };
 
 // Mirrors aicore.report.v1.Diagnostic (sim/bridge converts).

@@ -1,0 +1,243 @@
+// The remote transport: every Runtime call becomes an RPC to an aicore-simd daemon. One session is
+// created at construction and closed in the destructor; device memory lives in that session.
+// Buffers travel in 1 MiB chunks on streaming RPCs. Launch blocks until the daemon has run the
+// kernel, so Synchronize only asks the daemon to drain the session's queue.
+#include <grpcpp/grpcpp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "aicore/runtime.h"
+#include "runtime/src/rpc_status.h"
+#include "runtime/src/stream_table.h"
+#include "simulator.grpc.pb.h"
+
+namespace aicore::runtime {
+namespace {
+
+namespace svc = aicore::service::v1;
+
+constexpr uint64_t kChunkBytes = 1 << 20;
+constexpr auto kConnectTimeout = std::chrono::seconds(10);
+constexpr auto kCloseTimeout = std::chrono::seconds(2);
+
+class RemoteRuntime final : public Runtime {
+ public:
+  RemoteRuntime(std::string address, std::shared_ptr<grpc::Channel> channel)
+      : address_(std::move(address)),
+        channel_(std::move(channel)),
+        stub_(svc::Simulator::NewStub(channel_)) {}
+
+  ~RemoteRuntime() override {
+    if (session_id_.empty()) return;
+    // Best effort: if the daemon is gone the session expires there by itself.
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + kCloseTimeout);
+    svc::CloseSessionRequest request;
+    request.set_session_id(session_id_);
+    svc::CloseSessionResponse response;
+    stub_->CloseSession(&ctx, request, &response);
+  }
+
+  Status Open(const std::string& platform) {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + kConnectTimeout);
+    svc::CreateSessionRequest request;
+    request.set_platform(platform);
+    request.set_client_name("aicore-runtime");
+    svc::CreateSessionResponse response;
+    grpc::Status status = stub_->CreateSession(&ctx, request, &response);
+    if (status.error_code() == grpc::StatusCode::UNAVAILABLE ||
+        status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED) {
+      return sim::FailedPrecondition(
+          "cannot reach the simulator daemon at " + address_ + " (AICORE_SIM_ADDRESS; gRPC " +
+          GrpcCodeName(status.error_code()) + ": " + status.error_message() +
+          "). Start one with `aicore-simd --listen " + address_ +
+          "`, or unset AICORE_SIM_ADDRESS to simulate in this process.");
+    }
+    if (!status.ok()) return FromGrpcStatus(status);
+    if (response.session_id().empty()) {
+      return sim::Internal("daemon at " + address_ + " returned an empty session id");
+    }
+    session_id_ = response.session_id();
+    platform_ = response.config().name().empty() ? platform : response.config().name();
+    return Status::Ok();
+  }
+
+  std::string transport() const override { return "remote " + address_; }
+  const std::string& platform() const override { return platform_; }
+
+  StatusOr<uint64_t> Malloc(uint64_t bytes) override {
+    grpc::ClientContext ctx;
+    svc::MallocRequest request;
+    request.set_session_id(session_id_);
+    request.set_bytes(bytes);
+    svc::MallocResponse response;
+    grpc::Status status = stub_->Malloc(&ctx, request, &response);
+    if (!status.ok()) return Annotate(status);
+    return static_cast<uint64_t>(response.address());
+  }
+
+  Status Free(uint64_t address) override {
+    grpc::ClientContext ctx;
+    svc::FreeRequest request;
+    request.set_session_id(session_id_);
+    request.set_address(address);
+    svc::FreeResponse response;
+    return Annotate(stub_->Free(&ctx, request, &response));
+  }
+
+  Status MemcpyToDevice(uint64_t dst, const void* src, uint64_t bytes) override {
+    if (bytes == 0) return Status::Ok();
+    grpc::ClientContext ctx;
+    svc::WriteMemoryResponse response;
+    std::unique_ptr<grpc::ClientWriter<svc::MemoryChunk>> writer =
+        stub_->WriteMemory(&ctx, &response);
+    const auto* bytes_in = static_cast<const char*>(src);
+    svc::MemoryChunk chunk;
+    chunk.set_session_id(session_id_);
+    for (uint64_t offset = 0; offset < bytes; offset += kChunkBytes) {
+      const uint64_t n = std::min(kChunkBytes, bytes - offset);
+      chunk.set_address(dst + offset);
+      chunk.set_data(bytes_in + offset, n);
+      // A failed Write means the daemon ended the call early; Finish tells why.
+      if (!writer->Write(chunk)) break;
+    }
+    writer->WritesDone();
+    grpc::Status status = writer->Finish();
+    if (!status.ok()) return Annotate(status);
+    if (response.bytes_written() != bytes) {
+      return sim::Internal("daemon wrote " + std::to_string(response.bytes_written()) + " of " +
+                           std::to_string(bytes) + " bytes");
+    }
+    return Status::Ok();
+  }
+
+  Status MemcpyToHost(void* dst, uint64_t src, uint64_t bytes) override {
+    if (bytes == 0) return Status::Ok();
+    grpc::ClientContext ctx;
+    svc::ReadMemoryRequest request;
+    request.set_session_id(session_id_);
+    request.set_address(src);
+    request.set_bytes(bytes);
+    request.set_chunk_bytes(kChunkBytes);
+    std::unique_ptr<grpc::ClientReader<svc::MemoryChunk>> reader = stub_->ReadMemory(&ctx, request);
+    auto* out = static_cast<char*>(dst);
+    uint64_t received = 0;
+    svc::MemoryChunk chunk;
+    std::string protocol_error;
+    while (reader->Read(&chunk)) {
+      const uint64_t offset = chunk.address() - src;
+      if (chunk.address() < src || offset > bytes || chunk.data().size() > bytes - offset) {
+        protocol_error = "daemon sent a chunk outside the requested range";
+        ctx.TryCancel();
+        continue;  // drain until Finish
+      }
+      std::memcpy(out + offset, chunk.data().data(), chunk.data().size());
+      received += chunk.data().size();
+    }
+    grpc::Status status = reader->Finish();
+    if (!protocol_error.empty()) return sim::Internal(protocol_error);
+    if (!status.ok()) return Annotate(status);
+    if (received != bytes) {
+      return sim::Internal("daemon returned " + std::to_string(received) + " of " +
+                           std::to_string(bytes) + " bytes");
+    }
+    return Status::Ok();
+  }
+
+  StatusOr<uint32_t> CreateStream() override { return streams_.Create(); }
+  Status DestroyStream(uint32_t stream) override { return streams_.Destroy(stream); }
+
+  StatusOr<std::string> Launch(const std::string& kernel_ir, uint32_t block_dim,
+                               const std::vector<ArgValue>& args, uint32_t stream,
+                               uint64_t max_cycles) override {
+    if (Status s = streams_.Check(stream); !s.ok()) return s;
+    svc::LaunchRequest request;
+    request.set_session_id(session_id_);
+    request.set_stream_id(stream);
+    if (!request.mutable_kernel()->ParseFromString(kernel_ir)) {
+      return sim::InvalidArgument(
+          "kernel IR is not a valid serialized aicore.ir.v1.Kernel message (protobuf parse "
+          "failed; " +
+          std::to_string(kernel_ir.size()) + " bytes)");
+    }
+    request.set_block_dim(block_dim);
+    for (const ArgValue& arg : args) {
+      svc::KernelArg* out = request.add_args();
+      switch (arg.kind) {
+        case ArgValue::Kind::kInt:
+          out->set_int_value(arg.int_value);
+          break;
+        case ArgValue::Kind::kFloat:
+          out->set_float_value(arg.float_value);
+          break;
+        case ArgValue::Kind::kAddress:
+          out->set_address(arg.address);
+          break;
+      }
+    }
+    request.mutable_options()->set_max_cycles(max_cycles);
+    grpc::ClientContext ctx;
+    svc::LaunchResponse response;
+    grpc::Status status = stub_->Launch(&ctx, request, &response);
+    if (!status.ok()) return Annotate(status);
+    std::string bytes;
+    if (!response.report().SerializeToString(&bytes)) {
+      return sim::Internal("cannot serialize LaunchReport");
+    }
+    return bytes;
+  }
+
+  Status Synchronize(uint32_t stream) override {
+    if (Status s = streams_.Check(stream); !s.ok()) return s;
+    grpc::ClientContext ctx;
+    svc::SynchronizeRequest request;
+    request.set_session_id(session_id_);
+    request.set_stream_id(stream);
+    svc::SynchronizeResponse response;
+    return Annotate(stub_->Synchronize(&ctx, request, &response));
+  }
+
+ private:
+  // Losing the daemon mid-session deserves the same hint as failing to reach it at start.
+  Status Annotate(const grpc::Status& status) {
+    if (status.ok()) return Status::Ok();
+    if (status.error_code() == grpc::StatusCode::UNAVAILABLE) {
+      return sim::FailedPrecondition("lost the simulator daemon at " + address_ +
+                                     " (gRPC UNAVAILABLE: " + status.error_message() +
+                                     "); its session and device memory are gone");
+    }
+    return FromGrpcStatus(status);
+  }
+
+  const std::string address_;
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<svc::Simulator::Stub> stub_;
+  std::string session_id_;
+  std::string platform_;
+  StreamTable streams_;
+};
+
+}  // namespace
+
+StatusOr<std::unique_ptr<Runtime>> Runtime::CreateRemote(const std::string& platform,
+                                                         const std::string& address) {
+  if (address.empty() || address.find(':') == std::string::npos) {
+    return sim::InvalidArgument("AICORE_SIM_ADDRESS must be HOST:PORT, got '" + address + "'");
+  }
+  grpc::ChannelArguments args;
+  // Buffers are chunked at 1 MiB, but a launch carries the whole kernel IR and report.
+  args.SetMaxReceiveMessageSize(64 << 20);
+  args.SetMaxSendMessageSize(64 << 20);
+  auto channel = grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args);
+  auto runtime = std::make_unique<RemoteRuntime>(address, std::move(channel));
+  if (Status s = runtime->Open(platform); !s.ok()) return s;
+  return std::unique_ptr<Runtime>(std::move(runtime));
+}
+
+}  // namespace aicore::runtime

@@ -1,0 +1,152 @@
+// aicore-simd: the simulator daemon. Parses flags, serves the Simulator service (plus health and
+// reflection) on gRPC, expires idle sessions, and shuts down gracefully on SIGTERM/SIGINT:
+// stop accepting, let in-flight work finish within --shutdown-grace-ms, exit 0.
+#include <grpcpp/ext/proto_server_reflection_plugin.h>
+#include <grpcpp/grpcpp.h>
+#include <grpcpp/health_check_service_interface.h>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <future>
+#include <iostream>
+#include <memory>
+#include <thread>
+
+#include "src/job_pool.h"
+#include "src/options.h"
+#include "src/session_manager.h"
+#include "src/simulator_service.h"
+
+namespace aicore::daemon {
+namespace {
+
+void SetUpLogging(const std::string& level) {
+  // stderr only: stdout carries the machine-read `listening on` line.
+  auto logger = spdlog::stderr_logger_mt("aicore-simd");
+  logger->set_pattern("%Y-%m-%dT%H:%M:%S.%e %l [%n] %v");
+  logger->set_level(spdlog::level::from_str(level));
+  logger->flush_on(spdlog::level::info);
+  spdlog::set_default_logger(logger);
+}
+
+int Serve(const DaemonOptions& options) {
+  // Handlers first: a SIGTERM during start-up must also mean a clean stop, not a default kill.
+  boost::asio::io_context io;
+  boost::asio::signal_set signals(io, SIGINT, SIGTERM);
+  int received = 0;
+
+  JobPool pool(options.workers, options.max_queue);
+  SessionManager sessions(&pool, options.max_sessions,
+                          std::chrono::seconds(options.session_idle_seconds));
+  SimulatorService service(options, &pool, &sessions);
+
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  grpc::ServerBuilder builder;
+  int port = 0;
+  builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(), &port);
+  // Two daemons must not silently share one fixed port.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+  // Buffers travel in chunks, but one Launch carries a whole kernel IR.
+  builder.SetMaxReceiveMessageSize(64 << 20);
+  builder.SetMaxSendMessageSize(64 << 20);
+  builder.RegisterService(&service);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (!server || port == 0) {
+    spdlog::critical("cannot listen on {} (address in use, or not a local address?)",
+                     options.listen);
+    return 1;
+  }
+  const std::string host = options.listen.substr(0, options.listen.rfind(':'));
+  std::cout << "listening on " << host << ":" << port << std::endl;  // endl flushes
+  spdlog::info(
+      "event=start listen={}:{} workers={} max_queue={} max_sessions={} "
+      "session_memory_limit={} max_cycles={} max_wall_ms={} session_idle_seconds={}",
+      host, port, options.workers, options.max_queue, options.max_sessions,
+      options.session_memory_limit, options.max_cycles, options.max_wall_ms,
+      options.session_idle_seconds);
+
+  signals.async_wait([&](const boost::system::error_code& ec, int signal) {
+    if (ec) return;
+    received = signal;
+    io.stop();
+  });
+
+  // Sweep idle sessions a few times per timeout period.
+  const auto sweep_period =
+      std::chrono::seconds(std::clamp<uint32_t>(options.session_idle_seconds / 4, 1, 30));
+  boost::asio::steady_timer sweeper(io);
+  std::function<void()> schedule_sweep = [&] {
+    sweeper.expires_after(sweep_period);
+    sweeper.async_wait([&](const boost::system::error_code& ec) {
+      if (ec) return;
+      for (const std::string& id : sessions.ExpireIdle()) {
+        spdlog::info("event=session_expired session={} idle_seconds>{}", ShortId(id),
+                     options.session_idle_seconds);
+      }
+      schedule_sweep();
+    });
+  };
+  schedule_sweep();
+  io.run();
+
+  const auto grace = std::chrono::milliseconds(options.shutdown_grace_ms);
+  spdlog::info("event=shutdown signal={} grace_ms={} inflight={} sessions={}", received,
+               options.shutdown_grace_ms, pool.admitted(), sessions.size());
+  // Phase 1, drain: health turns NOT_SERVING so balancers move away, new sessions/launches/runs
+  // are refused, and work already admitted runs to completion within the grace period.
+  server->GetHealthCheckService()->SetServingStatus(false);
+  service.BeginDrain();
+  const auto drain_deadline = std::chrono::steady_clock::now() + grace;
+  while ((pool.admitted() > 0 || service.active_rpcs() > 0) &&
+         std::chrono::steady_clock::now() < drain_deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  // Phase 2, stop: queued work that has not started fails with UNAVAILABLE, remaining calls are
+  // cancelled and connections closed at once (a graceful HTTP/2 close would wait on idle
+  // clients). A running simulation cannot be interrupted, so bound the wait and leave anyway.
+  pool.SetShutdownDeadline(std::chrono::steady_clock::now());
+  std::promise<void> stopped;
+  std::thread stopper([&] {
+    server->Shutdown(std::chrono::system_clock::now());
+    pool.Join();
+    stopped.set_value();
+  });
+  if (stopped.get_future().wait_for(std::chrono::seconds(5)) == std::future_status::timeout) {
+    spdlog::error(
+        "event=shutdown_forced reason=\"simulations still running after the grace "
+        "period\" inflight={}",
+        pool.admitted());
+    spdlog::shutdown();
+    std::_Exit(0);
+  }
+  stopper.join();
+  spdlog::info("event=stopped");
+  return 0;
+}
+
+}  // namespace
+}  // namespace aicore::daemon
+
+int main(int argc, char** argv) {
+  aicore::daemon::ParseResult parsed = aicore::daemon::ParseOptions(argc, argv);
+  if (!parsed.options) {
+    (parsed.exit_code == 0 ? std::cout : std::cerr) << parsed.message;
+    return parsed.exit_code;
+  }
+  aicore::daemon::SetUpLogging(parsed.options->log_level);
+  try {
+    return aicore::daemon::Serve(*parsed.options);
+  } catch (const std::exception& e) {
+    spdlog::critical("event=fatal error=\"{}\"", e.what());
+    return 1;
+  }
+}

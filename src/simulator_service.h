@@ -1,0 +1,73 @@
+// The aicore.service.v1.Simulator service on gRPC's callback API. Handlers never simulate on a
+// gRPC thread: work that touches a session's Device runs on that session's strand of the job
+// pool, one-shot runs on the pool directly, so gRPC threads only move bytes.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "runtime/src/program_cache.h"
+#include "simulator.grpc.pb.h"
+#include "src/job_pool.h"
+#include "src/options.h"
+#include "src/session_manager.h"
+
+namespace aicore::daemon {
+
+namespace svc = aicore::service::v1;
+
+class SimulatorService final : public svc::Simulator::CallbackService {
+ public:
+  SimulatorService(const DaemonOptions& options, JobPool* pool, SessionManager* sessions);
+
+  grpc::ServerUnaryReactor* CreateSession(grpc::CallbackServerContext* ctx,
+                                          const svc::CreateSessionRequest* request,
+                                          svc::CreateSessionResponse* response) override;
+  grpc::ServerUnaryReactor* CloseSession(grpc::CallbackServerContext* ctx,
+                                         const svc::CloseSessionRequest* request,
+                                         svc::CloseSessionResponse* response) override;
+  grpc::ServerUnaryReactor* Malloc(grpc::CallbackServerContext* ctx,
+                                   const svc::MallocRequest* request,
+                                   svc::MallocResponse* response) override;
+  grpc::ServerUnaryReactor* Free(grpc::CallbackServerContext* ctx, const svc::FreeRequest* request,
+                                 svc::FreeResponse* response) override;
+  grpc::ServerReadReactor<svc::MemoryChunk>* WriteMemory(
+      grpc::CallbackServerContext* ctx, svc::WriteMemoryResponse* response) override;
+  grpc::ServerWriteReactor<svc::MemoryChunk>* ReadMemory(
+      grpc::CallbackServerContext* ctx, const svc::ReadMemoryRequest* request) override;
+  grpc::ServerUnaryReactor* Launch(grpc::CallbackServerContext* ctx,
+                                   const svc::LaunchRequest* request,
+                                   svc::LaunchResponse* response) override;
+  grpc::ServerUnaryReactor* Synchronize(grpc::CallbackServerContext* ctx,
+                                        const svc::SynchronizeRequest* request,
+                                        svc::SynchronizeResponse* response) override;
+  grpc::ServerBidiReactor<svc::RunRequest, svc::RunResponse>* Run(
+      grpc::CallbackServerContext* ctx) override;
+
+  // Shared by the reactors (defined in the .cc file).
+  const DaemonOptions& options() const { return options_; }
+  JobPool* pool() { return pool_; }
+  SessionManager* sessions() { return sessions_; }
+  runtime::ProgramCache* programs() { return &programs_; }
+  uint64_t NextRequestId() { return next_request_id_.fetch_add(1); }
+
+  // Graceful shutdown, first phase: new sessions, launches and runs are refused with UNAVAILABLE;
+  // copies, frees and closes still work so clients can fetch the results of finished launches.
+  void BeginDrain() { draining_.store(true); }
+  bool draining() const { return draining_.load(); }
+  // RPCs of this service that have started and not yet completed.
+  int active_rpcs() const { return active_rpcs_.load(); }
+  void RpcStarted() { active_rpcs_.fetch_add(1); }
+  void RpcEnded() { active_rpcs_.fetch_sub(1); }
+
+ private:
+  const DaemonOptions options_;
+  JobPool* const pool_;
+  SessionManager* const sessions_;
+  runtime::ProgramCache programs_;
+  std::atomic<uint64_t> next_request_id_{1};
+  std::atomic<bool> draining_{false};
+  std::atomic<int> active_rpcs_{0};
+};
+
+}  // namespace aicore::daemon

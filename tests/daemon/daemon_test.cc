@@ -1,0 +1,730 @@
+// End-to-end tests of aicore-simd: each suite starts the real daemon binary on 127.0.0.1 with
+// port 0 and talks to it over gRPC, with the raw service stubs (to reach every status code) and
+// through the C++ Runtime (to compare the embedded and remote transports bit for bit).
+#include <grpcpp/grpcpp.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "aicore/runtime.h"
+#include "health.grpc.pb.h"
+#include "report.pb.h"
+#include "simulator.grpc.pb.h"
+#include "tests/daemon/daemon_process.h"
+#include "tests/daemon/test_kernels.h"
+
+namespace aicore::testing {
+namespace {
+
+namespace svc = aicore::service::v1;
+namespace ir = aicore::ir::v1;
+using aicore::report::v1::LaunchReport;
+using grpc::StatusCode;
+
+constexpr uint32_t kVaddElemsPerCore = 2048;
+constexpr uint32_t kVaddCores = 2;
+
+std::vector<float> Iota(size_t n, float start, float step) {
+  std::vector<float> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = start + step * static_cast<float>(i);
+  return v;
+}
+
+std::string RandomBytes(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::string s(n, '\0');
+  for (char& c : s) c = static_cast<char>(rng() & 0xff);
+  return s;
+}
+
+size_t CountOf(const std::string& text, const std::string& needle) {
+  size_t count = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) {
+    ++count;
+  }
+  return count;
+}
+
+// Waits until the daemon's log contains `needle` at least `count` times (at --log-level debug
+// the daemon logs each RPC as it starts); false after `timeout`.
+bool WaitForLog(const DaemonProcess& daemon, const std::string& needle, size_t count = 1,
+                std::chrono::seconds timeout = std::chrono::seconds(30)) {
+  const auto give_up = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < give_up) {
+    if (CountOf(daemon.Stderr(), needle) >= count) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
+
+// A gRPC client of one daemon with helpers that assert on transport-level success.
+class Client {
+ public:
+  explicit Client(const std::string& address)
+      : channel_(grpc::CreateChannel(address, grpc::InsecureChannelCredentials())),
+        stub_(svc::Simulator::NewStub(channel_)),
+        health_(grpc::health::v1::Health::NewStub(channel_)) {}
+
+  svc::Simulator::Stub* stub() { return stub_.get(); }
+
+  grpc::Status Health(grpc::health::v1::HealthCheckResponse* response) {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+    grpc::health::v1::HealthCheckRequest request;
+    return health_->Check(&ctx, request, response);
+  }
+
+  grpc::Status CreateSession(std::string* id, const std::string& platform = "") {
+    grpc::ClientContext ctx;
+    svc::CreateSessionRequest request;
+    request.set_platform(platform);
+    request.set_client_name("daemon_test");
+    svc::CreateSessionResponse response;
+    grpc::Status status = stub_->CreateSession(&ctx, request, &response);
+    *id = response.session_id();
+    return status;
+  }
+
+  grpc::Status Malloc(const std::string& session, uint64_t bytes, uint64_t* address) {
+    grpc::ClientContext ctx;
+    svc::MallocRequest request;
+    request.set_session_id(session);
+    request.set_bytes(bytes);
+    svc::MallocResponse response;
+    grpc::Status status = stub_->Malloc(&ctx, request, &response);
+    *address = response.address();
+    return status;
+  }
+
+  grpc::Status Write(const std::string& session, uint64_t address, const std::string& data,
+                     size_t chunk_bytes = 1 << 20) {
+    grpc::ClientContext ctx;
+    svc::WriteMemoryResponse response;
+    auto writer = stub_->WriteMemory(&ctx, &response);
+    for (size_t offset = 0; offset < data.size(); offset += chunk_bytes) {
+      svc::MemoryChunk chunk;
+      chunk.set_session_id(session);
+      chunk.set_address(address + offset);
+      chunk.set_data(data.substr(offset, chunk_bytes));
+      if (!writer->Write(chunk)) break;
+    }
+    writer->WritesDone();
+    grpc::Status status = writer->Finish();
+    if (status.ok() && response.bytes_written() != data.size()) {
+      return {StatusCode::INTERNAL, "short write"};
+    }
+    return status;
+  }
+
+  // Reads `bytes` at `address`; `chunks` counts the messages received.
+  grpc::Status Read(const std::string& session, uint64_t address, uint64_t bytes, std::string* out,
+                    int* chunks = nullptr, uint32_t chunk_bytes = 0) {
+    grpc::ClientContext ctx;
+    svc::ReadMemoryRequest request;
+    request.set_session_id(session);
+    request.set_address(address);
+    request.set_bytes(bytes);
+    request.set_chunk_bytes(chunk_bytes);
+    auto reader = stub_->ReadMemory(&ctx, request);
+    out->assign(bytes, '\0');
+    svc::MemoryChunk chunk;
+    int count = 0;
+    while (reader->Read(&chunk)) {
+      ++count;
+      EXPECT_GE(chunk.address(), address);
+      EXPECT_LE(chunk.address() - address + chunk.data().size(), bytes);
+      if (chunk.address() >= address && chunk.address() - address + chunk.data().size() <= bytes) {
+        out->replace(chunk.address() - address, chunk.data().size(), chunk.data());
+      }
+    }
+    if (chunks != nullptr) *chunks = count;
+    return reader->Finish();
+  }
+
+  grpc::Status Launch(const std::string& session, const ir::Kernel& kernel, uint32_t block_dim,
+                      const std::vector<uint64_t>& addresses, LaunchReport* report) {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
+    svc::LaunchRequest request;
+    request.set_session_id(session);
+    *request.mutable_kernel() = kernel;
+    request.set_block_dim(block_dim);
+    for (uint64_t a : addresses) request.add_args()->set_address(a);
+    svc::LaunchResponse response;
+    grpc::Status status = stub_->Launch(&ctx, request, &response);
+    if (report != nullptr) *report = response.report();
+    return status;
+  }
+
+ private:
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<svc::Simulator::Stub> stub_;
+  std::unique_ptr<grpc::health::v1::Health::Stub> health_;
+};
+
+// Iterations of SpinKernel that keep one simulation busy for about `seconds` on this machine,
+// measured rather than assumed so the tests that need a launch in flight hold whatever the
+// simulator's speed. Daemons running such launches use --max-cycles 0.
+int64_t CalibrateSpin(Client* client, const std::string& session, double seconds) {
+  constexpr int64_t kProbe = 100'000;
+  const auto start = std::chrono::steady_clock::now();
+  LaunchReport report;
+  EXPECT_TRUE(client->Launch(session, SpinKernel(kProbe), 1, {}, &report).ok());
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double iterations = kProbe * seconds / std::max(elapsed, 1e-4);
+  return static_cast<int64_t>(std::clamp(iterations, 1e5, 1e9));
+}
+
+// Most tests share one daemon; those that need special flags start their own.
+class DaemonTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { daemon_ = new DaemonProcess(); }
+  static void TearDownTestSuite() {
+    delete daemon_;
+    daemon_ = nullptr;
+  }
+  void SetUp() override {
+    ASSERT_TRUE(daemon_->started()) << "first line: '" << daemon_->first_line() << "'\n"
+                                    << daemon_->Stderr();
+    client_ = std::make_unique<Client>(daemon_->address());
+  }
+  void ExpectServing() {
+    grpc::health::v1::HealthCheckResponse response;
+    ASSERT_TRUE(client_->Health(&response).ok()) << daemon_->Stderr();
+    EXPECT_EQ(response.status(), grpc::health::v1::HealthCheckResponse::SERVING);
+  }
+
+  static DaemonProcess* daemon_;
+  std::unique_ptr<Client> client_;
+};
+
+DaemonProcess* DaemonTest::daemon_ = nullptr;
+
+TEST_F(DaemonTest, FirstLineNamesTheBoundPort) {
+  EXPECT_EQ(daemon_->first_line(), "listening on " + daemon_->address());
+}
+
+TEST_F(DaemonTest, HealthCheckIsServing) { ExpectServing(); }
+
+TEST_F(DaemonTest, WriteThenReadRoundTripsInSeveralChunks) {
+  std::string session;
+  ASSERT_TRUE(client_->CreateSession(&session).ok());
+  EXPECT_EQ(session.size(), 32u);  // 128 random bits in hex
+  const std::string data = RandomBytes((3 << 20) + 12345, 1);
+  uint64_t address = 0;
+  ASSERT_TRUE(client_->Malloc(session, data.size(), &address).ok());
+  ASSERT_TRUE(client_->Write(session, address, data).ok());
+
+  std::string back;
+  int chunks = 0;
+  grpc::Status status = client_->Read(session, address, data.size(), &back, &chunks);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(chunks, 4);  // 1 MiB default chunks
+  EXPECT_TRUE(back == data);
+
+  // A client-chosen chunk size is honoured too.
+  ASSERT_TRUE(client_->Read(session, address + 100, 1000, &back, &chunks, 300).ok());
+  EXPECT_EQ(chunks, 4);
+  EXPECT_TRUE(back == data.substr(100, 1000));
+}
+
+TEST_F(DaemonTest, SessionsCannotTouchEachOthersMemory) {
+  std::string a, b;
+  ASSERT_TRUE(client_->CreateSession(&a).ok());
+  ASSERT_TRUE(client_->CreateSession(&b).ok());
+  ASSERT_NE(a, b);
+  const std::string secret = RandomBytes(4096, 2);
+  uint64_t address = 0;
+  ASSERT_TRUE(client_->Malloc(a, secret.size(), &address).ok());
+  ASSERT_TRUE(client_->Write(a, address, secret).ok());
+
+  std::string stolen;
+  grpc::Status read = client_->Read(b, address, secret.size(), &stolen);
+  EXPECT_TRUE(read.error_code() == StatusCode::NOT_FOUND ||
+              read.error_code() == StatusCode::INVALID_ARGUMENT)
+      << read.error_code() << " " << read.error_message();
+  EXPECT_TRUE(stolen.find(secret.substr(0, 64)) == std::string::npos);
+  EXPECT_FALSE(client_->Write(b, address, std::string(16, 'x')).ok());
+
+  grpc::ClientContext ctx;
+  svc::FreeRequest free_request;
+  free_request.set_session_id(b);
+  free_request.set_address(address);
+  svc::FreeResponse free_response;
+  EXPECT_FALSE(client_->stub()->Free(&ctx, free_request, &free_response).ok());
+
+  std::string mine;
+  ASSERT_TRUE(client_->Read(a, address, secret.size(), &mine).ok());
+  EXPECT_TRUE(mine == secret);  // untouched by b's attempts
+}
+
+TEST_F(DaemonTest, UnknownOrClosedSessionIsNotFound) {
+  uint64_t address = 0;
+  EXPECT_EQ(client_->Malloc("0123456789abcdef0123456789abcdef", 64, &address).error_code(),
+            StatusCode::NOT_FOUND);
+  EXPECT_EQ(client_->Malloc("", 64, &address).error_code(), StatusCode::INVALID_ARGUMENT);
+
+  std::string session;
+  ASSERT_TRUE(client_->CreateSession(&session).ok());
+  grpc::ClientContext ctx;
+  svc::CloseSessionRequest request;
+  request.set_session_id(session);
+  svc::CloseSessionResponse response;
+  ASSERT_TRUE(client_->stub()->CloseSession(&ctx, request, &response).ok());
+  EXPECT_EQ(client_->Malloc(session, 64, &address).error_code(), StatusCode::NOT_FOUND);
+}
+
+TEST_F(DaemonTest, UnknownPlatformIsRejected) {
+  std::string session;
+  grpc::Status status = client_->CreateSession(&session, "NoSuchChip");
+  EXPECT_FALSE(status.ok());
+  EXPECT_NE(status.error_message().find("NoSuchChip"), std::string::npos) << status.error_message();
+}
+
+TEST_F(DaemonTest, MalformedKernelsAreInvalidArgumentAndTheDaemonKeepsServing) {
+  std::string session;
+  ASSERT_TRUE(client_->CreateSession(&session).ok());
+  uint64_t x = 0;
+  ASSERT_TRUE(client_->Malloc(session, 1 << 16, &x).ok());
+
+  // Random bytes: whatever parses as a Kernel message must be rejected by the validator.
+  int parsed = 0;
+  for (uint32_t seed = 0; seed < 200; ++seed) {
+    ir::Kernel kernel;
+    if (!kernel.ParseFromString(RandomBytes(16 + seed % 64, seed))) continue;
+    ++parsed;
+    grpc::Status status = client_->Launch(session, kernel, 1, {x, x, x}, nullptr);
+    EXPECT_EQ(status.error_code(), StatusCode::INVALID_ARGUMENT)
+        << "seed " << seed << ": " << status.error_message();
+  }
+  EXPECT_GT(parsed, 0);
+
+  // Unknown enum values (proto3 keeps them): IR version, memory space, vector op kind.
+  ir::Kernel bad_version = VaddKernel(64);
+  bad_version.set_version(static_cast<ir::IrVersion>(77));
+  ir::Kernel bad_space = VaddKernel(64);
+  for (ir::Op& op : *bad_space.mutable_body()->mutable_ops()) {
+    if (op.has_data_copy())
+      op.mutable_data_copy()->mutable_dst()->set_space(static_cast<ir::MemSpace>(42));
+  }
+  ir::Kernel bad_kind = VaddKernel(64);
+  for (ir::Op& op : *bad_kind.mutable_body()->mutable_ops()) {
+    if (op.has_vec_binary())
+      op.mutable_vec_binary()->set_kind(static_cast<ir::VecBinaryOp::Kind>(99));
+  }
+  // Undefined SSA ids: an operand beyond num_values, and one in range but never defined.
+  ir::Kernel out_of_range = VaddKernel(64);
+  for (ir::Op& op : *out_of_range.mutable_body()->mutable_ops()) {
+    if (op.has_vec_binary()) op.mutable_vec_binary()->set_count(out_of_range.num_values() + 5);
+  }
+  ir::Kernel undefined = VaddKernel(64);
+  undefined.set_num_values(undefined.num_values() + 1);
+  for (ir::Op& op : *undefined.mutable_body()->mutable_ops()) {
+    if (op.has_scalar_binary()) {
+      op.mutable_scalar_binary()->set_lhs(undefined.num_values());
+      break;
+    }
+  }
+  for (const ir::Kernel* kernel :
+       {&bad_version, &bad_space, &bad_kind, &out_of_range, &undefined}) {
+    grpc::Status status = client_->Launch(session, *kernel, kVaddCores, {x, x, x}, nullptr);
+    EXPECT_EQ(status.error_code(), StatusCode::INVALID_ARGUMENT) << status.error_message();
+    EXPECT_FALSE(status.error_message().empty());
+  }
+
+  // A launch argument with no value set.
+  {
+    grpc::ClientContext ctx;
+    svc::LaunchRequest request;
+    request.set_session_id(session);
+    *request.mutable_kernel() = VaddKernel(64);
+    request.set_block_dim(1);
+    request.add_args();
+    svc::LaunchResponse response;
+    EXPECT_EQ(client_->stub()->Launch(&ctx, request, &response).error_code(),
+              StatusCode::INVALID_ARGUMENT);
+  }
+
+  ExpectServing();
+  LaunchReport report;
+  grpc::Status ok =
+      client_->Launch(session, VaddKernel(64), kVaddCores, {x, x + 4096, x + 8192}, &report);
+  EXPECT_TRUE(ok.ok()) << ok.error_message() << "\n" << daemon_->Stderr();
+}
+
+TEST_F(DaemonTest, DeadlockIsAReportNotAnRpcError) {
+  std::string session;
+  ASSERT_TRUE(client_->CreateSession(&session).ok());
+  uint64_t x = 0;
+  ASSERT_TRUE(client_->Malloc(session, 4096, &x).ok());
+  LaunchReport report;
+  grpc::Status status = client_->Launch(session, DeadlockKernel(), 1, {x}, &report);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(report.status(), LaunchReport::DEADLOCK);
+  EXPECT_GT(report.diagnostics_size(), 0);
+  ExpectServing();
+  std::string back;
+  EXPECT_TRUE(client_->Read(session, x, 4096, &back).ok());
+}
+
+// The same kernel through the embedded Runtime (in this process) and the remote Runtime (this
+// daemon) must give identical output bytes, cycles and reports: both host the same sim code.
+TEST_F(DaemonTest, EmbeddedAndRemoteRuntimesAgreeBitForBit) {
+  const size_t n = kVaddElemsPerCore * kVaddCores;
+  const std::vector<float> x = Iota(n, 0.5f, 0.25f);
+  const std::vector<float> y = Iota(n, -3.0f, 1.125f);
+  const std::string kernel = VaddKernel(kVaddElemsPerCore).SerializeAsString();
+
+  auto run = [&](runtime::Runtime* rt, std::vector<float>* z, std::string* report) {
+    const uint64_t bytes = n * sizeof(float);
+    auto dx = rt->Malloc(bytes), dy = rt->Malloc(bytes), dz = rt->Malloc(bytes);
+    ASSERT_TRUE(dx.ok() && dy.ok() && dz.ok());
+    ASSERT_TRUE(rt->MemcpyToDevice(*dx, x.data(), bytes).ok());
+    ASSERT_TRUE(rt->MemcpyToDevice(*dy, y.data(), bytes).ok());
+    auto result = rt->Launch(
+        kernel, kVaddCores,
+        {sim::ArgValue::Address(*dx), sim::ArgValue::Address(*dy), sim::ArgValue::Address(*dz)}, 0,
+        0);
+    ASSERT_TRUE(result.ok()) << result.status().message();
+    *report = *result;
+    ASSERT_TRUE(rt->Synchronize(0).ok());
+    z->assign(n, 0.0f);
+    ASSERT_TRUE(rt->MemcpyToHost(z->data(), *dz, bytes).ok());
+  };
+
+  auto embedded = runtime::Runtime::CreateEmbedded("Ascend910B1");
+  ASSERT_TRUE(embedded.ok()) << embedded.status().message();
+  auto remote = runtime::Runtime::CreateRemote("Ascend910B1", daemon_->address());
+  ASSERT_TRUE(remote.ok()) << remote.status().message();
+  EXPECT_EQ((*embedded)->transport(), "embedded");
+  EXPECT_EQ((*remote)->transport(), "remote " + daemon_->address());
+
+  std::vector<float> z_embedded, z_remote;
+  std::string report_embedded, report_remote;
+  run(embedded->get(), &z_embedded, &report_embedded);
+  run(remote->get(), &z_remote, &report_remote);
+
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(z_embedded[i], x[i] + y[i]) << "element " << i;
+  EXPECT_EQ(std::memcmp(z_embedded.data(), z_remote.data(), n * sizeof(float)), 0);
+  LaunchReport a, b;
+  ASSERT_TRUE(a.ParseFromString(report_embedded));
+  ASSERT_TRUE(b.ParseFromString(report_remote));
+  EXPECT_EQ(a.status(), LaunchReport::OK);
+  EXPECT_GT(a.cycles(), 0u);
+  EXPECT_EQ(a.cycles(), b.cycles());
+  EXPECT_EQ(report_embedded, report_remote);  // every statistic, byte for byte
+}
+
+TEST_F(DaemonTest, RemoteRuntimeErrorsKeepTheirCodes) {
+  auto remote = runtime::Runtime::CreateRemote("Ascend910B1", daemon_->address());
+  ASSERT_TRUE(remote.ok());
+  EXPECT_EQ((*remote)->Free(12345).code(), sim::StatusCode::kNotFound);
+  auto launch = (*remote)->Launch("not a kernel \xff\xff", 1, {}, 0, 0);
+  EXPECT_EQ(launch.status().code(), sim::StatusCode::kInvalidArgument);
+  EXPECT_EQ((*remote)->Synchronize(7).code(), sim::StatusCode::kNotFound);
+  auto stream = (*remote)->CreateStream();
+  ASSERT_TRUE(stream.ok());
+  EXPECT_TRUE((*remote)->Synchronize(*stream).ok());
+  EXPECT_TRUE((*remote)->DestroyStream(*stream).ok());
+}
+
+TEST(RemoteRuntimeTest, UnreachableDaemonNamesTheAddressAndTheFix) {
+  // Port 1 on loopback: nothing listens there.
+  auto remote = runtime::Runtime::CreateRemote("Ascend910B1", "127.0.0.1:1");
+  ASSERT_FALSE(remote.ok());
+  const std::string& message = remote.status().message();
+  EXPECT_NE(message.find("127.0.0.1:1"), std::string::npos) << message;
+  EXPECT_NE(message.find("aicore-simd --listen 127.0.0.1:1"), std::string::npos) << message;
+  EXPECT_NE(message.find("unset AICORE_SIM_ADDRESS"), std::string::npos) << message;
+}
+
+TEST_F(DaemonTest, OneShotRunStreamsReportThenOutputs) {
+  const size_t n = kVaddElemsPerCore * kVaddCores;
+  const std::vector<float> x = Iota(n, 1.0f, 0.5f);
+  const std::vector<float> y = Iota(n, 2.0f, -0.75f);
+  const uint64_t bytes = n * sizeof(float);
+
+  grpc::ClientContext ctx;
+  auto stream = client_->stub()->Run(&ctx);
+  svc::RunRequest header;
+  header.mutable_header()->set_platform("Ascend910B1");
+  *header.mutable_header()->mutable_kernel() = VaddKernel(kVaddElemsPerCore);
+  header.mutable_header()->set_block_dim(kVaddCores);
+  for (int i = 0; i < 3; ++i) {
+    svc::RunArg* arg = header.mutable_header()->add_args();
+    arg->set_buffer_bytes(bytes);
+    arg->set_output(i == 2);
+  }
+  ASSERT_TRUE(stream->Write(header));
+  // Inputs in two chunks each, to exercise offsets.
+  for (uint32_t arg = 0; arg < 2; ++arg) {
+    const char* src = reinterpret_cast<const char*>(arg == 0 ? x.data() : y.data());
+    for (uint64_t offset = 0; offset < bytes; offset += bytes / 2) {
+      svc::RunRequest chunk;
+      chunk.mutable_chunk()->set_arg_index(arg);
+      chunk.mutable_chunk()->set_offset(offset);
+      chunk.mutable_chunk()->set_data(src + offset, bytes / 2);
+      ASSERT_TRUE(stream->Write(chunk));
+    }
+  }
+  ASSERT_TRUE(stream->WritesDone());
+
+  svc::RunResponse response;
+  ASSERT_TRUE(stream->Read(&response));
+  ASSERT_TRUE(response.has_report());
+  EXPECT_EQ(response.report().status(), LaunchReport::OK);
+  EXPECT_GT(response.report().cycles(), 0u);
+  std::vector<float> z(n, 0.0f);
+  uint64_t received = 0;
+  while (stream->Read(&response)) {
+    ASSERT_TRUE(response.has_chunk());
+    EXPECT_EQ(response.chunk().arg_index(), 2u);
+    ASSERT_LE(response.chunk().offset() + response.chunk().data().size(), bytes);
+    std::memcpy(reinterpret_cast<char*>(z.data()) + response.chunk().offset(),
+                response.chunk().data().data(), response.chunk().data().size());
+    received += response.chunk().data().size();
+  }
+  grpc::Status status = stream->Finish();
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(received, bytes);
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(z[i], x[i] + y[i]) << "element " << i;
+}
+
+TEST_F(DaemonTest, RunRejectsBadStreams) {
+  {  // no header
+    grpc::ClientContext ctx;
+    auto stream = client_->stub()->Run(&ctx);
+    stream->WritesDone();
+    EXPECT_EQ(stream->Finish().error_code(), StatusCode::INVALID_ARGUMENT);
+  }
+  {  // a chunk outside its buffer
+    grpc::ClientContext ctx;
+    auto stream = client_->stub()->Run(&ctx);
+    svc::RunRequest header;
+    *header.mutable_header()->mutable_kernel() = VaddKernel(64);
+    header.mutable_header()->set_block_dim(1);
+    header.mutable_header()->add_args()->set_buffer_bytes(256);
+    stream->Write(header);
+    svc::RunRequest chunk;
+    chunk.mutable_chunk()->set_arg_index(0);
+    chunk.mutable_chunk()->set_offset(200);
+    chunk.mutable_chunk()->set_data(std::string(100, 'x'));
+    stream->Write(chunk);
+    stream->WritesDone();
+    EXPECT_EQ(stream->Finish().error_code(), StatusCode::INVALID_ARGUMENT);
+  }
+  ExpectServing();
+}
+
+// ---- daemons with their own limits --------------------------------------------------------------
+
+TEST(DaemonLimitsTest, SessionMemoryLimitIsResourceExhausted) {
+  DaemonProcess daemon({"--session-memory-limit", "1M"});
+  ASSERT_TRUE(daemon.started()) << daemon.Stderr();
+  Client client(daemon.address());
+  std::string session;
+  ASSERT_TRUE(client.CreateSession(&session).ok());
+  uint64_t address = 0;
+  EXPECT_EQ(client.Malloc(session, 2 << 20, &address).error_code(), StatusCode::RESOURCE_EXHAUSTED);
+  ASSERT_TRUE(client.Malloc(session, 600 << 10, &address).ok());
+  grpc::Status second = client.Malloc(session, 600 << 10, &address);
+  EXPECT_EQ(second.error_code(), StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_NE(second.error_message().find("--session-memory-limit"), std::string::npos);
+
+  // A one-shot run is held to the same limit.
+  grpc::ClientContext ctx;
+  auto stream = client.stub()->Run(&ctx);
+  svc::RunRequest header;
+  *header.mutable_header()->mutable_kernel() = VaddKernel(64);
+  header.mutable_header()->set_block_dim(1);
+  header.mutable_header()->add_args()->set_buffer_bytes(2 << 20);
+  stream->Write(header);
+  stream->WritesDone();
+  EXPECT_EQ(stream->Finish().error_code(), StatusCode::RESOURCE_EXHAUSTED);
+}
+
+TEST(DaemonLimitsTest, MaxSessionsIsResourceExhausted) {
+  DaemonProcess daemon({"--max-sessions", "2"});
+  ASSERT_TRUE(daemon.started()) << daemon.Stderr();
+  Client client(daemon.address());
+  std::string a, b, c;
+  ASSERT_TRUE(client.CreateSession(&a).ok());
+  ASSERT_TRUE(client.CreateSession(&b).ok());
+  EXPECT_EQ(client.CreateSession(&c).error_code(), StatusCode::RESOURCE_EXHAUSTED);
+}
+
+TEST(DaemonLimitsTest, IdleSessionsExpire) {
+  DaemonProcess daemon({"--session-idle-seconds", "1"});
+  ASSERT_TRUE(daemon.started()) << daemon.Stderr();
+  Client client(daemon.address());
+  std::string session;
+  ASSERT_TRUE(client.CreateSession(&session).ok());
+  uint64_t address = 0;
+  ASSERT_TRUE(client.Malloc(session, 4096, &address).ok());
+  // Idle for > 1 s, swept every second: gone well within 4 s.
+  std::this_thread::sleep_for(std::chrono::seconds(4));
+  EXPECT_EQ(client.Malloc(session, 4096, &address).error_code(), StatusCode::NOT_FOUND);
+  EXPECT_NE(daemon.Stderr().find("event=session_expired"), std::string::npos);
+}
+
+TEST(DaemonLimitsTest, DaemonCycleLimitCapsEveryLaunch) {
+  DaemonProcess daemon({"--max-cycles", "5000"});
+  ASSERT_TRUE(daemon.started()) << daemon.Stderr();
+  Client client(daemon.address());
+  std::string session;
+  ASSERT_TRUE(client.CreateSession(&session).ok());
+  for (uint64_t requested : {uint64_t{0}, uint64_t{1'000'000'000}}) {
+    grpc::ClientContext ctx;
+    svc::LaunchRequest request;
+    request.set_session_id(session);
+    *request.mutable_kernel() = SpinKernel(100'000);
+    request.set_block_dim(1);
+    request.mutable_options()->set_max_cycles(requested);
+    svc::LaunchResponse response;
+    grpc::Status status = client.stub()->Launch(&ctx, request, &response);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+    EXPECT_EQ(response.report().status(), LaunchReport::CYCLE_LIMIT_EXCEEDED) << requested;
+    EXPECT_LT(response.report().cycles(), 100'000u);
+  }
+}
+
+TEST(DaemonLimitsTest, FullPoolIsResourceExhausted) {
+  DaemonProcess daemon(
+      {"--workers", "1", "--max-queue", "0", "--max-cycles", "0", "--log-level", "debug"});
+  ASSERT_TRUE(daemon.started()) << daemon.Stderr();
+  Client client(daemon.address());
+  std::string busy_session, other_session;
+  ASSERT_TRUE(client.CreateSession(&busy_session).ok());
+  ASSERT_TRUE(client.CreateSession(&other_session).ok());
+  const ir::Kernel long_kernel = SpinKernel(CalibrateSpin(&client, other_session, 2.0));
+
+  grpc::Status long_status;
+  LaunchReport long_report;
+  std::thread long_launch(
+      [&] { long_status = client.Launch(busy_session, long_kernel, 1, {}, &long_report); });
+  // The second Launch to start is the long one (the first was the calibration).
+  ASSERT_TRUE(WaitForLog(daemon, "rpc=Launch event=start", 2)) << daemon.Stderr();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // admitted just after the log
+
+  LaunchReport report;
+  grpc::Status refused = client.Launch(other_session, SpinKernel(10), 1, {}, &report);
+  long_launch.join();
+  EXPECT_EQ(refused.error_code(), StatusCode::RESOURCE_EXHAUSTED) << refused.error_message();
+  EXPECT_NE(refused.error_message().find("busy"), std::string::npos) << refused.error_message();
+  ASSERT_TRUE(long_status.ok()) << long_status.error_message();
+  EXPECT_EQ(long_report.status(), LaunchReport::OK);
+  // Once the pool is free again, work is accepted.
+  EXPECT_TRUE(client.Launch(other_session, SpinKernel(10), 1, {}, &report).ok());
+}
+
+TEST(DaemonLimitsTest, LaunchWhoseDeadlinePassedInTheQueueIsNotRun) {
+  DaemonProcess daemon({"--workers", "1", "--max-cycles", "0", "--log-level", "debug"});
+  ASSERT_TRUE(daemon.started()) << daemon.Stderr();
+  Client client(daemon.address());
+  std::string busy_session, other_session;
+  ASSERT_TRUE(client.CreateSession(&busy_session).ok());
+  ASSERT_TRUE(client.CreateSession(&other_session).ok());
+  const ir::Kernel long_kernel = SpinKernel(CalibrateSpin(&client, other_session, 2.0));
+
+  grpc::Status long_status;
+  std::thread long_launch(
+      [&] { long_status = client.Launch(busy_session, long_kernel, 1, {}, nullptr); });
+  ASSERT_TRUE(WaitForLog(daemon, "rpc=Launch event=start", 2)) << daemon.Stderr();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(200));
+  svc::LaunchRequest request;
+  request.set_session_id(other_session);
+  *request.mutable_kernel() = SpinKernel(10);
+  request.set_block_dim(1);
+  svc::LaunchResponse response;
+  EXPECT_EQ(client.stub()->Launch(&ctx, request, &response).error_code(),
+            StatusCode::DEADLINE_EXCEEDED);
+  long_launch.join();
+  ASSERT_TRUE(long_status.ok()) << long_status.error_message();
+  // The daemon itself noticed and skipped the simulation (not only the client's timer).
+  EXPECT_TRUE(
+      WaitForLog(daemon, "deadline passed while the work waited", 1, std::chrono::seconds(10)))
+      << daemon.Stderr();
+}
+
+TEST(DaemonLimitsTest, BadFlagsFailWithUsage) {
+  DaemonProcess daemon({"--no-such-flag", "1"});
+  EXPECT_FALSE(daemon.started());
+  EXPECT_NE(daemon.Stderr().find("unknown flag '--no-such-flag'"), std::string::npos)
+      << daemon.Stderr();
+}
+
+TEST(DaemonShutdownTest, SigtermExitsZeroPromptly) {
+  DaemonProcess daemon;
+  ASSERT_TRUE(daemon.started()) << daemon.Stderr();
+  {
+    Client client(daemon.address());
+    std::string session;
+    ASSERT_TRUE(client.CreateSession(&session).ok());
+  }
+  auto status = daemon.SignalAndWait(SIGTERM, std::chrono::seconds(15));
+  ASSERT_TRUE(status.has_value()) << "still running 15 s after SIGTERM\n" << daemon.Stderr();
+  ASSERT_TRUE(WIFEXITED(*status)) << "killed by signal " << WTERMSIG(*status);
+  EXPECT_EQ(WEXITSTATUS(*status), 0) << daemon.Stderr();
+  EXPECT_NE(daemon.Stderr().find("event=stopped"), std::string::npos);
+}
+
+TEST(DaemonShutdownTest, SigtermLetsAnInFlightLaunchFinish) {
+  DaemonProcess daemon({"--max-cycles", "0", "--log-level", "debug"});
+  ASSERT_TRUE(daemon.started()) << daemon.Stderr();
+  Client client(daemon.address());
+  std::string session;
+  ASSERT_TRUE(client.CreateSession(&session).ok());
+  const ir::Kernel long_kernel = SpinKernel(CalibrateSpin(&client, session, 2.0));
+  grpc::Status long_status;
+  LaunchReport long_report;
+  std::thread long_launch(
+      [&] { long_status = client.Launch(session, long_kernel, 1, {}, &long_report); });
+  ASSERT_TRUE(WaitForLog(daemon, "rpc=Launch event=start", 2)) << daemon.Stderr();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+
+  auto status = daemon.SignalAndWait(SIGTERM, std::chrono::seconds(30));
+  long_launch.join();
+  ASSERT_TRUE(status.has_value()) << daemon.Stderr();
+  ASSERT_TRUE(WIFEXITED(*status));
+  EXPECT_EQ(WEXITSTATUS(*status), 0);
+  ASSERT_TRUE(long_status.ok()) << long_status.error_message();
+  EXPECT_EQ(long_report.status(), LaunchReport::OK);
+  const std::string log = daemon.Stderr();
+  // The launch completed after the signal arrived, and before the daemon stopped.
+  const size_t signal_at = log.find("event=shutdown");
+  const size_t launch_done_at = log.rfind("rpc=Launch status=OK");  // the long launch
+  ASSERT_NE(signal_at, std::string::npos) << log;
+  ASSERT_NE(launch_done_at, std::string::npos) << log;
+  EXPECT_LT(signal_at, launch_done_at) << log;
+  EXPECT_LT(launch_done_at, log.find("event=stopped")) << log;
+}
+
+TEST(DaemonShutdownTest, SigintWithAnOpenSessionExitsZero) {
+  DaemonProcess daemon;
+  ASSERT_TRUE(daemon.started()) << daemon.Stderr();
+  auto remote = runtime::Runtime::CreateRemote("Ascend910B1", daemon.address());
+  ASSERT_TRUE(remote.ok());
+  auto status = daemon.SignalAndWait(SIGINT, std::chrono::seconds(15));
+  ASSERT_TRUE(status.has_value());
+  ASSERT_TRUE(WIFEXITED(*status));
+  EXPECT_EQ(WEXITSTATUS(*status), 0);
+  // The daemon is gone: the runtime says so with a hint instead of hanging.
+  auto m = (*remote)->Malloc(64);
+  EXPECT_FALSE(m.ok());
+}
+
+}  // namespace
+}  // namespace aicore::testing

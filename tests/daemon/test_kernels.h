@@ -1,0 +1,24 @@
+// Kernels for the end-to-end tests, built in C++ with the IR's protobuf API the way a non-Python
+// frontend would: a two-core float vector add, and one that deadlocks on a flag nobody sets.
+#pragma once
+
+#include <cstdint>
+
+#include "kernel.pb.h"
+
+namespace aicore::testing {
+
+// z[i] = x[i] + y[i] for `elems_per_core` float32 elements on each core (block_dim cores):
+// GM->UB data_copy of x and y (MTE2), set/wait_flag MTE2_V, add (V), set/wait_flag V_MTE3,
+// UB->GM data_copy of z (MTE3). Params: x, y, z (pointers to float32).
+aicore::ir::v1::Kernel VaddKernel(uint32_t elems_per_core);
+
+// A vector add on UB repeated `iterations` times in a for loop (with pipe_barrier(PIPE_V)); no
+// parameters, no GM traffic. Simulation time grows linearly with `iterations`, which makes it
+// the long-running launch of the admission, deadline and shutdown tests.
+aicore::ir::v1::Kernel SpinKernel(int64_t iterations);
+
+// Copies x into UB, then waits on MTE2_V event 0 which is never set: every run deadlocks.
+aicore::ir::v1::Kernel DeadlockKernel();
+
+}  // namespace aicore::testing
