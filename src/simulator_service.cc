@@ -155,12 +155,14 @@ const char* ReportStatusName(aicore::report::v1::LaunchReport::Status status) {
 // Decodes (once per distinct kernel) and runs one launch on `device`; fills `report`.
 grpc::Status ExecuteKernel(SimulatorService* service, sim::Device* device,
                            const aicore::ir::v1::Kernel& kernel, uint32_t block_dim,
-                           const std::vector<sim::ArgValue>& args, uint64_t requested_max_cycles,
+                           const std::vector<sim::ArgValue>& args,
+                           const svc::LaunchOptions& requested,
                            aicore::report::v1::LaunchReport* report) {
   auto program = service->programs()->Get(runtime::SerializeKernelForCache(kernel), &kernel);
   if (!program.ok()) return ToGrpcStatus(program.status());
   sim::LaunchOptions options;
-  options.max_cycles = EffectiveMaxCycles(service->options().max_cycles, requested_max_cycles);
+  options.max_cycles = EffectiveMaxCycles(service->options().max_cycles, requested.max_cycles());
+  options.record_timeline = requested.record_timeline();
   auto result = device->Launch(**program, block_dim, args, options);
   if (!result.ok()) return ToGrpcStatus(result.status());
   sim::ToProto(*result, report);
@@ -436,7 +438,7 @@ class RunReactor final : public grpc::ServerBidiReactor<svc::RunRequest, svc::Ru
       grpc::Status status = Guarded([&] {
         if (grpc::Status s = deadline_.Check(service_->pool()); !s.ok()) return s;
         return ExecuteKernel(service_, device_.get(), header_.kernel(), header_.block_dim(), args_,
-                             header_.options().max_cycles(), &report_);
+                             header_.options(), &report_);
       });
       *ticket = JobPool::Ticket();  // streaming the outputs back is not simulation work
       if (!status.ok()) return FinishWith(status);
@@ -669,7 +671,7 @@ grpc::ServerUnaryReactor* SimulatorService::Launch(grpc::CallbackServerContext* 
     grpc::Status status = Guarded([&] {
       if (grpc::Status s = deadline.Check(pool_); !s.ok()) return s;
       return ExecuteKernel(this, &(*session)->device(), request->kernel(), request->block_dim(),
-                           args, request->options().max_cycles(), response->mutable_report());
+                           args, request->options(), response->mutable_report());
     });
     std::string fields = "session=" + ShortId((*session)->id()) + " ";
     fields += status.ok() ? LaunchFields(response->report()) : "kernel=" + request->kernel().name();

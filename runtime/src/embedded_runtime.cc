@@ -50,13 +50,14 @@ class EmbeddedRuntime final : public Runtime {
 
   StatusOr<std::string> Launch(const std::string& kernel_ir, uint32_t block_dim,
                                const std::vector<ArgValue>& args, uint32_t stream,
-                               uint64_t max_cycles) override {
+                               const LaunchSettings& settings) override {
     if (Status s = streams_.Check(stream); !s.ok()) return s;
     auto program = cache_.Get(kernel_ir, nullptr);
     if (!program.ok()) return program.status();
 
     sim::LaunchOptions options;
-    options.max_cycles = max_cycles;
+    options.max_cycles = settings.max_cycles;
+    options.record_timeline = settings.record_timeline;
     sim::StatusOr<sim::LaunchResult> result = sim::Internal("launch did not run");
     {
       // One Device runs one launch at a time; memory copies wait for it, as they would behind a

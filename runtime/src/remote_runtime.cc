@@ -155,7 +155,7 @@ class RemoteRuntime final : public Runtime {
 
   StatusOr<std::string> Launch(const std::string& kernel_ir, uint32_t block_dim,
                                const std::vector<ArgValue>& args, uint32_t stream,
-                               uint64_t max_cycles) override {
+                               const LaunchSettings& settings) override {
     if (Status s = streams_.Check(stream); !s.ok()) return s;
     svc::LaunchRequest request;
     request.set_session_id(session_id_);
@@ -181,7 +181,8 @@ class RemoteRuntime final : public Runtime {
           break;
       }
     }
-    request.mutable_options()->set_max_cycles(max_cycles);
+    request.mutable_options()->set_max_cycles(settings.max_cycles);
+    request.mutable_options()->set_record_timeline(settings.record_timeline);
     grpc::ClientContext ctx;
     svc::LaunchResponse response;
     grpc::Status status = stub_->Launch(&ctx, request, &response);

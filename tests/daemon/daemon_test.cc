@@ -394,7 +394,7 @@ TEST_F(DaemonTest, EmbeddedAndRemoteRuntimesAgreeBitForBit) {
     auto result = rt->Launch(
         kernel, kVaddCores,
         {sim::ArgValue::Address(*dx), sim::ArgValue::Address(*dy), sim::ArgValue::Address(*dz)}, 0,
-        0);
+        runtime::LaunchSettings{});
     ASSERT_TRUE(result.ok()) << result.status().message();
     *report = *result;
     ASSERT_TRUE(rt->Synchronize(0).ok());
@@ -429,7 +429,7 @@ TEST_F(DaemonTest, RemoteRuntimeErrorsKeepTheirCodes) {
   auto remote = runtime::Runtime::CreateRemote("Ascend910B1", daemon_->address());
   ASSERT_TRUE(remote.ok());
   EXPECT_EQ((*remote)->Free(12345).code(), sim::StatusCode::kNotFound);
-  auto launch = (*remote)->Launch("not a kernel \xff\xff", 1, {}, 0, 0);
+  auto launch = (*remote)->Launch("not a kernel \xff\xff", 1, {}, 0, runtime::LaunchSettings{});
   EXPECT_EQ(launch.status().code(), sim::StatusCode::kInvalidArgument);
   EXPECT_EQ((*remote)->Synchronize(7).code(), sim::StatusCode::kNotFound);
   auto stream = (*remote)->CreateStream();

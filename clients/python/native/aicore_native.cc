@@ -154,13 +154,16 @@ class PyRuntime {
   }
 
   py::bytes Launch(py::bytes kernel_ir, uint32_t block_dim, py::sequence args, uint32_t stream,
-                   uint64_t max_cycles) {
+                   uint64_t max_cycles, bool record_timeline) {
     std::string ir = kernel_ir;  // copied: the GIL is released below
     std::vector<ArgValue> values = ConvertArgs(args);
     std::string report;
     {
       py::gil_scoped_release release;
-      report = Check(runtime_->Launch(ir, block_dim, values, stream, max_cycles));
+      LaunchSettings settings;
+      settings.max_cycles = max_cycles;
+      settings.record_timeline = record_timeline;
+      report = Check(runtime_->Launch(ir, block_dim, values, stream, settings));
     }
     return py::bytes(report);
   }
@@ -198,8 +201,10 @@ PYBIND11_MODULE(_aicore_native, m) {
       .def("destroy_stream", &PyRuntime::DestroyStream, py::arg("stream"))
       .def("launch", &PyRuntime::Launch, py::arg("kernel_ir"), py::arg("block_dim"),
            py::arg("args"), py::arg("stream") = 0, py::arg("max_cycles") = 0,
+           py::arg("record_timeline") = false,
            "Runs a serialized aicore.ir.v1.Kernel; args are ('int'|'float'|'addr', value) "
-           "tuples. Returns a serialized aicore.report.v1.LaunchReport.")
+           "tuples. Returns a serialized aicore.report.v1.LaunchReport (with one timeline "
+           "record per pipe instruction when record_timeline is true).")
       .def("synchronize", &PyRuntime::Synchronize, py::arg("stream") = 0);
 
   m.def("list_platforms", [] { return aicore::sim::ListPlatforms(); });

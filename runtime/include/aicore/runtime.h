@@ -18,6 +18,12 @@ using sim::ArgValue;
 using sim::Status;
 using sim::StatusOr;
 
+// Per-launch settings shared by both transports.
+struct LaunchSettings {
+  uint64_t max_cycles = 0;       // 0 = the transport's default
+  bool record_timeline = false;  // fill LaunchReport.timeline (one record per pipe instruction)
+};
+
 class Runtime {
  public:
   virtual ~Runtime() = default;
@@ -44,7 +50,7 @@ class Runtime {
   // aicore.report.v1.LaunchReport; a kernel fault is reported inside it, not as an error.
   virtual StatusOr<std::string> Launch(const std::string& kernel_ir, uint32_t block_dim,
                                        const std::vector<ArgValue>& args, uint32_t stream,
-                                       uint64_t max_cycles) = 0;
+                                       const LaunchSettings& settings) = 0;
   virtual Status Synchronize(uint32_t stream) = 0;
 };
 
