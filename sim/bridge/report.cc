@@ -85,6 +85,22 @@ void ToProto(const LaunchResult& r, rep::LaunchReport* out) {
     pd->set_cycle(d.cycle);
   }
   out->set_simulated_instructions(r.simulated_instructions);
+  out->mutable_timeline()->Reserve(static_cast<int>(r.timeline.size()));
+  for (const InstrRecord& t : r.timeline) {
+    rep::InstrRecord* pt = out->add_timeline();
+    pt->set_core(t.core);
+    pt->set_block_idx(t.block_idx);
+    pt->set_pipe(t.pipe);
+    pt->set_op(t.op);
+    pt->set_op_index(t.op_index);
+    pt->mutable_location()->set_file(t.location.file);
+    pt->mutable_location()->set_line(t.location.line);
+    pt->mutable_location()->set_column(t.location.column);
+    pt->set_issue_cycle(t.issue_cycle);
+    pt->set_start_cycle(t.start_cycle);
+    pt->set_end_cycle(t.end_cycle);
+    pt->set_detail(t.detail);
+  }
 }
 
 }  // namespace aicore::sim

@@ -15,6 +15,8 @@ enum class ExecUnit : uint8_t {
   kScalar,   // on the scalar unit, in program order
   kControl,  // structured control flow walked by the scalar unit
   kPipe,     // issued into a pipe queue (the pipe is resolved per instruction at decode time)
+  kFramework,  // a TPipe/TQue/TBufPool library call run by the scalar unit (sim/fwk); it may
+               // issue set_flag / wait_flag / barriers into pipes
 };
 
 // Semantic family, used to dispatch once per instruction (never per element).
@@ -33,6 +35,7 @@ enum class OpClass : uint8_t {
   kSetFlag,
   kWaitFlag,
   kPipeBarrier,
+  kFramework,
 };
 
 // X(enum, ir_op, mnemonic, unit, class)
@@ -62,7 +65,8 @@ enum class OpClass : uint8_t {
   X(kVecMins, "vec_scalar", "mins", kPipe, kVecScalar)               \
   X(kSetFlag, "set_flag", "set_flag", kPipe, kSetFlag)               \
   X(kWaitFlag, "wait_flag", "wait_flag", kPipe, kWaitFlag)           \
-  X(kPipeBarrier, "pipe_barrier", "pipe_barrier", kPipe, kPipeBarrier)
+  X(kPipeBarrier, "pipe_barrier", "pipe_barrier", kPipe, kPipeBarrier) \
+  X(kFramework, "framework", "framework", kFramework, kFramework)
 
 enum class Opcode : uint8_t {
 #define AICORE_OPCODE_ENUM(e, ir, mn, unit, cls) e,

@@ -105,11 +105,15 @@ struct IfInfo {
   SlotSpan then_yields, else_yields, results;
 };
 
+// Who put a set_flag / wait_flag / pipe_barrier into a pipe (Instr::kind of sync opcodes): the
+// program itself, the framework library on its behalf, or auto_sync. Traces show the origin.
+enum class SyncOrigin : uint8_t { kProgram = 0, kFramework = 1, kAutoSync = 2 };
+
 struct Instr {
   Opcode opcode = Opcode::kConst;
   DType dtype = DType::kInvalid;      // result type / element type
   DType src_dtype = DType::kInvalid;  // operand type (casts, comparisons, vec_scalar scalar)
-  uint8_t kind = 0;                   // ScalarBinaryKind / ScalarUnaryKind / SysValueKind
+  uint8_t kind = 0;  // ScalarBinaryKind / ScalarUnaryKind / SysValueKind / SyncOrigin
   PipeId pipe = PipeId::kS;           // issuing pipe; for pipe_barrier the barrier's target
   uint8_t event = 0;                  // HardEvent for set_flag / wait_flag
   uint32_t op_index = 0;              // pre-order index of the op in the IR, for messages
@@ -118,7 +122,7 @@ struct Instr {
   uint32_t column = 0;
   uint32_t result = 0;           // slot defined by the op, 0 = none
   uint32_t a = 0, b = 0, c = 0;  // scalar operands (lhs/rhs, cond/true/false, event_id)
-  uint32_t aux = 0;              // index into mem_ops / fors / ifs
+  uint32_t aux = 0;              // index into mem_ops / fors / ifs / fwk_ops
   union {
     int64_t i;
     double f;
@@ -137,6 +141,79 @@ struct ParamInfo {
   uint32_t slot = 0;              // pointer params hold a DT_UINT64 byte address
 };
 
+// ---- framework library (TPipe, TQue, TBuf, TBufPool; ascendc-semantics.md 8) -----------------
+
+// Kernel.sync: how pipe synchronisation is completed.
+struct SyncMode {
+  bool auto_sync = false;         // insert the syncs a dependency needs and the program lacks
+  bool erase_user_flags = false;  // ignore the program's set_flag/wait_flag (implies auto_sync)
+};
+
+// A QueueDecl with everything derived from its positions resolved once.
+struct QueueInfo {
+  bool is_tbuf = false;
+  uint8_t src_position = 0;  // Ascend TPosition values
+  uint8_t dst_position = 0;
+  uint8_t position = 0;      // where the buffers live: the non-GM end
+  MemSpace memory = MemSpace::kInvalid;
+  uint32_t depth = 0;
+  // HardEvent values of "data ready" (EnQue/DeQue) and "buffer free" (FreeTensor/AllocTensor);
+  // unused for a TBuf.
+  uint8_t enque_event = 0;
+  uint8_t free_event = 0;
+  std::string name;   // "inQueueX" (or "queue 3" when the frontend gave none)
+  std::string label;  // "TQue inQueueX", "TQueBind q", "TBuf tmp": for messages and traces
+  std::string where;  // "add.py:12": where it was declared
+};
+
+struct PoolInfo {
+  uint8_t position = 0;
+  MemSpace memory = MemSpace::kInvalid;
+  uint32_t buf_id_size = 0;
+  std::string name;
+  std::string label;  // "TBufPool pool0"
+  std::string where;
+};
+
+// FrameworkOp kinds; values are the IR's.
+enum class FwkKind : uint8_t {
+  kPipeInit = 1,
+  kPipeReset = 2,
+  kPipeDestroy = 3,
+  kInitBuffer = 4,
+  kInitBufPool = 5,
+  kPoolInitBuffer = 6,
+  kPoolInitBufPool = 7,
+  kPoolReset = 8,
+  kAllocTensor = 10,
+  kEnque = 11,
+  kDeque = 12,
+  kFreeTensor = 13,
+  kTbufGet = 14,
+  kVacantInQue = 20,
+  kHasTensorInQue = 21,
+  kTensorCountInQue = 22,
+  kHasIdleBuffer = 23,
+  kFreeAllEvent = 24,
+  kAllocEventId = 30,
+  kFetchEventId = 31,
+  kReleaseEventId = 32,
+  kGetBaseAddr = 33,
+};
+std::string_view FwkKindName(FwkKind k);  // the Python method name: "alloc_tensor"
+
+struct FwkInfo {
+  FwkKind kind = FwkKind::kPipeInit;
+  uint32_t queue = 0;       // index into Program::queues + 1, 0 = none
+  uint32_t pool = 0;        // index into Program::pools + 1, 0 = the TPipe
+  uint32_t sub_pool = 0;    // likewise
+  uint32_t share_pool = 0;  // likewise, 0 = none
+  uint32_t operands[2] = {0, 0};  // slots
+  uint32_t result = 0, result2 = 0;
+  uint8_t event = 0;  // HardEvent for *_EVENT_ID
+  MemSpace memory = MemSpace::kInvalid;  // GET_BASE_ADDR: the position's memory
+};
+
 class Program {
  public:
   static constexpr uint32_t kNoFile = 0xffffffffu;
@@ -153,6 +230,11 @@ class Program {
   std::vector<IfInfo> ifs;
   std::vector<uint32_t> slot_lists;
   uint32_t num_ops = 0;  // total ops, all regions
+
+  SyncMode sync;
+  std::vector<QueueInfo> queues;  // QueueDecl id i is queues[i - 1]
+  std::vector<PoolInfo> pools;    // BufPoolDecl id i is pools[i - 1]
+  std::vector<FwkInfo> fwk_ops;
 
   const uint32_t* Slots(SlotSpan s) const { return slot_lists.data() + s.offset; }
   // "add.py:34" (or "<unknown>" when the op has no file).

@@ -8,6 +8,7 @@
 
 #include "sim/core/cycle.h"
 #include "sim/isa/program.h"
+#include "sim/mem/mem_range.h"
 
 namespace aicore::sim {
 
@@ -41,6 +42,9 @@ struct IssuedInstr {
   uint32_t flag = 0;         // set_flag / wait_flag: FlagFile index
   uint32_t event_id = 0;
   PipeId barrier_pipe = PipeId::kS;
+  // Memory touched (sources then destination), for auto_sync and use-after-free checks.
+  MemRange ranges[3];
+  uint8_t num_ranges = 0;
 };
 
 }  // namespace aicore::sim

@@ -66,9 +66,12 @@ class Evaluator {
 
 // Resolves one side of a copy or vector operand to host memory after checking it.
 bool ResolveSide(const TensorOperand& t, uint64_t address, uint64_t span, AccessRole role,
-                 const IssueEnv& env, const Site& site, uint8_t** host) {
+                 const IssueEnv& env, const Site& site, uint8_t** host, IssuedInstr* out) {
   *host = nullptr;
   if (span == 0) return true;
+  if (out->num_ranges < 3) {
+    out->ranges[out->num_ranges++] = MemRange{t.space, address, address + span, role.write};
+  }
   if (t.space == MemSpace::kUb) {
     if (!CheckLocalAccess(env.ub, address, span, kBlockBytes, role, site, env.diags)) return false;
     *host = env.ub.data() + address;
@@ -118,8 +121,12 @@ bool BuildDataCopy(const Instr& instr, const Evaluator& ev, const IssueEnv& env,
   uint64_t dst_span = chunks > 0 ? (chunks - 1) * dst_pitch + chunk : 0;
   uint8_t* src_host = nullptr;
   uint8_t* dst_host = nullptr;
-  if (!ResolveSide(m.src0, src_addr, src_span, {"src", false}, env, site, &src_host)) return false;
-  if (!ResolveSide(m.dst, dst_addr, dst_span, {"dst", true}, env, site, &dst_host)) return false;
+  if (!ResolveSide(m.src0, src_addr, src_span, {"src", false}, env, site, &src_host, out)) {
+    return false;
+  }
+  if (!ResolveSide(m.dst, dst_addr, dst_span, {"dst", true}, env, site, &dst_host, out)) {
+    return false;
+  }
   out->src0 = Transfer{src_host, chunk, src_pitch, chunks};
   out->dst = Transfer{dst_host, chunk, dst_pitch, chunks};
   out->bytes = chunk * chunks;
@@ -143,12 +150,16 @@ bool BuildVector(const Instr& instr, const std::vector<ScalarValue>& values, con
   uint8_t* src0 = nullptr;
   uint8_t* src1 = nullptr;
   const char* src0_name = cls == OpClass::kVecBinary ? "src0" : "src";
-  if (!ResolveSide(m.src0, src0_addr, bytes, {src0_name, false}, env, site, &src0)) return false;
+  if (!ResolveSide(m.src0, src0_addr, bytes, {src0_name, false}, env, site, &src0, out)) {
+    return false;
+  }
   if (cls == OpClass::kVecBinary) {
     if (!ev.Address(m.src1.addr, "src1.addr", &src1_addr)) return false;
-    if (!ResolveSide(m.src1, src1_addr, bytes, {"src1", false}, env, site, &src1)) return false;
+    if (!ResolveSide(m.src1, src1_addr, bytes, {"src1", false}, env, site, &src1, out)) {
+      return false;
+    }
   }
-  if (!ResolveSide(m.dst, dst_addr, bytes, {"dst", true}, env, site, &dst)) return false;
+  if (!ResolveSide(m.dst, dst_addr, bytes, {"dst", true}, env, site, &dst, out)) return false;
   if (cls == OpClass::kVecScalar) {
     out->scalar_bits =
         ToElementBits(values[m.scalar], env.program.value_dtypes[m.scalar], instr.dtype);

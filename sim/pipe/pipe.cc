@@ -8,8 +8,39 @@
 
 #include "sim/isa/opcode.h"
 #include "sim/soc/launch_context.h"
+#include "sim/sync/hard_event.h"
 
 namespace aicore::sim {
+
+std::string InstrDetail(const Program& program, const IssuedInstr& in, const FlagFile& flags) {
+  const Instr& instr = *in.instr;
+  OpClass cls = Info(instr.opcode).op_class;
+  std::string s;
+  if (cls == OpClass::kSetFlag || cls == OpClass::kWaitFlag) {
+    s = std::string(HardEvent(flags.EventOf(in.flag)).name) + " id=" +
+        std::to_string(flags.IdOf(in.flag));
+  } else if (cls == OpClass::kPipeBarrier) {
+    s = "PIPE_" + std::string(PipeName(in.barrier_pipe));
+  } else {
+    return s;
+  }
+  switch (static_cast<SyncOrigin>(instr.kind)) {
+    case SyncOrigin::kProgram:
+      break;
+    case SyncOrigin::kFramework: {
+      const FwkInfo& f = program.fwk_ops[instr.aux];
+      std::string owner = f.queue != 0  ? program.queues[f.queue - 1].label
+                          : f.pool != 0 ? program.pools[f.pool - 1].label
+                                        : std::string("TPipe");
+      s += " (" + owner + "." + std::string(FwkKindName(f.kind)) + ")";
+      break;
+    }
+    case SyncOrigin::kAutoSync:
+      s += " inserted by auto_sync";
+      break;
+  }
+  return s;
+}
 
 uint32_t ScratchPool::Acquire(uint64_t bytes) {
   uint32_t index;
@@ -97,6 +128,7 @@ void Pipe::Record(const IssuedInstr& in, Cycle start, Cycle end) {
   r.issue_cycle = in.issue.value();
   r.start_cycle = start.value();
   r.end_cycle = end.value();
+  r.detail = InstrDetail(ctx_.program, in, flags_);
   ctx_.timeline->push_back(std::move(r));
 }
 
@@ -117,6 +149,7 @@ bool Pipe::StartHead(Cycle now) {
       stats_.wait_flag_cycles += (now - earliest).value();
       Record(in, now, now);
       last_activity_ = MaxCycle(last_activity_, now);
+      listener_.OnWaitPassed(in.flag, in.instr, now);
       break;
     }
     case OpClass::kSetFlag: {
@@ -154,6 +187,8 @@ bool Pipe::StartHead(Cycle now) {
   }
   queue_.pop_front();
   listener_.OnQueueSpace(id_, now);
+  // A wait or barrier is done once it starts: a PIPE_ALL drain may be waiting for just that.
+  if (cls == OpClass::kWaitFlag || cls == OpClass::kPipeBarrier) listener_.OnInstrEnd(id_, now);
   return true;
 }
 

@@ -28,7 +28,13 @@ class PipeListener {
   virtual void OnInstrEnd(PipeId pipe, Cycle now) = 0;
   // A set_flag fired on this pipe; the flag becomes visible after the flag latency.
   virtual void OnSetFlag(uint32_t flag, const Instr* instr, Cycle now) = 0;
+  // A wait_flag passed on this pipe and consumed its flag.
+  virtual void OnWaitPassed(uint32_t flag, const Instr* instr, Cycle now) = 0;
 };
+
+// The trace detail of a pipe instruction: flag event and id, the framework call that issued
+// it, or "inserted by auto_sync"; empty for plain instructions.
+std::string InstrDetail(const Program& program, const IssuedInstr& in, const FlagFile& flags);
 
 // When an instruction that starts now lets the pipe start its next one, and when it ends.
 struct PipeTiming {

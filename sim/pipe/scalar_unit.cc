@@ -7,9 +7,40 @@
 #include "sim/sync/hard_event.h"
 
 namespace aicore::sim {
+namespace {
+
+// Unordered accesses the dependency tracker keeps per pipe and memory before it folds the oldest
+// together: bounds the cost of a check; folding only ever adds a sync, never misses one.
+constexpr uint32_t kMaxUnorderedRecords = 64;
+
+uint32_t PipeMask(ScalarHost& host) {
+  uint32_t mask = 1u << PipeIndex(PipeId::kS);
+  for (int p = 0; p < kNumPipes; ++p) {
+    if (host.pipe(static_cast<PipeId>(p)) != nullptr) mask |= 1u << p;
+  }
+  return mask;
+}
+
+// The HardEvent from `src` to `dst` valid on a vector core, -1 when there is none.
+int AivEvent(PipeId src, PipeId dst) {
+  for (uint32_t e = 0; e < kNumHardEvents; ++e) {
+    const HardEventInfo& ev = HardEvent(e);
+    if (ev.src == src && ev.dst == dst && ev.on_aiv) return static_cast<int>(e);
+  }
+  return -1;
+}
+
+}  // namespace
 
 ScalarUnit::ScalarUnit(uint32_t core, LaunchContext& ctx, ScalarHost& host, const IssueEnv& env)
-    : core_(core), ctx_(ctx), host_(host), env_(env) {
+    : core_(core),
+      ctx_(ctx),
+      host_(host),
+      env_(env),
+      tpipe_(ctx.program, ctx.config),
+      tracker_(PipeMask(host), env.flags.ids_per_event() * kNumHardEvents, kMaxUnorderedRecords),
+      track_(ctx.program.sync.auto_sync),
+      outstanding_(env.flags.ids_per_event() * kNumHardEvents, 0) {
   stats_.pipe = std::string(PipeName(PipeId::kS));
 }
 
@@ -27,6 +58,10 @@ void ScalarUnit::StartBlock(uint32_t block, const std::vector<ScalarValue>& init
   frames_.push_back(Frame{});
   done_ = false;
   wait_ = Wait::kNone;
+  pending_.clear();
+  pending_head_ = 0;
+  tpipe_.StartBlock();
+  tracker_.Reset();
   time_ = MaxCycle(time_, at);
   ScheduleResume(time_);
 }
@@ -58,6 +93,238 @@ void ScalarUnit::OnFlagVisible(uint32_t flag, Cycle now) {
 
 void ScalarUnit::OnDrainProgress(Cycle now) {
   if (wait_ == Wait::kDrain && host_.AllPipesDrained()) Wake(now);
+}
+
+void ScalarUnit::OnWaitPassed(uint32_t flag, const Instr* instr, Cycle now) {
+  if (outstanding_[flag] > 0) --outstanding_[flag];
+  if (instr != nullptr && instr->kind == static_cast<uint8_t>(SyncOrigin::kAutoSync)) {
+    // An inserted pair holds its id until its wait has consumed the flag.
+    tpipe_.events().ReleaseInserted(env_.flags.EventOf(flag), env_.flags.IdOf(flag));
+    if (wait_ == Wait::kEventId) Wake(now);
+  }
+}
+
+uint32_t ScalarUnit::BusyIds(uint32_t event) const {
+  uint32_t busy = 0;
+  for (uint32_t id = 0; id < env_.flags.ids_per_event() && id < 32; ++id) {
+    if (outstanding_[env_.flags.Index(event, id)] > 0) busy |= 1u << id;
+  }
+  return busy;
+}
+
+const Instr* ScalarUnit::SyncInstr(const Instr& at, Opcode op, SyncOrigin origin, uint32_t event,
+                                   PipeId pipe) {
+  uint64_t key = static_cast<uint64_t>(at.op_index) << 32 |
+                 static_cast<uint64_t>(origin) << 24 | static_cast<uint64_t>(op) << 16 |
+                 static_cast<uint64_t>(event) << 8 | static_cast<uint64_t>(pipe);
+  auto it = synth_.find(key);
+  if (it != synth_.end()) return it->second.get();
+  auto instr = std::make_unique<Instr>();
+  instr->opcode = op;
+  instr->kind = static_cast<uint8_t>(origin);
+  instr->event = static_cast<uint8_t>(event);
+  instr->pipe = pipe;
+  instr->op_index = at.op_index;
+  instr->file = at.file;
+  instr->line = at.line;
+  instr->column = at.column;
+  instr->aux = at.aux;  // framework origin: the FwkInfo, for the trace's detail
+  const Instr* out = instr.get();
+  synth_.emplace(key, std::move(instr));
+  return out;
+}
+
+void ScalarUnit::QueueFlag(const Instr& at, bool set, SyncOrigin origin, uint32_t event,
+                           uint32_t id) {
+  const HardEventInfo& ev = HardEvent(event);
+  PendingIssue p;
+  p.pipe = set ? ev.src : ev.dst;
+  p.issued.instr =
+      SyncInstr(at, set ? Opcode::kSetFlag : Opcode::kWaitFlag, origin, event, p.pipe);
+  p.issued.flag = env_.flags.Index(event, id);
+  p.issued.event_id = id;
+  pending_.push_back(p);
+}
+
+void ScalarUnit::NoteIssued(PipeId pipe, const IssuedInstr& issued) {
+  OpClass cls = Info(issued.instr->opcode).op_class;
+  if (cls == OpClass::kSetFlag) ++outstanding_[issued.flag];
+  if (!track_) return;
+  switch (cls) {
+    case OpClass::kSetFlag:
+      tracker_.OnSetFlag(pipe, issued.flag);
+      break;
+    case OpClass::kWaitFlag:
+      tracker_.OnWaitFlag(pipe, issued.flag);
+      break;
+    case OpClass::kPipeBarrier:
+      tracker_.OnBarrier(pipe);
+      break;
+    default:
+      tracker_.OnAccess(pipe, issued.ranges, issued.num_ranges, issued.instr);
+      break;
+  }
+}
+
+bool ScalarUnit::DrainPending(Cycle now) {
+  const SocConfig& config = ctx_.config;
+  while (pending_head_ < pending_.size()) {
+    if (time_ > now) {
+      ScheduleResume(time_);
+      return false;
+    }
+    PendingIssue& p = pending_[pending_head_];
+    if (p.drain_all) {
+      if (!host_.AllPipesDrained()) {
+        wait_ = Wait::kDrain;
+        wait_instr_ = p.issued.instr;
+        return false;
+      }
+      wait_ = Wait::kNone;
+      if (track_) tracker_.OnBarrierAll();
+      Advance(config.barrier_cycles);
+      ++pending_head_;
+      continue;
+    }
+    Pipe* pipe = host_.pipe(p.pipe);
+    if (pipe == nullptr) {
+      return Fault(*p.issued.instr, "internal: a sync for PIPE_" + std::string(PipeName(p.pipe)) +
+                                        ", which this core does not have.");
+    }
+    if (pipe->Full()) {
+      if (wait_ != Wait::kQueueFull) wait_since_ = now;
+      wait_ = Wait::kQueueFull;
+      stalled_pipe_ = p.pipe;
+      wait_instr_ = p.issued.instr;
+      return false;
+    }
+    p.issued.issue = now;
+    p.issued.ready = now + Cycle(config.scalar_issue_cycles);
+    NoteIssued(p.pipe, p.issued);
+    pipe->Push(p.issued);
+    if (wait_ == Wait::kQueueFull) queue_full_stall_cycles_ += (now - wait_since_).value();
+    wait_ = Wait::kNone;
+    Advance(config.scalar_issue_cycles);
+    ++pending_head_;
+  }
+  pending_.clear();
+  pending_head_ = 0;
+  return true;
+}
+
+bool ScalarUnit::PlanAutoSync(const Instr& in, const IssuedInstr& issued) {
+  if (issued.num_ranges == 0) return true;
+  PipeId consumer = in.pipe;
+  uint32_t mask = tracker_.Unordered(consumer, issued.ranges, issued.num_ranges, nullptr);
+  if (mask == 0) return true;
+  // Same-pipe order: the compiler guards PIPE_V with a barrier; MTE2->MTE2 and MTE3->MTE3
+  // overlaps stay manual (ascendc-semantics.md 8.4).
+  bool barrier = false;
+  uint32_t self = 1u << PipeIndex(consumer);
+  if ((mask & self) != 0) {
+    barrier = consumer == PipeId::kV;
+    mask &= ~self;
+  }
+  struct Pair {
+    uint32_t event, id;
+  };
+  Pair pairs[kNumPipes];
+  int n = 0;
+  bool drain = false;
+  for (int q = 0; q < kNumPipes; ++q) {
+    if ((mask >> q & 1u) == 0) continue;
+    int event = AivEvent(static_cast<PipeId>(q), consumer);
+    if (event < 0) {
+      drain = true;  // no flag pair between these pipes: order them with PIPE_ALL
+      continue;
+    }
+    int id = tpipe_.events().AllocInserted(static_cast<uint32_t>(event),
+                                           BusyIds(static_cast<uint32_t>(event)));
+    if (id < 0) {
+      // Every id of the event is in flight: wait for one to come back, then plan again.
+      for (int k = 0; k < n; ++k) tpipe_.events().ReleaseInserted(pairs[k].event, pairs[k].id);
+      wait_ = Wait::kEventId;
+      wait_instr_ = &in;
+      return false;
+    }
+    pairs[n++] = Pair{static_cast<uint32_t>(event), static_cast<uint32_t>(id)};
+  }
+  if (drain) {
+    PendingIssue p;
+    p.drain_all = true;
+    p.issued.instr = SyncInstr(in, Opcode::kPipeBarrier, SyncOrigin::kAutoSync, 0, PipeId::kAll);
+    pending_.push_back(p);
+  }
+  for (int k = 0; k < n; ++k) {
+    QueueFlag(in, /*set=*/true, SyncOrigin::kAutoSync, pairs[k].event, pairs[k].id);
+    QueueFlag(in, /*set=*/false, SyncOrigin::kAutoSync, pairs[k].event, pairs[k].id);
+  }
+  if (barrier) {
+    PendingIssue p;
+    p.pipe = consumer;
+    p.issued.instr =
+        SyncInstr(in, Opcode::kPipeBarrier, SyncOrigin::kAutoSync, 0, consumer);
+    p.issued.barrier_pipe = consumer;
+    pending_.push_back(p);
+  }
+  return true;
+}
+
+bool ScalarUnit::CheckFreedUse(const Instr& in, const IssuedInstr& issued) {
+  if (!tpipe_.any_freed()) return true;
+  for (int i = 0; i < issued.num_ranges; ++i) {
+    const MemRange& r = issued.ranges[i];
+    if (r.space != MemSpace::kUb) continue;
+    std::string freed = tpipe_.FreedOverlap(r.space, r.lo, r.hi);
+    if (freed.empty()) continue;
+    Site site = SiteOf(&in, in.pipe);
+    ctx_.diags.Error(ctx_.diags.Make(
+        Diagnostic::Kind::kInvalidOperand, Diagnostic::Severity::kError, site,
+        ctx_.diags.Prefix(site) + ": use of a freed tensor: it " + (r.write ? "writes" : "reads") +
+            " UB[" + std::to_string(r.lo) + ", " + std::to_string(r.hi) + "), inside the " +
+            freed +
+            ". Fix: use a tensor only between alloc_tensor/deque and free_tensor; allocate "
+            "again (or deque) before touching the buffer."));
+    ctx_.Stop(LaunchResult::Status::kKernelFault);
+    return false;
+  }
+  return true;
+}
+
+bool ScalarUnit::ExecFramework(const Instr& in, Cycle now) {
+  const Program& program = ctx_.program;
+  const FwkInfo& f = program.fwk_ops[in.aux];
+  int64_t operands[2] = {f.operands[0] != 0 ? Int(f.operands[0]) : 0,
+                         f.operands[1] != 0 ? Int(f.operands[1]) : 0};
+  FwkOutcome out;
+  tpipe_.Execute(f, operands, &out);
+  if (!out.fault.empty()) {
+    Site site = SiteOf(&in, PipeId::kS);
+    ctx_.diags.Error(ctx_.diags.Make(
+        out.out_of_memory ? Diagnostic::Kind::kOutOfBounds : Diagnostic::Kind::kInvalidOperand,
+        Diagnostic::Severity::kError, site, ctx_.diags.Prefix(site) + ": " + out.fault + "."));
+    ctx_.Stop(LaunchResult::Status::kKernelFault);
+    return false;
+  }
+  if (f.result != 0) values_[f.result] = WrapInteger(out.result, program.value_dtypes[f.result]);
+  if (f.result2 != 0) {
+    values_[f.result2] = WrapInteger(out.result2, program.value_dtypes[f.result2]);
+  }
+  for (const FwkAction& a : out.actions) {
+    if (a.kind == FwkAction::Kind::kBarrierAll) {
+      PendingIssue p;
+      p.drain_all = true;
+      p.issued.instr = &in;
+      pending_.push_back(p);
+    } else {
+      QueueFlag(in, a.kind == FwkAction::Kind::kSetFlag, SyncOrigin::kFramework, a.event, a.id);
+    }
+  }
+  ++frames_.back().pc;
+  ++stats_.instructions;
+  ++ctx_.instructions;
+  Advance(ctx_.config.scalar_op_cycles);
+  return true;
 }
 
 Site ScalarUnit::SiteOf(const Instr* in, PipeId pipe) const {
@@ -94,6 +361,10 @@ void ScalarUnit::Run(Cycle now) {
       ScheduleResume(time_);
       return;
     }
+    if (pending_head_ < pending_.size()) {
+      if (!DrainPending(now)) return;
+      continue;
+    }
     if (frames_.empty()) {
       done_ = true;
       host_.OnScalarDone(time_);
@@ -126,6 +397,13 @@ void ScalarUnit::Run(Cycle now) {
           return;
         }
         if (!IssuePipeInstr(in, now)) return;
+        break;
+      case ExecUnit::kFramework:
+        if (time_ > now) {
+          ScheduleResume(time_);
+          return;
+        }
+        if (!ExecFramework(in, now)) return;
         break;
     }
   }
@@ -275,6 +553,12 @@ bool ScalarUnit::EndRegion() {
 bool ScalarUnit::IssuePipeInstr(const Instr& in, Cycle now) {
   OpClass cls = Info(in.opcode).op_class;
   const SocConfig& config = ctx_.config;
+  if (ctx_.program.sync.erase_user_flags &&
+      (cls == OpClass::kSetFlag || cls == OpClass::kWaitFlag)) {
+    // insert_sync: the program's own flags are dropped; auto_sync places every sync.
+    ++frames_.back().pc;
+    return true;
+  }
   // S-side sync runs on the scalar unit itself, in program order.
   if (cls == OpClass::kSetFlag && HardEvent(in.event).src == PipeId::kS) {
     uint32_t flag = 0;
@@ -282,6 +566,8 @@ bool ScalarUnit::IssuePipeInstr(const Instr& in, Cycle now) {
       ctx_.Stop(LaunchResult::Status::kKernelFault);
       return false;
     }
+    ++outstanding_[flag];
+    if (track_) tracker_.OnSetFlag(PipeId::kS, flag);
     host_.OnSetFlag(flag, &in, now);
     ++frames_.back().pc;
     ++stats_.instructions;
@@ -303,6 +589,8 @@ bool ScalarUnit::IssuePipeInstr(const Instr& in, Cycle now) {
       return false;
     }
     env_.flags.Clear(flag);
+    if (outstanding_[flag] > 0) --outstanding_[flag];
+    if (track_) tracker_.OnWaitFlag(PipeId::kS, flag);
     if (wait_ == Wait::kFlag) stats_.wait_flag_cycles += (now - wait_since_).value();
     wait_ = Wait::kNone;
     ++frames_.back().pc;
@@ -318,6 +606,7 @@ bool ScalarUnit::IssuePipeInstr(const Instr& in, Cycle now) {
       wait_instr_ = &in;
       return false;
     }
+    if (in.pipe == PipeId::kAll && track_) tracker_.OnBarrierAll();
     // PIPE_S is ordered by hardware; a barrier on a pipe this core lacks has nothing to order.
     wait_ = Wait::kNone;
     ++frames_.back().pc;
@@ -338,19 +627,17 @@ bool ScalarUnit::IssuePipeInstr(const Instr& in, Cycle now) {
     wait_instr_ = &in;
     return false;
   }
-  IssuedInstr issued;
-  if (!BuildIssued(in, values_, env_, SiteOf(&in, in.pipe), &issued)) {
+  PendingIssue p;
+  p.pipe = in.pipe;
+  if (!BuildIssued(in, values_, env_, SiteOf(&in, in.pipe), &p.issued)) {
     ctx_.Stop(LaunchResult::Status::kKernelFault);
     return false;
   }
-  issued.issue = now;
-  issued.ready = now + Cycle(config.scalar_issue_cycles);
-  pipe->Push(issued);
-  if (wait_ == Wait::kQueueFull) queue_full_stall_cycles_ += (now - wait_since_).value();
-  wait_ = Wait::kNone;
+  if (!CheckFreedUse(in, p.issued)) return false;
+  if (track_ && !PlanAutoSync(in, p.issued)) return false;
+  pending_.push_back(p);
   ++frames_.back().pc;
-  Advance(config.scalar_issue_cycles);
-  return true;
+  return DrainPending(now);
 }
 
 }  // namespace aicore::sim

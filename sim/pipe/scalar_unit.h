@@ -3,17 +3,23 @@
 // other instruction into its pipe's bounded queue. Pure scalar ops run ahead of global time (they
 // touch nothing shared); anything that interacts with pipes or flags waits for the global event
 // clock to reach the scalar unit's local time, which keeps the whole launch deterministic.
+// Framework library calls (sim/fwk) run here too and issue their set_flag/wait_flag as real
+// pipe instructions; with auto_sync the syncs a dependency lacks are inserted at issue time.
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/core/cycle.h"
+#include "sim/fwk/tpipe.h"
 #include "sim/isa/program.h"
 #include "sim/isa/scalar_ops.h"
 #include "sim/pipe/issue.h"
 #include "sim/pipe/pipe.h"
 #include "sim/soc/device.h"
+#include "sim/sync/dep_tracker.h"
 
 namespace aicore::sim {
 
@@ -31,7 +37,7 @@ class ScalarHost {
 
 class ScalarUnit {
  public:
-  enum class Wait : uint8_t { kNone, kQueueFull, kFlag, kDrain };
+  enum class Wait : uint8_t { kNone, kQueueFull, kFlag, kDrain, kEventId };
 
   ScalarUnit(uint32_t core, LaunchContext& ctx, ScalarHost& host, const IssueEnv& env);
 
@@ -42,6 +48,8 @@ class ScalarUnit {
   void OnQueueSpace(PipeId pipe, Cycle now);
   void OnFlagVisible(uint32_t flag, Cycle now);
   void OnDrainProgress(Cycle now);
+  // A wait_flag passed on a pipe (its flag is consumed): the flag is free again.
+  void OnWaitPassed(uint32_t flag, const Instr* instr, Cycle now);
 
   bool done() const { return done_; }
   Cycle time() const { return time_; }
@@ -70,6 +78,22 @@ class ScalarUnit {
   bool EndRegion();
   // Returns false when the scalar unit must stop (blocked, fault).
   bool IssuePipeInstr(const Instr& in, Cycle now);
+  bool ExecFramework(const Instr& in, Cycle now);
+  // Pushes the queued items into their pipes in order; false when it must stop (queue full,
+  // PIPE_ALL drain, not yet at global time).
+  bool DrainPending(Cycle now);
+  // auto_sync: queues the set/wait pairs and PIPE_V barrier `issued` needs before it. False
+  // (and waiting) when no event id is free for a pair.
+  bool PlanAutoSync(const Instr& in, const IssuedInstr& issued);
+  // Updates the dependency tracker and the in-flight flag counts for an item entering `pipe`.
+  void NoteIssued(PipeId pipe, const IssuedInstr& issued);
+  // A set_flag / wait_flag / pipe_barrier made on behalf of `at` (framework call or auto_sync).
+  const Instr* SyncInstr(const Instr& at, Opcode op, SyncOrigin origin, uint32_t event,
+                         PipeId pipe);
+  void QueueFlag(const Instr& at, bool set, SyncOrigin origin, uint32_t event, uint32_t id);
+  // Ids of `event` whose flags are in flight (set issued, its wait not passed yet).
+  uint32_t BusyIds(uint32_t event) const;
+  bool CheckFreedUse(const Instr& in, const IssuedInstr& issued);
   void ScheduleResume(Cycle at);
   void Wake(Cycle now);
   bool Fault(const Instr& in, const std::string& why);
@@ -98,6 +122,21 @@ class ScalarUnit {
 
   PipeStats stats_;
   uint64_t queue_full_stall_cycles_ = 0;
+
+  // An instruction on its way into a pipe, or the PIPE_ALL drain of TPipe.destroy.
+  struct PendingIssue {
+    IssuedInstr issued;
+    PipeId pipe = PipeId::kS;
+    bool drain_all = false;
+  };
+  // A FIFO that keeps its capacity: the common path queues one item and drains it at once.
+  std::vector<PendingIssue> pending_;
+  size_t pending_head_ = 0;
+  TPipe tpipe_;
+  DepTracker tracker_;
+  bool track_ = false;                // auto_sync: feed the tracker
+  std::vector<int32_t> outstanding_;  // per flag: sets issued minus waits passed
+  std::unordered_map<uint64_t, std::unique_ptr<Instr>> synth_;
 };
 
 }  // namespace aicore::sim

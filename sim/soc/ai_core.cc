@@ -88,6 +88,10 @@ void AiCore::OnInstrEnd(PipeId pipe, Cycle now) { scalar_->OnDrainProgress(now);
 
 void AiCore::OnScalarDone(Cycle now) {}
 
+void AiCore::OnWaitPassed(uint32_t flag, const Instr* instr, Cycle now) {
+  scalar_->OnWaitPassed(flag, instr, now);
+}
+
 void AiCore::OnSetFlag(uint32_t flag, const Instr* instr, Cycle now) {
   last_setter_[flag] = instr;
   ++pending_flag_events_;
@@ -200,6 +204,10 @@ void AiCore::CollectWaiters(std::vector<WaiterInfo>* out) const {
       break;
     case ScalarUnit::Wait::kDrain:
       scalar_state = "it waits in " + where(scalar_at) + " for every pipe to drain";
+      break;
+    case ScalarUnit::Wait::kEventId:
+      scalar_state = "it waits at " + where(scalar_at) +
+                     " for an event id to come free for a sync auto_sync inserts";
       break;
     case ScalarUnit::Wait::kNone:
       scalar_state = scalar_->done() ? "the scalar unit has issued the whole program"

@@ -42,6 +42,7 @@ class AiCore : public PipeListener, public ScalarHost {
   void OnQueueSpace(PipeId pipe, Cycle now) override;
   void OnInstrEnd(PipeId pipe, Cycle now) override;
   void OnSetFlag(uint32_t flag, const Instr* instr, Cycle now) override;
+  void OnWaitPassed(uint32_t flag, const Instr* instr, Cycle now) override;
   // ScalarHost
   Pipe* pipe(PipeId id) override;
   bool AllPipesDrained() const override;

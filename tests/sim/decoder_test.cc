@@ -356,5 +356,232 @@ TEST(DecoderFuzz, NonsenseFieldsNeverCrash) {
   RecordProperty("decoded", decoded);
 }
 
+// A queue loop with a TBuf, a pool, event ids and auto_sync: the framework paths for the fuzzer.
+ir::Kernel FrameworkKernel() {
+  using FW = ir::FrameworkOp;
+  KernelBuilder b("fw", "fw.py");
+  uint32_t x = b.PointerParam("x", ir::DT_FLOAT32);
+  uint32_t z = b.PointerParam("z", ir::DT_FLOAT32);
+  b.Fwk(FW::PIPE_INIT);
+  uint32_t in = b.Que("in", ir::POS_VECIN, 2);
+  uint32_t out = b.Que("out", ir::POS_VECOUT, 2);
+  uint32_t tmp = b.TBuf("tmp");
+  uint32_t pool = b.Pool("pool", ir::POS_VECCALC, 2);
+  b.InitBuffer(in, 2, 1024);
+  b.InitBuffer(out, 2, 1024);
+  b.PoolOp(FW::INIT_BUF_POOL, 0, pool, 0, {b.Const(2048, ir::DT_INT32)});
+  ir::FrameworkOp* f =
+      b.Fwk(FW::POOL_INIT_BUFFER, tmp, {b.Const(1, ir::DT_INT32), b.Const(512, ir::DT_INT32)});
+  f->set_pool(pool);
+  KernelBuilder::Tensor t = b.TBufGet(tmp);
+  uint32_t id = b.FwkValue(FW::ALLOC_EVENT_ID, 0, kVMte3);
+  uint32_t n = b.Const(256, ir::DT_INT32);
+  auto loop = b.BeginFor(b.Const(0), b.Const(4), b.Const(1));
+  KernelBuilder::Tensor a = b.AllocTensor(in);
+  b.DataCopy(KernelBuilder::Ub(a.addr, ir::DT_FLOAT32, ir::POS_VECIN),
+             KernelBuilder::Gm(x, ir::DT_FLOAT32), n);
+  b.Enque(in, a.addr);
+  KernelBuilder::Tensor ad = b.Deque(in);
+  KernelBuilder::Tensor o = b.AllocTensor(out);
+  b.VecUnary(ir::VecUnaryOp::ABS, KernelBuilder::Ub(t.addr, ir::DT_FLOAT32),
+             KernelBuilder::Ub(ad.addr, ir::DT_FLOAT32, ir::POS_VECIN), n);
+  b.VecBinary(ir::VecBinaryOp::ADD, KernelBuilder::Ub(o.addr, ir::DT_FLOAT32, ir::POS_VECOUT),
+              KernelBuilder::Ub(t.addr, ir::DT_FLOAT32), KernelBuilder::Ub(t.addr, ir::DT_FLOAT32),
+              n);
+  b.Enque(out, o.addr);
+  b.FreeTensor(in, ad.addr);
+  KernelBuilder::Tensor od = b.Deque(out);
+  b.DataCopy(KernelBuilder::Gm(z, ir::DT_FLOAT32),
+             KernelBuilder::Ub(od.addr, ir::DT_FLOAT32, ir::POS_VECOUT), n);
+  b.FreeTensor(out, od.addr);
+  b.EndFor();
+  ir::FrameworkOp* rel = b.Fwk(FW::RELEASE_EVENT_ID, 0, {id});
+  rel->set_event(kVMte3);
+  b.PoolOp(FW::POOL_RESET, pool, 0, 0, {});
+  b.Fwk(FW::PIPE_DESTROY);
+  (void)loop;
+  b.Sync(true);
+  return b.Build();
+}
+
+TEST(DecoderFuzz, FrameworkKernelDecodesRunsAndSurvivesMutation) {
+  {
+    auto p = DecodeKernel(FrameworkKernel());
+    ASSERT_TRUE(p.ok()) << p.status().message();
+    Device device(Config());
+    uint64_t x = *device.Malloc(4096), z = *device.Malloc(4096);
+    auto r = device.Launch(**p, 2, {ArgValue::Address(x), ArgValue::Address(z)}, {});
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->status, LaunchResult::Status::kOk);
+    EXPECT_TRUE(r->diagnostics.empty()) << r->diagnostics[0].message;
+  }
+  std::mt19937 rng(11);
+  ir::Kernel base = FrameworkKernel();
+  int decoded = 0;
+  for (int i = 0; i < 2000; ++i) {
+    ir::Kernel k = base;
+    int n = 1 + rng() % 3;
+    for (int j = 0; j < n; ++j) MutateOnce(&k, rng);
+    if (DecodeKernel(k).ok()) ++decoded;
+    LaunchIfDecodes(k);
+  }
+  EXPECT_GT(decoded, 200);
+}
+
+// ---- framework declarations and ops -------------------------------------------------------------
+
+TEST(DecoderFramework, QueuePositionsMustBeQueuePositions) {
+  KernelBuilder b("k", "k.py");
+  b.Que("q", ir::POS_GM, 1);
+  EXPECT_EQ(Reject(b.Build()),
+            "kernel k: field queues[0].src_position: POS_GM is not a position of a TQue (use "
+            "POS_VECIN, POS_VECOUT, POS_VECCALC, POS_A1, POS_B1, POS_C1, POS_A2, POS_B2, POS_CO1 "
+            "or POS_C2)");
+}
+
+TEST(DecoderFramework, QueueIdsAreUnique) {
+  KernelBuilder b("k", "k.py");
+  b.Que("a", ir::POS_VECIN, 1);
+  b.Que("b", ir::POS_VECOUT, 1);
+  ir::Kernel k = b.Build();
+  k.mutable_queues(1)->set_id(1);
+  EXPECT_EQ(Reject(k), "kernel k: field queues[1].id: 1 is declared twice");
+}
+
+TEST(DecoderFramework, CubeMemoriesAreRejectedOnAVectorKernel) {
+  KernelBuilder b("k", "k.py");
+  b.Que("a1", ir::POS_A1, 2);
+  EXPECT_EQ(Reject(b.Build()),
+            "kernel k: field queues[0].src_position: POS_A1 is in L1, which a vector core does "
+            "not have (AIV_ONLY kernel: use POS_VECIN, POS_VECOUT or POS_VECCALC)");
+}
+
+TEST(DecoderFramework, QueueBindNeedsAnEventPair) {
+  KernelBuilder b("k", "k.py", ir::KERNEL_AIC_ONLY);
+  b.Queue("bind", ir::POS_A2, ir::POS_VECIN, 1);
+  EXPECT_EQ(Reject(b.Build()),
+            "kernel k: field queues[0].dst_position: the library has no event pair for a queue "
+            "from L0A (POS_A2) to UB (POS_VECIN) (ascendc-semantics.md 8.1)");
+}
+
+TEST(DecoderFramework, TBufHasNoDepth) {
+  KernelBuilder b("k", "k.py");
+  b.TBuf("tmp");
+  ir::Kernel k = b.Build();
+  k.mutable_queues(0)->set_depth(2);
+  EXPECT_EQ(Reject(k), "kernel k: field queues[0].depth: must be 0 for a TBuf (no queue)");
+}
+
+TEST(DecoderFramework, PoolBufIdSizeAndPosition) {
+  for (uint32_t size : {0u, 17u}) {
+    KernelBuilder b("k", "k.py");
+    b.Pool("p", ir::POS_VECCALC, size);
+    EXPECT_EQ(Reject(b.Build()),
+              "kernel k: field pools[0].buf_id_size: " + std::to_string(size) +
+                  " is out of range 1..16 (the most buffers a TBufPool hands out; TBufPool's "
+                  "default is 4)");
+  }
+  KernelBuilder b("k", "k.py");
+  b.Pool("p", ir::POS_A2, 4);
+  EXPECT_EQ(Reject(b.Build()),
+            "kernel k: field pools[0].position: POS_A2 is not a TBufPool position (use "
+            "POS_VECIN, POS_VECOUT, POS_VECCALC, POS_A1, POS_B1 or POS_C1)");
+}
+
+TEST(DecoderFramework, OpsMustReferenceDeclaredObjects) {
+  KernelBuilder b("k", "k.py");
+  b.Que("q", ir::POS_VECIN, 1);
+  b.At(5).AllocTensor(7);  // op 0
+  EXPECT_EQ(Reject(b.Build()),
+            "op 0 (framework) at k.py:5: field queue: queue 7 is not declared (Kernel.queues has 1 "
+            "entries)");
+}
+
+TEST(DecoderFramework, QueueOnlyCallsRejectATBuf) {
+  KernelBuilder b("k", "k.py");
+  uint32_t t = b.TBuf("tmp");
+  b.At(6).Deque(t);
+  EXPECT_EQ(Reject(b.Build()),
+            "op 0 (framework) at k.py:6: field queue: TBuf tmp is a TBuf, which has no queue; "
+            "DEQUE needs a TQue or TQueBind");
+  KernelBuilder c("k", "k.py");
+  uint32_t q = c.Que("q", ir::POS_VECIN, 1);
+  c.At(6).TBufGet(q);
+  EXPECT_EQ(Reject(c.Build()),
+            "op 0 (framework) at k.py:6: field queue: TQue q is a queue; TBUF_GET needs a TBuf");
+}
+
+TEST(DecoderFramework, OperandCountsPerKind) {
+  KernelBuilder b("k", "k.py");
+  uint32_t q = b.Que("q", ir::POS_VECIN, 1);
+  uint32_t num = b.Const(1, ir::DT_INT32);  // op 0
+  b.At(8).Fwk(ir::FrameworkOp::INIT_BUFFER, q, {num});
+  EXPECT_EQ(Reject(b.Build()),
+            "op 1 (framework) at k.py:8: field operands: INIT_BUFFER takes 2 operands (num, len), "
+            "got 1");
+}
+
+TEST(DecoderFramework, ResultsHaveTheLibrarysTypes) {
+  // ALLOC_TENSOR gives DT_UINT32 address and bytes: adding an int64 to it is a type error.
+  KernelBuilder b("k", "k.py");
+  uint32_t q = b.Que("q", ir::POS_VECIN, 1);
+  KernelBuilder::Tensor t = b.At(3).AllocTensor(q);  // op 0
+  b.At(4).Add(t.addr, b.Const(32));                  // op 1 const, op 2 add
+  EXPECT_EQ(Reject(b.Build()),
+            "op 2 (scalar_binary) at k.py:4: field lhs: %1 has dtype DT_UINT32 but DT_INT64 is "
+            "required here (insert a scalar_unary CAST)");
+  KernelBuilder c("k", "k.py");
+  ir::FrameworkOp* f = c.At(3).Fwk(ir::FrameworkOp::ALLOC_TENSOR, c.Que("q", ir::POS_VECIN, 1));
+  (void)f;
+  EXPECT_EQ(Reject(c.Build()),
+            "op 0 (framework) at k.py:3: field result: missing (SSA id 0 means absent)");
+}
+
+TEST(DecoderFramework, EventIdCallsNeedAnEventOfTheCore) {
+  KernelBuilder b("k", "k.py");
+  b.At(3).FwkValue(ir::FrameworkOp::ALLOC_EVENT_ID, 0, /*MTE2_MTE1=*/0);
+  EXPECT_EQ(Reject(b.Build()),
+            "op 0 (framework) at k.py:3: field event: MTE2_MTE1 (0) is not a valid event on a "
+            "vector core (AIV_ONLY kernel) (hardware-910b.md 3.3)");
+}
+
+TEST(DecoderFramework, PoolServesOnlyItsOwnMemory) {
+  KernelBuilder b("k", "k.py", ir::KERNEL_MIX_AIC_1_2);  // both UB and L1 exist
+  uint32_t q = b.Que("q", ir::POS_VECIN, 1);
+  uint32_t p = b.Pool("p", ir::POS_A1, 4);
+  uint32_t one = b.Const(1, ir::DT_INT32);  // op 0
+  ir::FrameworkOp* f = b.At(9).Fwk(ir::FrameworkOp::POOL_INIT_BUFFER, q, {one, one});
+  f->set_pool(p);
+  EXPECT_EQ(Reject(b.Build()),
+            "op 1 (framework) at k.py:9: field queue: TQue q lives in UB (POS_VECIN) but TBufPool "
+            "p is in L1 (POS_A1); a pool only serves buffers of its own physical memory");
+}
+
+TEST(DecoderFramework, SyncOptionsAndDerivedQueueEvents) {
+  KernelBuilder b("k", "k.py");
+  b.Que("in", ir::POS_VECIN, 2);
+  b.Que("out", ir::POS_VECOUT, 2);
+  b.Que("calc", ir::POS_VECCALC, 1);
+  b.Queue("bind", ir::POS_VECIN, ir::POS_VECOUT, 1);
+  b.Sync(/*auto_sync=*/false, /*erase_user_flags=*/true);
+  auto p = DecodeKernel(b.Build());
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  const Program& prog = **p;
+  EXPECT_TRUE(prog.sync.auto_sync);  // implied by erase_user_flags
+  EXPECT_TRUE(prog.sync.erase_user_flags);
+  ASSERT_EQ(prog.queues.size(), 4u);
+  // (enque/deque, free/alloc) per ascendc-semantics.md 8.1
+  EXPECT_EQ(prog.queues[0].enque_event, kMte2V);
+  EXPECT_EQ(prog.queues[0].free_event, kVMte2);
+  EXPECT_EQ(prog.queues[1].enque_event, kVMte3);
+  EXPECT_EQ(prog.queues[1].free_event, kMte3V);
+  EXPECT_EQ(prog.queues[2].enque_event, kMte2Mte3);
+  EXPECT_EQ(prog.queues[2].free_event, kMte3Mte2);
+  EXPECT_EQ(prog.queues[3].enque_event, kMte2Mte3);
+  EXPECT_EQ(prog.queues[3].free_event, kMte3Mte2);
+  EXPECT_EQ(prog.queues[3].label, "TQueBind bind");
+  EXPECT_EQ(prog.queues[0].memory, MemSpace::kUb);
+}
+
 }  // namespace
 }  // namespace aicore::sim::testing

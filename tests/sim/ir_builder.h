@@ -192,6 +192,76 @@ class KernelBuilder {
   }
   void Barrier(ir::Pipe pipe) { AddOp()->mutable_pipe_barrier()->set_pipe(pipe); }
 
+  // ---- framework (TPipe, TQue, TBuf, TBufPool) ----------------------------------------------
+  // Declarations carry the current line; ids are 1-based in declaration order.
+  uint32_t Queue(const std::string& name, ir::Position src, ir::Position dst, uint32_t depth) {
+    return Declare(name, ir::QueueDecl::QUEUE, src, dst, depth);
+  }
+  uint32_t Que(const std::string& name, ir::Position pos, uint32_t depth) {
+    return Declare(name, ir::QueueDecl::QUEUE, pos, pos, depth);
+  }
+  uint32_t TBuf(const std::string& name, ir::Position pos = ir::POS_VECCALC) {
+    return Declare(name, ir::QueueDecl::TBUF, pos, pos, 0);
+  }
+  uint32_t Pool(const std::string& name, ir::Position pos, uint32_t buf_id_size = 4) {
+    ir::BufPoolDecl* d = kernel_.add_pools();
+    d->set_id(kernel_.pools_size());
+    d->set_name(name);
+    d->set_position(pos);
+    d->set_buf_id_size(buf_id_size);
+    d->mutable_loc()->set_line(line_);
+    return d->id();
+  }
+  void Sync(bool auto_sync, bool erase_user_flags = false) {
+    kernel_.mutable_sync()->set_auto_sync(auto_sync);
+    kernel_.mutable_sync()->set_erase_user_flags(erase_user_flags);
+  }
+  ir::FrameworkOp* Fwk(ir::FrameworkOp::Kind kind, uint32_t queue = 0,
+                       const std::vector<uint32_t>& operands = {}) {
+    ir::FrameworkOp* f = AddOp()->mutable_framework();
+    f->set_kind(kind);
+    f->set_queue(queue);
+    for (uint32_t v : operands) f->add_operands(v);
+    return f;
+  }
+  void InitBuffer(uint32_t queue, int64_t num, int64_t len) {
+    Fwk(ir::FrameworkOp::INIT_BUFFER, queue,
+        {Const(num, ir::DT_INT32), Const(len, ir::DT_INT32)});
+  }
+  // Result ids of an op returning (address, bytes), both DT_UINT32.
+  struct Tensor {
+    uint32_t addr = 0;
+    uint32_t bytes = 0;
+  };
+  Tensor FwkTensor(ir::FrameworkOp::Kind kind, uint32_t queue) {
+    ir::FrameworkOp* f = Fwk(kind, queue);
+    Tensor t{NewValue(), NewValue()};
+    f->set_result(t.addr);
+    f->set_result2(t.bytes);
+    return t;
+  }
+  Tensor AllocTensor(uint32_t queue) { return FwkTensor(ir::FrameworkOp::ALLOC_TENSOR, queue); }
+  Tensor Deque(uint32_t queue) { return FwkTensor(ir::FrameworkOp::DEQUE, queue); }
+  Tensor TBufGet(uint32_t queue) { return FwkTensor(ir::FrameworkOp::TBUF_GET, queue); }
+  void Enque(uint32_t queue, uint32_t addr) { Fwk(ir::FrameworkOp::ENQUE, queue, {addr}); }
+  void FreeTensor(uint32_t queue, uint32_t addr) {
+    Fwk(ir::FrameworkOp::FREE_TENSOR, queue, {addr});
+  }
+  // A framework op with one result of the decoder-assigned dtype.
+  uint32_t FwkValue(ir::FrameworkOp::Kind kind, uint32_t queue = 0, uint32_t event = 0) {
+    ir::FrameworkOp* f = Fwk(kind, queue);
+    f->set_event(event);
+    f->set_result(NewValue());
+    return f->result();
+  }
+  void PoolOp(ir::FrameworkOp::Kind kind, uint32_t pool, uint32_t sub_pool, uint32_t share_pool,
+              const std::vector<uint32_t>& operands) {
+    ir::FrameworkOp* f = Fwk(kind, 0, operands);
+    f->set_pool(pool);
+    f->set_sub_pool(sub_pool);
+    f->set_share_pool(share_pool);
+  }
+
   struct Loop {
     uint32_t iv;
     std::vector<uint32_t> iter_args;
@@ -264,6 +334,19 @@ class KernelBuilder {
   ir::Kernel& kernel() { return kernel_; }
 
  private:
+  uint32_t Declare(const std::string& name, ir::QueueDecl::Kind kind, ir::Position src,
+                   ir::Position dst, uint32_t depth) {
+    ir::QueueDecl* q = kernel_.add_queues();
+    q->set_id(kernel_.queues_size());
+    q->set_kind(kind);
+    q->set_name(name);
+    q->set_src_position(src);
+    q->set_dst_position(dst);
+    q->set_depth(depth);
+    q->mutable_loc()->set_line(line_);
+    return q->id();
+  }
+
   uint32_t Param(const std::string& name, ir::Param::Kind kind, ir::DType t) {
     uint32_t id = NewValue();
     ir::Param* p = kernel_.add_params();

@@ -23,6 +23,7 @@ inline constexpr uint32_t kMte3V = 6;
 inline constexpr uint32_t kVMte3 = 7;
 inline constexpr uint32_t kVV = 10;
 inline constexpr uint32_t kMte3Mte2 = 19;
+inline constexpr uint32_t kMte2Mte3 = 20;
 inline constexpr uint32_t kVS = 22;
 inline constexpr uint32_t kSV = 21;
 
@@ -43,6 +44,7 @@ struct AddKernelOptions {
   int64_t block_len = 2048;       // elements per block
   int64_t tile_len = 512;         // elements per tile
   bool skip_mte2_v_wait = false;  // the bug under test: no wait before the add
+  bool flags = true;              // false: no set_flag/wait_flag at all (static tensors only)
 };
 
 inline uint32_t ElementBytes(ir::DType t) {
@@ -78,19 +80,23 @@ inline ir::Kernel AddKernel(const AddKernelOptions& o) {
                     count);
   b.At(11).DataCopy(KernelBuilder::Ub(uy, o.dtype, ir::POS_VECIN), KernelBuilder::Gm(gy, o.dtype),
                     count);
-  b.At(12).SetFlag(kMte2V, buf);
-  if (!o.skip_mte2_v_wait) b.At(13).WaitFlag(kMte2V, buf);
+  if (o.flags) b.At(12).SetFlag(kMte2V, buf);
+  if (o.flags && !o.skip_mte2_v_wait) b.At(13).WaitFlag(kMte2V, buf);
   b.At(14).VecBinary(ir::VecBinaryOp::ADD, KernelBuilder::Ub(uz, o.dtype, ir::POS_VECOUT),
                      KernelBuilder::Ub(ux, o.dtype, ir::POS_VECIN),
                      KernelBuilder::Ub(uy, o.dtype, ir::POS_VECIN), count);
-  b.At(15).SetFlag(kVMte3, buf);
-  b.At(16).WaitFlag(kVMte3, buf);
+  if (o.flags) {
+    b.At(15).SetFlag(kVMte3, buf);
+    b.At(16).WaitFlag(kVMte3, buf);
+  }
   b.At(17).DataCopy(KernelBuilder::Gm(gz, o.dtype), KernelBuilder::Ub(uz, o.dtype, ir::POS_VECOUT),
                     count);
-  b.At(18).SetFlag(kMte3Mte2, buf);
-  b.At(19).WaitFlag(kMte3Mte2, buf);
+  if (o.flags) {
+    b.At(18).SetFlag(kMte3Mte2, buf);
+    b.At(19).WaitFlag(kMte3Mte2, buf);
+  }
   b.EndFor();
-  if (o.skip_mte2_v_wait) {
+  if (o.flags && o.skip_mte2_v_wait) {
     // Keep the flags balanced so only the data race remains.
     b.At(20).WaitFlag(kMte2V, b.Const(0));
     if (o.block_len / o.tile_len > 1) b.WaitFlag(kMte2V, b.Const(1));

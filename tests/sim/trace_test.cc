@@ -1,0 +1,980 @@
+// Trace writer tests: the msprof layout, Chrome trace-event validity (parsed by a strict JSON
+// reader below, no new dependency), set/wait flows, lanes for overlapping instructions, the CSVs,
+// determinism, and one real launch through sim::Device.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "aicore/runtime.h"
+#include "report.pb.h"
+#include "runtime/src/trace_output.h"
+#include "sim/trace/trace_writer.h"
+#include "tests/sim/test_util.h"
+
+namespace aicore::sim::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+// ---- a strict JSON reader ---------------------------------------------------------------------
+
+struct Json {
+  enum class Kind { kNull, kBool, kNumber, kString, kArray, kObject };
+  Kind kind = Kind::kNull;
+  bool boolean = false;
+  double number = 0;
+  std::string str;
+  std::vector<Json> array;
+  std::vector<std::pair<std::string, Json>> object;
+
+  const Json* Get(const std::string& key) const {
+    for (const auto& [k, v] : object) {
+      if (k == key) return &v;
+    }
+    return nullptr;
+  }
+  bool Has(const std::string& key) const { return Get(key) != nullptr; }
+  // Events carry numbers or strings for pid/tid; tracks compare by this form.
+  std::string Scalar() const {
+    if (kind == Kind::kString) return "s:" + str;
+    std::ostringstream o;
+    o << "n:" << number;
+    return o.str();
+  }
+};
+
+// RFC 8259 grammar, whole input, no trailing commas, no raw control characters in strings.
+class JsonReader {
+ public:
+  explicit JsonReader(const std::string& text) : s_(text) {}
+
+  std::optional<Json> Parse() {
+    Json v;
+    if (!Value(&v)) return std::nullopt;
+    Space();
+    if (i_ != s_.size()) return Fail("trailing characters");
+    return v;
+  }
+  const std::string& error() const { return error_; }
+
+ private:
+  std::nullopt_t Fail(const std::string& why) {
+    if (error_.empty()) error_ = why + " at byte " + std::to_string(i_);
+    return std::nullopt;
+  }
+  void Space() {
+    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\n' || s_[i_] == '\r' || s_[i_] == '\t'))
+      ++i_;
+  }
+  bool Literal(const char* word) {
+    size_t n = std::char_traits<char>::length(word);
+    if (s_.compare(i_, n, word) != 0) return false;
+    i_ += n;
+    return true;
+  }
+  bool Value(Json* out) {
+    Space();
+    if (i_ >= s_.size()) return Fail("unexpected end"), false;
+    char c = s_[i_];
+    if (c == '{') return Object(out);
+    if (c == '[') return Array(out);
+    if (c == '"') {
+      out->kind = Json::Kind::kString;
+      return String(&out->str);
+    }
+    if (Literal("true")) {
+      out->kind = Json::Kind::kBool;
+      out->boolean = true;
+      return true;
+    }
+    if (Literal("false")) {
+      out->kind = Json::Kind::kBool;
+      return true;
+    }
+    if (Literal("null")) return true;
+    return Number(out);
+  }
+  bool Digits() {
+    size_t start = i_;
+    while (i_ < s_.size() && s_[i_] >= '0' && s_[i_] <= '9') ++i_;
+    return i_ > start;
+  }
+  bool Number(Json* out) {
+    size_t start = i_;
+    if (i_ < s_.size() && s_[i_] == '-') ++i_;
+    if (i_ < s_.size() && s_[i_] == '0') {
+      ++i_;
+    } else if (!Digits()) {
+      return Fail("bad value"), false;
+    }
+    if (i_ < s_.size() && s_[i_] == '.') {
+      ++i_;
+      if (!Digits()) return Fail("bad fraction"), false;
+    }
+    if (i_ < s_.size() && (s_[i_] == 'e' || s_[i_] == 'E')) {
+      ++i_;
+      if (i_ < s_.size() && (s_[i_] == '+' || s_[i_] == '-')) ++i_;
+      if (!Digits()) return Fail("bad exponent"), false;
+    }
+    out->kind = Json::Kind::kNumber;
+    out->number = std::strtod(s_.substr(start, i_ - start).c_str(), nullptr);
+    return true;
+  }
+  bool String(std::string* out) {
+    ++i_;  // opening quote
+    while (i_ < s_.size()) {
+      unsigned char c = static_cast<unsigned char>(s_[i_++]);
+      if (c == '"') return true;
+      if (c < 0x20) return Fail("raw control character in string"), false;
+      if (c != '\\') {
+        out->push_back(static_cast<char>(c));
+        continue;
+      }
+      if (i_ >= s_.size()) break;
+      char e = s_[i_++];
+      switch (e) {
+        case '"':
+        case '\\':
+        case '/':
+          out->push_back(e);
+          break;
+        case 'n':
+          out->push_back('\n');
+          break;
+        case 't':
+          out->push_back('\t');
+          break;
+        case 'r':
+          out->push_back('\r');
+          break;
+        case 'b':
+          out->push_back('\b');
+          break;
+        case 'f':
+          out->push_back('\f');
+          break;
+        case 'u': {
+          if (i_ + 4 > s_.size()) return Fail("short \\u escape"), false;
+          unsigned cp = std::stoul(s_.substr(i_, 4), nullptr, 16);
+          i_ += 4;
+          if (cp < 0x80) {
+            out->push_back(static_cast<char>(cp));
+          } else if (cp < 0x800) {
+            out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
+            out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+          } else {
+            out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
+            out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+            out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+          }
+          break;
+        }
+        default:
+          return Fail("bad escape"), false;
+      }
+    }
+    return Fail("unterminated string"), false;
+  }
+  bool Array(Json* out) {
+    out->kind = Json::Kind::kArray;
+    ++i_;
+    Space();
+    if (i_ < s_.size() && s_[i_] == ']') return ++i_, true;
+    while (true) {
+      Json v;
+      if (!Value(&v)) return false;
+      out->array.push_back(std::move(v));
+      Space();
+      if (i_ < s_.size() && s_[i_] == ',') {
+        ++i_;
+        continue;
+      }
+      if (i_ < s_.size() && s_[i_] == ']') return ++i_, true;
+      return Fail("expected , or ]"), false;
+    }
+  }
+  bool Object(Json* out) {
+    out->kind = Json::Kind::kObject;
+    ++i_;
+    Space();
+    if (i_ < s_.size() && s_[i_] == '}') return ++i_, true;
+    while (true) {
+      Space();
+      if (i_ >= s_.size() || s_[i_] != '"') return Fail("expected key"), false;
+      std::string key;
+      if (!String(&key)) return false;
+      Space();
+      if (i_ >= s_.size() || s_[i_] != ':') return Fail("expected :"), false;
+      ++i_;
+      Json v;
+      if (!Value(&v)) return false;
+      out->object.emplace_back(std::move(key), std::move(v));
+      Space();
+      if (i_ < s_.size() && s_[i_] == ',') {
+        ++i_;
+        continue;
+      }
+      if (i_ < s_.size() && s_[i_] == '}') return ++i_, true;
+      return Fail("expected , or }"), false;
+    }
+  }
+
+  const std::string& s_;
+  size_t i_ = 0;
+  std::string error_;
+};
+
+TEST(TraceJsonReader, RejectsWhatChromeWouldReject) {
+  EXPECT_TRUE(JsonReader(R"({"a":[1,2.5e-3,"x\"y"]})").Parse());
+  EXPECT_FALSE(JsonReader(R"({"a":[1,2,]})").Parse());
+  EXPECT_FALSE(JsonReader("{\"a\":\"tab\there\"}").Parse());
+  EXPECT_FALSE(JsonReader(R"({"a":1} x)").Parse());
+  EXPECT_FALSE(JsonReader(R"({"a":01})").Parse());
+}
+
+// ---- trace-event checks -----------------------------------------------------------------------
+
+struct Event {
+  const Json* json = nullptr;
+  std::string name, ph, track;  // track = pid|tid
+  double ts = 0, dur = 0;
+};
+
+// Checks the trace-event format every event must satisfy and returns the events.
+std::vector<Event> ValidateTrace(const std::string& text, int schema_version) {
+  std::vector<Event> events;
+  static std::deque<Json> keep;  // events point into the parsed documents; deque keeps them put
+  JsonReader reader(text);
+  std::optional<Json> doc = reader.Parse();
+  EXPECT_TRUE(doc) << reader.error();
+  if (!doc) return events;
+  keep.push_back(std::move(*doc));
+  const Json& root = keep.back();
+  EXPECT_EQ(root.kind, Json::Kind::kObject);
+  const Json* version = root.Get("schemaVersion");
+  EXPECT_TRUE(version != nullptr && version->number == schema_version);
+  const Json* list = root.Get("traceEvents");
+  EXPECT_TRUE(list != nullptr && list->kind == Json::Kind::kArray);
+  if (list == nullptr) return events;
+  for (const Json& e : list->array) {
+    for (const char* key : {"name", "ph", "ts", "pid", "tid"}) {
+      EXPECT_TRUE(e.Has(key)) << "event without " << key;
+    }
+    if (!e.Has("name") || !e.Has("ph") || !e.Has("ts") || !e.Has("pid") || !e.Has("tid")) continue;
+    Event ev;
+    ev.json = &e;
+    ev.name = e.Get("name")->str;
+    ev.ph = e.Get("ph")->str;
+    ev.ts = e.Get("ts")->number;
+    ev.track = e.Get("pid")->Scalar() + "|" + e.Get("tid")->Scalar();
+    EXPECT_EQ(e.Get("ts")->kind, Json::Kind::kNumber);
+    EXPECT_GE(ev.ts, 0);
+    if (ev.ph == "X") {
+      const Json* dur = e.Get("dur");
+      EXPECT_TRUE(dur != nullptr && dur->kind == Json::Kind::kNumber && dur->number >= 0);
+      ev.dur = dur != nullptr ? dur->number : 0;
+      EXPECT_TRUE(e.Has("cname"));
+      const Json* args = e.Get("args");
+      EXPECT_TRUE(args != nullptr && args->Has("code") && args->Has("detail") &&
+                  args->Has("op_index") && args->Has("cycles"));
+    } else if (ev.ph == "M") {
+      static const std::set<std::string> kMeta = {"process_name", "process_sort_index",
+                                                  "thread_name", "thread_sort_index"};
+      EXPECT_TRUE(kMeta.count(ev.name)) << ev.name;
+      const Json* args = e.Get("args");
+      const char* key = ev.name.find("sort_index") != std::string::npos ? "sort_index" : "name";
+      EXPECT_TRUE(args != nullptr && args->Has(key)) << ev.name;
+      if (args != nullptr && args->Has(key)) {
+        EXPECT_EQ(args->Get(key)->kind, std::string(key) == "name" ? Json::Kind::kString
+                                                                   : Json::Kind::kNumber);
+      }
+    } else if (ev.ph == "s" || ev.ph == "t") {
+      EXPECT_TRUE(e.Has("id") && e.Has("cat"));
+    } else {
+      ADD_FAILURE() << "unexpected phase " << ev.ph;
+    }
+    events.push_back(ev);
+  }
+  return events;
+}
+
+// Slices sharing a track must not partially overlap (Chrome needs proper nesting; the writer
+// spreads overlapping instructions over lanes, so none may even nest).
+void ExpectNoOverlapOnATrack(const std::vector<Event>& events, double one_cycle_us) {
+  std::map<std::string, std::vector<const Event*>> tracks;
+  for (const Event& e : events) {
+    if (e.ph == "X") tracks[e.track].push_back(&e);
+  }
+  for (auto& [track, slices] : tracks) {
+    std::sort(slices.begin(), slices.end(),
+              [](const Event* a, const Event* b) { return a->ts < b->ts; });
+    for (size_t i = 1; i < slices.size(); ++i) {
+      EXPECT_LE(slices[i - 1]->ts + slices[i - 1]->dur, slices[i]->ts + one_cycle_us * 1e-3)
+          << track << ": " << slices[i - 1]->name << " overlaps " << slices[i]->name;
+    }
+  }
+}
+
+struct FlowCheck {
+  const Event* set = nullptr;
+  const Event* wait = nullptr;
+  std::string cat;
+};
+
+// Every "s" has exactly one "t" with the same id and cat; the s starts a set_flag slice on its
+// track, the t lies inside a wait_flag slice on its track. Returns the pairs.
+std::vector<FlowCheck> CheckFlows(const std::vector<Event>& events) {
+  std::map<double, std::vector<const Event*>> starts, steps;  // by id
+  for (const Event& e : events) {
+    if (e.ph == "s") starts[e.json->Get("id")->number].push_back(&e);
+    if (e.ph == "t") steps[e.json->Get("id")->number].push_back(&e);
+  }
+  EXPECT_EQ(starts.size(), steps.size());
+  std::vector<FlowCheck> out;
+  for (const auto& [id, s] : starts) {
+    EXPECT_EQ(s.size(), 1u) << "flow id " << id << " starts twice";
+    auto t = steps.find(id);
+    if (t == steps.end()) {
+      ADD_FAILURE() << "flow id " << id << " has no t";
+      continue;
+    }
+    EXPECT_EQ(t->second.size(), 1u);
+    const Event& start = *s[0];
+    const Event& step = *t->second[0];
+    EXPECT_EQ(start.json->Get("cat")->str, step.json->Get("cat")->str);
+    FlowCheck check;
+    check.cat = start.json->Get("cat")->str;
+    for (const Event& e : events) {
+      if (e.ph != "X") continue;
+      if (e.name == "set_flag" && e.track == start.track && e.ts == start.ts) {
+        EXPECT_EQ(check.set, nullptr) << "two set_flag slices under one flow start";
+        check.set = &e;
+      }
+      if (e.name == "wait_flag" && e.track == step.track && e.ts <= step.ts &&
+          step.ts <= e.ts + e.dur) {
+        EXPECT_EQ(check.wait, nullptr) << "two wait_flag slices under one flow step";
+        check.wait = &e;
+      }
+    }
+    EXPECT_NE(check.set, nullptr) << "flow " << id << ": no set_flag at its start";
+    EXPECT_NE(check.wait, nullptr) << "flow " << id << ": no wait_flag around its step";
+    if (check.set != nullptr && check.wait != nullptr) out.push_back(check);
+  }
+  for (const auto& [id, t] : steps) EXPECT_TRUE(starts.count(id)) << "t without s: " << id;
+  return out;
+}
+
+// ---- a hand-built launch ----------------------------------------------------------------------
+
+constexpr double kMhz = 1850;
+
+InstrRecord Rec(uint32_t core, const std::string& pipe, const std::string& op, uint32_t op_index,
+                uint32_t line, uint64_t issue, uint64_t start, uint64_t end,
+                const std::string& detail = "") {
+  InstrRecord r;
+  r.core = core;
+  r.block_idx = core;
+  r.pipe = pipe;
+  r.op = op;
+  r.op_index = op_index;
+  r.location.file = "kernel.py";
+  r.location.line = line;
+  r.issue_cycle = issue;
+  r.start_cycle = start;
+  r.end_cycle = end;
+  r.detail = detail;
+  return r;
+}
+
+CoreStats Core(uint32_t core, uint64_t cycles, uint64_t v_busy, uint64_t mte2_busy) {
+  CoreStats c;
+  c.core = core;
+  c.core_type = "aiv";
+  c.block_idx = core;
+  c.cycles = cycles;
+  c.pipes = {{"S", 10, 20, 0, 0}, {"V", 3, v_busy, 0, 0}, {"MTE2", 2, mte2_busy, 0, 4096},
+             {"MTE3", 1, 85, 0, 2048}};
+  return c;
+}
+
+// Core 0: two copy-in rounds, each MTE2_V id=0 set/wait; two pipelined adds on V overlapping;
+// a V_MTE3 pair whose detail carries extra text. Core 1: one MTE2_V id=0 pair, timed between
+// core 0's (fires at 105, taken at 108) so pairing across cores would join the wrong slices.
+// Waits are recorded taken-at-end, as the simulator does.
+LaunchResult HandBuilt() {
+  LaunchResult r;
+  r.kernel_name = "add_kernel";
+  r.platform = "Ascend910B1";
+  r.block_dim = 2;
+  r.cycles = 300;
+  r.duration_us = 300 / kMhz;
+  r.clock_mhz = kMhz;
+  r.cores = {Core(0, 300, 95, 200), Core(1, 148, 40, 105)};
+  r.timeline = {
+      Rec(0, "MTE2", "data_copy", 1, 10, 0, 0, 100),
+      Rec(1, "MTE2", "data_copy", 1, 10, 0, 0, 105),
+      Rec(0, "MTE2", "set_flag", 2, 12, 1, 1, 100, "MTE2_V id=0"),
+      Rec(1, "MTE2", "set_flag", 2, 12, 1, 1, 105, "MTE2_V id=0"),
+      Rec(1, "V", "wait_flag", 4, 13, 2, 108, 108, "MTE2_V id=0"),
+      Rec(1, "V", "add", 5, 14, 3, 108, 148, "mask=0xff, repeat=2"),
+      Rec(0, "MTE2", "data_copy", 3, 11, 2, 100, 200),
+      Rec(0, "MTE2", "set_flag", 2, 12, 3, 101, 200, "MTE2_V id=0"),
+      Rec(0, "V", "wait_flag", 4, 13, 2, 110, 110, "MTE2_V id=0"),
+      Rec(0, "V", "add", 5, 14, 3, 110, 150),
+      Rec(0, "V", "add", 6, 15, 4, 120, 170),
+      Rec(0, "V", "wait_flag", 4, 13, 5, 205, 205, "MTE2_V id=0"),
+      Rec(0, "V", "set_flag", 7, 16, 6, 206, 210, "V_MTE3 id=1 (inserted by auto_sync)"),
+      Rec(0, "MTE3", "wait_flag", 8, 17, 7, 215, 215, "V_MTE3 id=1"),
+      Rec(0, "MTE3", "data_copy", 9, 18, 8, 215, 300),
+  };
+  // Escaping: quote, backslash, tab, a control byte and an invalid UTF-8 byte in a file name.
+  r.timeline[5].location.file = "we\"ird\\dir\t\x01\xff.py";
+  return r;
+}
+
+std::map<std::string, std::string> Render(const LaunchResult& r) {
+  auto files = RenderTrace(r, "add_kernel", kMhz);
+  EXPECT_TRUE(files.ok()) << files.status().message();
+  std::map<std::string, std::string> out;
+  if (!files.ok()) return out;
+  for (const TraceFile& f : *files) {
+    EXPECT_FALSE(out.count(f.path)) << "duplicate " << f.path;
+    out[f.path] = f.contents;
+  }
+  return out;
+}
+
+double Us(uint64_t cycles) { return static_cast<double>(cycles) / kMhz; }
+
+std::vector<std::vector<std::string>> ParseCsv(const std::string& text) {
+  std::vector<std::vector<std::string>> rows(1);
+  std::string cell;
+  bool quoted = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+        cell.push_back('"');
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        cell.push_back(c);
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      rows.back().push_back(cell);
+      cell.clear();
+    } else if (c == '\n') {
+      rows.back().push_back(cell);
+      cell.clear();
+      rows.emplace_back();
+    } else {
+      cell.push_back(c);
+    }
+  }
+  if (rows.back().empty()) rows.pop_back();
+  return rows;
+}
+
+TEST(TraceWriter, LaysFilesOutLikeMsprof) {
+  auto files = Render(HandBuilt());
+  std::vector<std::string> paths;
+  for (const auto& [path, contents] : files) paths.push_back(path);
+  EXPECT_EQ(paths, (std::vector<std::string>{
+                       "OpBasicInfo.csv",
+                       "PipeUtilization.csv",
+                       "simulator/core0.veccore0/core0.veccore0_code_exe.csv",
+                       "simulator/core0.veccore0/core0.veccore0_instr_exe.csv",
+                       "simulator/core0.veccore0/trace.json",
+                       "simulator/core0.veccore1/core0.veccore1_code_exe.csv",
+                       "simulator/core0.veccore1/core0.veccore1_instr_exe.csv",
+                       "simulator/core0.veccore1/trace.json",
+                       "simulator/trace.json",
+                   }));
+}
+
+TEST(TraceWriter, TraceFilesAreValidTraceEventJson) {
+  auto files = Render(HandBuilt());
+  for (const char* path : {"simulator/core0.veccore0/trace.json",
+                           "simulator/core0.veccore1/trace.json", "simulator/trace.json"}) {
+    SCOPED_TRACE(path);
+    const int schema = std::string(path) == "simulator/trace.json" ? 2 : 1;
+    std::vector<Event> events = ValidateTrace(files[path], schema);
+    ExpectNoOverlapOnATrack(events, Us(1));
+    // Every track with slices is named, as Perfetto shows unnamed ones as bare numbers.
+    std::set<std::string> named, used;
+    for (const Event& e : events) {
+      if (e.ph == "M" && e.name == "thread_name") named.insert(e.track);
+      if (e.ph == "X") used.insert(e.track);
+    }
+    for (const std::string& t : used) EXPECT_TRUE(named.count(t)) << t;
+  }
+}
+
+TEST(TraceWriter, PerCoreFileUsesMsprofPidsColoursAndMicroseconds) {
+  auto files = Render(HandBuilt());
+  std::vector<Event> events = ValidateTrace(files["simulator/core0.veccore0/trace.json"], 1);
+  std::map<std::string, double> process_pid;
+  int slices = 0;
+  for (const Event& e : events) {
+    if (e.ph == "M" && e.name == "process_name") {
+      process_pid[e.json->Get("args")->Get("name")->str] = e.json->Get("pid")->number;
+    }
+    if (e.ph != "X") continue;
+    ++slices;
+    const std::string cname = e.json->Get("cname")->str;
+    const double pid = e.json->Get("pid")->number;
+    if (e.name == "set_flag") {
+      EXPECT_EQ(cname, "black");
+    } else if (e.name == "wait_flag") {
+      EXPECT_EQ(cname, "yellow");
+    } else if (pid == 30) {
+      EXPECT_EQ(cname, "cq_build_failed");
+    } else if (pid == 60) {
+      EXPECT_EQ(cname, "thread_state_iowait");
+    } else if (pid == 70) {
+      EXPECT_EQ(cname, "rail_response");
+    } else {
+      ADD_FAILURE() << "slice on unexpected pid " << pid;
+    }
+  }
+  EXPECT_EQ(slices, 11);  // core 0's records
+  EXPECT_EQ(process_pid, (std::map<std::string, double>{{"MTE2", 60}, {"MTE3", 70},
+                                                        {"VECTOR", 30}}));
+
+  // The second copy-in: ts = 100 cycles / 1850 MHz, dur = 100 cycles; args name the source.
+  const Event* copy = nullptr;
+  for (const Event& e : events) {
+    if (e.ph == "X" && e.name == "data_copy" && e.json->Get("args")->Get("op_index")->number == 3)
+      copy = &e;
+  }
+  ASSERT_NE(copy, nullptr);
+  EXPECT_DOUBLE_EQ(copy->ts, Us(100));
+  EXPECT_DOUBLE_EQ(copy->dur, Us(100));
+  EXPECT_EQ(copy->json->Get("args")->Get("code")->str, "kernel.py:11");
+  EXPECT_EQ(copy->json->Get("args")->Get("cycles")->number, 100);
+}
+
+TEST(TraceWriter, OverlappingInstructionsOfOnePipeLandOnDifferentTids) {
+  auto files = Render(HandBuilt());
+  for (const char* path : {"simulator/core0.veccore0/trace.json", "simulator/trace.json"}) {
+    SCOPED_TRACE(path);
+    std::vector<Event> events = ValidateTrace(files[path], std::string(path) == "simulator/trace.json" ? 2 : 1);
+    const Event* first = nullptr;
+    const Event* second = nullptr;
+    for (const Event& e : events) {
+      if (e.ph != "X" || e.name != "add") continue;
+      if (e.ts == Us(110)) first = &e;
+      if (e.ts == Us(120)) second = &e;
+    }
+    ASSERT_NE(first, nullptr);
+    ASSERT_NE(second, nullptr);
+    EXPECT_NE(first->track, second->track);
+    EXPECT_EQ(first->json->Get("pid")->Scalar(), second->json->Get("pid")->Scalar());
+  }
+}
+
+TEST(TraceWriter, FlowsJoinTheIthSetWithTheIthWaitOfTheSameCoreEventAndId) {
+  auto files = Render(HandBuilt());
+  // set fires (cycles) -> the waiting instruction resumes (cycles), per core.
+  const std::map<std::string, std::map<uint64_t, uint64_t>> expected = {
+      {"simulator/core0.veccore0/trace.json", {{100, 110}, {200, 205}, {210, 215}}},
+      {"simulator/core0.veccore1/trace.json", {{105, 108}}},
+  };
+  std::set<std::string> categories;
+  for (const auto& [path, pairs] : expected) {
+    SCOPED_TRACE(path);
+    std::vector<Event> events = ValidateTrace(files[path], 1);
+    std::vector<FlowCheck> flows = CheckFlows(events);
+    ASSERT_EQ(flows.size(), pairs.size());
+    for (const FlowCheck& f : flows) {
+      categories.insert(f.cat);
+      const uint64_t fired = std::llround(f.set->ts * kMhz);
+      const uint64_t resumed = std::llround((f.wait->ts + f.wait->dur) * kMhz);
+      ASSERT_TRUE(pairs.count(fired)) << "flow from a set firing at " << fired;
+      EXPECT_EQ(pairs.at(fired), resumed) << "set firing at " << fired;
+      EXPECT_EQ(f.set->json->Get("cname")->str, "black");
+      // The set is drawn as one cycle at the tick it fires.
+      EXPECT_DOUBLE_EQ(f.set->dur, Us(1));
+    }
+  }
+  EXPECT_EQ(categories, (std::set<std::string>{"MTE2ToVECTOR", "VECTORToMTE3"}));
+
+  // The merged file carries all four, with ids unique across cores.
+  std::vector<Event> merged = ValidateTrace(files["simulator/trace.json"], 2);
+  EXPECT_EQ(CheckFlows(merged).size(), 4u);
+}
+
+TEST(TraceWriter, WaitSpansTheIdleGapItExplains) {
+  auto files = Render(HandBuilt());
+  std::vector<Event> events = ValidateTrace(files["simulator/core0.veccore0/trace.json"], 1);
+  std::vector<std::pair<double, double>> waits;  // on V, in cycles
+  for (const Event& e : events) {
+    if (e.ph == "X" && e.name == "wait_flag" && e.json->Get("pid")->number == 30) {
+      waits.emplace_back(std::round(e.ts * kMhz), std::round((e.ts + e.dur) * kMhz));
+    }
+  }
+  std::sort(waits.begin(), waits.end());
+  // First: from its issue (cycle 2, the pipe was idle) to 110. Second: from the end of the last
+  // add (170) to 205.
+  EXPECT_EQ(waits, (std::vector<std::pair<double, double>>{{2, 110}, {170, 205}}));
+}
+
+TEST(TraceWriter, MergedFileNamesCoresAndLanesLikeMsprof) {
+  auto files = Render(HandBuilt());
+  std::vector<Event> events = ValidateTrace(files["simulator/trace.json"], 2);
+  std::map<std::string, double> sort_index;
+  std::set<std::string> tids;
+  for (const Event& e : events) {
+    if (e.ph == "M" && e.name == "process_sort_index") {
+      sort_index[e.json->Get("pid")->str] = e.json->Get("args")->Get("sort_index")->number;
+    }
+    if (e.ph == "X") {
+      EXPECT_EQ(e.json->Get("pid")->kind, Json::Kind::kString);
+      tids.insert(e.json->Get("pid")->str + "/" + e.json->Get("tid")->str);
+    }
+  }
+  EXPECT_EQ(sort_index,
+            (std::map<std::string, double>{{"core0.veccore0", 2}, {"core0.veccore1", 3}}));
+  EXPECT_TRUE(tids.count("core0.veccore0/VECTOR"));
+  EXPECT_TRUE(tids.count("core0.veccore0/VECTOR_1"));  // the overlapping add
+  EXPECT_TRUE(tids.count("core0.veccore1/MTE2"));
+  // Time-sorted, as schema 2 promises.
+  double last = -1;
+  for (const Event& e : events) {
+    if (e.ph != "X") continue;
+    EXPECT_GE(e.ts, last);
+    last = e.ts;
+  }
+}
+
+TEST(TraceWriter, EscapesStringsAndKeepsThemRecoverable) {
+  auto files = Render(HandBuilt());
+  std::vector<Event> events = ValidateTrace(files["simulator/core0.veccore1/trace.json"], 1);
+  bool found = false;
+  for (const Event& e : events) {
+    if (e.ph == "X" && e.name == "add") {
+      EXPECT_EQ(e.json->Get("args")->Get("code")->str, "we\"ird\\dir\t\x01\xEF\xBF\xBD.py:14");
+      EXPECT_EQ(e.json->Get("args")->Get("detail")->str, "mask=0xff, repeat=2");
+      found = true;
+    }
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST(TraceWriter, InstrAndCodeCsvAggregatePerInstructionAndLine) {
+  auto files = Render(HandBuilt());
+  auto instr = ParseCsv(files["simulator/core0.veccore0/core0.veccore0_instr_exe.csv"]);
+  ASSERT_GE(instr.size(), 2u);
+  EXPECT_EQ(instr[0], (std::vector<std::string>{"instr", "addr", "pipe", "call_count", "cycles",
+                                                "running_time(us)", "detail"}));
+  std::map<std::string, std::vector<std::string>> by_addr;
+  for (size_t i = 1; i < instr.size(); ++i) by_addr[instr[i][1]] = instr[i];
+  ASSERT_TRUE(by_addr.count("0x2"));
+  // Two executions of the set at op 2, one cycle each.
+  EXPECT_EQ(by_addr["0x2"], (std::vector<std::string>{"set_flag", "0x2", "MTE2", "2", "2",
+                                                      by_addr["0x2"][5], "MTE2_V id=0"}));
+  EXPECT_DOUBLE_EQ(std::stod(by_addr["0x2"][5]), Us(2));
+  // The two waits at op 4 waited 108 and 35 cycles.
+  EXPECT_EQ(by_addr["0x4"][3], "2");
+  EXPECT_EQ(by_addr["0x4"][4], "143");
+  EXPECT_EQ(by_addr["0x9"][2], "MTE3");
+  EXPECT_EQ(instr.size(), 1u + 9u);  // header + ops 1..9, each once however often it ran
+
+  auto code = ParseCsv(files["simulator/core0.veccore0/core0.veccore0_code_exe.csv"]);
+  EXPECT_EQ(code[0],
+            (std::vector<std::string>{"code", "call_count", "cycles", "running_time(us)"}));
+  std::map<std::string, std::vector<std::string>> by_line;
+  for (size_t i = 1; i < code.size(); ++i) by_line[code[i][0]] = code[i];
+  EXPECT_EQ(by_line["kernel.py:10"][1], "1");
+  EXPECT_EQ(by_line["kernel.py:10"][2], "100");
+  EXPECT_EQ(by_line["kernel.py:14"][2], "40");
+
+  // A detail with a comma is quoted, so the row keeps seven cells.
+  auto core1 = ParseCsv(files["simulator/core0.veccore1/core0.veccore1_instr_exe.csv"]);
+  bool add = false;
+  for (const auto& row : core1) {
+    EXPECT_EQ(row.size(), 7u);
+    if (row[0] == "add") {
+      EXPECT_EQ(row[6], "mask=0xff, repeat=2");
+      add = true;
+    }
+  }
+  EXPECT_TRUE(add);
+}
+
+TEST(TraceWriter, OnBoardSummariesHaveTheColumnsProfilingScriptsRead) {
+  auto files = Render(HandBuilt());
+  auto info = ParseCsv(files["OpBasicInfo.csv"]);
+  ASSERT_EQ(info.size(), 2u);
+  std::map<std::string, std::string> row;
+  for (size_t i = 0; i < info[0].size(); ++i) row[info[0][i]] = info[1][i];
+  EXPECT_EQ(row["Op Name"].rfind("add_kernel", 0), 0u);
+  EXPECT_DOUBLE_EQ(std::stod(row["Task Duration(us)"]), 300 / kMhz);
+  EXPECT_EQ(row["Block Dim"], "2");
+  EXPECT_EQ(row["Mix Block Dim"], "0");
+  EXPECT_EQ(row["Current Freq"], "1850");
+  EXPECT_EQ(row["Rated Freq"], "1850");
+  EXPECT_EQ(row["Task Type"], "AI_VECTOR_CORE");
+
+  auto pipes = ParseCsv(files["PipeUtilization.csv"]);
+  ASSERT_EQ(pipes.size(), 3u);  // header + one row per core
+  const std::vector<std::string> wanted = {
+      "block id",           "sub core type",     "aiv_time(us)",     "aiv_total_cycles",
+      "aiv_vec_time(us)",   "aiv_vec_ratio",     "aiv_scalar_time(us)", "aiv_scalar_ratio",
+      "aiv_mte2_time(us)",  "aiv_mte2_ratio",    "aiv_mte3_time(us)", "aiv_mte3_ratio",
+      "aic_time(us)",       "aic_total_cycles",  "aic_cube_time(us)", "aic_cube_ratio",
+      "aic_scalar_time(us)", "aic_scalar_ratio", "aic_mte1_time(us)", "aic_mte1_ratio",
+      "aic_mte2_time(us)",  "aic_mte2_ratio",    "aic_mte3_time(us)", "aic_mte3_ratio",
+      "aic_fixpipe_time(us)", "aic_fixpipe_ratio"};
+  EXPECT_EQ(pipes[0], wanted);
+  std::map<std::string, std::string> core0;
+  for (size_t i = 0; i < pipes[0].size(); ++i) core0[pipes[0][i]] = pipes[1][i];
+  EXPECT_EQ(core0["block id"], "0");
+  EXPECT_EQ(core0["sub core type"], "core0.veccore0");
+  EXPECT_EQ(core0["aiv_total_cycles"], "300");
+  EXPECT_DOUBLE_EQ(std::stod(core0["aiv_vec_time(us)"]), Us(95));
+  EXPECT_DOUBLE_EQ(std::stod(core0["aiv_vec_ratio"]), 0.316667);  // 95 / 300, 6 decimals
+  EXPECT_DOUBLE_EQ(std::stod(core0["aiv_mte2_time(us)"]), Us(200));
+  EXPECT_EQ(core0["aic_cube_time(us)"], "N/A");
+}
+
+TEST(TraceWriter, IsDeterministicAndClaimsAFreshFolderPerLaunch) {
+  const fs::path dir =
+      fs::path(::testing::TempDir()) / ("aicore_trace_test_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  LaunchResult r = HandBuilt();
+  r.kernel_name = "pkg/add kernel";  // a path separator must not escape the folder
+  SocConfig config;
+  config.clock_mhz = kMhz;
+  auto first = WriteTrace(r, config, dir.string());
+  auto second = WriteTrace(r, config, dir.string());
+  ASSERT_TRUE(first.ok()) << first.status().message();
+  ASSERT_TRUE(second.ok()) << second.status().message();
+  EXPECT_EQ(*first, (dir / "pkg_add_kernel_0").string());
+  EXPECT_EQ(*second, (dir / "pkg_add_kernel_1").string());
+
+  auto read = [](const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  auto files = RenderTrace(r, r.kernel_name, kMhz);
+  ASSERT_TRUE(files.ok());
+  for (const TraceFile& f : *files) {
+    SCOPED_TRACE(f.path);
+    const std::string a = read(fs::path(*first) / f.path);
+    EXPECT_FALSE(a.empty());
+    EXPECT_EQ(a, read(fs::path(*second) / f.path));
+    EXPECT_EQ(a, f.contents);
+  }
+  // Rendering twice gives identical bytes too.
+  auto again = RenderTrace(r, r.kernel_name, kMhz);
+  ASSERT_TRUE(again.ok());
+  ASSERT_EQ(again->size(), files->size());
+  for (size_t i = 0; i < files->size(); ++i) EXPECT_EQ((*again)[i].contents, (*files)[i].contents);
+  fs::remove_all(dir);
+}
+
+TEST(TraceWriter, RejectsAClockThatCannotConvertCycles) {
+  auto files = RenderTrace(HandBuilt(), "k", 0);
+  ASSERT_FALSE(files.ok());
+  EXPECT_EQ(files.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(files.status().message().find("clock"), std::string::npos);
+}
+
+TEST(TraceWriter, ReportsAnUnwritableFolder) {
+  const fs::path file =
+      fs::path(::testing::TempDir()) / ("aicore_trace_blocker_" + std::to_string(::getpid()));
+  std::ofstream(file) << "not a folder";
+  TraceRequest request;
+  request.dir = (file / "sub").string();
+  request.clock_mhz = kMhz;
+  auto written = WriteTrace(HandBuilt(), request);
+  ASSERT_FALSE(written.ok());
+  EXPECT_EQ(written.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(written.status().message().find(file.string()), std::string::npos);
+  fs::remove(file);
+}
+
+// ---- end to end -------------------------------------------------------------------------------
+
+TEST(TraceWriter, RealLaunchThroughTheDeviceGivesAConsistentTrace) {
+  SocConfig config = Config();
+  Device device(config);
+  AddKernelOptions o;
+  o.block_len = 1024;
+  o.tile_len = 256;
+  const uint32_t blocks = 2;
+  const size_t n = static_cast<size_t>(o.block_len) * blocks;
+  std::vector<uint16_t> ones(n, 0x3C00);  // 1.0 in fp16
+  uint64_t x = Upload(device, ones), y = Upload(device, ones), z = Upload(device, ones);
+  auto program = Decode(AddKernel(o));
+  ASSERT_NE(program, nullptr);
+  LaunchOptions options;
+  options.record_timeline = true;
+  auto result = device.Launch(*program, blocks,
+                              {ArgValue::Address(x), ArgValue::Address(y), ArgValue::Address(z)},
+                              options);
+  ASSERT_TRUE(result.ok()) << result.status().message();
+  ASSERT_EQ(result->status, LaunchResult::Status::kOk);
+  ASSERT_FALSE(result->timeline.empty());
+
+  const fs::path dir =
+      fs::path(::testing::TempDir()) / ("aicore_trace_e2e_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  auto written = WriteTrace(*result, config, dir.string());
+  ASSERT_TRUE(written.ok()) << written.status().message();
+  const fs::path launch(*written);
+  EXPECT_EQ(launch.filename().string(), "vadd_0");
+  auto read = [](const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    EXPECT_TRUE(in.good()) << p;
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+
+  // One X slice per timeline record in the merged file; each core's file holds its own.
+  std::vector<Event> merged = ValidateTrace(read(launch / "simulator/trace.json"), 2);
+  size_t slices = 0;
+  for (const Event& e : merged) slices += e.ph == "X";
+  EXPECT_EQ(slices, result->timeline.size());
+  ExpectNoOverlapOnATrack(merged, 1 / config.clock_mhz);
+
+  // Flows exist for every wait whose detail names its flag (the simulator fills details).
+  size_t waits_with_flag = 0;
+  for (const InstrRecord& r : result->timeline) {
+    if (r.op == "wait_flag" && r.detail.find("id=") != std::string::npos) ++waits_with_flag;
+  }
+  EXPECT_EQ(CheckFlows(merged).size(), waits_with_flag);
+
+  for (const char* core : {"core0.veccore0", "core0.veccore1"}) {
+    SCOPED_TRACE(core);
+    const fs::path folder = launch / "simulator" / core;
+    std::vector<Event> events = ValidateTrace(read(folder / "trace.json"), 1);
+    ExpectNoOverlapOnATrack(events, 1 / config.clock_mhz);
+    CheckFlows(events);
+    // The instruction CSV counts every execution of this core.
+    auto instr = ParseCsv(read(folder / (std::string(core) + "_instr_exe.csv")));
+    uint64_t calls = 0;
+    for (size_t i = 1; i < instr.size(); ++i) calls += std::stoull(instr[i][3]);
+    uint64_t expected = 0;
+    const uint32_t index = std::string(core) == "core0.veccore0" ? 0 : 1;
+    for (const InstrRecord& r : result->timeline) expected += r.core == index;
+    EXPECT_EQ(calls, expected);
+    EXPECT_GT(calls, 0u);
+  }
+
+  auto info = ParseCsv(read(launch / "OpBasicInfo.csv"));
+  ASSERT_EQ(info.size(), 2u);
+  EXPECT_EQ(info[1][0], "vadd");
+  EXPECT_DOUBLE_EQ(std::stod(info[1][3]), result->duration_us);
+  auto pipes = ParseCsv(read(launch / "PipeUtilization.csv"));
+  EXPECT_EQ(pipes.size(), 1u + result->cores.size());
+  fs::remove_all(dir);
+}
+
+// ---- through the runtime ----------------------------------------------------------------------
+
+// The remote transport rebuilds the writer's input from the LaunchReport; the files must come out
+// exactly as from the simulator's own result.
+TEST(TraceWriter, ReportRoundTripGivesTheSameFiles) {
+  LaunchResult r = HandBuilt();
+  aicore::report::v1::LaunchReport report;
+  ToProto(r, &report);
+  LaunchResult back = runtime::TraceInputFromReport(report);
+  auto direct = RenderTrace(r, r.kernel_name, kMhz);
+  auto via_report = RenderTrace(back, back.kernel_name, back.clock_mhz);
+  ASSERT_TRUE(direct.ok());
+  ASSERT_TRUE(via_report.ok());
+  ASSERT_EQ(direct->size(), via_report->size());
+  for (size_t i = 0; i < direct->size(); ++i) {
+    EXPECT_EQ((*direct)[i].path, (*via_report)[i].path);
+    EXPECT_EQ((*direct)[i].contents, (*via_report)[i].contents) << (*direct)[i].path;
+  }
+}
+
+TEST(TraceWriter, EmbeddedRuntimeWritesTheSameTraceAndDropsTheUnaskedTimeline) {
+  AddKernelOptions o;
+  o.block_len = 512;
+  o.tile_len = 256;
+  const ir::Kernel kernel = AddKernel(o);
+  std::string ir_bytes;
+  ASSERT_TRUE(kernel.SerializeToString(&ir_bytes));
+  const size_t n = static_cast<size_t>(o.block_len);
+  std::vector<uint16_t> ones(n, 0x3C00);
+
+  auto rt = runtime::Runtime::CreateEmbedded("Ascend910B1");
+  ASSERT_TRUE(rt.ok()) << rt.status().message();
+  std::vector<ArgValue> args;
+  for (int i = 0; i < 3; ++i) {
+    auto a = (*rt)->Malloc(n * 2);
+    ASSERT_TRUE(a.ok());
+    ASSERT_TRUE((*rt)->MemcpyToDevice(*a, ones.data(), n * 2).ok());
+    args.push_back(ArgValue::Address(*a));
+  }
+  const fs::path dir =
+      fs::path(::testing::TempDir()) / ("aicore_trace_rt_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  runtime::LaunchSettings settings;
+  settings.trace_dir = dir.string();
+  auto bytes = (*rt)->Launch(ir_bytes, 1, args, 0, settings);
+  ASSERT_TRUE(bytes.ok()) << bytes.status().message();
+  aicore::report::v1::LaunchReport report;
+  ASSERT_TRUE(report.ParseFromString(*bytes));
+  EXPECT_EQ(report.timeline_size(), 0);  // recorded for the trace, not returned
+  settings.record_timeline = true;
+  bytes = (*rt)->Launch(ir_bytes, 1, args, 0, settings);
+  ASSERT_TRUE(bytes.ok()) << bytes.status().message();
+  ASSERT_TRUE(report.ParseFromString(*bytes));
+  EXPECT_GT(report.timeline_size(), 0);
+
+  // The same kernel straight on a Device renders the same bytes as both runtime launches wrote.
+  SocConfig config = Config();
+  Device device(config);
+  std::vector<ArgValue> device_args;
+  for (int i = 0; i < 3; ++i) device_args.push_back(ArgValue::Address(Upload(device, ones)));
+  auto program = Decode(kernel);
+  ASSERT_NE(program, nullptr);
+  LaunchOptions options;
+  options.record_timeline = true;
+  auto result = device.Launch(*program, 1, device_args, options);
+  ASSERT_TRUE(result.ok());
+  auto files = RenderTrace(*result, result->kernel_name, config.clock_mhz);
+  ASSERT_TRUE(files.ok());
+  for (const char* launch : {"vadd_0", "vadd_1"}) {
+    for (const TraceFile& f : *files) {
+      std::ifstream in(dir / launch / f.path, std::ios::binary);
+      ASSERT_TRUE(in.good()) << launch << "/" << f.path;
+      EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), f.contents)
+          << launch << "/" << f.path;
+    }
+  }
+  EXPECT_FALSE(fs::exists(dir / "vadd_2"));
+  fs::remove_all(dir);
+}
+
+TEST(TraceWriter, RuntimeSaysTheKernelRanWhenTheTraceCannotBeWritten) {
+  const fs::path blocker =
+      fs::path(::testing::TempDir()) / ("aicore_trace_rt_blocker_" + std::to_string(::getpid()));
+  std::ofstream(blocker) << "not a folder";
+  sim::Status s = runtime::WriteLaunchTrace(HandBuilt(), (blocker / "x").string());
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(s.message().find("add_kernel ran"), std::string::npos) << s.message();
+  fs::remove(blocker);
+}
+
+}  // namespace
+}  // namespace aicore::sim::testing
