@@ -1,0 +1,50 @@
+"""Per-core system values read at run time (asc-api.md 3.10), so one IR serves every core."""
+from asc._proto import kernel_pb2
+from asc.codegen.builder import require_builder
+from asc.language.core.dtype import DataType, KnownTypes
+from asc.language.core.ir_value import PlainValue, const
+
+__all__ = ["get_block_idx", "get_block_num", "get_sub_block_idx", "get_sub_block_num",
+           "ascend_is_aic", "ascend_is_aiv", "get_system_cycle", "get_data_block_size_in_bytes"]
+
+_SV = kernel_pb2.SysValueOp
+
+
+def _sys(api: str, kind: int, dtype: DataType) -> PlainValue:
+    builder = require_builder(api)
+    op = builder.emit("sys_value")
+    result = PlainValue(builder.new_value(), dtype)
+    op.result, op.kind, op.dtype = result.id, kind, dtype.to_ir()
+    return result
+
+
+def get_block_idx() -> PlainValue:
+    return _sys("get_block_idx", _SV.BLOCK_IDX, KnownTypes.int32)
+
+
+def get_block_num() -> PlainValue:
+    return _sys("get_block_num", _SV.BLOCK_NUM, KnownTypes.int32)
+
+
+def get_sub_block_idx() -> PlainValue:
+    return _sys("get_sub_block_idx", _SV.SUB_BLOCK_IDX, KnownTypes.int64)
+
+
+def get_sub_block_num() -> PlainValue:
+    return _sys("get_sub_block_num", _SV.SUB_BLOCK_NUM, KnownTypes.uint64)
+
+
+def ascend_is_aic() -> PlainValue:
+    return _sys("ascend_is_aic", _SV.IS_AIC, KnownTypes.int1)
+
+
+def ascend_is_aiv() -> PlainValue:
+    return _sys("ascend_is_aiv", _SV.IS_AIV, KnownTypes.int1)
+
+
+def get_system_cycle() -> PlainValue:
+    return _sys("get_system_cycle", _SV.SYSTEM_CYCLE, KnownTypes.int64)
+
+
+def get_data_block_size_in_bytes() -> PlainValue:
+    return const(32, KnownTypes.int32, "get_data_block_size_in_bytes")

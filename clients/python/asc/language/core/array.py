@@ -1,0 +1,142 @@
+"""`asc.array`, `asc.ShapeInfo`, `asc.get_shape_size` (asc-api.md 3.7): small compile-time
+containers. Elements are Python numbers or traced scalars; nothing is emitted until an element is
+used, so shapes made of constants fold away."""
+from __future__ import annotations
+
+import numbers
+
+from asc.codegen.builder import require_builder
+from asc.language.core.constexpr import ConstExpr
+from asc.language.core.dtype import DataType, KnownTypes
+from asc.language.core.enums import DataFormat
+from asc.language.core.ir_value import PlainValue, cast, is_runtime_number
+
+__all__ = ["array", "ShapeInfo", "get_shape_size"]
+
+_MAX_DIMS = 8
+
+
+class array:  # noqa: N801 - the name is API
+    """`asc.array(dtype, length, fill_value=None)` or `asc.array(dtype, values)`."""
+
+    def __init__(self, dtype: DataType, values, fill_value=None):
+        builder = require_builder("array")
+        dtype = ConstExpr.unwrap(dtype)
+        if not isinstance(dtype, DataType) or not dtype.is_numeric():
+            raise TypeError(f"array(): dtype must be a numeric DataType, got {dtype!r}")
+        self.dtype = dtype
+        self._depth = builder.depth
+        values = ConstExpr.unwrap(values)
+        if isinstance(values, numbers.Integral) and not isinstance(values, bool):
+            fill = 0 if fill_value is None else fill_value
+            items = [fill] * int(values)
+        elif isinstance(values, (list, tuple, array)):
+            if fill_value is not None:
+                raise TypeError("array(): fill_value is only allowed with a length")
+            items = list(values)
+        else:
+            raise TypeError("array(): expected a length (int) or a sequence of values, got "
+                            f"{type(values).__name__}")
+        self._values = [self._convert(v) for v in items]
+
+    def _convert(self, value):
+        value = ConstExpr.unwrap(value)
+        if not is_runtime_number(value):
+            raise TypeError(f"array elements must be numbers, got {type(value).__name__}")
+        if isinstance(value, PlainValue):
+            return cast(value, self.dtype)
+        if self.dtype.is_float():
+            return float(value)
+        return self.dtype.wrap(int(value))
+
+    def _index(self, index) -> int:
+        index = ConstExpr.unwrap(index)
+        if not isinstance(index, numbers.Integral):
+            raise TypeError("array indices must be compile-time ints, got "
+                            f"{type(index).__name__}")
+        return int(index)
+
+    def __getitem__(self, index):
+        return self._values[self._index(index)]
+
+    def __setitem__(self, index, value) -> None:
+        builder = require_builder("array[]")
+        if builder.depth > self._depth:
+            raise RuntimeError("writing an asc.array created outside a runtime loop/if inside "
+                               "it is not supported")
+        self._values[self._index(index)] = self._convert(value)
+
+    def __len__(self):
+        return len(self._values)
+
+    def __iter__(self):
+        return iter(list(self._values))
+
+    def __repr__(self):
+        return f"array({self.dtype}, {self._values!r})"
+
+
+def _as_dims(values, name):
+    if values is None:
+        return []
+    values = ConstExpr.unwrap(values)
+    if isinstance(values, array):
+        dims = list(values)
+    elif isinstance(values, (list, tuple)):
+        dims = [ConstExpr.unwrap(v) for v in values]
+    else:
+        raise TypeError(f"ShapeInfo(): {name} must be an asc.array or a sequence, got "
+                        f"{type(values).__name__}")
+    if len(dims) > _MAX_DIMS:
+        raise ValueError(f"ShapeInfo(): at most {_MAX_DIMS} dims, got {len(dims)}")
+    return dims
+
+
+class ShapeInfo:
+    """`asc.ShapeInfo(shape=None, original_shape=None, data_format=DataFormat.ND)`."""
+
+    def __init__(self, shape=None, original_shape=None, data_format=DataFormat.ND):
+        require_builder("ShapeInfo")
+        self._shape = _as_dims(shape, "shape")
+        self._original = _as_dims(original_shape, "original_shape") if original_shape is not None \
+            else list(self._shape)
+        self.data_format = DataFormat(ConstExpr.unwrap(data_format))
+
+    @property
+    def shape_dim(self) -> int:
+        return len(self._shape)
+
+    @property
+    def original_shape_dim(self) -> int:
+        return len(self._original)
+
+    def shape(self, dim):
+        return _dim(self._shape, dim)
+
+    def original_shape(self, dim):
+        return _dim(self._original, dim)
+
+    def dims(self):
+        return list(self._shape)
+
+    def __repr__(self):
+        return f"ShapeInfo({self._shape!r}, {self.data_format.name})"
+
+
+def _dim(dims, dim):
+    dim = ConstExpr.unwrap(dim)
+    if not isinstance(dim, numbers.Integral):
+        raise TypeError("ShapeInfo dims are indexed by compile-time ints")
+    value = dims[int(dim)]
+    return cast(value, KnownTypes.int32) if isinstance(value, PlainValue) else value
+
+
+def get_shape_size(shape_info: ShapeInfo):
+    """Product of the dims (a Python int when every dim is one)."""
+    if not isinstance(shape_info, ShapeInfo):
+        raise TypeError(f"get_shape_size() expects a ShapeInfo, got {type(shape_info).__name__}")
+    size = 1
+    for i in range(shape_info.shape_dim):
+        d = shape_info.shape(i)
+        size = d * size if isinstance(d, PlainValue) else size * d
+    return size

@@ -1,0 +1,471 @@
+"""Tensors as the hardware sees them: (memory, byte address, dtype, element count).
+
+GlobalAddress is a typed GM pointer (a kernel parameter), GlobalTensor a bound view of GM,
+LocalTensor a view of on-chip memory at a byte address. Addresses stay Python ints while they are
+compile-time constants and become traced scalars (uint64 for GM, uint32 on chip) otherwise, so
+static UB layouts cost no scalar instructions.
+
+Each class also implements the small "carry" protocol (_ir_fields / _ir_rebuild / _ir_static)
+that lets the compiler pass it through runtime loops and ifs when a name is re-assigned there.
+"""
+from __future__ import annotations
+
+import numbers
+from typing import Optional
+
+from asc._proto import kernel_pb2
+from asc.codegen.builder import current_builder, require_builder
+from asc.language.core.constexpr import ConstExpr
+from asc.language.core.dtype import DataType, KnownTypes
+from asc.language.core.enums import TPosition
+from asc.language.core.ir_value import PlainValue, cast, is_runtime_int, to_value
+
+__all__ = ["GlobalAddress", "GlobalTensor", "LocalTensor"]
+
+_GM_ADDR = KnownTypes.uint64
+_LOCAL_ADDR = KnownTypes.uint32
+_COUNT = KnownTypes.int32
+_PHY_ADDR = KnownTypes.uint64
+
+_SPACE_OF_POSITION = {
+    TPosition.GM: kernel_pb2.MEM_GM,
+    TPosition.VECIN: kernel_pb2.MEM_UB,
+    TPosition.VECOUT: kernel_pb2.MEM_UB,
+    TPosition.VECCALC: kernel_pb2.MEM_UB,
+    TPosition.A1: kernel_pb2.MEM_L1,
+    TPosition.B1: kernel_pb2.MEM_L1,
+    TPosition.C1: kernel_pb2.MEM_L1,
+    TPosition.A2: kernel_pb2.MEM_L0A,
+    TPosition.B2: kernel_pb2.MEM_L0B,
+    TPosition.CO1: kernel_pb2.MEM_L0C,
+    TPosition.C2: kernel_pb2.MEM_BT,
+}
+
+
+def memory_of(pos: TPosition) -> int:
+    try:
+        return _SPACE_OF_POSITION[TPosition(pos)]
+    except (KeyError, ValueError):
+        raise ValueError(f"position {pos!r} has no physical memory") from None
+
+
+def offset_address(base, offset, elem_size: int, addr_dtype: DataType, api: str):
+    """`base + offset * elem_size` in `addr_dtype`, folded while everything is a Python int."""
+    offset = ConstExpr.unwrap(offset)
+    if not is_runtime_int(offset):
+        raise TypeError(f"{api}: offset must be an int or a traced integer, "
+                        f"got {type(offset).__name__}")
+    if isinstance(offset, numbers.Integral):
+        if offset == 0:
+            return base
+        if not isinstance(base, PlainValue):
+            return addr_dtype.wrap(base + int(offset) * elem_size)
+        return base + addr_dtype.wrap(int(offset) * elem_size)
+    if offset.dtype.is_float():
+        raise TypeError(f"{api}: offset must be an integer, got {offset.dtype.name}")
+    scaled = cast(offset, addr_dtype)
+    if elem_size != 1:
+        scaled = scaled * elem_size
+    if isinstance(base, numbers.Integral) and base == 0:
+        return scaled
+    return scaled + base
+
+
+def _count_id(count) -> int:
+    if count is None:
+        return 0
+    return to_value(count, count.dtype if isinstance(count, PlainValue) else _COUNT).id
+
+
+def tensor_ref(t) -> kernel_pb2.TensorRef:
+    """The TensorRef of `t`, computed before the consuming op is emitted (its scalar ops, if any,
+    must precede the op)."""
+    ref = kernel_pb2.TensorRef()
+    t._fill_ref(ref)
+    return ref
+
+
+def _view_index(index, api: str):
+    """The element offset of `t[i]` / `t[i:]`; stop and step are rejected like pyasc."""
+    if isinstance(index, slice):
+        if index.stop is not None or index.step is not None:
+            raise RuntimeError(f"{api}: only 't[offset:]' slices are supported (no stop or step)")
+        return 0 if index.start is None else index.start
+    return index
+
+
+class GlobalAddress:
+    """A typed GM pointer; `x + n` advances by n elements, `x.dtype` is the element type."""
+
+    def __init__(self, addr, dtype: Optional[DataType]):
+        self._addr = addr  # PlainValue(uint64) or Python int
+        self.dtype = dtype
+
+    def __add__(self, offset):
+        if self.dtype is None:
+            raise ValueError("cannot offset a GlobalAddress without dtype")
+        return GlobalAddress(
+            offset_address(self._addr, offset, self.dtype.sizeof(), _GM_ADDR, "GlobalAddress +"),
+            self.dtype)
+
+    def __repr__(self):
+        return f"GlobalAddress({self._addr!r}, {self.dtype})"
+
+    # carry protocol
+    def _ir_fields(self):
+        return [(self._addr, _GM_ADDR)]
+
+    def _ir_static(self):
+        return (GlobalAddress, self.dtype)
+
+    def _ir_rebuild(self, values):
+        return GlobalAddress(values[0], self.dtype)
+
+
+class GlobalTensor:
+    """A view of GM; unbound until `set_global_buffer`."""
+
+    def __init__(self):
+        self._depth = require_builder("GlobalTensor").depth
+        self._addr = None
+        self._size = None
+        self.dtype: Optional[DataType] = None
+
+    @classmethod
+    def _make(cls, addr, dtype, size):
+        t = cls.__new__(cls)
+        t._addr, t.dtype, t._size = addr, dtype, size
+        t._depth = require_builder("GlobalTensor").depth
+        return t
+
+    def set_global_buffer(self, buffer: GlobalAddress, buffer_size=None) -> None:
+        builder = require_builder("set_global_buffer")
+        if builder.depth > self._depth:
+            # Binding in place inside a runtime loop/if would leak values of that region.
+            raise RuntimeError("set_global_buffer() on a GlobalTensor created outside this "
+                               "runtime loop/if is not supported; create the GlobalTensor inside "
+                               "it, or re-assign a view (g = g[offset:])")
+        if not isinstance(buffer, GlobalAddress):
+            raise TypeError("set_global_buffer() expects a GlobalAddress, got "
+                            f"{type(buffer).__name__}")
+        if buffer.dtype is None:
+            raise ValueError("GlobalAddress passed to set_global_buffer() has no dtype")
+        buffer_size = ConstExpr.unwrap(buffer_size)
+        if buffer_size is not None and not is_runtime_int(buffer_size):
+            raise TypeError("buffer_size must be an int or a traced integer")
+        self._addr = buffer._addr
+        self.dtype = buffer.dtype
+        self._size = buffer_size if buffer_size else None
+
+    def _check_bound(self, api):
+        if self.dtype is None:
+            raise RuntimeError(f"{api}: GlobalTensor is not bound; call set_global_buffer() first")
+
+    def __getitem__(self, index):
+        self._check_bound("GlobalTensor[]")
+        offset = ConstExpr.unwrap(_view_index(index, "GlobalTensor[]"))
+        addr = offset_address(self._addr, offset, self.dtype.sizeof(), _GM_ADDR, "GlobalTensor[]")
+        size = None
+        if isinstance(self._size, numbers.Integral) and isinstance(offset, numbers.Integral):
+            size = self._size - offset
+        return GlobalTensor._make(addr, self.dtype, size)
+
+    def get_phy_addr(self, offset=0) -> GlobalAddress:
+        self._check_bound("get_phy_addr")
+        return GlobalAddress(self._addr, self.dtype) + offset
+
+    def _fill_ref(self, ref: kernel_pb2.TensorRef) -> None:
+        self._check_bound("GlobalTensor")
+        ref.space = kernel_pb2.MEM_GM
+        ref.position = kernel_pb2.POS_GM
+        ref.addr = to_value(self._addr, _GM_ADDR).id
+        ref.dtype = self.dtype.to_ir()
+        ref.count = _count_id(self._size)
+
+    position = TPosition.GM
+
+    def __repr__(self):
+        return f"GlobalTensor({self._addr!r}, {self.dtype})"
+
+    # carry protocol
+    def _ir_fields(self):
+        fields = [(self._addr, _GM_ADDR)]
+        if self._size is not None:
+            fields.append((self._size, _size_dtype(self._size)))
+        return fields
+
+    def _ir_static(self):
+        return (GlobalTensor, self.dtype, self._size is None,
+                _size_dtype(self._size) if self._size is not None else None)
+
+    def _ir_rebuild(self, values):
+        return GlobalTensor._make(values[0], self.dtype, values[1] if len(values) > 1 else None)
+
+
+def _size_dtype(size) -> DataType:
+    return size.dtype if isinstance(size, PlainValue) else _COUNT
+
+
+class LocalTensor:
+    """A typed view of on-chip memory at a byte address of the physical buffer of `pos`.
+
+    Besides (position, address, dtype, element count) a tensor remembers the buffer it views
+    (`_root`: the buffer's start address and its length in units of `_root_unit` bytes), so
+    `get_length()` of a view is "what remains of the buffer", as in Ascend C. Nothing about the
+    root costs an instruction unless `get_length()`/`get_size()` is called on a traced view.
+    """
+
+    def __init__(self, dtype: DataType, pos=None, addr=None, tile_size=None):
+        builder = require_builder("LocalTensor")
+        if not isinstance(dtype, DataType):
+            raise TypeError(f"LocalTensor dtype must be a DataType, got {type(dtype).__name__}")
+        self._init_fields(dtype, TPosition.VECCALC, None, None, None)
+        self._depth = builder.depth
+        if pos is None and addr is None and tile_size is None:
+            # `LocalTensor(dtype)`: an empty handle for the in-place framework APIs.
+            return
+        if pos is None or addr is None or tile_size is None:
+            raise RuntimeError("No viable candidates were found to dispatch LocalTensor() "
+                               "with the given arguments; candidates: LocalTensor(dtype), "
+                               "LocalTensor(dtype, pos, addr, tile_size)")
+        pos = ConstExpr.unwrap(pos)
+        if not isinstance(pos, numbers.Integral):
+            raise RuntimeError("ConstExpr[int] is required for 'pos' argument, "
+                               f"{type(pos).__name__} was provided: {pos!r}")
+        memory_of(pos)
+        self.pos = TPosition(pos)
+        self._addr = _to_uint32(addr, "addr")
+        # The element count only feeds diagnostics: convert it when a ref is emitted.
+        _to_uint32(tile_size, "tile_size", emit=False)
+        self._size = ConstExpr.unwrap(tile_size)
+        self._root = (self._addr, self._size)
+        self._root_unit = dtype.sizeof()
+
+    def _init_fields(self, dtype, pos, addr, size, root, root_unit=1):
+        self.dtype, self.pos, self._addr, self._size = dtype, pos, addr, size
+        self._root, self._root_unit = root, root_unit
+        self._tag = 0
+        self._shape_info = None
+        self._auto_decl = None  # QueueDecl of a LocalTensorAuto (named after its variable)
+
+    def _ir_name(self, name: str) -> None:
+        if self._auto_decl is not None and not self._auto_decl.name:
+            self._auto_decl.name = name
+
+    @classmethod
+    def _make(cls, dtype, pos, addr, size, root=None, root_unit=1):
+        t = cls.__new__(cls)
+        t._init_fields(dtype, pos, addr, size, root, root_unit)
+        builder = current_builder()
+        t._depth = builder.depth if builder is not None else 1
+        return t
+
+    @classmethod
+    def _from_buffer(cls, dtype, pos, addr, nbytes, size=None):
+        """A tensor over a framework buffer at `addr` of `nbytes` bytes (op results)."""
+        return cls._make(dtype, pos, addr, size, root=(addr, nbytes), root_unit=1)
+
+    def _bind(self, other: "LocalTensor", api: str) -> None:
+        """In-place forms (`alloc_tensor(t)`, `deque(t)`, `set_addr_with_offset`): this object
+        becomes `other`. Values defined inside a runtime loop/if must not leak out of it."""
+        self._check_mutable(api)
+        self.pos, self._addr, self._size = other.pos, other._addr, other._size
+        self._root, self._root_unit = other._root, other._root_unit
+
+    def _check_mutable(self, api: str) -> None:
+        builder = require_builder(api)
+        if builder.depth > self._depth:
+            raise RuntimeError(f"{api} on a LocalTensor created outside this runtime loop/if is "
+                               "not supported; create the tensor inside it")
+
+    def _check_storage(self, api: str) -> None:
+        if self._addr is None:
+            raise RuntimeError(f"{api}: the tensor has no storage yet")
+
+    def __getitem__(self, index):
+        self._check_storage("LocalTensor[]")
+        offset = ConstExpr.unwrap(_view_index(index, "LocalTensor[]"))
+        addr = offset_address(self._addr, offset, self.dtype.sizeof(), _LOCAL_ADDR,
+                              "LocalTensor[]")
+        size = None
+        if isinstance(self._size, numbers.Integral) and isinstance(offset, numbers.Integral):
+            size = max(self._size - offset, 0)
+        view = LocalTensor._make(self.dtype, self.pos, addr, size, self._root, self._root_unit)
+        view._shape_info = self._shape_info
+        return view
+
+    # ---- bookkeeping accessors (asc-api.md 3.5) ------------------------------------------------
+
+    def get_position(self):
+        return self.pos
+
+    @property
+    def position(self):
+        return self.pos
+
+    def get_length(self):
+        """Bytes from this view's address to the end of its buffer (uint32)."""
+        self._check_storage("get_length")
+        if self._root is None:
+            if self._size is None:
+                raise RuntimeError("get_length(): the buffer length of this tensor is unknown")
+            return _scaled(self._size, self.dtype.sizeof())
+        root_addr, root_len = self._root
+        total = _scaled(root_len, self._root_unit)
+        if isinstance(root_addr, PlainValue) and root_addr is self._addr:
+            return total
+        consumed = _sub(self._addr, root_addr)
+        return _sub(total, consumed)
+
+    def get_size(self):
+        """Element count (int32): the size set by the tensor's creator or `set_size`, else the
+        buffer length divided by the element size."""
+        self._check_storage("get_size")
+        if self._size is not None:
+            return self._size
+        length = self.get_length()
+        if isinstance(length, numbers.Integral):
+            return length // self.dtype.sizeof()
+        return cast(length // self.dtype.sizeof(), _COUNT)
+
+    def set_size(self, size=0) -> None:
+        size = ConstExpr.unwrap(size)
+        if not is_runtime_int(size):
+            raise TypeError(f"set_size(): size must be a runtime int, got {type(size).__name__}")
+        self._check_mutable("set_size")
+        self._check_storage("set_size")
+        self._size = size
+        self._root, self._root_unit = (self._addr, size), self.dtype.sizeof()
+
+    def set_buffer_len(self, data_len) -> None:
+        data_len = ConstExpr.unwrap(data_len)
+        if not is_runtime_int(data_len):
+            raise TypeError("set_buffer_len(): data_len must be a runtime int, "
+                            f"got {type(data_len).__name__}")
+        self._check_mutable("set_buffer_len")
+        self._check_storage("set_buffer_len")
+        self._size = None
+        self._root, self._root_unit = (self._addr, data_len), 1
+
+    def set_user_tag(self, tag=0) -> None:
+        tag = ConstExpr.unwrap(tag)
+        if not is_runtime_int(tag):
+            raise TypeError(f"set_user_tag(): tag must be a runtime int, got {type(tag).__name__}")
+        self._check_mutable("set_user_tag")
+        self._tag = tag
+
+    def get_user_tag(self):
+        return self._tag
+
+    def reinterpret_cast(self, dtype: DataType) -> "LocalTensor":
+        """The same bytes seen as `dtype`."""
+        if not isinstance(dtype, DataType) or not dtype.is_numeric():
+            raise TypeError(f"reinterpret_cast(): dtype must be a numeric DataType, got {dtype!r}")
+        if dtype == self.dtype:
+            return self
+        self._check_storage("reinterpret_cast")
+        size = None
+        if isinstance(self._size, numbers.Integral):
+            size = self._size * self.dtype.sizeof() // dtype.sizeof()
+        view = LocalTensor._make(dtype, self.pos, self._addr, size, self._root, self._root_unit)
+        if self._root is None and self._size is not None:
+            view._root, view._root_unit = (self._addr, self._size), self.dtype.sizeof()
+        return view
+
+    def set_addr_with_offset(self, src: "LocalTensor", offset) -> None:
+        """This tensor becomes a view of `src` starting `offset` elements of `src` later."""
+        if not isinstance(src, LocalTensor):
+            raise TypeError("set_addr_with_offset(): src must be a LocalTensor, got "
+                            f"{type(src).__name__}")
+        view = src[offset:]
+        if view.dtype != self.dtype:
+            view = view.reinterpret_cast(self.dtype)
+        self._bind(view, "set_addr_with_offset")
+
+    def get_phy_addr(self, offset=0):
+        """On-chip byte address of element `offset` (uint64)."""
+        self._check_storage("get_phy_addr")
+        addr = offset_address(self._addr, offset, self.dtype.sizeof(), _LOCAL_ADDR,
+                              "get_phy_addr")
+        if isinstance(addr, PlainValue):
+            return cast(addr, _PHY_ADDR)
+        return to_value(addr, _PHY_ADDR)
+
+    def set_shape_info(self, shape_info) -> None:
+        self._shape_info = shape_info
+
+    def get_shape_info(self):
+        if self._shape_info is None:
+            raise RuntimeError("get_shape_info(): no ShapeInfo was set on this tensor")
+        return self._shape_info
+
+    # ---- IR -----------------------------------------------------------------------------------
+
+    def _fill_ref(self, ref: kernel_pb2.TensorRef) -> None:
+        if self._addr is None:
+            raise RuntimeError("LocalTensor has no storage yet")
+        ref.space = memory_of(self.pos)
+        ref.position = int(self.pos)
+        ref.addr = to_value(self._addr, _LOCAL_ADDR).id
+        ref.dtype = self.dtype.to_ir()
+        ref.count = 0 if self._size is None else to_value(self._size, _LOCAL_ADDR).id
+
+    def __repr__(self):
+        return f"LocalTensor({self.pos.name}, {self._addr!r}, {self.dtype})"
+
+    # carry protocol
+    def _ir_fields(self):
+        if self._addr is None:
+            return []
+        fields = [(self._addr, _LOCAL_ADDR)]
+        if self._size is not None:
+            fields.append((self._size, _size_dtype(self._size)))
+        if self._root is not None:
+            fields.append((self._root[0], _LOCAL_ADDR))
+            fields.append((self._root[1], _LOCAL_ADDR))
+        return fields
+
+    def _ir_static(self):
+        return (LocalTensor, self.dtype, self.pos, self._addr is None, self._size is None,
+                _size_dtype(self._size) if self._size is not None else None,
+                self._root is None, self._root_unit)
+
+    def _ir_rebuild(self, values):
+        values = list(values)
+        if self._addr is None:
+            t = LocalTensor._make(self.dtype, self.pos, None, None)
+            t._tag, t._shape_info = self._tag, self._shape_info
+            return t
+        addr = values.pop(0)
+        size = values.pop(0) if self._size is not None else None
+        root = (values[0], values[1]) if self._root is not None else None
+        t = LocalTensor._make(self.dtype, self.pos, addr, size, root, self._root_unit)
+        t._tag, t._shape_info = self._tag, self._shape_info
+        return t
+
+
+def _scaled(x, unit: int):
+    if isinstance(x, numbers.Integral):
+        return _LOCAL_ADDR.wrap(int(x) * unit)
+    x = cast(x, _LOCAL_ADDR)
+    return x if unit == 1 else x * unit
+
+
+def _sub(a, b):
+    if isinstance(a, numbers.Integral) and isinstance(b, numbers.Integral):
+        return _LOCAL_ADDR.wrap(int(a) - int(b))
+    if isinstance(b, numbers.Integral) and b == 0:
+        return a
+    return to_value(a, _LOCAL_ADDR) - to_value(b, _LOCAL_ADDR)
+
+
+def _to_uint32(x, name, emit=True):
+    x = ConstExpr.unwrap(x)
+    if not is_runtime_int(x) or (isinstance(x, PlainValue) and x.dtype.is_float()):
+        raise TypeError(f"LocalTensor {name} must be an int or a traced integer, "
+                        f"got {x!r}")
+    if not emit:
+        return None
+    if isinstance(x, PlainValue):
+        return cast(x, _LOCAL_ADDR)
+    return _LOCAL_ADDR.wrap(int(x))

@@ -1,0 +1,42 @@
+"""Parameter structs of the basic API (asc-api.md 4.1/4.2). Constructed inside kernels only;
+fields accept runtime ints and are converted to the C++ field type when emitted."""
+from asc.codegen.builder import require_builder
+from asc.language.core.constexpr import ConstExpr
+from asc.language.core.dtype import KnownTypes
+from asc.language.core.ir_value import PlainValue, cast, is_runtime_int
+
+__all__ = ["DataCopyParams"]
+
+
+class _ParamStruct:
+    _fields = ()  # (name, default, dtype)
+
+    def __init__(self, *args, **kwargs):
+        require_builder(type(self).__name__)
+        names = [f[0] for f in self._fields]
+        if len(args) > len(names):
+            raise TypeError(f"{type(self).__name__}() takes at most {len(names)} arguments")
+        values = dict(zip(names, args))
+        for key, value in kwargs.items():
+            if key not in names:
+                raise TypeError(f"{type(self).__name__}() got an unexpected keyword '{key}'")
+            if key in values:
+                raise TypeError(f"{type(self).__name__}() got multiple values for '{key}'")
+            values[key] = value
+        for name, default, dtype in self._fields:
+            value = ConstExpr.unwrap(values.get(name, default))
+            if not is_runtime_int(value):
+                raise TypeError(f"{type(self).__name__}.{name} must be an int or a traced "
+                                f"integer, got {type(value).__name__}")
+            value = cast(value, dtype) if isinstance(value, PlainValue) else dtype.wrap(int(value))
+            setattr(self, name, value)
+
+    def __repr__(self):
+        fields = ", ".join(f"{n}={getattr(self, n)!r}" for n, _, _ in self._fields)
+        return f"{type(self).__name__}({fields})"
+
+
+class DataCopyParams(_ParamStruct):
+    """block_count chunks of block_len 32-byte blocks; strides are end-to-start gaps in blocks."""
+    _fields = (("block_count", 1, KnownTypes.uint16), ("block_len", 0, KnownTypes.uint16),
+               ("src_stride", 0, KnownTypes.uint16), ("dst_stride", 0, KnownTypes.uint16))

@@ -1,0 +1,1 @@
+"""Host-side libraries of `asc` (device runtime; host tiling arrives with Matmul)."""

@@ -1,0 +1,258 @@
+"""Device runtime of the simulator (pyasc's `asc.lib.runtime`).
+
+A thin layer over the native `asc._aicore_native.Runtime`, created lazily for the platform chosen
+by `config.set_platform` and re-created when the platform changes. The transport (embedded
+simulator or a gRPC daemon via AICORE_SIM_ADDRESS) is the native module's business.
+"""
+from __future__ import annotations
+
+import ctypes
+import enum
+from typing import List, Optional
+
+__all__ = [
+    "Stream", "CoreType", "MemcpyKind", "use_model", "use_npu", "is_initialized", "is_available",
+    "is_model", "set_soc_version", "get_soc_version", "current_platform", "default_device",
+    "current_device", "set_device", "reset_device", "device_count", "current_stream",
+    "create_stream", "destroy_stream", "synchronize", "synchronize_device", "malloc", "free",
+    "memcpy", "memcpy_h2d", "memcpy_d2h", "copy_data_to_device", "copy_data_from_device",
+    "list_platforms", "get_runtime", "transport", "c2c_ctrl_addr",
+]
+
+_DEFAULT_PLATFORM = "Ascend910B1"
+
+
+class _State:
+    platform: str = _DEFAULT_PLATFORM
+    device_id: int = 0
+    runtime = None            # native Runtime
+    runtime_platform: Optional[str] = None
+    streams: dict = {}
+
+
+_state = _State()
+
+
+class CoreType(enum.Enum):
+    AiCore = "AiCore"
+    VectorCore = "VectorCore"
+    CubeCore = "CubeCore"
+    AiCpu = "AiCpu"
+
+
+class MemcpyKind(enum.IntEnum):
+    RT_MEMCPY_HOST_TO_HOST = 0
+    RT_MEMCPY_HOST_TO_DEVICE = 1
+    RT_MEMCPY_DEVICE_TO_HOST = 2
+    RT_MEMCPY_DEVICE_TO_DEVICE = 3
+
+
+class Stream:
+    """A stream handle (pyasc uses an opaque ctypes pointer; here the runtime's stream id)."""
+
+    def __init__(self, handle: int):
+        self.handle = int(handle)
+
+    def __int__(self):
+        return self.handle
+
+    def __index__(self):
+        return self.handle
+
+    def __eq__(self, other):
+        return isinstance(other, Stream) and other.handle == self.handle
+
+    def __hash__(self):
+        return hash(("Stream", self.handle))
+
+    def __repr__(self):
+        return f"Stream({self.handle})"
+
+
+def _native():
+    try:
+        from asc import _aicore_native
+    except ImportError as exc:
+        raise RuntimeError(
+            "Runtime library is not available! The simulator module asc._aicore_native could not "
+            f"be imported ({exc}); build it with `make build` (target _aicore_native)") from exc
+    return _aicore_native
+
+
+def get_runtime():
+    """The native Runtime for the current platform (created on first use)."""
+    if _state.runtime is None or _state.runtime_platform != _state.platform:
+        native = _native()
+        _state.runtime = None
+        _state.streams = {}
+        _state.runtime = native.Runtime(_state.platform)
+        _state.runtime_platform = _state.platform
+    return _state.runtime
+
+
+def _stream_id(stream) -> int:
+    if stream is None:
+        return 0
+    if isinstance(stream, ctypes.c_void_p):
+        return int(stream.value or 0)
+    return int(stream)
+
+
+# ---- backend and platform ---------------------------------------------------------------------
+
+def use_model(custom_lib_prefix=None) -> None:
+    """The simulator is the only backend of this build."""
+
+
+def use_npu(custom_lib_prefix=None) -> None:
+    raise RuntimeError("No NPU backend exists in aicore-sim; use config.Backend.Model (the "
+                       "simulator)")
+
+
+def is_initialized() -> bool:
+    return _state.runtime is not None
+
+
+def is_available() -> bool:
+    try:
+        _native()
+        return True
+    except RuntimeError:
+        return False
+
+
+def is_model() -> bool:
+    return True
+
+
+def set_soc_version(soc_verison) -> None:  # sic: pyasc's parameter name
+    _state.platform = getattr(soc_verison, "value", soc_verison)
+
+
+def get_soc_version():
+    from asc.runtime.config import Platform
+    return Platform(_state.platform)
+
+
+def current_platform() -> str:
+    return _state.platform
+
+
+def list_platforms() -> List[str]:
+    return list(_native().list_platforms())
+
+
+def transport() -> str:
+    return get_runtime().transport
+
+
+# ---- devices ----------------------------------------------------------------------------------
+
+def default_device() -> int:
+    return 0
+
+
+def current_device() -> int:
+    return _state.device_id
+
+
+def set_device(device_id: int) -> None:
+    if int(device_id) != 0:
+        raise RuntimeError(f"device {device_id} does not exist: the simulator has one device (0)")
+    _state.device_id = 0
+
+
+def reset_device(device_id=None) -> None:
+    _state.runtime = None
+    _state.runtime_platform = None
+    _state.streams = {}
+
+
+def device_count() -> int:
+    return 1
+
+
+def c2c_ctrl_addr() -> int:
+    return 255086295400448
+
+
+# ---- streams ----------------------------------------------------------------------------------
+
+def current_stream(device_id=None) -> Stream:
+    """The default stream (stream 0 always exists)."""
+    return Stream(0)
+
+
+def create_stream(priority: int = 0) -> Stream:
+    return Stream(get_runtime().create_stream())
+
+
+def destroy_stream(stream_handle) -> None:
+    get_runtime().destroy_stream(_stream_id(stream_handle))
+
+
+def synchronize(stream_handle=None, timeout: int = 0) -> None:
+    get_runtime().synchronize(_stream_id(stream_handle))
+
+
+def synchronize_device() -> None:
+    get_runtime().synchronize(0)
+
+
+# ---- memory -----------------------------------------------------------------------------------
+
+def malloc(size: int, memory_type=None, policy=None) -> int:
+    """Device allocation; returns the device address."""
+    return get_runtime().malloc(int(size))
+
+
+def free(mem_handle) -> None:
+    get_runtime().free(int(mem_handle))
+
+
+def memcpy_h2d(dst_addr: int, data) -> None:
+    """Copy a host buffer (anything with the buffer protocol) to device address `dst_addr`."""
+    get_runtime().memcpy_h2d(int(dst_addr), data)
+
+
+def memcpy_d2h(dst, src_addr: int) -> None:
+    """Fill the writable host buffer `dst` (len(dst) bytes) from device address `src_addr`."""
+    get_runtime().memcpy_d2h(dst, int(src_addr))
+
+
+def _host_view(handle, nbytes: int, writable: bool):
+    if isinstance(handle, ctypes.c_void_p):
+        handle = handle.value
+    if isinstance(handle, int):
+        return (ctypes.c_char * nbytes).from_address(handle)
+    view = memoryview(handle).cast("B")
+    if writable and view.readonly:
+        raise ValueError("destination host buffer is read-only")
+    return view[:nbytes]
+
+
+def memcpy(mem_dst_handle, dst_nbytes: int, mem_src_handle, src_nbytes: int, kind) -> None:
+    """pyasc-style memcpy; host sides may be raw addresses (int / c_void_p) or buffers."""
+    kind = MemcpyKind(int(kind))
+    nbytes = min(int(dst_nbytes), int(src_nbytes))
+    if kind == MemcpyKind.RT_MEMCPY_HOST_TO_DEVICE:
+        memcpy_h2d(int(mem_dst_handle), bytes(_host_view(mem_src_handle, nbytes, False)))
+    elif kind == MemcpyKind.RT_MEMCPY_DEVICE_TO_HOST:
+        memcpy_d2h(_host_view(mem_dst_handle, nbytes, True), int(mem_src_handle))
+    elif kind == MemcpyKind.RT_MEMCPY_DEVICE_TO_DEVICE:
+        staging = bytearray(nbytes)
+        memcpy_d2h(staging, int(mem_src_handle))
+        memcpy_h2d(int(mem_dst_handle), bytes(staging))
+    else:
+        ctypes.memmove(_host_view(mem_dst_handle, nbytes, True),
+                       bytes(_host_view(mem_src_handle, nbytes, False)), nbytes)
+
+
+def copy_data_to_device(src_mem_handle, nbytes: int) -> int:
+    addr = malloc(nbytes)
+    memcpy(addr, nbytes, src_mem_handle, nbytes, MemcpyKind.RT_MEMCPY_HOST_TO_DEVICE)
+    return addr
+
+
+def copy_data_from_device(mem_dst_handle, mem_src_handle, nbytes: int) -> None:
+    memcpy(mem_dst_handle, nbytes, mem_src_handle, nbytes, MemcpyKind.RT_MEMCPY_DEVICE_TO_HOST)

@@ -1,0 +1,2 @@
+"""Host side of `asc`: configuration, jit, compilation, launch."""
+from asc.runtime import config  # noqa: F401

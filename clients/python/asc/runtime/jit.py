@@ -1,0 +1,177 @@
+"""`@asc.jit`: the kernel object, its options, launch syntax and the compilation cache."""
+from __future__ import annotations
+
+import collections
+import dataclasses
+import functools
+import inspect
+import numbers
+import os
+from typing import Any, Dict, Optional, Tuple
+
+from asc.codegen.function_visitor import CodegenOptions, check_constexpr
+from asc.codegen.source import FunctionSource
+from asc.language.core.constexpr import is_constexpr_annotation
+from asc.runtime.compiler import CompiledKernel, CompileOptions, compile_kernel
+from asc.runtime.launcher import LaunchOptions, MockTensor, MockValue, convert_arg, launch
+
+__all__ = ["jit", "JITFunction", "MockTensor", "MockValue"]
+
+_CODEGEN_FIELDS = {f.name for f in dataclasses.fields(CodegenOptions)}
+_COMPILE_FIELDS = {f.name for f in dataclasses.fields(CompileOptions)}
+_LAUNCH_FIELDS = {f.name for f in dataclasses.fields(LaunchOptions)}
+# aicore-sim's own options: how to run, not what to compile (not part of the cache key).
+_RUN_FIELDS = {"record_timeline"}
+OPTION_NAMES = _CODEGEN_FIELDS | _COMPILE_FIELDS | _LAUNCH_FIELDS | _RUN_FIELDS
+
+
+def _check_option_names(names) -> None:
+    unknown = [n for n in names if n not in OPTION_NAMES]
+    if unknown:
+        raise RuntimeError(f"The following option names are unknown: {', '.join(unknown)}")
+
+
+class JITFunction:
+    """A kernel: launch with `kernel[core_num](...)` or `kernel[core_num, stream](...)`."""
+
+    def __init__(self, fn, **options):
+        _check_option_names(options)
+        self.fn = fn
+        self.signature = inspect.signature(fn)
+        conflicts = [p for p in self.signature.parameters if p in OPTION_NAMES]
+        if conflicts:
+            raise RuntimeError("The following argument names conflict with JIT configuration "
+                               f"options: {', '.join(conflicts)}")
+        self.options = dict(options)
+        self.cache: Dict[Tuple, CompiledKernel] = {}
+        self.compile_count = 0
+        self._source: Optional[FunctionSource] = None
+        self._launch_options = LaunchOptions()
+        self._run_options: Dict[str, Any] = {}
+        functools.update_wrapper(self, fn)
+
+    # ---- source and names visible to the body -------------------------------------------------
+
+    @property
+    def source(self) -> FunctionSource:
+        if self._source is None:
+            self._source = FunctionSource(self.fn)
+        return self._source
+
+    def global_ns(self):
+        """Module globals plus the function's closure (read at trace time)."""
+        closure = {}
+        if self.fn.__closure__:
+            for name, cell in zip(self.fn.__code__.co_freevars, self.fn.__closure__):
+                try:
+                    closure[name] = cell.cell_contents
+                except ValueError:  # cell not yet filled
+                    pass
+        return collections.ChainMap(closure, self.fn.__globals__)
+
+    # ---- calling ------------------------------------------------------------------------------
+
+    def __call__(self, *args, **kwargs):
+        """Without subscripting, the undecorated Python function runs (pyasc behaviour)."""
+        return self.fn(*args, **kwargs)
+
+    def __getitem__(self, launch_options) -> "_BoundLaunch":
+        try:
+            if isinstance(launch_options, numbers.Integral):
+                options = LaunchOptions(core_num=int(launch_options))
+            else:
+                options = LaunchOptions(*launch_options)
+        except TypeError:
+            raise TypeError("Parse user launch options failed") from None
+        self._launch_options = options
+        return _BoundLaunch(self, options)
+
+    def __repr__(self):
+        return f"JITFunction({self.fn.__module__}:{self.fn.__qualname__})"
+
+    # ---- compilation --------------------------------------------------------------------------
+
+    def _split_options(self, kwargs) -> Tuple[CodegenOptions, CompileOptions, dict]:
+        options = dict(self.options)
+        call_args = {}
+        for key, value in kwargs.items():
+            if key in _CODEGEN_FIELDS or key in _COMPILE_FIELDS or key in _RUN_FIELDS:
+                options[key] = value
+            else:
+                call_args[key] = value
+        self._run_options = {k: v for k, v in options.items() if k in _RUN_FIELDS}
+        codegen = CodegenOptions(**{k: v for k, v in options.items() if k in _CODEGEN_FIELDS})
+        compile_ = CompileOptions(**{k: v for k, v in options.items() if k in _COMPILE_FIELDS})
+        # Launch option names given to jit() are left over as arguments (and fail binding).
+        for key, value in options.items():
+            if key in _LAUNCH_FIELDS:
+                call_args.setdefault(key, value)
+        return codegen, compile_, call_args
+
+    def _prepare(self, args, kwargs):
+        codegen, compile_, call_args = self._split_options(kwargs)
+        bound = self.signature.bind(*args, **call_args)  # no defaults (asc-api.md 1.2)
+        constexprs: Dict[str, Any] = {}
+        host_args = []
+        for name, value in bound.arguments.items():
+            param = self.signature.parameters[name]
+            if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+                raise TypeError("kernels cannot take *args or **kwargs")
+            if is_constexpr_annotation(param.annotation):
+                constexprs[name] = check_constexpr(name, param.annotation, value)
+            else:
+                host_args.append(convert_arg(name, value))
+        return codegen, compile_, constexprs, host_args
+
+    def _compiled(self, codegen, compile_, constexprs, host_args) -> CompiledKernel:
+        specs = [a.spec for a in host_args]
+        key = (self.fn.__module__, self.fn.__qualname__,
+               tuple(sorted(dataclasses.asdict(codegen).items())),
+               tuple((k, repr(v)) for k, v in sorted(dataclasses.asdict(compile_).items())),
+               tuple((k, repr(v)) for k, v in constexprs.items()),
+               tuple((s.name, s.key()) for s in specs))
+        compiled = None if compile_.always_compile else self.cache.get(key)
+        if compiled is None:
+            compiled = compile_kernel(self, specs, constexprs, codegen, compile_)
+            self.compile_count += 1
+            self.cache[key] = compiled
+        return compiled
+
+    def compile(self, *args, **kwargs) -> CompiledKernel:
+        """Trace (or fetch from the cache) the specialization for these arguments; no launch.
+        Arguments may be real values or MockTensor/MockValue placeholders."""
+        codegen, compile_, constexprs, host_args = self._prepare(args, kwargs)
+        return self._compiled(codegen, compile_, constexprs, host_args)
+
+    def _launch(self, options: LaunchOptions, args, kwargs):
+        if not isinstance(options.core_num, int) or options.core_num <= 0:
+            raise ValueError("Core number should be large than 0")
+        codegen, compile_, constexprs, host_args = self._prepare(args, kwargs)
+        compiled = self._compiled(codegen, compile_, constexprs, host_args)
+        if os.environ.get("DRY_RUN"):
+            return None
+        record = self._run_options.get("record_timeline")
+        if record is None:
+            record = os.environ.get("AICORE_SIM_TIMELINE", "") not in ("", "0")
+        return launch(compiled, host_args, options, record_timeline=bool(record))
+
+
+class _BoundLaunch:
+    """`kernel[core_num, stream]`: calling it compiles (or reuses) and launches."""
+
+    def __init__(self, fn: JITFunction, options: LaunchOptions):
+        self.fn = fn
+        self.options = options
+
+    def __call__(self, *args, **kwargs):
+        return self.fn._launch(self.options, args, kwargs)
+
+
+def jit(fn=None, **options):
+    """`@asc.jit` or `@asc.jit(**options)` (options of asc-api.md 1.1)."""
+    if fn is not None:
+        if not callable(fn):
+            raise TypeError("asc.jit expects a function")
+        return JITFunction(fn, **options)
+    _check_option_names(options)
+    return lambda f: JITFunction(f, **options)

@@ -1,0 +1,208 @@
+"""Launching a compiled kernel: host argument conversion (asc-api.md 1.7), device copies, the
+native launch, copy-back, and turning the report into a result or an exception."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import numbers
+import os
+import sys
+import warnings
+from typing import Any, List, Optional, Tuple
+
+import numpy as np
+
+from asc.language.core.dtype import DataType, KnownTypes
+from asc.runtime.compiler import ArgSpec, CompiledKernel
+from asc.runtime.errors import CycleLimitError, DeadlockError, KernelFaultError, KernelWarning
+from asc.runtime.report import LaunchReport
+
+
+@dataclasses.dataclass(frozen=True)
+class LaunchOptions:
+    core_num: int = 0
+    stream: Any = None
+
+
+class MockTensor:
+    """Stands for an array argument of `dtype` when only tracing (no data, no launch)."""
+
+    def __init__(self, dtype: DataType):
+        self.dtype = DataType(dtype)
+
+
+class MockValue:
+    """Stands for a scalar argument of `dtype` when only tracing."""
+
+    def __init__(self, dtype: DataType):
+        self.dtype = DataType(dtype)
+
+
+class HostArg:
+    """One runtime argument: its spec for tracing and how to pass it (and copy it back)."""
+
+    def __init__(self, spec: ArgSpec, value=None, array: Optional[np.ndarray] = None):
+        self.spec = spec
+        self.value = value  # scalar value (int/float) for scalars
+        self.array = array  # host data for pointers; a CPU torch tensor's numpy view shares memory
+        self.device_addr: Optional[int] = None
+
+
+def _torch_tensor_type():
+    torch = sys.modules.get("torch")
+    return getattr(torch, "Tensor", None) if torch is not None else None
+
+
+def convert_arg(name: str, value) -> HostArg:
+    """Map a host value to a kernel argument, in pyasc's order of checks."""
+    if isinstance(value, bool):
+        return HostArg(ArgSpec(name, "scalar", KnownTypes.bool_), value=int(value))
+    if isinstance(value, numbers.Integral) and not isinstance(value, np.generic):
+        if not -2**31 <= int(value) < 2**31:
+            raise OverflowError(f"Python int {value} out of bounds for int32 (argument '{name}')")
+        return HostArg(ArgSpec(name, "scalar", KnownTypes.int32), value=int(value))
+    if isinstance(value, float):
+        return HostArg(ArgSpec(name, "scalar", KnownTypes.float32), value=float(value))
+    if isinstance(value, np.ndarray):
+        return HostArg(ArgSpec(name, "ptr", DataType(str(value.dtype))), array=value)
+    if isinstance(value, np.generic):
+        dtype = DataType(str(value.dtype))
+        scalar = float(value) if dtype.is_float() else int(value)
+        return HostArg(ArgSpec(name, "scalar", dtype), value=scalar)
+    tensor_type = _torch_tensor_type()
+    if tensor_type is not None and isinstance(value, tensor_type):
+        return _convert_torch(name, value)
+    if isinstance(value, MockTensor):
+        return HostArg(ArgSpec(name, "ptr", value.dtype))
+    if isinstance(value, MockValue):
+        return HostArg(ArgSpec(name, "scalar", value.dtype))
+    raise TypeError(f"Argument type in JIT function is not supported: {type(value)}")
+
+
+def _convert_torch(name: str, t) -> HostArg:
+    dtype = DataType(str(t.dtype).replace("torch.", ""))
+    if t.device.type != "cpu":
+        raise TypeError(f"argument '{name}': only CPU torch tensors can be passed to the "
+                        f"simulator, got device '{t.device}'")
+    spec = ArgSpec(name, "ptr", dtype)
+    try:
+        host = t.detach().numpy()
+    except (TypeError, RuntimeError):
+        # e.g. bfloat16: typed, but tracing rejects it before any data is needed.
+        return HostArg(spec, array=None)
+    return HostArg(spec, array=host)
+
+
+def _is_mock(arg: HostArg) -> bool:
+    return arg.spec.kind == "ptr" and arg.array is None or \
+        arg.spec.kind == "scalar" and arg.value is None
+
+
+def launch(compiled: CompiledKernel, host_args: List[HostArg], options: LaunchOptions,
+           record_timeline: bool = False):
+    """Run `compiled` on `options.core_num` cores; returns the LaunchReport, raises
+    KernelFaultError (with every diagnostic) if the kernel faulted. With `record_timeline` the
+    report carries one record per pipe instruction (`report.timeline`)."""
+    from asc.lib import runtime as rt
+    if any(_is_mock(a) for a in host_args):
+        raise TypeError("MockTensor/MockValue arguments can be traced but not launched")
+    runtime = rt.get_runtime()
+    stream = rt.current_stream() if options.stream is None else options.stream
+    stream_id = int(stream.value or 0) if hasattr(stream, "value") else int(stream)
+    allocated = []
+    try:
+        native_args: List[Tuple[str, Any]] = []
+        for arg in host_args:
+            if arg.spec.kind == "ptr":
+                data = np.ascontiguousarray(arg.array).reshape(-1).view(np.uint8)
+                arg.device_addr = runtime.malloc(max(int(data.nbytes), 1))
+                allocated.append(arg.device_addr)
+                if data.nbytes:
+                    runtime.memcpy_h2d(arg.device_addr, data)
+                native_args.append(("addr", arg.device_addr))
+            elif arg.spec.dtype.is_float():
+                native_args.append(("float", float(arg.value)))
+            else:
+                native_args.append(("int", int(arg.value)))
+        raw = _native_launch(runtime, compiled, int(options.core_num), native_args, stream_id,
+                             record_timeline)
+        runtime.synchronize(stream_id)
+        report = LaunchReport.from_bytes(raw)
+        for arg in host_args:
+            if arg.spec.kind == "ptr" and arg.array.nbytes:
+                _copy_back(runtime, arg)
+    finally:
+        for addr in allocated:
+            try:
+                runtime.free(addr)
+            except RuntimeError:
+                pass
+    _append_report_file(report)
+    check_report(report)
+    return report
+
+
+def _native_launch(runtime, compiled, core_num, native_args, stream_id, record_timeline):
+    kwargs = {"stream": stream_id, "max_cycles": _max_cycles()}
+    if record_timeline:
+        kwargs["record_timeline"] = True
+    try:
+        return runtime.launch(compiled.ir_bytes, core_num, native_args, **kwargs)
+    except TypeError as exc:
+        if record_timeline:
+            raise RuntimeError("this build of asc._aicore_native cannot record timelines "
+                               f"(Runtime.launch has no record_timeline argument): {exc}") \
+                from exc
+        raise
+
+
+def _copy_back(runtime, arg: HostArg) -> None:
+    """Overwrite the host array (numpy, or the numpy view of a CPU torch tensor) in place."""
+    arr = arg.array
+    if arr.flags.c_contiguous and arr.flags.writeable:
+        runtime.memcpy_d2h(arr.reshape(-1).view(np.uint8), arg.device_addr)
+        return
+    staging = np.empty(arr.shape, dtype=arr.dtype)
+    runtime.memcpy_d2h(staging.reshape(-1).view(np.uint8), arg.device_addr)
+    arr[...] = staging
+
+
+def _max_cycles() -> int:
+    value = os.environ.get("AICORE_SIM_MAX_CYCLES", "")
+    return int(value) if value.strip() else 0
+
+
+def check_report(report: LaunchReport) -> None:
+    """Raise if the launch failed; surface warnings of a successful one."""
+    if report.status != "OK":
+        lines = [f"kernel '{report.kernel_name}' failed on {report.platform} "
+                 f"(block_dim {report.block_dim}) with status {report.status} "
+                 f"after {report.cycles} cycles"]
+        lines += ["  " + str(d) for d in report.diagnostics]
+        if not report.diagnostics:
+            lines.append("  (the simulator reported no diagnostics)")
+        cls = {"DEADLOCK": DeadlockError, "CYCLE_LIMIT_EXCEEDED": CycleLimitError}.get(
+            report.status, KernelFaultError)
+        raise cls("\n".join(lines), report)
+    for d in report.diagnostics:
+        warnings.warn(str(d), KernelWarning, stacklevel=5)
+
+
+def _append_report_file(report: LaunchReport) -> None:
+    path = os.environ.get("AICORE_SIM_REPORT")
+    if not path:
+        return
+    record = {
+        "kernel": report.kernel_name,
+        "platform": report.platform,
+        "status": report.status,
+        "block_dim": report.block_dim,
+        "cycles": report.cycles,
+        "duration_us": report.duration_us,
+        "clock_mhz": report.clock_mhz,
+        "simulated_instructions": report.simulated_instructions,
+        "cores": [c.to_dict() for c in report.cores],
+        "diagnostics": [d.to_dict() for d in report.diagnostics],
+    }
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(json.dumps(record) + "\n")

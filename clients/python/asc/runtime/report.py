@@ -1,0 +1,212 @@
+"""The result of a launch as Python objects: attributes and dict-style access over the same data
+(`report.cores[0].pipes['V'].busy_cycles == report['cores'][0]['pipes']['V']['busy_cycles']`)."""
+from __future__ import annotations
+
+from typing import Dict, Iterable, List, Optional, Tuple
+
+from asc._proto import report_pb2
+
+
+class _Record:
+    """Attribute record that also reads like a dict (stats are API, seen as nested dicts)."""
+    _fields: tuple = ()
+
+    def __getitem__(self, key):
+        if key not in self._fields:
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def __contains__(self, key):
+        return key in self._fields
+
+    def keys(self):
+        return list(self._fields)
+
+    def items(self):
+        return [(k, getattr(self, k)) for k in self._fields]
+
+    def get(self, key, default=None):
+        return getattr(self, key) if key in self._fields else default
+
+    def to_dict(self) -> dict:
+        return {k: _plain(getattr(self, k)) for k in self._fields}
+
+    def __repr__(self):
+        body = ", ".join(f"{k}={getattr(self, k)!r}" for k in self._fields
+                         if not isinstance(getattr(self, k), (list, dict)))
+        return f"{type(self).__name__}({body})"
+
+
+def _plain(v):
+    if isinstance(v, _Record):
+        return v.to_dict()
+    if isinstance(v, list):
+        return [_plain(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _plain(x) for k, x in v.items()}
+    return v
+
+
+class PipeReport(_Record):
+    _fields = ("pipe", "instructions", "busy_cycles", "wait_flag_cycles", "bytes")
+
+    def __init__(self, msg: report_pb2.PipeStats):
+        self.pipe = msg.pipe
+        self.instructions = int(msg.instructions)
+        self.busy_cycles = int(msg.busy_cycles)
+        self.wait_flag_cycles = int(msg.wait_flag_cycles)
+        self.bytes = int(msg.bytes)
+
+
+class CoreReport(_Record):
+    _fields = ("core", "core_type", "block_idx", "cycles", "queue_full_stall_cycles", "pipes")
+
+    def __init__(self, msg: report_pb2.CoreStats):
+        self.core = int(msg.core)
+        self.core_type = msg.core_type
+        self.block_idx = int(msg.block_idx)
+        self.cycles = int(msg.cycles)
+        self.queue_full_stall_cycles = int(msg.queue_full_stall_cycles)
+        self.pipes: Dict[str, PipeReport] = {p.pipe: PipeReport(p) for p in msg.pipes}
+
+
+class Diagnostic(_Record):
+    _fields = ("severity", "kind", "message", "core", "pipe", "op", "file", "line", "column",
+               "cycle")
+
+    def __init__(self, msg: report_pb2.Diagnostic):
+        self.severity = report_pb2.Diagnostic.Severity.Name(msg.severity)
+        self.kind = report_pb2.Diagnostic.Kind.Name(msg.kind)
+        self.message = msg.message
+        self.core = int(msg.core)
+        self.pipe = msg.pipe
+        self.op = msg.op
+        self.file = msg.location.file
+        self.line = int(msg.location.line)
+        self.column = int(msg.location.column)
+        self.cycle = int(msg.cycle)
+
+    def __str__(self):
+        where = []
+        if self.core >= 0:
+            where.append(f"core {self.core}")
+        if self.pipe:
+            where.append(f"pipe {self.pipe}")
+        if self.op:
+            where.append(self.op)
+        if self.file or self.line:
+            where.append(f"{self.file}:{self.line}")
+        prefix = f"[{self.severity} {self.kind}]"
+        return f"{prefix} ({', '.join(where)}) {self.message}" if where else \
+            f"{prefix} {self.message}"
+
+
+class TimelineRecord(_Record):
+    """One pipe instruction of a launch recorded with `record_timeline`: when the scalar unit
+    issued it and when it started and ended executing in its pipe (cycles from the launch's
+    first instruction)."""
+    _fields = ("core", "block_idx", "pipe", "op", "op_index", "file", "line", "issue_cycle",
+               "start_cycle", "end_cycle", "detail")
+
+    def __init__(self, msg: report_pb2.InstrRecord):
+        self.core = int(msg.core)
+        self.block_idx = int(msg.block_idx)
+        self.pipe = msg.pipe
+        self.op = msg.op
+        self.op_index = int(msg.op_index)
+        self.file = msg.location.file
+        self.line = int(msg.location.line)
+        self.issue_cycle = int(msg.issue_cycle)
+        self.start_cycle = int(msg.start_cycle)
+        self.end_cycle = int(msg.end_cycle)
+        self.detail = msg.detail
+
+
+# Ops that only order pipes: a pipe "executing" one of them does no work.
+SYNC_OPS = frozenset({"set_flag", "wait_flag", "pipe_barrier", "barrier"})
+
+Interval = Tuple[int, int]
+
+
+def _merge(intervals: List[Interval]) -> List[Interval]:
+    merged: List[Interval] = []
+    for start, end in sorted(intervals):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _intersect(a: List[Interval], b: List[Interval]) -> List[Interval]:
+    out, i, j = [], 0, 0
+    while i < len(a) and j < len(b):
+        start, end = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
+        if start < end:
+            out.append((start, end))
+        if a[i][1] < b[j][1]:
+            i += 1
+        else:
+            j += 1
+    return out
+
+
+class LaunchReport(_Record):
+    """Status, total cycles and microseconds, per-core/per-pipe statistics, diagnostics."""
+    _fields = ("status", "kernel_name", "platform", "block_dim", "cycles", "duration_us",
+               "clock_mhz", "simulated_instructions", "cores", "diagnostics", "timeline")
+
+    def __init__(self, msg: report_pb2.LaunchReport):
+        self.proto = msg
+        self.status = report_pb2.LaunchReport.Status.Name(msg.status)
+        self.kernel_name = msg.kernel_name
+        self.platform = msg.platform
+        self.block_dim = int(msg.block_dim)
+        self.cycles = int(msg.cycles)
+        self.duration_us = float(msg.duration_us)
+        self.clock_mhz = float(msg.clock_mhz)
+        self.simulated_instructions = int(msg.simulated_instructions)
+        self.cores: List[CoreReport] = [CoreReport(c) for c in msg.cores]
+        self.diagnostics: List[Diagnostic] = [Diagnostic(d) for d in msg.diagnostics]
+        # Empty unless the launch recorded it (jit option record_timeline / AICORE_SIM_TIMELINE).
+        self.timeline: List[TimelineRecord] = [TimelineRecord(r) for r in msg.timeline]
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "LaunchReport":
+        return cls(report_pb2.LaunchReport.FromString(data))
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "OK"
+
+    def pipe_busy_cycles(self, pipe: str) -> int:
+        """Sum over cores of one pipe's busy cycles."""
+        return sum(c.pipes[pipe].busy_cycles for c in self.cores if pipe in c.pipes)
+
+    def pipe_intervals(self, core: Optional[int] = None, include_sync: bool = False,
+                       merged: bool = False) -> Dict[str, List[Interval]]:
+        """Per pipe, the [start_cycle, end_cycle) intervals of its instructions on `core` (every
+        core when None), sorted; flag and barrier ops are left out unless `include_sync`. With
+        `merged`, overlapping intervals of a pipe are joined (the pipe's busy periods)."""
+        out: Dict[str, List[Interval]] = {}
+        for r in self.timeline:
+            if core is not None and r.core != core:
+                continue
+            if not include_sync and r.op in SYNC_OPS:
+                continue
+            out.setdefault(r.pipe, []).append((r.start_cycle, r.end_cycle))
+        return {p: (_merge(v) if merged else sorted(v)) for p, v in out.items()}
+
+    def concurrent_intervals(self, pipes: Iterable[str], core: int) -> List[Interval]:
+        """Periods of `core` during which every pipe of `pipes` executes an instruction (flag and
+        barrier ops excluded)."""
+        per_pipe = self.pipe_intervals(core, merged=True)
+        result: Optional[List[Interval]] = None
+        for pipe in pipes:
+            busy = per_pipe.get(pipe, [])
+            result = busy if result is None else _intersect(result, busy)
+        return result or []
+
+    def summary(self) -> str:
+        return (f"{self.kernel_name} on {self.platform} x{self.block_dim}: {self.status}, "
+                f"{self.cycles} cycles, {self.duration_us:.3f} us")

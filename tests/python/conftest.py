@@ -1,0 +1,30 @@
+"""pytest set-up for the `asc` frontend tests.
+
+Tests that run kernels use the `device` fixture: a fresh embedded simulator
+(asc._aicore_native) on the default platform.
+"""
+import os
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
+for path in (os.path.join(REPO, "clients", "python"), HERE):
+    if path not in sys.path:
+        sys.path.insert(0, path)
+
+import asc.lib.runtime as rt  # noqa: E402
+import asc.runtime.config as config  # noqa: E402
+
+
+@pytest.fixture
+def device(monkeypatch):
+    """A fresh embedded runtime on Ascend910B1."""
+    monkeypatch.delenv("AICORE_SIM_ADDRESS", raising=False)
+    monkeypatch.delenv("AICORE_SIM_REPORT", raising=False)
+    monkeypatch.delenv("DRY_RUN", raising=False)
+    rt.reset_device()
+    config.set_platform(config.Backend.Model)
+    yield rt
+    rt.reset_device()

@@ -1,0 +1,119 @@
+"""Kernels shared by the tests (and by the daemon parity subprocess), in pyasc tutorial style."""
+import numpy as np
+
+import asc
+import asc.lib.runtime as rt
+
+BUFFER_NUM = 2
+TILE_NUM = 8
+
+
+@asc.jit
+def vadd_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress,
+                block_length: int):
+    """Tutorial 01 verbatim: static UB tensors, double buffering with runtime event ids."""
+    offset = asc.get_block_idx() * block_length
+    x_gm = asc.GlobalTensor()
+    y_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x + offset, block_length)
+    y_gm.set_global_buffer(y + offset, block_length)
+    z_gm.set_global_buffer(z + offset, block_length)
+
+    tile_length = block_length // TILE_NUM // BUFFER_NUM
+    data_type = x.dtype
+    buffer_size = tile_length * BUFFER_NUM * data_type.sizeof()
+
+    x_local = asc.LocalTensor(data_type, asc.TPosition.VECIN, 0, tile_length * BUFFER_NUM)
+    y_local = asc.LocalTensor(data_type, asc.TPosition.VECIN, buffer_size,
+                              tile_length * BUFFER_NUM)
+    z_local = asc.LocalTensor(data_type, asc.TPosition.VECOUT, buffer_size + buffer_size,
+                              tile_length * BUFFER_NUM)
+
+    for i in range(TILE_NUM * BUFFER_NUM):
+        buf_id = i % BUFFER_NUM
+        asc.data_copy(x_local[buf_id * tile_length:], x_gm[i * tile_length:], tile_length)
+        asc.data_copy(y_local[buf_id * tile_length:], y_gm[i * tile_length:], tile_length)
+        asc.set_flag(asc.HardEvent.MTE2_V, buf_id)
+        asc.wait_flag(asc.HardEvent.MTE2_V, buf_id)
+        asc.add(z_local[buf_id * tile_length:], x_local[buf_id * tile_length:],
+                y_local[buf_id * tile_length:], tile_length)
+        asc.set_flag(asc.HardEvent.V_MTE3, buf_id)
+        asc.wait_flag(asc.HardEvent.V_MTE3, buf_id)
+        asc.data_copy(z_gm[i * tile_length:], z_local[buf_id * tile_length:], tile_length)
+        asc.set_flag(asc.HardEvent.MTE3_MTE2, buf_id)
+        asc.wait_flag(asc.HardEvent.MTE3_MTE2, buf_id)
+
+
+def run_vadd(x, y, cores):
+    z = np.zeros_like(x) if isinstance(x, np.ndarray) else x.new_zeros(x.shape)
+    n = z.size if isinstance(z, np.ndarray) else z.numel()
+    report = vadd_kernel[cores, rt.current_stream()](x, y, z, n // cores)
+    return z, report
+
+
+BINARY = {"add": asc.add, "sub": asc.sub, "mul": asc.mul, "div": asc.div, "max": asc.max,
+          "min": asc.min}
+UNARY = {"abs": asc.abs, "exp": asc.exp, "ln": asc.ln, "sqrt": asc.sqrt, "relu": asc.relu}
+SCALAR = {"adds": asc.adds, "muls": asc.muls}
+
+
+@asc.jit
+def elementwise_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress,
+                       block_length: int, scalar, tile: asc.ConstExpr[int],
+                       op: asc.ConstExpr[str]):
+    """One tile loop applying `op` (a binary, unary or scalar op chosen at compile time)."""
+    x_gm = asc.GlobalTensor()
+    y_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x + asc.get_block_idx() * block_length)
+    y_gm.set_global_buffer(y + asc.get_block_idx() * block_length)
+    z_gm.set_global_buffer(z + asc.get_block_idx() * block_length)
+    nbytes = tile * x.dtype.sizeof()
+    x_local = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, tile)
+    y_local = asc.LocalTensor(y.dtype, asc.TPosition.VECIN, nbytes, tile)
+    z_local = asc.LocalTensor(z.dtype, asc.TPosition.VECOUT, 2 * nbytes, tile)
+    for i in asc.range(block_length // tile):
+        asc.data_copy(x_local, x_gm[i * tile:], tile)
+        if op in BINARY:
+            asc.data_copy(y_local, y_gm[i * tile:], count=tile)
+        asc.set_flag(asc.HardEvent.MTE2_V, 0)
+        asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+        if op in BINARY:
+            BINARY[op](z_local, x_local, y_local, tile)
+        elif op in UNARY:
+            UNARY[op](z_local, x_local, count=tile)
+        else:
+            SCALAR[op](z_local, x_local, scalar, tile)
+        asc.set_flag(asc.HardEvent.V_MTE3, 0)
+        asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+        asc.data_copy(z_gm[i * tile:], z_local, tile)
+        asc.set_flag(asc.HardEvent.MTE3_MTE2, 0)
+        asc.wait_flag(asc.HardEvent.MTE3_MTE2, 0)
+
+
+@asc.jit
+def store_scalar(out: asc.GlobalAddress, slot, value):
+    """Sub-kernel: out[slot * 8] += value, through one 32-byte int32 block of UB (the IR has no
+    scalar store, so results leave the core as `adds` on a zero block)."""
+    gm = asc.GlobalTensor()
+    gm.set_global_buffer(out + slot * 8)
+    block = asc.LocalTensor(asc.int32, asc.TPosition.VECCALC, 0, 8)
+    asc.data_copy(block, gm, 8)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.adds(block, block, value, 8)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(gm, block, 8)
+    asc.set_flag(asc.HardEvent.MTE3_MTE2, 0)
+    asc.wait_flag(asc.HardEvent.MTE3_MTE2, 0)
+
+
+def scalar_slots(n):
+    """Host buffer for `store_scalar`: n slots of one 32-byte block each."""
+    return np.zeros(n * 8, dtype=np.int32)
+
+
+def read_slots(buf):
+    return [int(v) for v in buf[::8]]

@@ -1,0 +1,62 @@
+"""Daemon parity: the same kernels through a real aicore-simd (remote transport) and through the
+embedded simulator give bit-identical outputs and identical cycle counts."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from conftest import REPO
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SIMD = os.environ.get("AICORE_SIMD", os.path.join(REPO, "build", "bin", "aicore-simd"))
+
+
+@pytest.fixture
+def daemon():
+    if not os.path.exists(SIMD):
+        if "AICORE_SIMD" in os.environ:  # make test sets it: a missing daemon is a failure there
+            pytest.fail(f"daemon binary {SIMD} (from AICORE_SIMD) does not exist")
+        pytest.skip(f"daemon binary {SIMD} does not exist (set AICORE_SIMD or build it)")
+    proc = subprocess.Popen([SIMD, "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    watchdog = threading.Timer(30, proc.kill)
+    watchdog.start()
+    try:
+        first = proc.stdout.readline().strip()
+        watchdog.cancel()
+        assert first.startswith("listening on "), \
+            f"unexpected first line from {SIMD}: {first!r} (stderr: {proc.stderr.read()})" \
+            if proc.poll() is not None else f"unexpected first line: {first!r}"
+        yield first[len("listening on "):]
+    finally:
+        watchdog.cancel()
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        for stream in (proc.stdout, proc.stderr):
+            stream.close()
+
+
+def test_daemon_and_embedded_are_bit_identical(device, daemon):
+    env = dict(os.environ, AICORE_SIM_ADDRESS=daemon)
+    done = subprocess.run([sys.executable, os.path.join(HERE, "parity_worker.py")], env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    remote = json.loads(done.stdout.strip().splitlines()[-1])
+    assert remote.pop("_transport").startswith("remote"), "the subprocess did not use the daemon"
+
+    import parity_worker
+    local = parity_worker.run_all()
+    assert device.transport() == "embedded"
+    assert set(remote) == set(local)
+    for name in sorted(local):
+        assert remote[name]["sha"] == local[name]["sha"], f"{name}: outputs differ"
+        assert remote[name]["cycles"] == local[name]["cycles"], f"{name}: cycle counts differ"

@@ -1,0 +1,71 @@
+"""The launch report: real numbers, per-core and per-pipe statistics, dict access, JSON log."""
+import json
+
+import numpy as np
+import pytest
+
+from kernels import run_vadd
+
+
+def _vadd(cores=8, n=8 * 2048):
+    x = np.arange(n, dtype=np.float32)
+    y = np.ones(n, dtype=np.float32)
+    z, report = run_vadd(x, y, cores)
+    assert np.array_equal(z, x + y)
+    return report
+
+
+def test_report_fields(device):
+    report = _vadd()
+    assert report.status == "OK" and report.ok
+    assert report.kernel_name == "vadd_kernel" and report.platform == "Ascend910B1"
+    assert type(report.cycles) is int and report.cycles > 0
+    assert type(report.block_dim) is int and report.block_dim == 8
+    assert type(report.duration_us) is float and report.duration_us > 0
+    assert report.duration_us == pytest.approx(report.cycles / report.clock_mhz, rel=1e-6)
+    assert len(report.cores) == 8
+    assert sorted(c.block_idx for c in report.cores) == list(range(8))
+    for core in report.cores:
+        assert type(core.cycles) is int and 0 < core.cycles <= report.cycles
+        for pipe in ("V", "MTE2", "MTE3"):
+            stats = core.pipes[pipe]
+            assert type(stats.busy_cycles) is int and stats.busy_cycles > 0
+            assert stats.instructions > 0
+        assert core.pipes["MTE2"].bytes == 2 * core.pipes["MTE3"].bytes == 2 * 2048 * 4
+    assert report.pipe_busy_cycles("V") == sum(c.pipes["V"].busy_cycles for c in report.cores)
+
+
+def test_report_reads_like_a_dict(device):
+    report = _vadd(cores=2)
+    assert report["cycles"] == report.cycles
+    assert report["cores"][1]["pipes"]["V"]["busy_cycles"] == \
+        report.cores[1].pipes["V"].busy_cycles
+    as_dict = report.to_dict()
+    assert as_dict["cycles"] == report.cycles
+    assert as_dict["cores"][0]["pipes"]["MTE2"]["bytes"] == report.cores[0].pipes["MTE2"].bytes
+    json.dumps(as_dict)
+    with pytest.raises(KeyError):
+        report["no_such_stat"]
+
+
+def test_more_data_takes_more_cycles(device):
+    small = _vadd(cores=8, n=8 * 512)
+    large = _vadd(cores=8, n=8 * 8192)
+    assert large.cycles > small.cycles
+
+
+def test_report_file(device, tmp_path, monkeypatch):
+    path = tmp_path / "launches.jsonl"
+    monkeypatch.setenv("AICORE_SIM_REPORT", str(path))
+    first = _vadd(cores=2)
+    second = _vadd(cores=4)
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(records) == 2
+    for record, report in zip(records, (first, second)):
+        assert record["kernel"] == "vadd_kernel" and record["platform"] == "Ascend910B1"
+        assert record["block_dim"] == report.block_dim
+        assert record["cycles"] == report.cycles
+        assert record["duration_us"] == pytest.approx(report.duration_us)
+        assert len(record["cores"]) == report.block_dim
+        assert record["cores"][0]["pipes"]["V"]["busy_cycles"] == \
+            report.cores[0].pipes["V"].busy_cycles
