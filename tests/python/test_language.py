@@ -6,6 +6,8 @@ import asc.lib.runtime as rt
 import asc.runtime.config as config
 from asc.codegen.errors import CodegenError, UnsupportedSyntaxError
 from asc.runtime import config as config2
+from asc.runtime.jit import MockTensor, MockValue
+from asc._proto import kernel_pb2
 
 
 def test_import_forms():
@@ -121,3 +123,33 @@ def test_device_api_outside_kernel(call):
     with pytest.raises(RuntimeError, match="cannot be called without initialization of global "
                                            "builder"):
         call()
+
+
+def test_l2_cache_hint_travels_on_gm_operands_and_views():
+    @asc.jit
+    def copy_bypass(x: asc.GlobalAddress, y: asc.GlobalAddress):
+        gx, gy = asc.GlobalTensor(), asc.GlobalTensor()
+        gx.set_global_buffer(x)
+        gy.set_global_buffer(y)
+        gx.set_l2_cache_hint(asc.CacheMode.CACHE_MODE_DISABLE)
+        t = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, 256)
+        asc.data_copy(t, gx[256:], 256)
+        asc.data_copy(gy, t, 256)
+
+    ir = copy_bypass.compile(MockTensor(asc.float32), MockTensor(asc.float32)).ir
+    copies = [op.data_copy for op in ir.body.ops if op.WhichOneof("kind") == "data_copy"]
+    assert [c.src.cache_mode for c in copies if c.src.space == kernel_pb2.MEM_GM] == \
+        [kernel_pb2.CACHE_MODE_DISABLE]
+    assert [c.dst.cache_mode for c in copies if c.dst.space == kernel_pb2.MEM_GM] == \
+        [kernel_pb2.CACHE_MODE_NORMAL]
+
+
+def test_l2_cache_hint_rejects_a_runtime_mode():
+    @asc.jit
+    def bad(x: asc.GlobalAddress, m: int):
+        gx = asc.GlobalTensor()
+        gx.set_global_buffer(x)
+        gx.set_l2_cache_hint(m)
+
+    with pytest.raises(CodegenError, match="compile-time asc.CacheMode"):
+        bad.compile(MockTensor(asc.float32), MockValue(asc.int32))

@@ -17,7 +17,7 @@ from asc._proto import kernel_pb2
 from asc.codegen.builder import current_builder, require_builder
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import DataType, KnownTypes
-from asc.language.core.enums import TPosition
+from asc.language.core.enums import CacheMode, CacheRwMode, TPosition
 from asc.language.core.ir_value import PlainValue, cast, is_runtime_int, to_value
 
 __all__ = ["GlobalAddress", "GlobalTensor", "LocalTensor"]
@@ -129,12 +129,14 @@ class GlobalTensor:
         self._depth = require_builder("GlobalTensor").depth
         self._addr = None
         self._size = None
+        self._cache_mode = CacheMode.CACHE_MODE_NORMAL
         self.dtype: Optional[DataType] = None
 
     @classmethod
-    def _make(cls, addr, dtype, size):
+    def _make(cls, addr, dtype, size, cache_mode=None):
         t = cls.__new__(cls)
         t._addr, t.dtype, t._size = addr, dtype, size
+        t._cache_mode = CacheMode.CACHE_MODE_NORMAL if cache_mode is None else cache_mode
         t._depth = require_builder("GlobalTensor").depth
         return t
 
@@ -168,7 +170,23 @@ class GlobalTensor:
         size = None
         if isinstance(self._size, numbers.Integral) and isinstance(offset, numbers.Integral):
             size = self._size - offset
-        return GlobalTensor._make(addr, self.dtype, size)
+        return GlobalTensor._make(addr, self.dtype, size, self._cache_mode)
+
+    def set_l2_cache_hint(self, mode=CacheMode.CACHE_MODE_NORMAL, rw_mode=CacheRwMode.RW) -> None:
+        """How this tensor's GM traffic uses L2 (CACHE_MODE_DISABLE bypasses it). A compile-time
+        property of the tensor and its views; it changes timing only, never values."""
+        builder = require_builder("set_l2_cache_hint")
+        if builder.depth > self._depth:
+            raise RuntimeError("set_l2_cache_hint() on a GlobalTensor created outside this runtime "
+                               "loop/if is not supported; call it where the tensor is created")
+        mode, rw_mode = ConstExpr.unwrap(mode), ConstExpr.unwrap(rw_mode)
+        if not isinstance(mode, numbers.Integral) or int(mode) not in set(CacheMode):
+            raise TypeError(f"set_l2_cache_hint(): mode must be a compile-time asc.CacheMode, got "
+                            f"{mode!r}")
+        if not isinstance(rw_mode, numbers.Integral) or int(rw_mode) not in set(CacheRwMode):
+            raise TypeError(f"set_l2_cache_hint(): rw_mode must be a compile-time "
+                            f"asc.CacheRwMode, got {rw_mode!r}")
+        self._cache_mode = CacheMode(int(mode))
 
     def get_phy_addr(self, offset=0) -> GlobalAddress:
         self._check_bound("get_phy_addr")
@@ -181,6 +199,7 @@ class GlobalTensor:
         ref.addr = to_value(self._addr, _GM_ADDR).id
         ref.dtype = self.dtype.to_ir()
         ref.count = _count_id(self._size)
+        ref.cache_mode = int(self._cache_mode)
 
     position = TPosition.GM
 
