@@ -98,6 +98,8 @@ std::string UsageText() {
          "                                (default "
       << d.log_level
       << "); logs go to stderr\n"
+         "  --trace-root DIR              allow LaunchOptions.trace_dir: msprof-style traces are\n"
+         "                                written on this host below DIR (default: refused)\n"
          "  --help                        print this text and exit\n";
   return out.str();
 }
@@ -126,7 +128,8 @@ ParseResult ParseOptions(int argc, char** argv) {
                                    "--max-wall-ms",
                                    "--session-idle-seconds",
                                    "--shutdown-grace-ms",
-                                   "--log-level"};
+                                   "--log-level",
+                                   "--trace-root"};
     if (std::find(std::begin(kFlags), std::end(kFlags), name) == std::end(kFlags)) {
       return fail("unknown flag '" + name + "'");
     }
@@ -189,6 +192,9 @@ ParseResult ParseOptions(int argc, char** argv) {
         return fail("--log-level expects trace|debug|info|warn|error|critical|off, got '" + value +
                     "'");
       options.log_level = value;
+    } else if (name == "--trace-root") {
+      if (value.empty()) return fail("--trace-root expects a folder");
+      options.trace_root = value;
     } else {
       return fail("unknown flag '" + name + "'");
     }

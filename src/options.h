@@ -19,6 +19,7 @@ struct DaemonOptions {
   uint32_t session_idle_seconds = 600;
   uint32_t shutdown_grace_ms = 10'000;
   std::string log_level = "info";
+  std::string trace_root;  // LaunchOptions.trace_dir is honoured only below it; empty = refused
 };
 
 struct ParseResult {

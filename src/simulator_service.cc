@@ -10,6 +10,7 @@
 #include <boost/asio/post.hpp>
 #include <chrono>
 #include <exception>
+#include <filesystem>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -20,6 +21,7 @@
 
 #include "runtime/src/rpc_status.h"
 #include "sim/bridge/bridge.h"
+#include "sim/trace/trace_writer.h"
 
 namespace aicore::daemon {
 namespace {
@@ -152,6 +154,32 @@ const char* ReportStatusName(aicore::report::v1::LaunchReport::Status status) {
   return aicore::report::v1::LaunchReport::Status_Name(status).c_str();
 }
 
+// Where LaunchOptions.trace_dir points on this host. A daemon serves many clients, so it writes
+// only below the operator's --trace-root: relative paths are taken from there, absolute ones
+// must lie inside it, and ".." cannot climb out.
+grpc::Status ResolveTraceDir(const std::string& root, const std::string& requested,
+                             std::string* out) {
+  namespace fs = std::filesystem;
+  if (root.empty()) {
+    return {grpc::StatusCode::FAILED_PRECONDITION,
+            "LaunchOptions.trace_dir asks this daemon to write a trace, but it was started "
+            "without --trace-root; restart it with --trace-root DIR, or write the trace on the "
+            "client (LaunchSettings.trace_dir / AICORE_SIM_TRACE)"};
+  }
+  const fs::path base = fs::absolute(fs::path(root)).lexically_normal();
+  const fs::path path = fs::path(requested).is_absolute()
+                            ? fs::path(requested).lexically_normal()
+                            : (base / requested).lexically_normal();
+  const fs::path inside = path.lexically_relative(base);
+  if (inside.empty() || *inside.begin() == "..") {
+    return {grpc::StatusCode::INVALID_ARGUMENT,
+            "LaunchOptions.trace_dir '" + requested + "' lies outside this daemon's --trace-root " +
+                base.string() + "; give a path relative to it"};
+  }
+  *out = path.string();
+  return grpc::Status::OK;
+}
+
 // Decodes (once per distinct kernel) and runs one launch on `device`; fills `report`.
 grpc::Status ExecuteKernel(SimulatorService* service, sim::Device* device,
                            const aicore::ir::v1::Kernel& kernel, uint32_t block_dim,
@@ -160,11 +188,32 @@ grpc::Status ExecuteKernel(SimulatorService* service, sim::Device* device,
                            aicore::report::v1::LaunchReport* report) {
   auto program = service->programs()->Get(runtime::SerializeKernelForCache(kernel), &kernel);
   if (!program.ok()) return ToGrpcStatus(program.status());
+  std::string trace_dir;  // checked before the launch, which changes device memory
+  if (!requested.trace_dir().empty()) {
+    grpc::Status where =
+        ResolveTraceDir(service->options().trace_root, requested.trace_dir(), &trace_dir);
+    if (!where.ok()) return where;
+  }
   sim::LaunchOptions options;
   options.max_cycles = EffectiveMaxCycles(service->options().max_cycles, requested.max_cycles());
-  options.record_timeline = requested.record_timeline();
+  options.record_timeline = requested.record_timeline() || !trace_dir.empty();
   auto result = device->Launch(**program, block_dim, args, options);
   if (!result.ok()) return ToGrpcStatus(result.status());
+  if (!trace_dir.empty()) {
+    sim::TraceRequest trace;
+    trace.dir = trace_dir;
+    auto written = sim::WriteTrace(*result, trace);
+    if (!written.ok()) {
+      return ToGrpcStatus(sim::Status(
+          written.status().code(), "kernel " + result->kernel_name +
+                                       " ran (device memory holds its results), but the daemon "
+                                       "could not write its trace: " +
+                                       written.status().message()));
+    }
+    spdlog::info("kernel={} trace={}", result->kernel_name, *written);
+    // The timeline was recorded for the files; the client gets it only if it asked.
+    if (!requested.record_timeline()) result->timeline.clear();
+  }
   sim::ToProto(*result, report);
   return grpc::Status::OK;
 }

@@ -10,6 +10,7 @@
 #include "report.pb.h"
 #include "runtime/src/program_cache.h"
 #include "runtime/src/stream_table.h"
+#include "runtime/src/trace_output.h"
 #include "sim/bridge/bridge.h"
 
 namespace aicore::runtime {
@@ -57,7 +58,8 @@ class EmbeddedRuntime final : public Runtime {
 
     sim::LaunchOptions options;
     options.max_cycles = settings.max_cycles;
-    options.record_timeline = settings.record_timeline;
+    // A trace needs the timeline even when the caller does not want it in the report.
+    options.record_timeline = settings.record_timeline || !settings.trace_dir.empty();
     sim::StatusOr<sim::LaunchResult> result = sim::Internal("launch did not run");
     {
       // One Device runs one launch at a time; memory copies wait for it, as they would behind a
@@ -66,6 +68,10 @@ class EmbeddedRuntime final : public Runtime {
       result = device_.Launch(**program, block_dim, args, options);
     }
     if (!result.ok()) return result.status();
+    if (!settings.trace_dir.empty()) {
+      if (Status s = WriteLaunchTrace(*result, settings.trace_dir); !s.ok()) return s;
+      if (!settings.record_timeline) result->timeline.clear();
+    }
     aicore::report::v1::LaunchReport report;
     sim::ToProto(*result, &report);
     std::string bytes;

@@ -14,6 +14,7 @@
 #include "aicore/runtime.h"
 #include "runtime/src/rpc_status.h"
 #include "runtime/src/stream_table.h"
+#include "runtime/src/trace_output.h"
 #include "simulator.grpc.pb.h"
 
 namespace aicore::runtime {
@@ -182,11 +183,18 @@ class RemoteRuntime final : public Runtime {
       }
     }
     request.mutable_options()->set_max_cycles(settings.max_cycles);
-    request.mutable_options()->set_record_timeline(settings.record_timeline);
+    // settings.trace_dir is a folder on this host: the daemon only returns the timeline, and the
+    // files are written here (LaunchOptions.trace_dir would write on the daemon's host).
+    request.mutable_options()->set_record_timeline(settings.record_timeline ||
+                                                   !settings.trace_dir.empty());
     grpc::ClientContext ctx;
     svc::LaunchResponse response;
     grpc::Status status = stub_->Launch(&ctx, request, &response);
     if (!status.ok()) return Annotate(status);
+    if (!settings.trace_dir.empty()) {
+      if (Status s = WriteLaunchTrace(response.report(), settings.trace_dir); !s.ok()) return s;
+      if (!settings.record_timeline) response.mutable_report()->clear_timeline();
+    }
     std::string bytes;
     if (!response.report().SerializeToString(&bytes)) {
       return sim::Internal("cannot serialize LaunchReport");

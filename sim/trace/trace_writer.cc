@@ -239,11 +239,11 @@ struct Flow {
 };
 
 struct Layout {
-  std::vector<CoreId> cores;       // sorted by SortIndex
-  std::vector<PipeStyle> pipes;    // the pipes that occur, sorted by lane order
-  std::vector<Slice> slices;       // timeline order
-  std::vector<uint32_t> lanes;     // per (core, pipe): lanes used, index core * pipes + pipe
-  std::vector<Flow> flows;         // by id
+  std::vector<CoreId> cores;     // sorted by SortIndex
+  std::vector<PipeStyle> pipes;  // the pipes that occur, sorted by lane order
+  std::vector<Slice> slices;     // timeline order
+  std::vector<uint32_t> lanes;   // per (core, pipe): lanes used, index core * pipes + pipe
+  std::vector<Flow> flows;       // by id
   double mhz = 0;
 
   uint32_t Lanes(size_t core, size_t pipe) const { return lanes[core * pipes.size() + pipe]; }
@@ -269,8 +269,7 @@ std::optional<std::pair<std::string, uint64_t>> ParseFlagDetail(std::string_view
     while (b > 0 && is_ident(d[b - 1])) --b;
     std::string_view event = d.substr(b, e - b);
     size_t underscore = event.find('_');
-    if (underscore == std::string_view::npos || underscore == 0 ||
-        underscore + 1 == event.size()) {
+    if (underscore == std::string_view::npos || underscore == 0 || underscore + 1 == event.size()) {
       continue;
     }
     return std::make_pair(std::string(event), id);
@@ -332,8 +331,8 @@ Layout BuildLayout(const LaunchResult& result, double mhz) {
     return size_t{0};  // unreachable: every record's pipe was added above
   };
   auto core_slot = [&](const CoreId& id) {
-    return static_cast<size_t>(
-        std::lower_bound(layout.cores.begin(), layout.cores.end(), id) - layout.cores.begin());
+    return static_cast<size_t>(std::lower_bound(layout.cores.begin(), layout.cores.end(), id) -
+                               layout.cores.begin());
   };
 
   // Geometry. A wait_flag record starts and ends when the flag was taken, so its wait is
@@ -361,8 +360,8 @@ Layout BuildLayout(const LaunchResult& result, double mhz) {
         s.cycles = 1;
         break;
       case SyncKind::kWait: {
-        uint64_t wait_from = start < end ? start : std::min(end, std::max(r.issue_cycle,
-                                                                          previous_end));
+        uint64_t wait_from =
+            start < end ? start : std::min(end, std::max(r.issue_cycle, previous_end));
         s.begin = wait_from;
         s.cycles = end - wait_from;
         // At least one cycle, so the flow arrow has a slice to land on.
@@ -409,8 +408,8 @@ Layout BuildLayout(const LaunchResult& result, double mhz) {
   }
 
   // Flows: the i-th set of (core, event, id) pairs with the i-th wait, both in firing order.
-  std::map<std::tuple<size_t, std::string, uint64_t>, std::pair<std::vector<size_t>,
-                                                                 std::vector<size_t>>>
+  std::map<std::tuple<size_t, std::string, uint64_t>,
+           std::pair<std::vector<size_t>, std::vector<size_t>>>
       flags;
   for (size_t i = 0; i < layout.slices.size(); ++i) {
     const Slice& s = layout.slices[i];
@@ -506,14 +505,13 @@ void AppendFlow(std::string* out, const Layout& l, const Flow& f, bool merged) {
   const Slice& set = l.slices[f.set];
   const Slice& wait = l.slices[f.wait];
   auto point = [&](const Slice& s, char ph, uint64_t at) {
-    TrackNames track = merged ? MergedTrack(l, s.core, s.pipe, s.lane)
-                              : CoreFileTrack(l, s.pipe, s.lane);
+    TrackNames track =
+        merged ? MergedTrack(l, s.core, s.pipe, s.lane) : CoreFileTrack(l, s.pipe, s.lane);
     out->append("{\"name\":\"flow\",\"ph\":\"");
     out->push_back(ph);
     out->append("\",\"id\":" + std::to_string(f.id) + ",\"cat\":");
     AppendJsonString(out, f.cat);
-    out->append(",\"ts\":" + l.Us(at) + ",\"pid\":" + track.pid + ",\"tid\":" + track.tid +
-                "},\n");
+    out->append(",\"ts\":" + l.Us(at) + ",\"pid\":" + track.pid + ",\"tid\":" + track.tid + "},\n");
   };
   point(set, 's', set.begin);
   point(wait, 't', wait.end - 1);
@@ -646,9 +644,8 @@ std::string CodeExeCsv(const Layout& l, size_t core) {
   std::string out;
   AppendCsvRow(&out, {"code", "call_count", "cycles", "running_time(us)"});
   for (const auto& [where, row] : rows) {
-    AppendCsvRow(&out, {where.first + ":" + std::to_string(where.second),
-                        std::to_string(row.first), std::to_string(row.second),
-                        l.Us(row.second)});
+    AppendCsvRow(&out, {where.first + ":" + std::to_string(where.second), std::to_string(row.first),
+                        std::to_string(row.second), l.Us(row.second)});
   }
   return out;
 }
@@ -661,8 +658,7 @@ std::string Ratio(uint64_t part, uint64_t whole) {
   return FormatDouble(std::round(r * 1e6) / 1e6);
 }
 
-std::string OpBasicInfoCsv(const LaunchResult& result, const std::string& kernel_name,
-                           double mhz) {
+std::string OpBasicInfoCsv(const LaunchResult& result, const std::string& kernel_name, double mhz) {
   bool aiv = false;
   bool aic = false;
   uint64_t vector_cores = 0;
@@ -694,7 +690,7 @@ std::string PipeUtilizationCsv(const LaunchResult& result, double mhz) {
   static const std::vector<std::pair<std::string, std::string>> kAiv = {
       {"vec", "V"}, {"scalar", "S"}, {"mte2", "MTE2"}, {"mte3", "MTE3"}};
   static const std::vector<std::pair<std::string, std::string>> kAic = {
-      {"cube", "M"}, {"scalar", "S"},    {"mte1", "MTE1"},
+      {"cube", "M"},    {"scalar", "S"},  {"mte1", "MTE1"},
       {"mte2", "MTE2"}, {"mte3", "MTE3"}, {"fixpipe", "FIX"}};
   std::vector<std::string> header = {"block id", "sub core type"};
   auto add_group = [&](const std::string& prefix,
@@ -765,8 +761,10 @@ std::string FolderName(const std::string& kernel_name) {
 StatusOr<std::vector<TraceFile>> RenderTrace(const LaunchResult& result,
                                              const std::string& kernel_name, double clock_mhz) {
   if (!(clock_mhz > 0) || !std::isfinite(clock_mhz)) {
-    return InvalidArgument("trace of " + kernel_name + ": the clock must be a positive MHz value, "
-                           "got " + FormatDouble(clock_mhz) +
+    return InvalidArgument("trace of " + kernel_name +
+                           ": the clock must be a positive MHz value, "
+                           "got " +
+                           FormatDouble(clock_mhz) +
                            " (set SocConfig.clock_mhz or TraceRequest.clock_mhz)");
   }
   const Layout layout = BuildLayout(result, clock_mhz);

@@ -69,3 +69,21 @@ def test_report_file(device, tmp_path, monkeypatch):
         assert len(record["cores"]) == report.block_dim
         assert record["cores"][0]["pipes"]["V"]["busy_cycles"] == \
             report.cores[0].pipes["V"].busy_cycles
+
+
+def test_trace_env_writes_msprof_layout(device, monkeypatch, tmp_path):
+    monkeypatch.setenv("AICORE_SIM_TRACE", str(tmp_path))
+    report = _vadd(cores=2, n=2 * 2048)
+    (launch_dir,) = list(tmp_path.iterdir())
+    assert launch_dir.name.startswith("vadd_kernel_")
+    merged = json.loads((launch_dir / "simulator" / "trace.json").read_text())
+    slices = [e for e in merged["traceEvents"] if e.get("ph") == "X"]
+    assert {e["tid"] for e in slices} >= {"MTE2", "VECTOR", "MTE3"}
+    assert any("kernels.py:" in e["args"].get("code", "") for e in slices)
+    starts = {e["id"] for e in merged["traceEvents"] if e.get("ph") == "s"}
+    ends = {e["id"] for e in merged["traceEvents"] if e.get("ph") == "t"}
+    assert starts and starts == ends, "every set_flag arrow must end at its wait_flag"
+    info = (launch_dir / "OpBasicInfo.csv").read_text().splitlines()
+    assert info[1].startswith("vadd_kernel")
+    assert (launch_dir / "PipeUtilization.csv").exists()
+    assert not report.timeline, "the timeline is kept only when the caller asked for it"

@@ -296,8 +296,8 @@ std::vector<Event> ValidateTrace(const std::string& text, int schema_version) {
       const char* key = ev.name.find("sort_index") != std::string::npos ? "sort_index" : "name";
       EXPECT_TRUE(args != nullptr && args->Has(key)) << ev.name;
       if (args != nullptr && args->Has(key)) {
-        EXPECT_EQ(args->Get(key)->kind, std::string(key) == "name" ? Json::Kind::kString
-                                                                   : Json::Kind::kNumber);
+        EXPECT_EQ(args->Get(key)->kind,
+                  std::string(key) == "name" ? Json::Kind::kString : Json::Kind::kNumber);
       }
     } else if (ev.ph == "s" || ev.ph == "t") {
       EXPECT_TRUE(e.Has("id") && e.Has("cat"));
@@ -403,7 +403,9 @@ CoreStats Core(uint32_t core, uint64_t cycles, uint64_t v_busy, uint64_t mte2_bu
   c.core_type = "aiv";
   c.block_idx = core;
   c.cycles = cycles;
-  c.pipes = {{"S", 10, 20, 0, 0}, {"V", 3, v_busy, 0, 0}, {"MTE2", 2, mte2_busy, 0, 4096},
+  c.pipes = {{"S", 10, 20, 0, 0},
+             {"V", 3, v_busy, 0, 0},
+             {"MTE2", 2, mte2_busy, 0, 4096},
              {"MTE3", 1, 85, 0, 2048}};
   return c;
 }
@@ -552,8 +554,8 @@ TEST(TraceWriter, PerCoreFileUsesMsprofPidsColoursAndMicroseconds) {
     }
   }
   EXPECT_EQ(slices, 11);  // core 0's records
-  EXPECT_EQ(process_pid, (std::map<std::string, double>{{"MTE2", 60}, {"MTE3", 70},
-                                                        {"VECTOR", 30}}));
+  EXPECT_EQ(process_pid,
+            (std::map<std::string, double>{{"MTE2", 60}, {"MTE3", 70}, {"VECTOR", 30}}));
 
   // The second copy-in: ts = 100 cycles / 1850 MHz, dur = 100 cycles; args name the source.
   const Event* copy = nullptr;
@@ -572,7 +574,8 @@ TEST(TraceWriter, OverlappingInstructionsOfOnePipeLandOnDifferentTids) {
   auto files = Render(HandBuilt());
   for (const char* path : {"simulator/core0.veccore0/trace.json", "simulator/trace.json"}) {
     SCOPED_TRACE(path);
-    std::vector<Event> events = ValidateTrace(files[path], std::string(path) == "simulator/trace.json" ? 2 : 1);
+    std::vector<Event> events =
+        ValidateTrace(files[path], std::string(path) == "simulator/trace.json" ? 2 : 1);
     const Event* first = nullptr;
     const Event* second = nullptr;
     for (const Event& e : events) {
@@ -732,14 +735,32 @@ TEST(TraceWriter, OnBoardSummariesHaveTheColumnsProfilingScriptsRead) {
 
   auto pipes = ParseCsv(files["PipeUtilization.csv"]);
   ASSERT_EQ(pipes.size(), 3u);  // header + one row per core
-  const std::vector<std::string> wanted = {
-      "block id",           "sub core type",     "aiv_time(us)",     "aiv_total_cycles",
-      "aiv_vec_time(us)",   "aiv_vec_ratio",     "aiv_scalar_time(us)", "aiv_scalar_ratio",
-      "aiv_mte2_time(us)",  "aiv_mte2_ratio",    "aiv_mte3_time(us)", "aiv_mte3_ratio",
-      "aic_time(us)",       "aic_total_cycles",  "aic_cube_time(us)", "aic_cube_ratio",
-      "aic_scalar_time(us)", "aic_scalar_ratio", "aic_mte1_time(us)", "aic_mte1_ratio",
-      "aic_mte2_time(us)",  "aic_mte2_ratio",    "aic_mte3_time(us)", "aic_mte3_ratio",
-      "aic_fixpipe_time(us)", "aic_fixpipe_ratio"};
+  const std::vector<std::string> wanted = {"block id",
+                                           "sub core type",
+                                           "aiv_time(us)",
+                                           "aiv_total_cycles",
+                                           "aiv_vec_time(us)",
+                                           "aiv_vec_ratio",
+                                           "aiv_scalar_time(us)",
+                                           "aiv_scalar_ratio",
+                                           "aiv_mte2_time(us)",
+                                           "aiv_mte2_ratio",
+                                           "aiv_mte3_time(us)",
+                                           "aiv_mte3_ratio",
+                                           "aic_time(us)",
+                                           "aic_total_cycles",
+                                           "aic_cube_time(us)",
+                                           "aic_cube_ratio",
+                                           "aic_scalar_time(us)",
+                                           "aic_scalar_ratio",
+                                           "aic_mte1_time(us)",
+                                           "aic_mte1_ratio",
+                                           "aic_mte2_time(us)",
+                                           "aic_mte2_ratio",
+                                           "aic_mte3_time(us)",
+                                           "aic_mte3_ratio",
+                                           "aic_fixpipe_time(us)",
+                                           "aic_fixpipe_ratio"};
   EXPECT_EQ(pipes[0], wanted);
   std::map<std::string, std::string> core0;
   for (size_t i = 0; i < pipes[0].size(); ++i) core0[pipes[0][i]] = pipes[1][i];
@@ -825,9 +846,9 @@ TEST(TraceWriter, RealLaunchThroughTheDeviceGivesAConsistentTrace) {
   ASSERT_NE(program, nullptr);
   LaunchOptions options;
   options.record_timeline = true;
-  auto result = device.Launch(*program, blocks,
-                              {ArgValue::Address(x), ArgValue::Address(y), ArgValue::Address(z)},
-                              options);
+  auto result =
+      device.Launch(*program, blocks,
+                    {ArgValue::Address(x), ArgValue::Address(y), ArgValue::Address(z)}, options);
   ASSERT_TRUE(result.ok()) << result.status().message();
   ASSERT_EQ(result->status, LaunchResult::Status::kOk);
   ASSERT_FALSE(result->timeline.empty());

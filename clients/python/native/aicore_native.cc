@@ -154,7 +154,7 @@ class PyRuntime {
   }
 
   py::bytes Launch(py::bytes kernel_ir, uint32_t block_dim, py::sequence args, uint32_t stream,
-                   uint64_t max_cycles, bool record_timeline) {
+                   uint64_t max_cycles, bool record_timeline, const std::string& trace_dir) {
     std::string ir = kernel_ir;  // copied: the GIL is released below
     std::vector<ArgValue> values = ConvertArgs(args);
     std::string report;
@@ -163,6 +163,7 @@ class PyRuntime {
       LaunchSettings settings;
       settings.max_cycles = max_cycles;
       settings.record_timeline = record_timeline;
+      settings.trace_dir = trace_dir;
       report = Check(runtime_->Launch(ir, block_dim, values, stream, settings));
     }
     return py::bytes(report);
@@ -201,10 +202,12 @@ PYBIND11_MODULE(_aicore_native, m) {
       .def("destroy_stream", &PyRuntime::DestroyStream, py::arg("stream"))
       .def("launch", &PyRuntime::Launch, py::arg("kernel_ir"), py::arg("block_dim"),
            py::arg("args"), py::arg("stream") = 0, py::arg("max_cycles") = 0,
-           py::arg("record_timeline") = false,
+           py::arg("record_timeline") = false, py::arg("trace_dir") = "",
            "Runs a serialized aicore.ir.v1.Kernel; args are ('int'|'float'|'addr', value) "
            "tuples. Returns a serialized aicore.report.v1.LaunchReport (with one timeline "
-           "record per pipe instruction when record_timeline is true).")
+           "record per pipe instruction when record_timeline is true). A non-empty trace_dir "
+           "also writes msprof-style trace files to trace_dir/<kernel>_<n>/ on this host "
+           "(docs/traces.md).")
       .def("synchronize", &PyRuntime::Synchronize, py::arg("stream") = 0);
 
   m.def("list_platforms", [] { return aicore::sim::ListPlatforms(); });

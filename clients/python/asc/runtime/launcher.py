@@ -143,17 +143,10 @@ def launch(compiled: CompiledKernel, host_args: List[HostArg], options: LaunchOp
 
 
 def _native_launch(runtime, compiled, core_num, native_args, stream_id, record_timeline):
-    kwargs = {"stream": stream_id, "max_cycles": _max_cycles()}
-    if record_timeline:
-        kwargs["record_timeline"] = True
-    try:
-        return runtime.launch(compiled.ir_bytes, core_num, native_args, **kwargs)
-    except TypeError as exc:
-        if record_timeline:
-            raise RuntimeError("this build of asc._aicore_native cannot record timelines "
-                               f"(Runtime.launch has no record_timeline argument): {exc}") \
-                from exc
-        raise
+    # AICORE_SIM_TRACE=DIR: the runtime writes msprof-style trace files to DIR/<kernel>_<n>/.
+    return runtime.launch(compiled.ir_bytes, core_num, native_args, stream=stream_id,
+                          max_cycles=_max_cycles(), record_timeline=bool(record_timeline),
+                          trace_dir=os.environ.get("AICORE_SIM_TRACE", ""))
 
 
 def _copy_back(runtime, arg: HostArg) -> None:
