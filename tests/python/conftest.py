@@ -10,7 +10,7 @@ import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
-for path in (os.path.join(REPO, "clients", "python"), HERE):
+for path in (os.path.join(REPO, "clients", "python"), os.path.join(REPO, "examples"), HERE):
     if path not in sys.path:
         sys.path.insert(0, path)
 

@@ -7,6 +7,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "clients", "python"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "examples"))
 sys.path.insert(0, HERE)
 
 import numpy as np  # noqa: E402

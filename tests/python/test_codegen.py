@@ -52,10 +52,10 @@ def test_tutorial_ir_shape_and_locations():
     body = kinds(ir)
     assert body.count("data_copy") == 3 and body.count("vec_binary") == 1
     assert body.count("set_flag") == 3 and body.count("wait_flag") == 3
-    assert os.path.basename(ir.files[0]) == "kernels.py"
+    assert os.path.basename(ir.files[0]) == "vadd.py"
     add_line = line_of(vadd_kernel, "asc.add(z_local")
     for kind, msg, op in walk(ir.body):
-        assert op.loc.line > 0 and ir.files[op.loc.file].endswith("kernels.py")
+        assert op.loc.line > 0 and ir.files[op.loc.file].endswith("vadd.py")
         if kind == "vec_binary":
             assert op.loc.line == add_line
             assert msg.kind == kernel_pb2.VecBinaryOp.ADD

@@ -79,7 +79,7 @@ def test_trace_env_writes_msprof_layout(device, monkeypatch, tmp_path):
     merged = json.loads((launch_dir / "simulator" / "trace.json").read_text())
     slices = [e for e in merged["traceEvents"] if e.get("ph") == "X"]
     assert {e["tid"] for e in slices} >= {"MTE2", "VECTOR", "MTE3"}
-    assert any("kernels.py:" in e["args"].get("code", "") for e in slices)
+    assert any("vadd.py:" in e["args"].get("code", "") for e in slices)
     starts = {e["id"] for e in merged["traceEvents"] if e.get("ph") == "s"}
     ends = {e["id"] for e in merged["traceEvents"] if e.get("ph") == "t"}
     assert starts and starts == ends, "every set_flag arrow must end at its wait_flag"
