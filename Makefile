@@ -5,7 +5,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 export PYTHONPATH := $(CURDIR)/clients/python
 
-.PHONY: all deps configure build run test test-cpp test-python bench clean
+.PHONY: all deps configure build run test test-cpp test-python bench calibrate clean
 
 all: build
 
@@ -33,6 +33,10 @@ test-python:
 
 bench: build
 	$(PYTHON) bench/vadd_1m.py
+
+# Simulated vs measured times of the Add ladder (hardware-910b.md 7); last line "MAPE: X%".
+calibrate: build
+	$(PYTHON) bench/calibrate.py
 
 clean:
 	rm -rf $(BUILD_DIR) $(BUILD_DIR).configure.log

@@ -72,7 +72,11 @@ SocConfig FromProto(const cfg::SocConfig& p) {
   c.mte2 = dma(p.mte2());
   c.mte3 = dma(p.mte3());
   c.ub_copy = dma(p.ub_copy());
-  c.hbm_bytes_per_cycle = p.gm().hbm_bytes_per_cycle();
+  c.hbm_read_bytes_per_cycle = p.gm().hbm_read_bytes_per_cycle();
+  c.hbm_write_bytes_per_cycle = p.gm().hbm_write_bytes_per_cycle();
+  c.hbm_transfer_overhead_cycles = p.gm().hbm_transfer_overhead_cycles();
+  c.gm_request_bytes = p.gm().request_bytes();
+  c.gm_misaligned_efficiency = p.gm().misaligned_efficiency();
   c.gm_latency_cycles = p.gm().latency_cycles();
   c.gm_alloc_alignment_bytes = p.gm().alloc_alignment_bytes();
   c.gm_alloc_slack_bytes = p.gm().alloc_slack_bytes();
@@ -80,6 +84,11 @@ SocConfig FromProto(const cfg::SocConfig& p) {
   c.flag_latency_cycles = p.flag_latency_cycles();
   c.barrier_cycles = p.barrier_cycles();
   c.launch_overhead_cycles = p.launch_overhead_cycles();
+  c.launch_overhead_per_core_cycles = p.launch_overhead_per_core_cycles();
+  c.l2 = L2Config{p.l2().line_bytes(), p.l2().ways(), p.l2().bytes_per_cycle(),
+                  p.l2().hit_latency_cycles(), p.l2().write_allocate()};
+  c.ub_banks =
+      UbBankConfig{p.ub_banks().block_bytes(), p.ub_banks().groups(), p.ub_banks().bank_bytes()};
   return c;
 }
 
@@ -214,7 +223,11 @@ void ToProto(const SocConfig& c, cfg::SocConfig* out) {
   dma(c.mte3, out->mutable_mte3());
   dma(c.ub_copy, out->mutable_ub_copy());
   cfg::GlobalMemory* g = out->mutable_gm();
-  g->set_hbm_bytes_per_cycle(c.hbm_bytes_per_cycle);
+  g->set_hbm_read_bytes_per_cycle(c.hbm_read_bytes_per_cycle);
+  g->set_hbm_write_bytes_per_cycle(c.hbm_write_bytes_per_cycle);
+  g->set_hbm_transfer_overhead_cycles(c.hbm_transfer_overhead_cycles);
+  g->set_request_bytes(c.gm_request_bytes);
+  g->set_misaligned_efficiency(c.gm_misaligned_efficiency);
   g->set_latency_cycles(c.gm_latency_cycles);
   g->set_alloc_alignment_bytes(c.gm_alloc_alignment_bytes);
   g->set_alloc_slack_bytes(c.gm_alloc_slack_bytes);
@@ -222,6 +235,17 @@ void ToProto(const SocConfig& c, cfg::SocConfig* out) {
   out->set_flag_latency_cycles(c.flag_latency_cycles);
   out->set_barrier_cycles(c.barrier_cycles);
   out->set_launch_overhead_cycles(c.launch_overhead_cycles);
+  out->set_launch_overhead_per_core_cycles(c.launch_overhead_per_core_cycles);
+  cfg::L2Cache* l2 = out->mutable_l2();
+  l2->set_line_bytes(c.l2.line_bytes);
+  l2->set_ways(c.l2.ways);
+  l2->set_bytes_per_cycle(c.l2.bytes_per_cycle);
+  l2->set_hit_latency_cycles(c.l2.hit_latency_cycles);
+  l2->set_write_allocate(c.l2.write_allocate);
+  cfg::UbBanks* ub = out->mutable_ub_banks();
+  ub->set_block_bytes(c.ub_banks.block_bytes);
+  ub->set_groups(c.ub_banks.groups);
+  ub->set_bank_bytes(c.ub_banks.bank_bytes);
 }
 
 }  // namespace aicore::sim

@@ -702,9 +702,19 @@ class Decoder {
     if (!ir::DType_IsValid(t.dtype()) || t.dtype() == ir::DT_INVALID || t.dtype() == ir::DT_BOOL) {
       return OpError(name + ".dtype", DTypeName(t.dtype()) + " is not a tensor element type");
     }
+    if (!ir::CacheMode_IsValid(t.cache_mode())) {
+      return OpError(name + ".cache_mode",
+                     std::to_string(t.cache_mode()) + " is not a valid CacheMode");
+    }
+    if (!gm && t.cache_mode() != ir::CACHE_MODE_NORMAL) {
+      return OpError(name + ".cache_mode", ir::CacheMode_Name(t.cache_mode()) +
+                                               " applies to GM operands only (set it with "
+                                               "GlobalTensor.set_l2_cache_hint)");
+    }
     if (Status u = UseInteger(t.addr(), name + ".addr"); !u.ok()) return u;
     if (Status u = UseOptionalInteger(t.count(), name + ".count"); !u.ok()) return u;
     out->space = static_cast<MemSpace>(t.space());
+    out->cache_mode = static_cast<CacheMode>(t.cache_mode());
     out->position = static_cast<uint8_t>(t.position());
     out->dtype = ToDType(t.dtype());
     out->addr = t.addr();

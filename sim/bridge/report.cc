@@ -68,6 +68,12 @@ void ToProto(const LaunchResult& r, rep::LaunchReport* out) {
       pp->set_busy_cycles(p.busy_cycles);
       pp->set_wait_flag_cycles(p.wait_flag_cycles);
       pp->set_bytes(p.bytes);
+      pp->set_queue_full_stall_cycles(p.queue_full_stall_cycles);
+      pp->set_bandwidth_stall_cycles(p.bandwidth_stall_cycles);
+      pp->set_bank_conflict_cycles(p.bank_conflict_cycles);
+      pp->set_l2_hit_bytes(p.l2_hit_bytes);
+      pp->set_hbm_read_bytes(p.hbm_read_bytes);
+      pp->set_hbm_write_bytes(p.hbm_write_bytes);
     }
   }
   for (const Diagnostic& d : r.diagnostics) {

@@ -21,6 +21,22 @@ struct DmaCostConfig {
   double core_bytes_per_cycle = 0;
 };
 
+// The die's L2 (proto L2Cache); capacity is SocConfig::l2_bytes.
+struct L2Config {
+  uint32_t line_bytes = 0;
+  uint32_t ways = 0;
+  double bytes_per_cycle = 0;
+  uint32_t hit_latency_cycles = 0;
+  bool write_allocate = false;
+};
+
+// UB bank geometry for vector bank-conflict timing (proto UbBanks).
+struct UbBankConfig {
+  uint32_t block_bytes = 0;
+  uint32_t groups = 0;
+  uint64_t bank_bytes = 0;
+};
+
 struct SocConfig {
   std::string name;
   std::string arch;
@@ -42,7 +58,11 @@ struct SocConfig {
 
   DmaCostConfig mte2, mte3, ub_copy;
 
-  double hbm_bytes_per_cycle = 0;
+  double hbm_read_bytes_per_cycle = 0;
+  double hbm_write_bytes_per_cycle = 0;
+  double hbm_transfer_overhead_cycles = 0;
+  uint32_t gm_request_bytes = 0;
+  double gm_misaligned_efficiency = 0;
   uint32_t gm_latency_cycles = 0;
   uint64_t gm_alloc_alignment_bytes = 0;
   uint64_t gm_alloc_slack_bytes = 0;
@@ -50,7 +70,17 @@ struct SocConfig {
   uint32_t flag_ids_per_event = 0;
   uint32_t flag_latency_cycles = 0;
   uint32_t barrier_cycles = 0;
-  uint64_t launch_overhead_cycles = 0;
+  uint64_t launch_overhead_cycles = 0;  // base
+  uint64_t launch_overhead_per_core_cycles = 0;
+
+  L2Config l2;
+  UbBankConfig ub_banks;
+
+  // Kernel start-up before the first instruction of a launch that uses `cores` cores: the head
+  // overhead grows with the core count (hardware-910b.md 7).
+  uint64_t LaunchOverhead(uint32_t cores) const {
+    return launch_overhead_cycles + launch_overhead_per_core_cycles * cores;
+  }
 };
 
 }  // namespace aicore::sim

@@ -71,12 +71,18 @@ enum class SysValueKind : uint8_t {
   kSystemCycle = 7,
 };
 
+// L2 hint of a GM operand (GlobalTensor.set_l2_cache_hint; proto CacheMode). LAST and
+// PERSISTENT only change replacement priority on the chip; the model treats them as NORMAL.
+enum class CacheMode : uint8_t { kNormal = 0, kDisable = 1, kLast = 2, kPersistent = 4 };
+
 struct TensorOperand {
   MemSpace space = MemSpace::kInvalid;
   uint8_t position = 0;  // Ascend TPosition value, for traces
   DType dtype = DType::kInvalid;
   uint32_t addr = 0;   // slot of the byte address
   uint32_t count = 0;  // slot of the view's element count, 0 = unknown
+  // GM only.
+  CacheMode cache_mode = CacheMode::kNormal;
 };
 
 // Operands of data_copy and vector instructions.

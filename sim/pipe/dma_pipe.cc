@@ -9,17 +9,23 @@
 namespace aicore::sim {
 
 PipeTiming DmaTiming(const DmaCostConfig& cost, uint64_t bytes, uint64_t bursts, Cycle now,
-                     HbmArbiter* hbm, uint32_t latency_cycles) {
+                     const GmTiming* gm, uint64_t* bandwidth_stall) {
+  double efficiency = gm != nullptr ? gm->efficiency : 1.0;
   double stream = cost.per_burst_cycles * static_cast<double>(bursts) +
-                  static_cast<double>(bytes) / cost.core_bytes_per_cycle;
+                  static_cast<double>(bytes) / (cost.core_bytes_per_cycle * efficiency);
   double moved = stream;
-  if (hbm != nullptr && bytes > 0) {
+  double latency = 0;
+  if (gm != nullptr && bytes > 0) {
     double start = static_cast<double>(now.value());
-    moved = std::max(moved, hbm->Grant(start, bytes) - start);
+    moved = std::max(moved, gm->done - start);
+    latency = gm->latency;
+  }
+  if (bandwidth_stall != nullptr) {
+    *bandwidth_stall = (CeilCycles(moved) - CeilCycles(stream)).value();
   }
   PipeTiming t;
   t.accept_next = now + MaxCycle(Cycle(1), CeilCycles(stream));
-  t.end = now + MaxCycle(Cycle(1), CeilCycles(moved + cost.fixed_cycles + latency_cycles));
+  t.end = now + MaxCycle(Cycle(1), CeilCycles(moved + cost.fixed_cycles + latency));
   return t;
 }
 
@@ -29,8 +35,23 @@ DmaPipe::DmaPipe(PipeId id, uint32_t core, uint32_t queue_depth, LaunchContext& 
 
 PipeTiming DmaPipe::Execute(const IssuedInstr& in, Cycle now, uint8_t* scratch) {
   Gather(in.src0, scratch);
-  return DmaTiming(cost_, in.bytes, in.bursts, now, &ctx_.hbm,
-                   reads_gm_ ? ctx_.config.gm_latency_cycles : 0);
+  const Transfer& side = reads_gm_ ? in.src0 : in.dst;
+  GmTransfer t;
+  t.addr = reads_gm_ ? in.src0_addr : in.dst_addr;
+  t.chunk_bytes = side.chunk_bytes;
+  t.pitch = side.pitch;
+  t.chunks = side.chunks;
+  t.write = !reads_gm_;
+  t.mode = in.gm_cache_mode;
+  GmTiming gm = ctx_.gm_path.Transfer(t, static_cast<double>(now.value()));
+  uint64_t stall = 0;
+  PipeTiming timing = DmaTiming(cost_, in.bytes, in.bursts, now, &gm, &stall);
+  PipeStats& s = mutable_stats();
+  s.bandwidth_stall_cycles += stall;
+  s.l2_hit_bytes += gm.l2_hit_bytes;
+  s.hbm_read_bytes += gm.hbm_read_bytes;
+  s.hbm_write_bytes += gm.hbm_write_bytes;
+  return timing;
 }
 
 }  // namespace aicore::sim

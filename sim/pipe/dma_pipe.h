@@ -1,22 +1,25 @@
 // The DMA pipes of a vector core: MTE2 (GM -> UB) and MTE3 (UB -> GM). One class serves both
-// because they differ only in their cost row and in whether the GM read latency applies; a new
-// engine (MTE1, fixpipe) is a new file. Copies overlap: the engine accepts the next copy once it
-// has streamed this one's bytes at its per-core rate, while the data still travels.
+// because they differ only in their cost row and in which side is GM; a new engine (MTE1,
+// fixpipe) is a new file. Copies overlap: the engine accepts the next copy once it has streamed
+// this one's bytes at its per-core rate, while the data still travels through L2/HBM.
 #pragma once
 
 #include "sim/core/config.h"
-#include "sim/mem/hbm.h"
+#include "sim/mem/gm_path.h"
 #include "sim/pipe/pipe.h"
 
 namespace aicore::sim {
 
 // Timing of one copy of `bytes` in `bursts` chunks starting at `now`:
-//   stream = bursts * per_burst_cycles + bytes / core_bytes_per_cycle  (engine busy)
-//   moved  = max(stream, HBM grant)         (when hbm != nullptr: GM traffic shares HBM)
-//   end    = now + ceil(moved + fixed_cycles + latency_cycles)
+//   stream = bursts * per_burst_cycles + bytes / (core_bytes_per_cycle * efficiency)
+//            (engine busy; efficiency < 1 for GM addresses off gm.request_bytes)
+//   moved  = max(stream, gm->done - now)  (when gm != nullptr: shared L2/HBM channels)
+//   end    = now + max(1, ceil(moved + fixed_cycles + gm->latency))
 //   accept_next = now + max(1, ceil(stream))
+// `bandwidth_stall` (optional) receives ceil(moved) - ceil(stream): time spent waiting for
+// shared bandwidth beyond the engine's own streaming.
 PipeTiming DmaTiming(const DmaCostConfig& cost, uint64_t bytes, uint64_t bursts, Cycle now,
-                     HbmArbiter* hbm, uint32_t latency_cycles);
+                     const GmTiming* gm, uint64_t* bandwidth_stall = nullptr);
 
 class DmaPipe : public Pipe {
  public:

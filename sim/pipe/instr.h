@@ -42,6 +42,10 @@ struct IssuedInstr {
   uint32_t flag = 0;         // set_flag / wait_flag: FlagFile index
   uint32_t event_id = 0;
   PipeId barrier_pipe = PipeId::kS;
+  // Addresses for timing: UB offsets (bank groups) or GM device addresses (alignment, L2 lines)
+  // of src0, src1 and dst, and the L2 hint of the GM side of a copy.
+  uint64_t src0_addr = 0, src1_addr = 0, dst_addr = 0;
+  CacheMode gm_cache_mode = CacheMode::kNormal;
   // Memory touched (sources then destination), for auto_sync and use-after-free checks.
   MemRange ranges[3];
   uint8_t num_ranges = 0;

@@ -129,6 +129,9 @@ bool BuildDataCopy(const Instr& instr, const Evaluator& ev, const IssueEnv& env,
   }
   out->src0 = Transfer{src_host, chunk, src_pitch, chunks};
   out->dst = Transfer{dst_host, chunk, dst_pitch, chunks};
+  out->src0_addr = src_addr;
+  out->dst_addr = dst_addr;
+  out->gm_cache_mode = m.src0.space == MemSpace::kGm ? m.src0.cache_mode : m.dst.cache_mode;
   out->bytes = chunk * chunks;
   out->bursts = chunks;
   return true;
@@ -167,6 +170,9 @@ bool BuildVector(const Instr& instr, const std::vector<ScalarValue>& values, con
   out->src0 = Transfer{src0, bytes, bytes, bytes > 0 ? 1u : 0u};
   out->src1 = Transfer{src1, bytes, bytes, bytes > 0 ? 1u : 0u};
   out->dst = Transfer{dst, bytes, bytes, bytes > 0 ? 1u : 0u};
+  out->src0_addr = src0_addr;
+  out->src1_addr = src1_addr;
+  out->dst_addr = dst_addr;
   out->count = static_cast<uint64_t>(count);
   out->bytes = bytes;
   out->bursts = 1;

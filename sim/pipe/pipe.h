@@ -92,6 +92,9 @@ class Pipe {
   // timing.
   virtual PipeTiming Execute(const IssuedInstr& in, Cycle now, uint8_t* scratch) = 0;
 
+  // Subclasses add their own stall causes and traffic.
+  PipeStats& mutable_stats() { return stats_; }
+
   LaunchContext& ctx_;
 
  private:

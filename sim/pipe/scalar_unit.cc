@@ -48,6 +48,7 @@ void ScalarUnit::ResetStats() {
   stats_ = PipeStats();
   stats_.pipe = std::string(PipeName(PipeId::kS));
   queue_full_stall_cycles_ = 0;
+  queue_full_by_pipe_.fill(0);
 }
 
 void ScalarUnit::StartBlock(uint32_t block, const std::vector<ScalarValue>& initial_values,
@@ -202,7 +203,11 @@ bool ScalarUnit::DrainPending(Cycle now) {
     p.issued.ready = now + Cycle(config.scalar_issue_cycles);
     NoteIssued(p.pipe, p.issued);
     pipe->Push(p.issued);
-    if (wait_ == Wait::kQueueFull) queue_full_stall_cycles_ += (now - wait_since_).value();
+    if (wait_ == Wait::kQueueFull) {
+      uint64_t stalled = (now - wait_since_).value();
+      queue_full_stall_cycles_ += stalled;
+      queue_full_by_pipe_[PipeIndex(stalled_pipe_)] += stalled;
+    }
     wait_ = Wait::kNone;
     Advance(config.scalar_issue_cycles);
     ++pending_head_;

@@ -7,6 +7,7 @@
 // pipe instructions; with auto_sync the syncs a dependency lacks are inserted at issue time.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <unordered_map>
@@ -60,6 +61,10 @@ class ScalarUnit {
 
   const PipeStats& stats() const { return stats_; }
   uint64_t queue_full_stall_cycles() const { return queue_full_stall_cycles_; }
+  // The same, split by the pipe whose queue was full.
+  uint64_t queue_full_stall_cycles(PipeId pipe) const {
+    return queue_full_by_pipe_[PipeIndex(pipe)];
+  }
   void ResetStats();
 
  private:
@@ -122,6 +127,7 @@ class ScalarUnit {
 
   PipeStats stats_;
   uint64_t queue_full_stall_cycles_ = 0;
+  std::array<uint64_t, kNumPipes> queue_full_by_pipe_{};
 
   // An instruction on its way into a pipe, or the PIPE_ALL drain of TPipe.destroy.
   struct PendingIssue {

@@ -10,14 +10,15 @@ namespace aicore::sim {
 
 VectorPipe::VectorPipe(uint32_t core, uint32_t queue_depth, LaunchContext& ctx, FlagFile& flags,
                        PipeListener& listener)
-    : Pipe(PipeId::kV, core, queue_depth, ctx, flags, listener) {}
+    : Pipe(PipeId::kV, core, queue_depth, ctx, flags, listener),
+      banks_(ctx.config.ub_banks, ctx.config.ub_bytes, ctx.config.vector_repeat_bytes) {}
 
 PipeTiming VectorPipe::Execute(const IssuedInstr& in, Cycle now, uint8_t* scratch) {
   const Instr& instr = *in.instr;
   OpClass cls = Info(instr.opcode).op_class;
   if (cls == OpClass::kDataCopy) {
     Gather(in.src0, scratch);
-    return DmaTiming(ctx_.config.ub_copy, in.bytes, in.bursts, now, nullptr, 0);
+    return DmaTiming(ctx_.config.ub_copy, in.bytes, in.bursts, now, nullptr);
   }
   switch (cls) {
     case OpClass::kVecBinary:
@@ -33,11 +34,17 @@ PipeTiming VectorPipe::Execute(const IssuedInstr& in, Cycle now, uint8_t* scratc
       break;
   }
   // Counter mode: the hardware runs ceil(bytes / repeat_bytes) repeats, the last one partial.
+  // A repeat whose blocks collide in UB bank groups takes one beat per colliding block, so its
+  // cycles are multiplied by its worst N-way conflict.
   const VectorCost& cost = ctx_.costs.Vector(instr.opcode, instr.dtype);
   uint64_t repeat_bytes = ctx_.config.vector_repeat_bytes;
   uint64_t repeats = (in.bytes + repeat_bytes - 1) / repeat_bytes;
+  uint64_t srcs[2] = {in.src0_addr, in.src1_addr};
+  uint64_t beats = banks_.Beats(srcs, cls == OpClass::kVecBinary ? 2 : 1, in.dst_addr, in.bytes);
+  Cycle ideal = CeilCycles(static_cast<double>(repeats) * cost.cycles_per_repeat);
   Cycle occupancy =
-      MaxCycle(Cycle(1), CeilCycles(static_cast<double>(repeats) * cost.cycles_per_repeat));
+      MaxCycle(Cycle(1), CeilCycles(static_cast<double>(beats) * cost.cycles_per_repeat));
+  mutable_stats().bank_conflict_cycles += (occupancy - MaxCycle(Cycle(1), ideal)).value();
   PipeTiming t;
   t.accept_next = now + occupancy;
   t.end = t.accept_next + CeilCycles(cost.per_call_cycles);

@@ -1,9 +1,10 @@
 // PIPE_V of a vector core: vector arithmetic and UB -> UB data_copy. Pipelined: it accepts the
-// next instruction after repeats * cycles_per_repeat cycles but writes the destination
-// per_call_cycles later, so a dependent instruction without pipe_barrier(PIPE_V) reads stale UB,
-// as on the chip.
+// next instruction after beats * cycles_per_repeat cycles (beats = repeats, more with UB bank
+// conflicts, sim/mem/ub_banks.h) but writes the destination per_call_cycles later, so a
+// dependent instruction without pipe_barrier(PIPE_V) reads stale UB, as on the chip.
 #pragma once
 
+#include "sim/mem/ub_banks.h"
 #include "sim/pipe/pipe.h"
 
 namespace aicore::sim {
@@ -15,6 +16,9 @@ class VectorPipe : public Pipe {
 
  protected:
   PipeTiming Execute(const IssuedInstr& in, Cycle now, uint8_t* scratch) override;
+
+ private:
+  UbBankModel banks_;
 };
 
 }  // namespace aicore::sim

@@ -130,7 +130,9 @@ CoreStats AiCore::BlockStats(Cycle end) const {
   s.queue_full_stall_cycles = scalar_->queue_full_stall_cycles();
   s.pipes.push_back(scalar_->stats());
   for (const auto& p : pipes_) {
-    if (p != nullptr) s.pipes.push_back(p->stats());
+    if (p == nullptr) continue;
+    s.pipes.push_back(p->stats());
+    s.pipes.back().queue_full_stall_cycles = scalar_->queue_full_stall_cycles(p->id());
   }
   return s;
 }

@@ -20,6 +20,9 @@ class Checker {
   void NonNegative(double v, const char* field) {
     if (!(v >= 0) || !std::isfinite(v)) Fail(field, "must be >= 0 (got " + Num(v) + ")");
   }
+  void PowerOfTwo(uint64_t v, const char* field) {
+    if (v != 0 && (v & (v - 1)) != 0) Fail(field, "must be a power of two (got " + Num(v) + ")");
+  }
   void NonEmpty(const std::string& v, const char* field) {
     if (v.empty()) Fail(field, "must be set");
   }
@@ -29,6 +32,7 @@ class Checker {
   const Status& status() const { return status_; }
 
  private:
+  static std::string Num(uint64_t v) { return std::to_string(v); }
   static std::string Num(double v) {
     std::ostringstream s;
     s << v;
@@ -82,7 +86,26 @@ Status ValidateSocConfig(const SocConfig& c, const std::string& origin) {
     k.NonNegative(d.d.per_burst_cycles, d.burst);
     k.Positive(d.d.core_bytes_per_cycle, d.rate);
   }
-  k.Positive(c.hbm_bytes_per_cycle, "gm.hbm_bytes_per_cycle");
+  k.Positive(c.hbm_read_bytes_per_cycle, "gm.hbm_read_bytes_per_cycle");
+  k.Positive(c.hbm_write_bytes_per_cycle, "gm.hbm_write_bytes_per_cycle");
+  k.NonNegative(c.hbm_transfer_overhead_cycles, "gm.hbm_transfer_overhead_cycles");
+  k.Positive(c.gm_request_bytes, "gm.request_bytes");
+  k.PowerOfTwo(c.gm_request_bytes, "gm.request_bytes");
+  // An efficiency above 1 would make misaligned transfers faster than aligned ones.
+  if (!(c.gm_misaligned_efficiency > 0 && c.gm_misaligned_efficiency <= 1)) {
+    k.Fail("gm.misaligned_efficiency", "must be in (0, 1]");
+  }
+  k.Positive(c.l2.line_bytes, "l2.line_bytes");
+  k.PowerOfTwo(c.l2.line_bytes, "l2.line_bytes");
+  k.Positive(c.l2.ways, "l2.ways");
+  k.Positive(c.l2.bytes_per_cycle, "l2.bytes_per_cycle");
+  if (c.l2.line_bytes != 0 && c.l2.ways != 0 &&
+      c.l2_bytes % (static_cast<uint64_t>(c.l2.line_bytes) * c.l2.ways) != 0) {
+    k.Fail("l2.ways", "memory.l2_bytes must be a whole number of sets of ways * line_bytes");
+  }
+  k.Positive(c.ub_banks.block_bytes, "ub_banks.block_bytes");
+  k.Positive(c.ub_banks.groups, "ub_banks.groups");
+  k.Positive(static_cast<double>(c.ub_banks.bank_bytes), "ub_banks.bank_bytes");
   k.Positive(static_cast<double>(c.gm_alloc_alignment_bytes), "gm.alloc_alignment_bytes");
   if (c.gm_alloc_alignment_bytes != 0 &&
       (c.gm_alloc_alignment_bytes & (c.gm_alloc_alignment_bytes - 1)) != 0) {

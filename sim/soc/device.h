@@ -91,6 +91,13 @@ struct PipeStats {
   uint64_t busy_cycles = 0;
   uint64_t wait_flag_cycles = 0;
   uint64_t bytes = 0;
+  // Stall causes besides wait_flag_cycles (docs/timing-model.md "Statistics").
+  uint64_t queue_full_stall_cycles = 0;  // the scalar unit waited for space in this queue
+  uint64_t bandwidth_stall_cycles = 0;   // DMA time beyond the engine's own streaming time
+  uint64_t bank_conflict_cycles = 0;     // V: extra cycles from UB bank-group conflicts
+  uint64_t l2_hit_bytes = 0;             // GM bytes served by L2
+  uint64_t hbm_read_bytes = 0;           // HBM traffic this pipe caused (fills, bypass)
+  uint64_t hbm_write_bytes = 0;          // (bypass writes, dirty evictions)
 };
 
 struct CoreStats {

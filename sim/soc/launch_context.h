@@ -1,5 +1,5 @@
-// Everything one launch shares between its cores: config, program, costs, GM and the HBM
-// arbiter, the global event queue, diagnostics and the stop state. Units receive a reference at
+// Everything one launch shares between its cores: config, program, costs, GM and its L2/HBM
+// path, the global event queue, diagnostics and the stop state. Units receive a reference at
 // construction ("connected once") instead of reaching for globals.
 #pragma once
 
@@ -14,20 +14,20 @@
 #include "sim/isa/cost_table.h"
 #include "sim/isa/program.h"
 #include "sim/mem/global_memory.h"
-#include "sim/mem/hbm.h"
+#include "sim/mem/gm_path.h"
 #include "sim/soc/device.h"
 
 namespace aicore::sim {
 
 struct LaunchContext {
   LaunchContext(const SocConfig& c, const Program& p, const CostTable& t, GlobalMemory& g)
-      : config(c), program(p), costs(t), gm(g), hbm(c.hbm_bytes_per_cycle), diags(p) {}
+      : config(c), program(p), costs(t), gm(g), gm_path(c), diags(p) {}
 
   const SocConfig& config;
   const Program& program;
   const CostTable& costs;
   GlobalMemory& gm;
-  HbmArbiter hbm;
+  GmPath gm_path;  // L2 + HBM channels shared by every core; cold for every launch
   EventQueue events;
   DiagnosticSink diags;
 

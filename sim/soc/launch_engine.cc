@@ -151,7 +151,7 @@ StatusOr<LaunchResult> LaunchEngine::Run(const Program& program, uint32_t block_
   result.kernel_name = program.name;
   result.platform = config_.name;
   result.block_dim = block_dim;
-  result.cycles = config_.launch_overhead_cycles + last.value();
+  result.cycles = config_.LaunchOverhead(num_cores) + last.value();
   result.clock_mhz = config_.clock_mhz;
   result.duration_us = static_cast<double>(result.cycles) / config_.clock_mhz;
   result.diagnostics = std::move(ctx.diags.diagnostics());

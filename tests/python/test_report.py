@@ -87,3 +87,14 @@ def test_trace_env_writes_msprof_layout(device, monkeypatch, tmp_path):
     assert info[1].startswith("vadd_kernel")
     assert (launch_dir / "PipeUtilization.csv").exists()
     assert not report.timeline, "the timeline is kept only when the caller asked for it"
+
+
+def test_pipe_stats_carry_stall_and_traffic_counters(device):
+    report = _vadd(cores=2, n=2 * 2048)
+    mte2 = report.cores[0].pipes["MTE2"]
+    for name in ("queue_full_stall_cycles", "bandwidth_stall_cycles", "bank_conflict_cycles",
+                 "l2_hit_bytes", "hbm_read_bytes", "hbm_write_bytes"):
+        assert type(getattr(mte2, name)) is int, name
+    # Cold L2: every byte MTE2 reads comes from HBM.
+    assert mte2.hbm_read_bytes >= mte2.bytes > 0
+    assert report["cores"][0]["pipes"]["V"]["bank_conflict_cycles"] >= 0

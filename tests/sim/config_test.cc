@@ -37,7 +37,14 @@ TEST(Config, AllTwelvePlatformsLoad) {
     EXPECT_EQ(c->vector_cores, 2 * c->cube_cores) << p;
     EXPECT_EQ(c->ub_bytes, 196608u) << p;
     EXPECT_EQ(c->flag_ids_per_event, 8u) << p;
-    EXPECT_GT(c->hbm_bytes_per_cycle, 0) << p;
+    EXPECT_GT(c->hbm_read_bytes_per_cycle, 0) << p;
+    EXPECT_GT(c->hbm_write_bytes_per_cycle, 0) << p;
+    EXPECT_EQ(c->l2.line_bytes, 512u) << p;
+    EXPECT_EQ(c->ub_banks.groups, 16u) << p;
+    // The same physical HBM and launch figures on every SKU, converted at its own clock.
+    EXPECT_NEAR(c->hbm_read_bytes_per_cycle * c->clock_mhz,
+                LoadSocConfig("Ascend910B1")->hbm_read_bytes_per_cycle * 1850, 1e-2 * 1850)
+        << p;
   }
 }
 
@@ -112,12 +119,44 @@ TEST(Config, MissingOrZeroFieldsAreNamed) {
       << c.status().message();
 }
 
+TEST(Config, TimingModelFieldsAreChecked) {
+  std::string text = Builtin("Ascend910B1");
+  auto replace = [&](const std::string& key, const std::string& line) {
+    size_t pos = text.find(key);
+    EXPECT_NE(pos, std::string::npos) << key;
+    return text.substr(0, pos) + line + "\n" + text.substr(text.find('\n', pos) + 1);
+  };
+  struct Case {
+    const char* key;
+    const char* line;
+    const char* message;
+  };
+  for (const Case& k : {
+           Case{"hbm_read_bytes_per_cycle:", "  hbm_read_bytes_per_cycle: 0",
+                "gm.hbm_read_bytes_per_cycle: must be > 0"},
+           Case{"hbm_write_bytes_per_cycle:", "  hbm_write_bytes_per_cycle: -1",
+                "gm.hbm_write_bytes_per_cycle: must be > 0"},
+           Case{"misaligned_efficiency:", "  misaligned_efficiency: 1.5",
+                "gm.misaligned_efficiency: must be in (0, 1]"},
+           Case{"request_bytes:", "  request_bytes: 500",
+                "gm.request_bytes: must be a power of two"},
+           Case{"ways:", "  ways: 7", "field l2.ways: memory.l2_bytes must be a whole number"},
+           Case{"line_bytes:", "  line_bytes: 0", "l2.line_bytes: must be > 0"},
+           Case{"groups:", "  groups: 0", "ub_banks.groups: must be > 0"},
+       }) {
+    auto c = ParseSocConfig(replace(k.key, k.line), "t");
+    ASSERT_FALSE(c.ok()) << k.key;
+    EXPECT_NE(c.status().message().find(k.message), std::string::npos) << c.status().message();
+  }
+}
+
 TEST(Config, OverrideDirectory) {
   auto dir = std::filesystem::temp_directory_path() / "aicore_sim_config_test";
   std::filesystem::create_directories(dir);
   std::string text = Builtin("Ascend910B3");
   size_t pos = text.find("launch_overhead_cycles:");
-  std::string changed = text.substr(0, pos) + "launch_overhead_cycles: 7  # test\n";
+  std::string changed = text.substr(0, pos) + "launch_overhead_cycles: 7  # test\n" +
+                        text.substr(text.find('\n', pos) + 1);
   std::ofstream(dir / "Ascend910B3.textproto") << changed;
   setenv("AICORE_SIM_CONFIG_DIR", dir.c_str(), 1);
   auto c = LoadSocConfig("Ascend910B3");
@@ -138,7 +177,14 @@ TEST(Config, ToProtoRoundTrips) {
   ASSERT_TRUE(again.ok()) << again.status().message();
   EXPECT_EQ(again->clock_mhz, c->clock_mhz);
   EXPECT_EQ(again->vector_costs.size(), c->vector_costs.size());
-  EXPECT_EQ(again->hbm_bytes_per_cycle, c->hbm_bytes_per_cycle);
+  EXPECT_EQ(again->hbm_read_bytes_per_cycle, c->hbm_read_bytes_per_cycle);
+  EXPECT_EQ(again->hbm_write_bytes_per_cycle, c->hbm_write_bytes_per_cycle);
+  EXPECT_EQ(again->hbm_transfer_overhead_cycles, c->hbm_transfer_overhead_cycles);
+  EXPECT_EQ(again->gm_misaligned_efficiency, c->gm_misaligned_efficiency);
+  EXPECT_EQ(again->launch_overhead_per_core_cycles, c->launch_overhead_per_core_cycles);
+  EXPECT_EQ(again->l2.ways, c->l2.ways);
+  EXPECT_EQ(again->l2.write_allocate, c->l2.write_allocate);
+  EXPECT_EQ(again->ub_banks.bank_bytes, c->ub_banks.bank_bytes);
   EXPECT_EQ(again->gm_alloc_slack_bytes, c->gm_alloc_slack_bytes);
 }
 

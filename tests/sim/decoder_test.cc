@@ -182,6 +182,36 @@ TEST(Decoder, DataCopyPathsAndForms) {
   }
 }
 
+TEST(Decoder, CacheModeIsDecodedForGmAndRejectedElsewhere) {
+  auto copy = [](ir::TensorRef dst, ir::TensorRef src) {
+    KernelBuilder b("k", "k.py");
+    uint32_t x = b.PointerParam("x", ir::DT_FLOAT32);
+    uint32_t ub = b.Const(0);
+    uint32_t n = b.Const(8, ir::DT_INT32);
+    dst.set_addr(dst.space() == ir::MEM_GM ? x : ub);
+    src.set_addr(src.space() == ir::MEM_GM ? x : ub);
+    b.At(4).DataCopy(dst, src, n);
+    return b.Build();
+  };
+  ir::TensorRef gm = KernelBuilder::Gm(0, ir::DT_FLOAT32);
+  ir::TensorRef ub = KernelBuilder::Ub(0, ir::DT_FLOAT32);
+  ir::TensorRef bypass = gm;
+  bypass.set_cache_mode(ir::CACHE_MODE_DISABLE);
+  auto p = DecodeKernel(copy(ub, bypass));
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  EXPECT_EQ((*p)->mem_ops.at(0).src0.cache_mode, CacheMode::kDisable);
+  EXPECT_EQ((*p)->mem_ops.at(0).dst.cache_mode, CacheMode::kNormal);
+  ir::TensorRef ub_hint = ub;
+  ub_hint.set_cache_mode(ir::CACHE_MODE_DISABLE);
+  EXPECT_EQ(Reject(copy(ub_hint, gm)),
+            "op 2 (data_copy) at k.py:4: field dst.cache_mode: CACHE_MODE_DISABLE applies to GM "
+            "operands only (set it with GlobalTensor.set_l2_cache_hint)");
+  ir::TensorRef bad = gm;
+  bad.set_cache_mode(static_cast<ir::CacheMode>(3));
+  std::string m = Reject(copy(ub, bad));
+  EXPECT_NE(m.find("field src.cache_mode: 3 is not a valid CacheMode"), std::string::npos) << m;
+}
+
 TEST(Decoder, ControlFlowTypes) {
   {
     KernelBuilder b("k", "k.py");

@@ -1,13 +1,17 @@
-// GM allocator (alignment, slack classification, free, capacity, host access) and local memory
-// bounds (overflow-safe).
+// GM allocator (alignment, slack classification, free, capacity, host access), local memory
+// bounds (overflow-safe), and the timing units of sim/mem: bandwidth channels, L2 tags, the GM
+// path through L2/HBM and UB bank-conflict beats.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <limits>
 
 #include "sim/mem/global_memory.h"
+#include "sim/mem/gm_path.h"
 #include "sim/mem/hbm.h"
+#include "sim/mem/l2_cache.h"
 #include "sim/mem/local_memory.h"
+#include "sim/mem/ub_banks.h"
 
 namespace aicore::sim {
 namespace {
@@ -74,11 +78,138 @@ TEST(LocalMemory, BoundsAreOverflowSafe) {
   EXPECT_EQ(ub.capacity(), 196608u);
 }
 
-TEST(Hbm, GrantsAreFirstComeFirstServed) {
-  HbmArbiter hbm(10.0);
+TEST(BandwidthChannel, GrantsAreFirstComeFirstServed) {
+  BandwidthChannel hbm(10.0);
   EXPECT_DOUBLE_EQ(hbm.Grant(0, 100), 10.0);
   EXPECT_DOUBLE_EQ(hbm.Grant(0, 100), 20.0);   // queued behind the first
   EXPECT_DOUBLE_EQ(hbm.Grant(50, 100), 60.0);  // idle gap: starts at its own time
+}
+
+TEST(BandwidthChannel, EveryTransferAddsItsOverhead) {
+  // occupancy = bytes / rate + per_transfer: two 100-byte transfers at 10 B/cycle with 2.5
+  // cycles each end at 12.5 and 25.
+  BandwidthChannel ch(10.0, 2.5);
+  EXPECT_DOUBLE_EQ(ch.Grant(0, 100), 12.5);
+  EXPECT_DOUBLE_EQ(ch.Grant(0, 100), 25.0);
+}
+
+TEST(L2Cache, HitsAfterFillAndLruEviction) {
+  // 2 sets x 2 ways of 512 B lines. Lines 0, 2, 4 map to set 0.
+  L2Cache l2(2 * 2 * 512, 512, 2);
+  L2Cache::Access a;
+  l2.Touch(0, 1024, false, &a);  // lines 0, 1
+  EXPECT_EQ(a.misses, 2u);
+  EXPECT_EQ(a.hits, 0u);
+  a = {};
+  l2.Touch(0, 512, true, &a);  // line 0 again: hit, now dirty and most recent
+  EXPECT_EQ(a.hits, 1u);
+  a = {};
+  l2.Touch(2 * 512, 512, false, &a);  // line 2: set 0 has a free way
+  EXPECT_EQ(a.misses, 1u);
+  EXPECT_EQ(a.dirty_evictions, 0u);
+  a = {};
+  l2.Touch(4 * 512, 512, false, &a);  // line 4 evicts the LRU of {0 (t=3), 2 (t=4)}: dirty 0
+  EXPECT_EQ(a.misses, 1u);
+  EXPECT_EQ(a.dirty_evictions, 1u);
+  a = {};
+  l2.Touch(2 * 512, 512, false, &a);  // line 2 survived
+  EXPECT_EQ(a.hits, 1u);
+  a = {};
+  l2.Touch(32, 64, false, &a);  // a partial line is a whole line: line 0 was evicted
+  EXPECT_EQ(a.misses, 1u);
+}
+
+SocConfig PathConfig() {
+  SocConfig c;
+  c.hbm_read_bytes_per_cycle = 100;
+  c.hbm_write_bytes_per_cycle = 50;
+  c.hbm_transfer_overhead_cycles = 0;
+  c.gm_request_bytes = 512;
+  c.gm_misaligned_efficiency = 0.5;
+  c.gm_latency_cycles = 400;
+  c.l2_bytes = 1 << 20;
+  c.l2 = L2Config{512, 4, 1000, 200, true};
+  return c;
+}
+
+TEST(GmPath, ReadMissThenHit) {
+  SocConfig c = PathConfig();
+  GmPath path(c);
+  GmTransfer t{4096, 8192, 8192, 1, false, CacheMode::kNormal};
+  GmTiming miss = path.Transfer(t, 0);
+  // Cold: 16 lines from HBM at 100 B/cycle (82 cycles) after L2's 8.2; HBM latency.
+  EXPECT_DOUBLE_EQ(miss.done, 81.92);
+  EXPECT_EQ(miss.latency, 400u);
+  EXPECT_EQ(miss.hbm_read_bytes, 8192u);
+  EXPECT_EQ(miss.l2_hit_bytes, 0u);
+  GmTiming hit = path.Transfer(t, 1000);
+  EXPECT_DOUBLE_EQ(hit.done, 1000 + 8.192);  // L2 bandwidth only
+  EXPECT_EQ(hit.latency, 200u);
+  EXPECT_EQ(hit.hbm_read_bytes, 0u);
+  EXPECT_EQ(hit.l2_hit_bytes, 8192u);
+}
+
+TEST(GmPath, NormalWriteAllocatesBypassWriteDoesNot) {
+  SocConfig c = PathConfig();
+  GmPath path(c);
+  GmTransfer w{0, 8192, 8192, 1, true, CacheMode::kNormal};
+  GmTiming normal = path.Transfer(w, 0);
+  EXPECT_EQ(normal.hbm_read_bytes, 8192u);  // write-allocate fills every missing line
+  EXPECT_EQ(normal.hbm_write_bytes, 0u);    // the data stays dirty in L2
+  EXPECT_DOUBLE_EQ(normal.done, 8.192);     // the write only waits for L2
+  c.l2.write_allocate = false;
+  GmPath no_alloc(c);
+  EXPECT_EQ(no_alloc.Transfer(w, 0).hbm_read_bytes, 0u);
+  GmPath bypass_path(PathConfig());
+  GmTransfer b = w;
+  b.mode = CacheMode::kDisable;
+  GmTiming bypass = bypass_path.Transfer(b, 0);
+  EXPECT_EQ(bypass.hbm_read_bytes, 0u);
+  EXPECT_EQ(bypass.hbm_write_bytes, 8192u);
+  EXPECT_DOUBLE_EQ(bypass.done, 8192.0 / 50);  // the HBM write channel
+}
+
+TEST(GmPath, ReadAndWriteChannelsOverlap) {
+  // A bypass read and a bypass write granted at the same cycle do not queue behind each other.
+  GmPath path(PathConfig());
+  GmTiming r = path.Transfer({0, 10000, 10000, 1, false, CacheMode::kDisable}, 0);
+  GmTiming w = path.Transfer({1 << 20, 5000, 5000, 1, true, CacheMode::kDisable}, 0);
+  EXPECT_DOUBLE_EQ(r.done, 100);
+  EXPECT_DOUBLE_EQ(w.done, 100);
+  GmTiming r2 = path.Transfer({0, 10000, 10000, 1, false, CacheMode::kDisable}, 0);
+  EXPECT_DOUBLE_EQ(r2.done, 200);  // a second read does queue
+}
+
+TEST(GmPath, MisalignedTransfersMoveAtTheConfiguredEfficiency) {
+  GmPath path(PathConfig());
+  EXPECT_DOUBLE_EQ(path.Efficiency(1024, 0, 1), 1.0);
+  EXPECT_DOUBLE_EQ(path.Efficiency(1024 + 32, 0, 1), 0.5);
+  EXPECT_DOUBLE_EQ(path.Efficiency(1024, 1024 + 32, 2), 0.5);  // rows off the 512 B grid
+  GmTiming t = path.Transfer({32, 1000, 1000, 1, false, CacheMode::kDisable}, 0);
+  EXPECT_DOUBLE_EQ(t.done, 1000 / 0.5 / 100);
+}
+
+TEST(UbBanks, TutorialLayoutConflictsShiftedLayoutDoesNot) {
+  UbBankModel banks(UbBankConfig{32, 16, 65536}, 196608, 256);
+  // x and y 8 KB apart: every repeat reads each of 8 groups twice -> 2 beats per repeat. The
+  // destination is in another bank (64 KB third), so it adds nothing.
+  uint64_t tutorial[2] = {0, 8192};
+  EXPECT_EQ(banks.Beats(tutorial, 2, 65536, 4096), 2u * 16);
+  // y shifted by 256 B: x uses groups 0-7 and y 8-15 in every repeat -> 1 beat.
+  uint64_t shifted[2] = {0, 8192 + 256};
+  EXPECT_EQ(banks.Beats(shifted, 2, 65536, 4096), 16u);
+  // Shifted by one block only: 7 of 8 groups still collide.
+  uint64_t by32[2] = {0, 8192 + 32};
+  EXPECT_EQ(banks.Beats(by32, 2, 65536, 4096), 2u * 16);
+  // In place (dst = src0): a read and a write in the same bank -> 2 beats.
+  uint64_t one[1] = {1024};
+  EXPECT_EQ(banks.Beats(one, 1, 1024, 256), 2u);
+  // Same groups but different banks for the read and the write: no conflict.
+  EXPECT_EQ(banks.Beats(one, 1, 65536 + 1024, 256), 1u);
+  // All three in one bank and group window: 2 reads + 1 write in one bank -> 3 beats.
+  EXPECT_EQ(banks.Beats(tutorial, 2, 16384, 256), 3u);
+  // A partial last repeat counts only its blocks: 64 B = 2 blocks, still one beat.
+  EXPECT_EQ(banks.Beats(shifted, 2, 65536, 256 + 64), 2u);
 }
 
 }  // namespace

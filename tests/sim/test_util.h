@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/bridge/bridge.h"
+#include "sim/core/cycle.h"
 #include "sim/isa/fp16.h"
 #include "sim/isa/program.h"
 #include "sim/soc/device.h"
@@ -124,6 +125,29 @@ inline const PipeStats* FindPipe(const CoreStats& c, const std::string& name) {
     if (p.pipe == name) return &p;
   }
   return nullptr;
+}
+
+// Whole cycles of a fractional cost, as the engine rounds them.
+inline uint64_t Ceil(double x) { return CeilCycles(x).value(); }
+
+// The first timeline record of `op` at source line `line`, or nullptr.
+inline const InstrRecord* Find(const LaunchResult& r, const std::string& op, uint32_t line) {
+  for (const InstrRecord& rec : r.timeline) {
+    if (rec.op == op && rec.location.line == line) return &rec;
+  }
+  return nullptr;
+}
+
+// Launches `k` with the timeline recorded; the launch must succeed without a kernel fault.
+inline LaunchResult RunTimed(Device& device, const ir::Kernel& k, uint32_t blocks,
+                             const std::vector<ArgValue>& args) {
+  auto program = Decode(k);
+  LaunchOptions options;
+  options.record_timeline = true;
+  auto r = device.Launch(*program, blocks, args, options);
+  EXPECT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->status, LaunchResult::Status::kOk);
+  return *r;
 }
 
 }  // namespace aicore::sim::testing

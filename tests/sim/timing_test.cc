@@ -11,25 +11,6 @@
 namespace aicore::sim::testing {
 namespace {
 
-uint64_t Ceil(double x) { return CeilCycles(x).value(); }
-
-const InstrRecord* Find(const LaunchResult& r, const std::string& op, uint32_t line) {
-  for (const InstrRecord& rec : r.timeline) {
-    if (rec.op == op && rec.location.line == line) return &rec;
-  }
-  return nullptr;
-}
-
-LaunchResult RunTimed(Device& device, const ir::Kernel& k, uint32_t blocks,
-                      const std::vector<ArgValue>& args) {
-  auto program = Decode(k);
-  LaunchOptions options;
-  options.record_timeline = true;
-  auto r = device.Launch(*program, blocks, args, options);
-  EXPECT_TRUE(r.ok()) << r.status().message();
-  return *r;
-}
-
 // copy GM->UB (line 3); set_flag(MTE2_V) (4); wait_flag(MTE2_V) (5); abs on the copied data (6).
 ir::Kernel CopyThenAbs(uint32_t elements) {
   KernelBuilder b("copy_abs", "pin.py");
@@ -80,9 +61,11 @@ TEST(Timing, GoldenSingleVectorAdd) {
   // is idle, so:
   //   start = 3 * op + issue
   //   repeats = ceil(n * 4 / repeat_bytes)
-  //   end = start + max(1, ceil(repeats * cycles_per_repeat[add, float32]))
+  //   beats per repeat = 3: src0 = src1 = UB 0 reads every group of the repeat twice, and dst
+  //   (UB 16 KB: same groups, same 64 KB bank) adds a write to the bank of those reads
+  //   end = start + max(1, ceil(3 * repeats * cycles_per_repeat[add, float32]))
   //               + ceil(per_call_cycles[add, float32])
-  //   cycles = launch_overhead_cycles + end
+  //   cycles = launch_overhead(1 core) + end
   SocConfig c = Config();
   const int64_t n = 4096;
   KernelBuilder b("one_add", "golden.py");
@@ -100,24 +83,30 @@ TEST(Timing, GoldenSingleVectorAdd) {
   ASSERT_NE(row, nullptr);
   uint64_t start = 3 * c.scalar_op_cycles + c.scalar_issue_cycles;
   uint64_t repeats = (n * 4 + c.vector_repeat_bytes - 1) / c.vector_repeat_bytes;
-  uint64_t end = start + std::max<uint64_t>(1, Ceil(repeats * row->cycles_per_repeat)) +
+  uint64_t end = start + std::max<uint64_t>(1, Ceil(3 * repeats * row->cycles_per_repeat)) +
                  Ceil(row->per_call_cycles);
   EXPECT_EQ(r.timeline.at(0).start_cycle, start);
   EXPECT_EQ(r.timeline.at(0).end_cycle, end);
-  EXPECT_EQ(r.cycles, c.launch_overhead_cycles + end);
+  EXPECT_EQ(r.cycles, c.LaunchOverhead(1) + end);
   EXPECT_EQ(FindPipe(r.cores[0], "V")->busy_cycles, end - start);
+  EXPECT_EQ(FindPipe(r.cores[0], "V")->bank_conflict_cycles,
+            Ceil(3 * repeats * row->cycles_per_repeat) - Ceil(repeats * row->cycles_per_repeat));
 }
 
 TEST(Timing, GoldenCopyInAndOut) {
   // copy GM->UB of B bytes (line 3), set/wait MTE2_MTE3... expressed through V here:
   //   MTE2: start2 = 4 * op + issue (4 consts before it)
-  //         end2 = start2 + ceil(max(per_burst + B / mte2.rate, B / hbm) + mte2.fixed + latency)
+  //         L2 is cold, so every line misses: the copy waits for L2 (B / l2 rate) and for the
+  //         HBM read channel (B / hbm_read + hbm_transfer_overhead), then the HBM latency:
+  //         end2 = start2 + ceil(max(per_burst + B / mte2.rate, B / hbm_read + overhead,
+  //                                  B / l2) + mte2.fixed + gm.latency)
   //   set_flag(MTE2_V) fires at end2; wait_flag(MTE2_V) on V passes at end2 + flag_latency;
   //   set_flag(V_MTE3) on V fires at once (V has nothing in flight) -> visible +flag_latency;
   //   MTE3: start3 = end2 + 2 * flag_latency
   //         end3 = start3 + ceil(per_burst + B / mte3.rate + mte3.fixed)  (no GM latency on
-  //         writes; HBM is idle by then)
-  //   cycles = launch_overhead + end3
+  //         writes; the NORMAL write goes into L2, its write-allocate fill occupies the HBM
+  //         read channel without holding the copy)
+  //   cycles = launch_overhead(1 core) + end3
   SocConfig c = Config();
   const int64_t bytes = 16384;
   KernelBuilder b("copy_in_out", "golden.py");
@@ -144,7 +133,9 @@ TEST(Timing, GoldenCopyInAndOut) {
 
   uint64_t start2 = 4 * c.scalar_op_cycles + c.scalar_issue_cycles;
   double stream2 = c.mte2.per_burst_cycles + bytes / c.mte2.core_bytes_per_cycle;
-  double moved2 = std::max(stream2, bytes / c.hbm_bytes_per_cycle);
+  double moved2 =
+      std::max({stream2, bytes / c.hbm_read_bytes_per_cycle + c.hbm_transfer_overhead_cycles,
+                bytes / c.l2.bytes_per_cycle});
   uint64_t end2 = start2 + Ceil(moved2 + c.mte2.fixed_cycles + c.gm_latency_cycles);
   uint64_t start3 = end2 + 2 * c.flag_latency_cycles;
   uint64_t end3 = start3 + Ceil(c.mte3.per_burst_cycles + bytes / c.mte3.core_bytes_per_cycle +
@@ -156,7 +147,15 @@ TEST(Timing, GoldenCopyInAndOut) {
   EXPECT_EQ(in->end_cycle, end2);
   EXPECT_EQ(out->start_cycle, start3);
   EXPECT_EQ(out->end_cycle, end3);
-  EXPECT_EQ(r.cycles, c.launch_overhead_cycles + end3);
+  EXPECT_EQ(r.cycles, c.LaunchOverhead(1) + end3);
+  // The stall and traffic statistics of both copies.
+  const PipeStats* m2 = FindPipe(r.cores[0], "MTE2");
+  const PipeStats* m3 = FindPipe(r.cores[0], "MTE3");
+  EXPECT_EQ(m2->bandwidth_stall_cycles, Ceil(moved2) - Ceil(stream2));
+  EXPECT_EQ(m2->hbm_read_bytes, static_cast<uint64_t>(bytes));
+  EXPECT_EQ(m3->hbm_read_bytes, static_cast<uint64_t>(bytes));  // write-allocate
+  EXPECT_EQ(m3->hbm_write_bytes, 0u);
+  EXPECT_EQ(m3->bandwidth_stall_cycles, 0u);
 }
 
 TEST(Timing, TwoCopiesOnOnePipeOverlap) {
@@ -186,17 +185,20 @@ TEST(Timing, TwoCopiesOnOnePipeOverlap) {
 }
 
 TEST(Timing, HbmBandwidthIsSharedBetweenCoresInEventOrder) {
-  // Two cores each copy B bytes GM->UB at the same cycle. With HBM slower than one core's
-  // engine, the grants serialise: core 0 (earlier in the event order) moves its bytes by
-  // start + B/hbm, core 1 by start + 2B/hbm.
+  // Two cores each copy B bytes GM->UB at the same cycle, bypassing L2 (so core 1 does not hit
+  // the lines core 0 fetched). With HBM slower than one core's engine, the grants serialise:
+  // core 0 (earlier in the event order) moves its bytes by start + B/hbm + overhead, core 1 by
+  // start + 2 (B/hbm + overhead).
   SocConfig c = Config();
-  c.hbm_bytes_per_cycle = c.mte2.core_bytes_per_cycle / 4;
+  c.hbm_read_bytes_per_cycle = c.mte2.core_bytes_per_cycle / 4;
   const int64_t bytes = 8192;
   KernelBuilder b("two_cores", "hbm.py");
   uint32_t x = b.PointerParam("x", ir::DT_FLOAT32);
   uint32_t ub = b.Const(0);
   uint32_t n = b.Const(bytes / 4, ir::DT_INT32);
-  b.At(3).DataCopy(KernelBuilder::Ub(ub, ir::DT_FLOAT32), KernelBuilder::Gm(x, ir::DT_FLOAT32), n);
+  ir::TensorRef src = KernelBuilder::Gm(x, ir::DT_FLOAT32);
+  src.set_cache_mode(ir::CACHE_MODE_DISABLE);
+  b.At(3).DataCopy(KernelBuilder::Ub(ub, ir::DT_FLOAT32), src, n);
   Device device(c);
   uint64_t gx = Upload(device, std::vector<float>(bytes / 4, 1.0f));
   LaunchResult r = RunTimed(device, b.Build(), 2, {ArgValue::Address(gx)});
@@ -206,7 +208,8 @@ TEST(Timing, HbmBandwidthIsSharedBetweenCoresInEventOrder) {
   double tail = c.mte2.fixed_cycles + c.gm_latency_cycles;
   for (const InstrRecord& rec : r.timeline) {
     EXPECT_EQ(rec.start_cycle, start);
-    double moved = (rec.core + 1) * (bytes / c.hbm_bytes_per_cycle);
+    double moved =
+        (rec.core + 1) * (bytes / c.hbm_read_bytes_per_cycle + c.hbm_transfer_overhead_cycles);
     EXPECT_EQ(rec.end_cycle, start + Ceil(moved + tail)) << "core " << rec.core;
   }
 }

@@ -48,14 +48,13 @@ def _plain(v):
 
 
 class PipeReport(_Record):
-    _fields = ("pipe", "instructions", "busy_cycles", "wait_flag_cycles", "bytes")
+    # Every counter of aicore.report.v1.PipeStats, so new statistics appear without code here.
+    _fields = tuple(f.name for f in report_pb2.PipeStats.DESCRIPTOR.fields)
 
     def __init__(self, msg: report_pb2.PipeStats):
-        self.pipe = msg.pipe
-        self.instructions = int(msg.instructions)
-        self.busy_cycles = int(msg.busy_cycles)
-        self.wait_flag_cycles = int(msg.wait_flag_cycles)
-        self.bytes = int(msg.bytes)
+        for name in self._fields:
+            value = getattr(msg, name)
+            setattr(self, name, value if isinstance(value, str) else int(value))
 
 
 class CoreReport(_Record):

@@ -1,0 +1,48 @@
+// L2 tag lookups (see l2_cache.h).
+#include "sim/mem/l2_cache.h"
+
+namespace aicore::sim {
+
+L2Cache::L2Cache(uint64_t capacity_bytes, uint32_t line_bytes, uint32_t ways)
+    : sets_(capacity_bytes / (static_cast<uint64_t>(line_bytes) * ways)),
+      line_bytes_(line_bytes),
+      ways_(ways) {
+  if (sets_ == 0) sets_ = 1;  // hand-built configs smaller than one set still work
+}
+
+void L2Cache::Touch(uint64_t addr, uint64_t bytes, bool write, Access* out) {
+  if (bytes == 0) return;
+  if (tags_.empty()) {
+    tags_.assign(sets_ * ways_, 0);
+    ages_.assign(sets_ * ways_, 0);
+    dirty_.assign(sets_ * ways_, 0);
+  }
+  uint64_t first = addr / line_bytes_;
+  uint64_t last = (addr + bytes - 1) / line_bytes_;
+  for (uint64_t line = first; line <= last; ++line) TouchLine(line, write, out);
+}
+
+void L2Cache::TouchLine(uint64_t line, bool write, Access* out) {
+  uint64_t base = (line % sets_) * ways_;
+  uint64_t tag = line + 1;
+  ++clock_;
+  uint64_t victim = base;
+  for (uint64_t w = base; w < base + ways_; ++w) {
+    if (tags_[w] == tag) {
+      ages_[w] = clock_;
+      if (write) dirty_[w] = 1;
+      ++out->hits;
+      return;
+    }
+    // Invalid ways have age 0, so they are filled before anything is evicted; ties go to the
+    // lowest way, which keeps the choice deterministic.
+    if (ages_[w] < ages_[victim]) victim = w;
+  }
+  if (tags_[victim] != 0 && dirty_[victim]) ++out->dirty_evictions;
+  tags_[victim] = tag;
+  ages_[victim] = clock_;
+  dirty_[victim] = write ? 1 : 0;
+  ++out->misses;
+}
+
+}  // namespace aicore::sim

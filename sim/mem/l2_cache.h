@@ -1,0 +1,44 @@
+// Tag state of a die's L2: set-associative, LRU, write-back, 512-byte lines on C220. Only tags
+// and dirty bits are kept (data lives in GM); the timing model (sim/mem/gm_path) asks it which
+// lines of a transfer hit and what a miss evicts. Deterministic: LRU ages come from a counter
+// advanced in event order, and the state starts cold for every launch.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/core/config.h"
+
+namespace aicore::sim {
+
+class L2Cache {
+ public:
+  struct Access {
+    uint64_t hits = 0;             // lines present
+    uint64_t misses = 0;           // lines installed by this access
+    uint64_t dirty_evictions = 0;  // dirty lines pushed out (HBM writebacks)
+  };
+
+  L2Cache(uint64_t capacity_bytes, uint32_t line_bytes, uint32_t ways);
+
+  // Looks up every line of [addr, addr + bytes) and installs the missing ones; `write` marks
+  // them dirty. A line shared by two chunks of a strided copy is looked up twice and counts as
+  // a hit the second time, as the second request would on the chip.
+  void Touch(uint64_t addr, uint64_t bytes, bool write, Access* out);
+
+  uint32_t line_bytes() const { return line_bytes_; }
+
+ private:
+  void TouchLine(uint64_t line, bool write, Access* out);
+
+  uint64_t sets_;
+  uint32_t line_bytes_;
+  uint32_t ways_;
+  uint64_t clock_ = 0;
+  // Allocated at the first access: a launch that never touches GM pays nothing.
+  std::vector<uint64_t> tags_;  // line index + 1; 0 = invalid
+  std::vector<uint64_t> ages_;  // last use, from clock_
+  std::vector<uint8_t> dirty_;
+};
+
+}  // namespace aicore::sim
