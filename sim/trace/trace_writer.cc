@@ -803,7 +803,7 @@ StatusOr<std::string> WriteTrace(const LaunchResult& result, const TraceRequest&
   const std::string base = FolderName(kernel_name);
   fs::path launch_dir;
   for (uint64_t n = 0;; ++n) {
-    launch_dir = dir / (base + "_" + std::to_string(n));
+    launch_dir = dir / ("OPPROF_" + base + "_" + std::to_string(n));
     if (fs::create_directory(launch_dir, ec)) break;
     if (ec) {
       return FailedPrecondition("cannot create the trace folder " + launch_dir.string() + ": " +

@@ -75,7 +75,7 @@ def test_trace_env_writes_msprof_layout(device, monkeypatch, tmp_path):
     monkeypatch.setenv("AICORE_SIM_TRACE", str(tmp_path))
     report = _vadd(cores=2, n=2 * 2048)
     (launch_dir,) = list(tmp_path.iterdir())
-    assert launch_dir.name.startswith("vadd_kernel_")
+    assert launch_dir.name.startswith("OPPROF_vadd_kernel_")
     merged = json.loads((launch_dir / "simulator" / "trace.json").read_text())
     slices = [e for e in merged["traceEvents"] if e.get("ph") == "X"]
     assert {e["tid"] for e in slices} >= {"MTE2", "VECTOR", "MTE3"}

@@ -785,8 +785,8 @@ TEST(TraceWriter, IsDeterministicAndClaimsAFreshFolderPerLaunch) {
   auto second = WriteTrace(r, config, dir.string());
   ASSERT_TRUE(first.ok()) << first.status().message();
   ASSERT_TRUE(second.ok()) << second.status().message();
-  EXPECT_EQ(*first, (dir / "pkg_add_kernel_0").string());
-  EXPECT_EQ(*second, (dir / "pkg_add_kernel_1").string());
+  EXPECT_EQ(*first, (dir / "OPPROF_pkg_add_kernel_0").string());
+  EXPECT_EQ(*second, (dir / "OPPROF_pkg_add_kernel_1").string());
 
   auto read = [](const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
@@ -859,7 +859,7 @@ TEST(TraceWriter, RealLaunchThroughTheDeviceGivesAConsistentTrace) {
   auto written = WriteTrace(*result, config, dir.string());
   ASSERT_TRUE(written.ok()) << written.status().message();
   const fs::path launch(*written);
-  EXPECT_EQ(launch.filename().string(), "vadd_0");
+  EXPECT_EQ(launch.filename().string(), "OPPROF_vadd_0");
   auto read = [](const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
     EXPECT_TRUE(in.good()) << p;
@@ -974,7 +974,7 @@ TEST(TraceWriter, EmbeddedRuntimeWritesTheSameTraceAndDropsTheUnaskedTimeline) {
   ASSERT_TRUE(result.ok());
   auto files = RenderTrace(*result, result->kernel_name, config.clock_mhz);
   ASSERT_TRUE(files.ok());
-  for (const char* launch : {"vadd_0", "vadd_1"}) {
+  for (const char* launch : {"OPPROF_vadd_0", "OPPROF_vadd_1"}) {
     for (const TraceFile& f : *files) {
       std::ifstream in(dir / launch / f.path, std::ios::binary);
       ASSERT_TRUE(in.good()) << launch << "/" << f.path;

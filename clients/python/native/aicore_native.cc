@@ -206,7 +206,7 @@ PYBIND11_MODULE(_aicore_native, m) {
            "Runs a serialized aicore.ir.v1.Kernel; args are ('int'|'float'|'addr', value) "
            "tuples. Returns a serialized aicore.report.v1.LaunchReport (with one timeline "
            "record per pipe instruction when record_timeline is true). A non-empty trace_dir "
-           "also writes msprof-style trace files to trace_dir/<kernel>_<n>/ on this host "
+           "also writes msprof-style trace files to trace_dir/OPPROF_<kernel>_<n>/ on this host "
            "(docs/traces.md).")
       .def("synchronize", &PyRuntime::Synchronize, py::arg("stream") = 0);
 
