@@ -110,9 +110,10 @@ int Serve(const DaemonOptions& options) {
          std::chrono::steady_clock::now() < drain_deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  // Phase 2, stop: queued work that has not started fails with UNAVAILABLE, remaining calls are
+  // Phase 2, stop: queued work that has not started fails with UNAVAILABLE, running simulations
+  // are cancelled by the pool's watchdog (their calls fail with UNAVAILABLE), remaining calls are
   // cancelled and connections closed at once (a graceful HTTP/2 close would wait on idle
-  // clients). A running simulation cannot be interrupted, so bound the wait and leave anyway.
+  // clients). Cancellation is polled, not instant, so still bound the wait and leave anyway.
   pool.SetShutdownDeadline(std::chrono::steady_clock::now());
   std::promise<void> stopped;
   std::thread stopper([&] {

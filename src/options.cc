@@ -82,10 +82,12 @@ std::string UsageText() {
          "                                never more; 0 = unlimited (default "
       << d.max_cycles
       << ")\n"
-         "  --max-wall-ms N               wall-time budget of one launch, counted from arrival;\n"
-         "                                a launch whose budget ran out while queued fails with\n"
-         "                                DEADLINE_EXCEEDED; 0 = none (default 0). A running\n"
-         "                                simulation is not interrupted (use --max-cycles).\n"
+         "  --max-wall-ms N               wall-time limit of one launch or run, counted from\n"
+         "                                its arrival (queueing included); a client may ask for\n"
+         "                                less (LaunchOptions.max_wall_ms), never more. Past it\n"
+         "                                the launch is not started, or a running simulation is\n"
+         "                                cancelled, and fails with DEADLINE_EXCEEDED; the\n"
+         "                                session stays usable. 0 = none (default 0).\n"
          "  --session-idle-seconds N      close sessions unused this long and free their memory\n"
          "                                (default "
       << d.session_idle_seconds

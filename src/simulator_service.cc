@@ -7,6 +7,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <atomic>
 #include <boost/asio/post.hpp>
 #include <chrono>
 #include <exception>
@@ -98,8 +99,9 @@ uint64_t EffectiveMaxCycles(uint64_t server_max, uint64_t requested) {
   return std::min(server_max, requested);
 }
 
-// When a launch that arrived at `arrival` must have started: the client's gRPC deadline and the
-// wall-time budget (server --max-wall-ms, or the client's smaller one).
+// The time limits of a launch that arrived at `arrival`: the client's gRPC deadline and the
+// wall-time budget (server --max-wall-ms, or the client's smaller one). Check() is applied when
+// the job is about to run; while it runs, ExecuteWatched's watchdog probe enforces the same.
 struct StartDeadline {
   std::chrono::system_clock::time_point client_deadline;
   Clock::time_point arrival;
@@ -185,6 +187,7 @@ grpc::Status ExecuteKernel(SimulatorService* service, sim::Device* device,
                            const aicore::ir::v1::Kernel& kernel, uint32_t block_dim,
                            const std::vector<sim::ArgValue>& args,
                            const svc::LaunchOptions& requested,
+                           const std::atomic<bool>* cancel,
                            aicore::report::v1::LaunchReport* report) {
   auto program = service->programs()->Get(runtime::SerializeKernelForCache(kernel), &kernel);
   if (!program.ok()) return ToGrpcStatus(program.status());
@@ -197,6 +200,7 @@ grpc::Status ExecuteKernel(SimulatorService* service, sim::Device* device,
   sim::LaunchOptions options;
   options.max_cycles = EffectiveMaxCycles(service->options().max_cycles, requested.max_cycles());
   options.record_timeline = requested.record_timeline() || !trace_dir.empty();
+  options.cancel = cancel;
   auto result = device->Launch(**program, block_dim, args, options);
   if (!result.ok()) return ToGrpcStatus(result.status());
   if (!trace_dir.empty()) {
@@ -216,6 +220,93 @@ grpc::Status ExecuteKernel(SimulatorService* service, sim::Device* device,
   }
   sim::ToProto(*result, report);
   return grpc::Status::OK;
+}
+
+// Why the watchdog stopped a running simulation (JobPool::Watch reasons).
+enum CancelReason : int {
+  kNotCancelled = 0,
+  kWallTime = 1,
+  kClientDeadline = 2,
+  kClientCancelled = 3,
+  kShutdown = 4,
+};
+
+// Runs one launch (session Launch or one-shot Run) under the pool's shared watchdog, which
+// cancels the simulation when the wall-time budget runs out, the client's deadline passes, the
+// client cancels the call, or the daemon shuts down past its grace period. `ctx` must stay valid
+// until this returns (the watch is removed before that, so the watchdog never sees a dead ctx).
+//
+// A cancelled launch leaves its device usable: the session keeps serving copies, launches and
+// frees, and GM holds whatever the partial run had written when it stopped (outputs may be
+// partly updated; the client must not rely on them).
+grpc::Status ExecuteWatched(SimulatorService* service, grpc::CallbackServerContext* ctx,
+                            const StartDeadline& deadline, sim::Device* device,
+                            const aicore::ir::v1::Kernel& kernel, uint32_t block_dim,
+                            const std::vector<sim::ArgValue>& args,
+                            const svc::LaunchOptions& requested,
+                            aicore::report::v1::LaunchReport* report) {
+  JobPool* pool = service->pool();
+  if (grpc::Status s = deadline.Check(pool); !s.ok()) return s;
+  const Clock::time_point wall_end =
+      deadline.wall_budget_ms == 0
+          ? Clock::time_point::max()
+          : deadline.arrival + std::chrono::milliseconds(deadline.wall_budget_ms);
+  const auto client_deadline = deadline.client_deadline;
+  std::unique_ptr<JobPool::Watch> watch = pool->StartWatch([=]() -> int {
+    if (pool->PastShutdownDeadline()) return kShutdown;
+    if (Clock::now() >= wall_end) return kWallTime;
+    // A passed deadline also marks the call cancelled: test the deadline first.
+    const auto now = std::chrono::system_clock::now();
+    if (now >= client_deadline) return kClientDeadline;
+    if (ctx->IsCancelled()) {
+      // The server learns the deadline as a rounded-up timeout counted from when the request
+      // arrived, so the client's own deadline timer (which cancels the call) usually fires
+      // first. A cancel this close to the deadline is the deadline.
+      constexpr auto kDeadlineSlack = std::chrono::milliseconds(500);
+      return client_deadline - now <= kDeadlineSlack ? kClientDeadline : kClientCancelled;
+    }
+    return kNotCancelled;
+  });
+  grpc::Status status = ExecuteKernel(service, device, kernel, block_dim, args, requested,
+                                      watch->cancel_flag(), report);
+  // A launch that finished as the flag went up keeps its own outcome.
+  if (!watch->cancelled() || status.error_code() != grpc::StatusCode::FAILED_PRECONDITION) {
+    return status;
+  }
+  const auto ran_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - deadline.arrival)
+          .count();
+  const std::string name = "kernel " + kernel.name();
+  switch (watch->reason()) {
+    case kWallTime: {
+      const uint32_t server_ms = service->options().max_wall_ms;
+      const bool server_bound = server_ms != 0 && server_ms == deadline.wall_budget_ms;
+      return {grpc::StatusCode::DEADLINE_EXCEEDED,
+              name + " was cancelled after " + std::to_string(ran_ms) +
+                  " ms: it exceeded its wall-time limit of " +
+                  std::to_string(deadline.wall_budget_ms) + " ms (" +
+                  (server_bound ? "the daemon's --max-wall-ms; restart the daemon with a larger "
+                                  "--max-wall-ms (0 = none) to allow longer runs"
+                                : "LaunchOptions.max_wall_ms; raise it, or set 0 to use the "
+                                  "daemon's --max-wall-ms") +
+                  "). Device memory holds the partial results of the cancelled run"};
+    }
+    case kClientDeadline:
+      return {grpc::StatusCode::DEADLINE_EXCEEDED,
+              name + " was cancelled after " + std::to_string(ran_ms) +
+                  " ms: the client's deadline passed while it ran"};
+    case kClientCancelled:
+      return {grpc::StatusCode::CANCELLED,
+              name + " was cancelled after " + std::to_string(ran_ms) +
+                  " ms: the client cancelled the call"};
+    case kShutdown:
+      return {grpc::StatusCode::UNAVAILABLE,
+              name + " was cancelled after " + std::to_string(ran_ms) +
+                  " ms: the daemon is shutting down and its grace period (--shutdown-grace-ms) "
+                  "is over; retry on another daemon"};
+    default:
+      return status;
+  }
 }
 
 std::string LaunchFields(const aicore::report::v1::LaunchReport& report) {
@@ -485,9 +576,8 @@ class RunReactor final : public grpc::ServerBidiReactor<svc::RunRequest, svc::Ru
     if (!*ticket) return FinishWith(BusyStatus(service_->pool(), service_->options()));
     boost::asio::post(service_->pool()->executor(), [this, ticket] {
       grpc::Status status = Guarded([&] {
-        if (grpc::Status s = deadline_.Check(service_->pool()); !s.ok()) return s;
-        return ExecuteKernel(service_, device_.get(), header_.kernel(), header_.block_dim(), args_,
-                             header_.options(), &report_);
+        return ExecuteWatched(service_, ctx_, deadline_, device_.get(), header_.kernel(),
+                              header_.block_dim(), args_, header_.options(), &report_);
       });
       *ticket = JobPool::Ticket();  // streaming the outputs back is not simulation work
       if (!status.ok()) return FinishWith(status);
@@ -715,12 +805,12 @@ grpc::ServerUnaryReactor* SimulatorService::Launch(grpc::CallbackServerContext* 
   auto session = std::make_shared<SessionUse>(std::move(*use));
   const StartDeadline deadline =
       StartDeadline::For(ctx, options_.max_wall_ms, request->options().max_wall_ms());
-  boost::asio::post((*session)->strand(), [this, reactor, log, session, ticket, deadline, request,
-                                           response, args = std::move(args)] {
+  boost::asio::post((*session)->strand(), [this, ctx, reactor, log, session, ticket, deadline,
+                                           request, response, args = std::move(args)] {
     grpc::Status status = Guarded([&] {
-      if (grpc::Status s = deadline.Check(pool_); !s.ok()) return s;
-      return ExecuteKernel(this, &(*session)->device(), request->kernel(), request->block_dim(),
-                           args, request->options(), response->mutable_report());
+      return ExecuteWatched(this, ctx, deadline, &(*session)->device(), request->kernel(),
+                            request->block_dim(), args, request->options(),
+                            response->mutable_report());
     });
     std::string fields = "session=" + ShortId((*session)->id()) + " ";
     fields += status.ok() ? LaunchFields(response->report()) : "kernel=" + request->kernel().name();

@@ -659,6 +659,127 @@ TEST(DaemonLimitsTest, LaunchWhoseDeadlinePassedInTheQueueIsNotRun) {
       << daemon.Stderr();
 }
 
+// A launch request for `kernel` (no arguments) with a wall-time limit of `max_wall_ms`.
+svc::LaunchRequest SpinRequest(const std::string& session, const ir::Kernel& kernel,
+                               uint32_t max_wall_ms = 0) {
+  svc::LaunchRequest request;
+  request.set_session_id(session);
+  *request.mutable_kernel() = kernel;
+  request.set_block_dim(1);
+  request.mutable_options()->set_max_wall_ms(max_wall_ms);
+  return request;
+}
+
+// After a cancelled launch the session (and its device) keeps serving allocations and launches.
+void ExpectSessionStillServes(Client* client, const std::string& session) {
+  uint64_t address = 0;
+  grpc::Status malloc = client->Malloc(session, 4096, &address);
+  EXPECT_TRUE(malloc.ok()) << malloc.error_message();
+  LaunchReport report;
+  grpc::Status launch = client->Launch(session, SpinKernel(10), 1, {}, &report);
+  ASSERT_TRUE(launch.ok()) << launch.error_message();
+  EXPECT_EQ(report.status(), LaunchReport::OK);
+}
+
+TEST(DaemonLimitsTest, RequestWallTimeLimitCancelsARunningLaunch) {
+  DaemonProcess daemon({"--max-cycles", "0"});
+  ASSERT_TRUE(daemon.started()) << daemon.Stderr();
+  Client client(daemon.address());
+  std::string session;
+  ASSERT_TRUE(client.CreateSession(&session).ok());
+  const ir::Kernel long_kernel = SpinKernel(CalibrateSpin(&client, session, 4.0));
+
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
+  svc::LaunchResponse response;
+  grpc::Status status =
+      client.stub()->Launch(&ctx, SpinRequest(session, long_kernel, 100), &response);
+  ASSERT_EQ(status.error_code(), StatusCode::DEADLINE_EXCEEDED) << status.error_message();
+  const std::string& message = status.error_message();
+  EXPECT_NE(message.find("100 ms"), std::string::npos) << message;
+  EXPECT_NE(message.find(long_kernel.name()), std::string::npos) << message;
+  EXPECT_NE(message.find("max_wall_ms"), std::string::npos) << message;
+  EXPECT_NE(message.find("cancelled"), std::string::npos) << message;
+  ExpectSessionStillServes(&client, session);
+}
+
+TEST(DaemonLimitsTest, DaemonWallTimeLimitCancelsARunningRun) {
+  // Calibration would itself exceed the limit; this spin runs far longer than 100 ms anywhere.
+  DaemonProcess daemon({"--max-cycles", "0", "--max-wall-ms", "100"});
+  ASSERT_TRUE(daemon.started()) << daemon.Stderr();
+  Client client(daemon.address());
+  const ir::Kernel long_kernel = SpinKernel(1'000'000'000);
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
+  auto stream = client.stub()->Run(&ctx);
+  svc::RunRequest header;
+  *header.mutable_header()->mutable_kernel() = long_kernel;
+  header.mutable_header()->set_block_dim(1);
+  ASSERT_TRUE(stream->Write(header));
+  stream->WritesDone();
+  svc::RunResponse response;
+  while (stream->Read(&response)) {
+  }
+  grpc::Status status = stream->Finish();
+  ASSERT_EQ(status.error_code(), StatusCode::DEADLINE_EXCEEDED) << status.error_message();
+  EXPECT_NE(status.error_message().find("100 ms"), std::string::npos) << status.error_message();
+  EXPECT_NE(status.error_message().find("--max-wall-ms"), std::string::npos)
+      << status.error_message();
+
+  std::string session;
+  ASSERT_TRUE(client.CreateSession(&session).ok());
+  ExpectSessionStillServes(&client, session);
+}
+
+TEST(DaemonLimitsTest, ClientDeadlineCancelsARunningLaunch) {
+  DaemonProcess daemon({"--max-cycles", "0"});
+  ASSERT_TRUE(daemon.started()) << daemon.Stderr();
+  Client client(daemon.address());
+  std::string session;
+  ASSERT_TRUE(client.CreateSession(&session).ok());
+  const ir::Kernel long_kernel = SpinKernel(CalibrateSpin(&client, session, 4.0));
+
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(200));
+  svc::LaunchResponse response;
+  grpc::Status status = client.stub()->Launch(&ctx, SpinRequest(session, long_kernel), &response);
+  EXPECT_EQ(status.error_code(), StatusCode::DEADLINE_EXCEEDED) << status.error_message();
+  // The daemon cancelled the simulation itself (a launch run to completion would log OK), and
+  // the session serves the next calls.
+  EXPECT_TRUE(WaitForLog(daemon, "the client's deadline passed while it ran", 1,
+                         std::chrono::seconds(30)))
+      << daemon.Stderr();
+  ExpectSessionStillServes(&client, session);
+}
+
+TEST(DaemonLimitsTest, ClientCancelCancelsARunningLaunch) {
+  DaemonProcess daemon({"--max-cycles", "0", "--log-level", "debug"});
+  ASSERT_TRUE(daemon.started()) << daemon.Stderr();
+  Client client(daemon.address());
+  std::string session;
+  ASSERT_TRUE(client.CreateSession(&session).ok());
+  const ir::Kernel long_kernel = SpinKernel(CalibrateSpin(&client, session, 4.0));
+
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
+  std::thread canceller([&] {
+    // The second Launch to start is the long one (the first was the calibration).
+    if (WaitForLog(daemon, "rpc=Launch event=start", 2)) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    ctx.TryCancel();
+  });
+  svc::LaunchResponse response;
+  grpc::Status status = client.stub()->Launch(&ctx, SpinRequest(session, long_kernel), &response);
+  canceller.join();
+  EXPECT_EQ(status.error_code(), StatusCode::CANCELLED) << status.error_message();
+  EXPECT_TRUE(WaitForLog(daemon, "status=CANCELLED", 1, std::chrono::seconds(30)))
+      << daemon.Stderr();
+  EXPECT_TRUE(WaitForLog(daemon, "the client cancelled the call", 1, std::chrono::seconds(30)))
+      << daemon.Stderr();
+  ExpectSessionStillServes(&client, session);
+}
+
 TEST(DaemonLimitsTest, BadFlagsFailWithUsage) {
   DaemonProcess daemon({"--no-such-flag", "1"});
   EXPECT_FALSE(daemon.started());
@@ -710,6 +831,36 @@ TEST(DaemonShutdownTest, SigtermLetsAnInFlightLaunchFinish) {
   ASSERT_NE(launch_done_at, std::string::npos) << log;
   EXPECT_LT(signal_at, launch_done_at) << log;
   EXPECT_LT(launch_done_at, log.find("event=stopped")) << log;
+}
+
+TEST(DaemonShutdownTest, SigtermCancelsALaunchRunningPastTheGracePeriod) {
+  DaemonProcess daemon(
+      {"--max-cycles", "0", "--shutdown-grace-ms", "200", "--log-level", "debug"});
+  ASSERT_TRUE(daemon.started()) << daemon.Stderr();
+  Client client(daemon.address());
+  std::string session;
+  ASSERT_TRUE(client.CreateSession(&session).ok());
+  const ir::Kernel long_kernel = SpinKernel(CalibrateSpin(&client, session, 4.0));
+  grpc::Status long_status;
+  std::thread long_launch(
+      [&] { long_status = client.Launch(session, long_kernel, 1, {}, nullptr); });
+  ASSERT_TRUE(WaitForLog(daemon, "rpc=Launch event=start", 2)) << daemon.Stderr();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+
+  auto status = daemon.SignalAndWait(SIGTERM, std::chrono::seconds(30));
+  long_launch.join();
+  ASSERT_TRUE(status.has_value()) << daemon.Stderr();
+  ASSERT_TRUE(WIFEXITED(*status));
+  EXPECT_EQ(WEXITSTATUS(*status), 0);
+  // The server may tear the call down before the answer reaches the client.
+  EXPECT_TRUE(long_status.error_code() == StatusCode::UNAVAILABLE ||
+              long_status.error_code() == StatusCode::CANCELLED)
+      << long_status.error_code() << " " << long_status.error_message();
+  const std::string log = daemon.Stderr();
+  EXPECT_NE(log.find("rpc=Launch status=UNAVAILABLE"), std::string::npos) << log;
+  EXPECT_NE(log.find("grace period (--shutdown-grace-ms) is over"), std::string::npos) << log;
+  EXPECT_EQ(log.find("event=shutdown_forced"), std::string::npos) << log;
+  EXPECT_NE(log.find("event=stopped"), std::string::npos) << log;
 }
 
 TEST(DaemonShutdownTest, SigintWithAnOpenSessionExitsZero) {
