@@ -169,14 +169,13 @@ grpc::Status ResolveTraceDir(const std::string& root, const std::string& request
             "client (LaunchSettings.trace_dir / AICORE_SIM_TRACE)"};
   }
   const fs::path base = fs::absolute(fs::path(root)).lexically_normal();
-  const fs::path path = fs::path(requested).is_absolute()
-                            ? fs::path(requested).lexically_normal()
-                            : (base / requested).lexically_normal();
+  const fs::path path = fs::path(requested).is_absolute() ? fs::path(requested).lexically_normal()
+                                                          : (base / requested).lexically_normal();
   const fs::path inside = path.lexically_relative(base);
   if (inside.empty() || *inside.begin() == "..") {
-    return {grpc::StatusCode::INVALID_ARGUMENT,
-            "LaunchOptions.trace_dir '" + requested + "' lies outside this daemon's --trace-root " +
-                base.string() + "; give a path relative to it"};
+    return {grpc::StatusCode::INVALID_ARGUMENT, "LaunchOptions.trace_dir '" + requested +
+                                                    "' lies outside this daemon's --trace-root " +
+                                                    base.string() + "; give a path relative to it"};
   }
   *out = path.string();
   return grpc::Status::OK;
@@ -186,8 +185,7 @@ grpc::Status ResolveTraceDir(const std::string& root, const std::string& request
 grpc::Status ExecuteKernel(SimulatorService* service, sim::Device* device,
                            const aicore::ir::v1::Kernel& kernel, uint32_t block_dim,
                            const std::vector<sim::ArgValue>& args,
-                           const svc::LaunchOptions& requested,
-                           const std::atomic<bool>* cancel,
+                           const svc::LaunchOptions& requested, const std::atomic<bool>* cancel,
                            aicore::report::v1::LaunchReport* report) {
   auto program = service->programs()->Get(runtime::SerializeKernelForCache(kernel), &kernel);
   if (!program.ok()) return ToGrpcStatus(program.status());
@@ -208,11 +206,11 @@ grpc::Status ExecuteKernel(SimulatorService* service, sim::Device* device,
     trace.dir = trace_dir;
     auto written = sim::WriteTrace(*result, trace);
     if (!written.ok()) {
-      return ToGrpcStatus(sim::Status(
-          written.status().code(), "kernel " + result->kernel_name +
-                                       " ran (device memory holds its results), but the daemon "
-                                       "could not write its trace: " +
-                                       written.status().message()));
+      return ToGrpcStatus(sim::Status(written.status().code(),
+                                      "kernel " + result->kernel_name +
+                                          " ran (device memory holds its results), but the daemon "
+                                          "could not write its trace: " +
+                                          written.status().message()));
     }
     spdlog::info("kernel={} trace={}", result->kernel_name, *written);
     // The timeline was recorded for the files; the client gets it only if it asked.
@@ -296,9 +294,8 @@ grpc::Status ExecuteWatched(SimulatorService* service, grpc::CallbackServerConte
               name + " was cancelled after " + std::to_string(ran_ms) +
                   " ms: the client's deadline passed while it ran"};
     case kClientCancelled:
-      return {grpc::StatusCode::CANCELLED,
-              name + " was cancelled after " + std::to_string(ran_ms) +
-                  " ms: the client cancelled the call"};
+      return {grpc::StatusCode::CANCELLED, name + " was cancelled after " + std::to_string(ran_ms) +
+                                               " ms: the client cancelled the call"};
     case kShutdown:
       return {grpc::StatusCode::UNAVAILABLE,
               name + " was cancelled after " + std::to_string(ran_ms) +

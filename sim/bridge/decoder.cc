@@ -860,7 +860,6 @@ class Decoder {
     return FinishVector(kOps[v.kind()], m, v.count(), in);
   }
 
-
   // ---- framework declarations (Kernel.sync, queues, pools) ------------------------------------
 
   static std::string PositionName(int v) {
@@ -922,10 +921,10 @@ class Decoder {
     };
     using M = MemSpace;
     static constexpr Row kRows[] = {
-        {M::kGm, M::kUb, 4, 5},     {M::kUb, M::kGm, 7, 6},     {M::kUb, M::kUb, 20, 19},
-        {M::kGm, M::kL1, 0, 1},     {M::kGm, M::kL0a, 14, 15},  {M::kGm, M::kL0b, 14, 15},
-        {M::kL1, M::kL0a, 2, 3},    {M::kL1, M::kL0b, 2, 3},    {M::kL1, M::kBt, 2, 3},
-        {M::kL1, M::kFb, 32, 33},   {M::kL1, M::kUb, 13, 16},   {M::kUb, M::kL1, 11, 12},
+        {M::kGm, M::kUb, 4, 5},    {M::kUb, M::kGm, 7, 6},    {M::kUb, M::kUb, 20, 19},
+        {M::kGm, M::kL1, 0, 1},    {M::kGm, M::kL0a, 14, 15}, {M::kGm, M::kL0b, 14, 15},
+        {M::kL1, M::kL0a, 2, 3},   {M::kL1, M::kL0b, 2, 3},   {M::kL1, M::kBt, 2, 3},
+        {M::kL1, M::kFb, 32, 33},  {M::kL1, M::kUb, 13, 16},  {M::kUb, M::kL1, 11, 12},
         {M::kL0c, M::kGm, 17, 18},
     };
     for (const Row& r : kRows) {
@@ -983,8 +982,8 @@ class Decoder {
 
   std::string DeclWhere(const ir::SourceLoc& loc) const {
     Instr probe;
-    probe.file = loc.file() < static_cast<uint32_t>(k_.files_size()) ? loc.file()
-                                                                      : Program::kNoFile;
+    probe.file =
+        loc.file() < static_cast<uint32_t>(k_.files_size()) ? loc.file() : Program::kNoFile;
     probe.line = loc.line();
     return p_->Where(probe);
   }
@@ -1019,10 +1018,9 @@ class Decoder {
                                                       what + " (use " + legal + ")");
         }
         if (src != dst) {
-          return KernelError(f + ".dst_position", PositionName(dst) +
-                                                      " differs from src_position " +
-                                                      PositionName(src) +
-                                                      "; a TBuf has one position");
+          return KernelError(f + ".dst_position",
+                             PositionName(dst) + " differs from src_position " + PositionName(src) +
+                                 "; a TBuf has one position");
         }
         TQueEnds(src, &from, &to);
         info.position = static_cast<uint8_t>(src);
@@ -1042,8 +1040,7 @@ class Decoder {
       info.src_position = static_cast<uint8_t>(src);
       info.dst_position = static_cast<uint8_t>(dst);
       info.memory = MemoryOf(info.position);
-      if (Status s = CheckMemoryOnCore(info.memory, info.position, f + ".src_position");
-          !s.ok()) {
+      if (Status s = CheckMemoryOnCore(info.memory, info.position, f + ".src_position"); !s.ok()) {
         return s;
       }
       if (info.is_tbuf) {
@@ -1061,14 +1058,14 @@ class Decoder {
           bool aiv = p_->kernel_type == KernelType::kAivOnly;
           bool aic = p_->kernel_type == KernelType::kAicOnly;
           if (aiv ? ev.on_aiv : (aic ? ev.on_aic : (ev.on_aiv || ev.on_aic))) continue;
-          return KernelError(f + ".dst_position",
-                             "a queue from " + PositionName(src) + " to " + PositionName(dst) +
-                                 " synchronises with " + std::string(ev.name) +
-                                 ", which is not a valid event on " +
-                                 (aiv ? "a vector core (AIV_ONLY kernel)"
-                                      : (aic ? "a cube core (AIC_ONLY kernel)"
-                                             : "Ascend 910B (C220)")) +
-                                 " (hardware-910b.md 3.3)");
+          return KernelError(
+              f + ".dst_position",
+              "a queue from " + PositionName(src) + " to " + PositionName(dst) +
+                  " synchronises with " + std::string(ev.name) +
+                  ", which is not a valid event on " +
+                  (aiv ? "a vector core (AIV_ONLY kernel)"
+                       : (aic ? "a cube core (AIC_ONLY kernel)" : "Ascend 910B (C220)")) +
+                  " (hardware-910b.md 3.3)");
         }
         info.depth = q.depth();
       }
@@ -1186,8 +1183,9 @@ class Decoder {
     *index = 0;
     const char* what = is_pool ? "pool" : "queue";
     if (id == 0) {
-      if (rule == 1) return OpError(field, std::string("missing: ") + kind_name + " needs a " +
-                                               (is_pool ? "pool" : "queue or TBuf"));
+      if (rule == 1)
+        return OpError(field, std::string("missing: ") + kind_name + " needs a " +
+                                  (is_pool ? "pool" : "queue or TBuf"));
       return Status::Ok();
     }
     if (rule == 0) {
@@ -1238,8 +1236,7 @@ class Decoder {
                         info.kind == FwkKind::kVacantInQue ||
                         info.kind == FwkKind::kHasTensorInQue ||
                         info.kind == FwkKind::kTensorCountInQue ||
-                        info.kind == FwkKind::kHasIdleBuffer ||
-                        info.kind == FwkKind::kFreeAllEvent;
+                        info.kind == FwkKind::kHasIdleBuffer || info.kind == FwkKind::kFreeAllEvent;
       if (tbuf_only && !queue->is_tbuf) {
         return OpError("queue", queue->label + " is a queue; " + kind_name + " needs a TBuf");
       }
@@ -1259,9 +1256,10 @@ class Decoder {
       if (info.pool != 0 && p_->pools[info.pool - 1].memory != sub.memory) {
         const PoolInfo& parent = p_->pools[info.pool - 1];
         return OpError("sub_pool", sub.label + " (" + PositionName(sub.position) + ", " +
-                                       std::string(MemSpaceName(sub.memory)) + ") is not in the "
-                                       "memory of " + parent.label + " (" +
-                                       PositionName(parent.position) + ", " +
+                                       std::string(MemSpaceName(sub.memory)) +
+                                       ") is not in the "
+                                       "memory of " +
+                                       parent.label + " (" + PositionName(parent.position) + ", " +
                                        std::string(MemSpaceName(parent.memory)) + ")");
       }
       if (info.share_pool != 0 && p_->pools[info.share_pool - 1].memory != sub.memory) {

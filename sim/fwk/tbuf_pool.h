@@ -33,8 +33,8 @@ class TBufPoolState {
   std::string TakeBuffers(uint64_t bytes, uint32_t count, const std::string& what,
                           uint64_t* address, bool* out_of_memory);
   // Carves a non-shared sub-pool of `bytes` that takes `ids` buffer ids of this pool.
-  std::string TakeSubPool(uint64_t bytes, uint32_t ids, const std::string& what,
-                          uint64_t* address, bool* out_of_memory);
+  std::string TakeSubPool(uint64_t bytes, uint32_t ids, const std::string& what, uint64_t* address,
+                          bool* out_of_memory);
   // Rewinds the allocator and the buffer ids (TBufPool.reset).
   void Rewind();
 

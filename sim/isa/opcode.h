@@ -12,9 +12,9 @@ namespace aicore::sim {
 
 // Where an opcode executes.
 enum class ExecUnit : uint8_t {
-  kScalar,   // on the scalar unit, in program order
-  kControl,  // structured control flow walked by the scalar unit
-  kPipe,     // issued into a pipe queue (the pipe is resolved per instruction at decode time)
+  kScalar,     // on the scalar unit, in program order
+  kControl,    // structured control flow walked by the scalar unit
+  kPipe,       // issued into a pipe queue (the pipe is resolved per instruction at decode time)
   kFramework,  // a TPipe/TQue/TBufPool library call run by the scalar unit (sim/fwk); it may
                // issue set_flag / wait_flag / barriers into pipes
 };
@@ -39,33 +39,33 @@ enum class OpClass : uint8_t {
 };
 
 // X(enum, ir_op, mnemonic, unit, class)
-#define AICORE_OPCODES(X)                                            \
-  X(kConst, "constant", "const", kScalar, kConst)                    \
+#define AICORE_OPCODES(X)                                                    \
+  X(kConst, "constant", "const", kScalar, kConst)                            \
   X(kScalarBinary, "scalar_binary", "scalar_binary", kScalar, kScalarBinary) \
-  X(kScalarUnary, "scalar_unary", "scalar_unary", kScalar, kScalarUnary) \
-  X(kSysValue, "sys_value", "sys_value", kScalar, kSysValue)         \
-  X(kSelect, "select", "select", kScalar, kSelect)                   \
-  X(kFor, "for_op", "for", kControl, kFor)                           \
-  X(kIf, "if_op", "if", kControl, kIf)                               \
-  X(kDataCopy, "data_copy", "data_copy", kPipe, kDataCopy)           \
-  X(kVecAdd, "vec_binary", "add", kPipe, kVecBinary)                 \
-  X(kVecSub, "vec_binary", "sub", kPipe, kVecBinary)                 \
-  X(kVecMul, "vec_binary", "mul", kPipe, kVecBinary)                 \
-  X(kVecDiv, "vec_binary", "div", kPipe, kVecBinary)                 \
-  X(kVecMax, "vec_binary", "max", kPipe, kVecBinary)                 \
-  X(kVecMin, "vec_binary", "min", kPipe, kVecBinary)                 \
-  X(kVecAbs, "vec_unary", "abs", kPipe, kVecUnary)                   \
-  X(kVecExp, "vec_unary", "exp", kPipe, kVecUnary)                   \
-  X(kVecLn, "vec_unary", "ln", kPipe, kVecUnary)                     \
-  X(kVecSqrt, "vec_unary", "sqrt", kPipe, kVecUnary)                 \
-  X(kVecRelu, "vec_unary", "relu", kPipe, kVecUnary)                 \
-  X(kVecAdds, "vec_scalar", "adds", kPipe, kVecScalar)               \
-  X(kVecMuls, "vec_scalar", "muls", kPipe, kVecScalar)               \
-  X(kVecMaxs, "vec_scalar", "maxs", kPipe, kVecScalar)               \
-  X(kVecMins, "vec_scalar", "mins", kPipe, kVecScalar)               \
-  X(kSetFlag, "set_flag", "set_flag", kPipe, kSetFlag)               \
-  X(kWaitFlag, "wait_flag", "wait_flag", kPipe, kWaitFlag)           \
-  X(kPipeBarrier, "pipe_barrier", "pipe_barrier", kPipe, kPipeBarrier) \
+  X(kScalarUnary, "scalar_unary", "scalar_unary", kScalar, kScalarUnary)     \
+  X(kSysValue, "sys_value", "sys_value", kScalar, kSysValue)                 \
+  X(kSelect, "select", "select", kScalar, kSelect)                           \
+  X(kFor, "for_op", "for", kControl, kFor)                                   \
+  X(kIf, "if_op", "if", kControl, kIf)                                       \
+  X(kDataCopy, "data_copy", "data_copy", kPipe, kDataCopy)                   \
+  X(kVecAdd, "vec_binary", "add", kPipe, kVecBinary)                         \
+  X(kVecSub, "vec_binary", "sub", kPipe, kVecBinary)                         \
+  X(kVecMul, "vec_binary", "mul", kPipe, kVecBinary)                         \
+  X(kVecDiv, "vec_binary", "div", kPipe, kVecBinary)                         \
+  X(kVecMax, "vec_binary", "max", kPipe, kVecBinary)                         \
+  X(kVecMin, "vec_binary", "min", kPipe, kVecBinary)                         \
+  X(kVecAbs, "vec_unary", "abs", kPipe, kVecUnary)                           \
+  X(kVecExp, "vec_unary", "exp", kPipe, kVecUnary)                           \
+  X(kVecLn, "vec_unary", "ln", kPipe, kVecUnary)                             \
+  X(kVecSqrt, "vec_unary", "sqrt", kPipe, kVecUnary)                         \
+  X(kVecRelu, "vec_unary", "relu", kPipe, kVecUnary)                         \
+  X(kVecAdds, "vec_scalar", "adds", kPipe, kVecScalar)                       \
+  X(kVecMuls, "vec_scalar", "muls", kPipe, kVecScalar)                       \
+  X(kVecMaxs, "vec_scalar", "maxs", kPipe, kVecScalar)                       \
+  X(kVecMins, "vec_scalar", "mins", kPipe, kVecScalar)                       \
+  X(kSetFlag, "set_flag", "set_flag", kPipe, kSetFlag)                       \
+  X(kWaitFlag, "wait_flag", "wait_flag", kPipe, kWaitFlag)                   \
+  X(kPipeBarrier, "pipe_barrier", "pipe_barrier", kPipe, kPipeBarrier)       \
   X(kFramework, "framework", "framework", kFramework, kFramework)
 
 enum class Opcode : uint8_t {

@@ -119,11 +119,11 @@ struct Instr {
   Opcode opcode = Opcode::kConst;
   DType dtype = DType::kInvalid;      // result type / element type
   DType src_dtype = DType::kInvalid;  // operand type (casts, comparisons, vec_scalar scalar)
-  uint8_t kind = 0;  // ScalarBinaryKind / ScalarUnaryKind / SysValueKind / SyncOrigin
-  PipeId pipe = PipeId::kS;           // issuing pipe; for pipe_barrier the barrier's target
-  uint8_t event = 0;                  // HardEvent for set_flag / wait_flag
-  uint32_t op_index = 0;              // pre-order index of the op in the IR, for messages
-  uint32_t file = 0;                  // index into Program::files (or kNoFile)
+  uint8_t kind = 0;          // ScalarBinaryKind / ScalarUnaryKind / SysValueKind / SyncOrigin
+  PipeId pipe = PipeId::kS;  // issuing pipe; for pipe_barrier the barrier's target
+  uint8_t event = 0;         // HardEvent for set_flag / wait_flag
+  uint32_t op_index = 0;     // pre-order index of the op in the IR, for messages
+  uint32_t file = 0;         // index into Program::files (or kNoFile)
   uint32_t line = 0;
   uint32_t column = 0;
   uint32_t result = 0;           // slot defined by the op, 0 = none
@@ -160,7 +160,7 @@ struct QueueInfo {
   bool is_tbuf = false;
   uint8_t src_position = 0;  // Ascend TPosition values
   uint8_t dst_position = 0;
-  uint8_t position = 0;      // where the buffers live: the non-GM end
+  uint8_t position = 0;  // where the buffers live: the non-GM end
   MemSpace memory = MemSpace::kInvalid;
   uint32_t depth = 0;
   // HardEvent values of "data ready" (EnQue/DeQue) and "buffer free" (FreeTensor/AllocTensor);
@@ -210,13 +210,13 @@ std::string_view FwkKindName(FwkKind k);  // the Python method name: "alloc_tens
 
 struct FwkInfo {
   FwkKind kind = FwkKind::kPipeInit;
-  uint32_t queue = 0;       // index into Program::queues + 1, 0 = none
-  uint32_t pool = 0;        // index into Program::pools + 1, 0 = the TPipe
-  uint32_t sub_pool = 0;    // likewise
-  uint32_t share_pool = 0;  // likewise, 0 = none
+  uint32_t queue = 0;             // index into Program::queues + 1, 0 = none
+  uint32_t pool = 0;              // index into Program::pools + 1, 0 = the TPipe
+  uint32_t sub_pool = 0;          // likewise
+  uint32_t share_pool = 0;        // likewise, 0 = none
   uint32_t operands[2] = {0, 0};  // slots
   uint32_t result = 0, result2 = 0;
-  uint8_t event = 0;  // HardEvent for *_EVENT_ID
+  uint8_t event = 0;                     // HardEvent for *_EVENT_ID
   MemSpace memory = MemSpace::kInvalid;  // GET_BASE_ADDR: the position's memory
 };
 

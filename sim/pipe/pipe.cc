@@ -17,8 +17,8 @@ std::string InstrDetail(const Program& program, const IssuedInstr& in, const Fla
   OpClass cls = Info(instr.opcode).op_class;
   std::string s;
   if (cls == OpClass::kSetFlag || cls == OpClass::kWaitFlag) {
-    s = std::string(HardEvent(flags.EventOf(in.flag)).name) + " id=" +
-        std::to_string(flags.IdOf(in.flag));
+    s = std::string(HardEvent(flags.EventOf(in.flag)).name) +
+        " id=" + std::to_string(flags.IdOf(in.flag));
   } else if (cls == OpClass::kPipeBarrier) {
     s = "PIPE_" + std::string(PipeName(in.barrier_pipe));
   } else {

@@ -115,9 +115,9 @@ uint32_t ScalarUnit::BusyIds(uint32_t event) const {
 
 const Instr* ScalarUnit::SyncInstr(const Instr& at, Opcode op, SyncOrigin origin, uint32_t event,
                                    PipeId pipe) {
-  uint64_t key = static_cast<uint64_t>(at.op_index) << 32 |
-                 static_cast<uint64_t>(origin) << 24 | static_cast<uint64_t>(op) << 16 |
-                 static_cast<uint64_t>(event) << 8 | static_cast<uint64_t>(pipe);
+  uint64_t key = static_cast<uint64_t>(at.op_index) << 32 | static_cast<uint64_t>(origin) << 24 |
+                 static_cast<uint64_t>(op) << 16 | static_cast<uint64_t>(event) << 8 |
+                 static_cast<uint64_t>(pipe);
   auto it = synth_.find(key);
   if (it != synth_.end()) return it->second.get();
   auto instr = std::make_unique<Instr>();
@@ -140,8 +140,7 @@ void ScalarUnit::QueueFlag(const Instr& at, bool set, SyncOrigin origin, uint32_
   const HardEventInfo& ev = HardEvent(event);
   PendingIssue p;
   p.pipe = set ? ev.src : ev.dst;
-  p.issued.instr =
-      SyncInstr(at, set ? Opcode::kSetFlag : Opcode::kWaitFlag, origin, event, p.pipe);
+  p.issued.instr = SyncInstr(at, set ? Opcode::kSetFlag : Opcode::kWaitFlag, origin, event, p.pipe);
   p.issued.flag = env_.flags.Index(event, id);
   p.issued.event_id = id;
   pending_.push_back(p);
@@ -267,8 +266,7 @@ bool ScalarUnit::PlanAutoSync(const Instr& in, const IssuedInstr& issued) {
   if (barrier) {
     PendingIssue p;
     p.pipe = consumer;
-    p.issued.instr =
-        SyncInstr(in, Opcode::kPipeBarrier, SyncOrigin::kAutoSync, 0, consumer);
+    p.issued.instr = SyncInstr(in, Opcode::kPipeBarrier, SyncOrigin::kAutoSync, 0, consumer);
     p.issued.barrier_pipe = consumer;
     pending_.push_back(p);
   }
@@ -286,8 +284,7 @@ bool ScalarUnit::CheckFreedUse(const Instr& in, const IssuedInstr& issued) {
     ctx_.diags.Error(ctx_.diags.Make(
         Diagnostic::Kind::kInvalidOperand, Diagnostic::Severity::kError, site,
         ctx_.diags.Prefix(site) + ": use of a freed tensor: it " + (r.write ? "writes" : "reads") +
-            " UB[" + std::to_string(r.lo) + ", " + std::to_string(r.hi) + "), inside the " +
-            freed +
+            " UB[" + std::to_string(r.lo) + ", " + std::to_string(r.hi) + "), inside the " + freed +
             ". Fix: use a tensor only between alloc_tensor/deque and free_tensor; allocate "
             "again (or deque) before touching the buffer."));
     ctx_.Stop(LaunchResult::Status::kKernelFault);

@@ -53,8 +53,8 @@ void AiCore::Begin(Cycle at) {
 
 void AiCore::StartBlock(uint32_t block, Cycle at) {
   if (ctx_.debug_log) {
-    GetLogger("sim.core" + std::to_string(index_))->debug("block {} starts at cycle {}", block,
-                                                          at.value());
+    GetLogger("sim.core" + std::to_string(index_))
+        ->debug("block {} starts at cycle {}", block, at.value());
   }
   block_ = block;
   running_ = true;
@@ -159,8 +159,8 @@ void AiCore::CheckBlockEnd(Cycle now) {
   }
   stats_.push_back(BlockStats(end));
   if (ctx_.debug_log) {
-    GetLogger("sim.core" + std::to_string(index_))->debug("block {} ends at cycle {}", block_,
-                                                          end.value());
+    GetLogger("sim.core" + std::to_string(index_))
+        ->debug("block {} ends at cycle {}", block_, end.value());
   }
   for (auto& p : pipes_) {
     if (p != nullptr) p->ResetStats();

@@ -14,7 +14,7 @@
 
 namespace aicore::sim {
 
-class Program;     // a decoded, validated kernel (sim/isa/program.h)
+class Program;       // a decoded, validated kernel (sim/isa/program.h)
 class GlobalMemory;  // the device's GM (sim/mem/global_memory.h)
 
 // A runtime kernel argument, in the order of the kernel's params.
@@ -52,8 +52,8 @@ struct SourcePoint {
 struct InstrRecord {
   uint32_t core = 0;
   uint32_t block_idx = 0;
-  std::string pipe;  // "V", "MTE2", ...
-  std::string op;    // mnemonic: "add", "data_copy", "wait_flag" ...
+  std::string pipe;       // "V", "MTE2", ...
+  std::string op;         // mnemonic: "add", "data_copy", "wait_flag" ...
   uint32_t op_index = 0;  // pre-order index of the op in the kernel IR
   SourcePoint location;
   uint64_t issue_cycle = 0;  // the scalar unit pushed it into the pipe's queue

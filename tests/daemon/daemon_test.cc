@@ -746,8 +746,8 @@ TEST(DaemonLimitsTest, ClientDeadlineCancelsARunningLaunch) {
   EXPECT_EQ(status.error_code(), StatusCode::DEADLINE_EXCEEDED) << status.error_message();
   // The daemon cancelled the simulation itself (a launch run to completion would log OK), and
   // the session serves the next calls.
-  EXPECT_TRUE(WaitForLog(daemon, "the client's deadline passed while it ran", 1,
-                         std::chrono::seconds(30)))
+  EXPECT_TRUE(
+      WaitForLog(daemon, "the client's deadline passed while it ran", 1, std::chrono::seconds(30)))
       << daemon.Stderr();
   ExpectSessionStillServes(&client, session);
 }
@@ -834,8 +834,7 @@ TEST(DaemonShutdownTest, SigtermLetsAnInFlightLaunchFinish) {
 }
 
 TEST(DaemonShutdownTest, SigtermCancelsALaunchRunningPastTheGracePeriod) {
-  DaemonProcess daemon(
-      {"--max-cycles", "0", "--shutdown-grace-ms", "200", "--log-level", "debug"});
+  DaemonProcess daemon({"--max-cycles", "0", "--shutdown-grace-ms", "200", "--log-level", "debug"});
   ASSERT_TRUE(daemon.started()) << daemon.Stderr();
   Client client(daemon.address());
   std::string session;

@@ -225,8 +225,7 @@ class KernelBuilder {
     return f;
   }
   void InitBuffer(uint32_t queue, int64_t num, int64_t len) {
-    Fwk(ir::FrameworkOp::INIT_BUFFER, queue,
-        {Const(num, ir::DT_INT32), Const(len, ir::DT_INT32)});
+    Fwk(ir::FrameworkOp::INIT_BUFFER, queue, {Const(num, ir::DT_INT32), Const(len, ir::DT_INT32)});
   }
   // Result ids of an op returning (address, bytes), both DT_UINT32.
   struct Tensor {

@@ -178,8 +178,8 @@ TEST(Timing, TwoCopiesOnOnePipeOverlap) {
   const InstrRecord* a = Find(r, "data_copy", 3);
   const InstrRecord* second = Find(r, "data_copy", 4);
   ASSERT_TRUE(a && second);
-  uint64_t stream = std::max<uint64_t>(
-      1, Ceil(c.mte2.per_burst_cycles + bytes / c.mte2.core_bytes_per_cycle));
+  uint64_t stream =
+      std::max<uint64_t>(1, Ceil(c.mte2.per_burst_cycles + bytes / c.mte2.core_bytes_per_cycle));
   EXPECT_EQ(second->start_cycle, a->start_cycle + stream);
   EXPECT_LT(second->start_cycle, a->end_cycle);
 }

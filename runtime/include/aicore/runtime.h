@@ -22,8 +22,8 @@ using sim::StatusOr;
 struct LaunchSettings {
   uint64_t max_cycles = 0;       // 0 = the transport's default
   bool record_timeline = false;  // fill LaunchReport.timeline (one record per pipe instruction)
-  // When set, the launch also writes msprof-style trace files to <trace_dir>/OPPROF_<kernel>_<n>/ on
-  // this host (docs/traces.md), whichever transport runs the kernel. The timeline this needs is
+  // When set, the launch also writes msprof-style trace files to <trace_dir>/OPPROF_<kernel>_<n>/
+  // on this host (docs/traces.md), whichever transport runs the kernel. The timeline this needs is
   // recorded either way, but stays out of the returned report unless record_timeline is set.
   std::string trace_dir;
 };
