@@ -311,7 +311,7 @@ std::vector<Event> ValidateTrace(const std::string& text, int schema_version) {
 
 // Slices sharing a track must not partially overlap (Chrome needs proper nesting; the writer
 // spreads overlapping instructions over lanes, so none may even nest).
-void ExpectNoOverlapOnATrack(const std::vector<Event>& events, double one_cycle_us) {
+void ExpectNoOverlapOnATrack(const std::vector<Event>& events, double cycle_in_trace_time) {
   std::map<std::string, std::vector<const Event*>> tracks;
   for (const Event& e : events) {
     if (e.ph == "X") tracks[e.track].push_back(&e);
@@ -320,7 +320,7 @@ void ExpectNoOverlapOnATrack(const std::vector<Event>& events, double one_cycle_
     std::sort(slices.begin(), slices.end(),
               [](const Event* a, const Event* b) { return a->ts < b->ts; });
     for (size_t i = 1; i < slices.size(); ++i) {
-      EXPECT_LE(slices[i - 1]->ts + slices[i - 1]->dur, slices[i]->ts + one_cycle_us * 1e-3)
+      EXPECT_LE(slices[i - 1]->ts + slices[i - 1]->dur, slices[i]->ts + cycle_in_trace_time * 1e-3)
           << track << ": " << slices[i - 1]->name << " overlaps " << slices[i]->name;
     }
   }
