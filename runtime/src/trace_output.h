@@ -11,10 +11,6 @@
 
 namespace aicore::runtime {
 
-// The fields of `report` the trace writer reads (status, kernel, block dim, cycles, clock,
-// per-core stats, timeline); diagnostics are left out.
-sim::LaunchResult TraceInputFromReport(const aicore::report::v1::LaunchReport& report);
-
 // Writes <trace_dir>/<kernel>_<n>/. A failure keeps its code and says the kernel did run, since
 // device memory already holds its results.
 sim::Status WriteLaunchTrace(const sim::LaunchResult& result, const std::string& trace_dir);

@@ -32,5 +32,7 @@ StatusOr<SocConfig> ParseSocConfig(const std::string& textproto, const std::stri
 void ToProto(const SocConfig& config, aicore::config::v1::SocConfig* out);
 
 void ToProto(const LaunchResult& result, aicore::report::v1::LaunchReport* out);
+// The inverse of ToProto, for hosts that hold only a report (the remote runtime's trace writer).
+LaunchResult FromProto(const aicore::report::v1::LaunchReport& report);
 
 }  // namespace aicore::sim

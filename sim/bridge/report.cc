@@ -1,5 +1,5 @@
-// LaunchResult -> aicore.report.v1.LaunchReport (field names there are API: CONVENTIONS "stats
-// are API").
+// LaunchResult <-> aicore.report.v1.LaunchReport, both directions side by side so they stay
+// complete (field names there are API: CONVENTIONS "stats are API").
 #include "sim/bridge/bridge.h"
 
 namespace aicore::sim {
@@ -41,6 +41,40 @@ rep::Diagnostic::Kind ToProtoKind(Diagnostic::Kind k) {
       return rep::Diagnostic::UNMATCHED_FLAG;
   }
   return rep::Diagnostic::KIND_INVALID;
+}
+
+LaunchResult::Status FromProtoStatus(rep::LaunchReport::Status s) {
+  switch (s) {
+    case rep::LaunchReport::KERNEL_FAULT:
+      return LaunchResult::Status::kKernelFault;
+    case rep::LaunchReport::DEADLOCK:
+      return LaunchResult::Status::kDeadlock;
+    case rep::LaunchReport::CYCLE_LIMIT_EXCEEDED:
+      return LaunchResult::Status::kCycleLimitExceeded;
+    default:
+      return LaunchResult::Status::kOk;
+  }
+}
+
+Diagnostic::Kind FromProtoKind(rep::Diagnostic::Kind k) {
+  switch (k) {
+    case rep::Diagnostic::OUT_OF_BOUNDS:
+      return Diagnostic::Kind::kOutOfBounds;
+    case rep::Diagnostic::GM_OUT_OF_BOUNDS:
+      return Diagnostic::Kind::kGmOutOfBounds;
+    case rep::Diagnostic::GM_SLACK_ACCESS:
+      return Diagnostic::Kind::kGmSlackAccess;
+    case rep::Diagnostic::INVALID_OPERAND:
+      return Diagnostic::Kind::kInvalidOperand;
+    case rep::Diagnostic::CYCLE_LIMIT:
+      return Diagnostic::Kind::kCycleLimit;
+    case rep::Diagnostic::FLAG_OVERFLOW:
+      return Diagnostic::Kind::kFlagOverflow;
+    case rep::Diagnostic::UNMATCHED_FLAG:
+      return Diagnostic::Kind::kUnmatchedFlag;
+    default:
+      return Diagnostic::Kind::kDeadlock;
+  }
 }
 
 }  // namespace
@@ -107,6 +141,68 @@ void ToProto(const LaunchResult& r, rep::LaunchReport* out) {
     pt->set_end_cycle(t.end_cycle);
     pt->set_detail(t.detail);
   }
+}
+
+LaunchResult FromProto(const rep::LaunchReport& report) {
+  LaunchResult r;
+  r.status = FromProtoStatus(report.status());
+  r.kernel_name = report.kernel_name();
+  r.platform = report.platform();
+  r.block_dim = report.block_dim();
+  r.cycles = report.cycles();
+  r.duration_us = report.duration_us();
+  r.clock_mhz = report.clock_mhz();
+  r.simulated_instructions = report.simulated_instructions();
+  r.cores.reserve(report.cores_size());
+  for (const rep::CoreStats& pc : report.cores()) {
+    CoreStats& c = r.cores.emplace_back();
+    c.core = pc.core();
+    c.core_type = pc.core_type();
+    c.block_idx = pc.block_idx();
+    c.cycles = pc.cycles();
+    c.queue_full_stall_cycles = pc.queue_full_stall_cycles();
+    for (const rep::PipeStats& pp : pc.pipes()) {
+      PipeStats& p = c.pipes.emplace_back();
+      p.pipe = pp.pipe();
+      p.instructions = pp.instructions();
+      p.busy_cycles = pp.busy_cycles();
+      p.wait_flag_cycles = pp.wait_flag_cycles();
+      p.bytes = pp.bytes();
+      p.queue_full_stall_cycles = pp.queue_full_stall_cycles();
+      p.bandwidth_stall_cycles = pp.bandwidth_stall_cycles();
+      p.bank_conflict_cycles = pp.bank_conflict_cycles();
+      p.l2_hit_bytes = pp.l2_hit_bytes();
+      p.hbm_read_bytes = pp.hbm_read_bytes();
+      p.hbm_write_bytes = pp.hbm_write_bytes();
+    }
+  }
+  for (const rep::Diagnostic& pd : report.diagnostics()) {
+    Diagnostic& d = r.diagnostics.emplace_back();
+    d.severity = pd.severity() == rep::Diagnostic::ERROR ? Diagnostic::Severity::kError
+                                                         : Diagnostic::Severity::kWarning;
+    d.kind = FromProtoKind(pd.kind());
+    d.message = pd.message();
+    d.core = pd.core();
+    d.pipe = pd.pipe();
+    d.op = pd.op();
+    d.location = {pd.location().file(), pd.location().line(), pd.location().column()};
+    d.cycle = pd.cycle();
+  }
+  r.timeline.reserve(report.timeline_size());
+  for (const rep::InstrRecord& pt : report.timeline()) {
+    InstrRecord& t = r.timeline.emplace_back();
+    t.core = pt.core();
+    t.block_idx = pt.block_idx();
+    t.pipe = pt.pipe();
+    t.op = pt.op();
+    t.op_index = pt.op_index();
+    t.location = {pt.location().file(), pt.location().line(), pt.location().column()};
+    t.issue_cycle = pt.issue_cycle();
+    t.start_cycle = pt.start_cycle();
+    t.end_cycle = pt.end_cycle();
+    t.detail = pt.detail();
+  }
+  return r;
 }
 
 }  // namespace aicore::sim

@@ -912,9 +912,23 @@ TEST(TraceWriter, RealLaunchThroughTheDeviceGivesAConsistentTrace) {
 // exactly as from the simulator's own result.
 TEST(TraceWriter, ReportRoundTripGivesTheSameFiles) {
   LaunchResult r = HandBuilt();
+  // Fields the trace does not read must survive the round trip too.
+  Diagnostic warning;
+  warning.severity = Diagnostic::Severity::kWarning;
+  warning.kind = Diagnostic::Kind::kGmSlackAccess;
+  warning.message = "slack";
+  warning.core = 1;
+  warning.location = {"k.py", 7, 3};
+  r.diagnostics.push_back(warning);
+  r.cores[0].pipes[0].hbm_read_bytes = 4096;
+  r.cores[0].pipes[0].bank_conflict_cycles = 9;
   aicore::report::v1::LaunchReport report;
   ToProto(r, &report);
-  LaunchResult back = runtime::TraceInputFromReport(report);
+  LaunchResult back = FromProto(report);
+  // The inverse is complete: converting back gives the very same report.
+  aicore::report::v1::LaunchReport again;
+  ToProto(back, &again);
+  EXPECT_EQ(again.SerializeAsString(), report.SerializeAsString());
   auto direct = RenderTrace(r, r.kernel_name, kMhz);
   auto via_report = RenderTrace(back, back.kernel_name, back.clock_mhz);
   ASSERT_TRUE(direct.ok());
