@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "sim/core/cycle.h"
+#include "sim/core/launch_result.h"
 #include "sim/isa/pipe_id.h"
 #include "sim/isa/program.h"
-#include "sim/soc/device.h"
 
 namespace aicore::sim {
 

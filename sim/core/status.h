@@ -3,9 +3,12 @@
 #pragma once
 
 #include <optional>
+#include <source_location>
 #include <string>
 #include <utility>
 #include <variant>
+
+#include "sim/core/invariant.h"
 
 namespace aicore::sim {
 
@@ -53,14 +56,28 @@ class StatusOr {
 
   bool ok() const { return status_.ok(); }
   const Status& status() const { return status_; }
-  T& value() { return *value_; }
-  const T& value() const { return *value_; }
-  T& operator*() { return *value_; }
-  const T& operator*() const { return *value_; }
-  T* operator->() { return &*value_; }
-  const T* operator->() const { return &*value_; }
+  // Reading the value of an error is a simulator bug: it throws InvariantViolation (INTERNAL)
+  // naming the caller, in every build, instead of undefined behaviour.
+  T& value(std::source_location loc = std::source_location::current()) {
+    Require(loc);
+    return *value_;
+  }
+  const T& value(std::source_location loc = std::source_location::current()) const {
+    Require(loc);
+    return *value_;
+  }
+  T& operator*() { return value(); }
+  const T& operator*() const { return value(); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
 
  private:
+  void Require(std::source_location loc) const {
+    if (!value_.has_value()) [[unlikely]] {
+      InvariantFailed("ok()", "StatusOr value read on an error status: " + status_.message(), loc);
+    }
+  }
+
   Status status_;
   std::optional<T> value_;
 };

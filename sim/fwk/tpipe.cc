@@ -1,6 +1,7 @@
 // FrameworkOp execution over the TPipe's allocators, event pool, queues and pools (see tpipe.h).
 #include "sim/fwk/tpipe.h"
 
+#include "sim/core/invariant.h"
 #include "sim/sync/hard_event.h"
 
 namespace aicore::sim {
@@ -365,7 +366,7 @@ void TPipe::QueueCall(const FwkInfo& op, const int64_t operands[2], FwkOutcome* 
       q.WaitPendingFrees(events_, &out->actions);
       return;
     default:
-      fail("internal: not a queue call");
+      SIM_CHECK(false, std::string(FwkKindName(op.kind)) + " is not a queue call");
       return;
   }
 }

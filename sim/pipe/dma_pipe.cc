@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "sim/soc/launch_context.h"
+#include "sim/pipe/launch_context.h"
 
 namespace aicore::sim {
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sim/check/bounds.h"
+#include "sim/core/invariant.h"
 #include "sim/sync/hard_event.h"
 
 namespace aicore::sim {
@@ -216,7 +217,8 @@ bool BuildIssued(const Instr& instr, const std::vector<ScalarValue>& values, con
       out->barrier_pipe = instr.pipe;
       return true;
     default:
-      return ev.Fail("internal: op is not a pipe instruction");
+      SIM_CHECK(false, std::string(Info(instr.opcode).mnemonic) + " is not a pipe instruction");
+      return false;
   }
 }
 

@@ -7,7 +7,7 @@
 #include <cstring>
 
 #include "sim/isa/opcode.h"
-#include "sim/soc/launch_context.h"
+#include "sim/pipe/launch_context.h"
 #include "sim/sync/hard_event.h"
 
 namespace aicore::sim {
@@ -99,6 +99,11 @@ void Pipe::TryStart(Cycle now) {
   }
 }
 
+const Instr* Pipe::EventInstr(EventKind kind, uint64_t payload) const {
+  if (kind == EventKind::kEnd) return payload < slots_.size() ? slots_[payload].instr : nullptr;
+  return queue_.empty() ? nullptr : queue_.front().instr;
+}
+
 const IssuedInstr* Pipe::BlockedWait() const {
   if (queue_.empty()) return nullptr;
   const IssuedInstr& head = queue_.front();
@@ -174,6 +179,7 @@ bool Pipe::StartHead(Cycle now) {
       PipeTiming t = Execute(in, now, scratch_.data(scratch));
       uint32_t slot = AllocateSlot();
       slots_[slot].is_set_flag = false;
+      slots_[slot].instr = in.instr;
       slots_[slot].scratch = scratch;
       slots_[slot].dst = in.dst;
       accept_at_ = t.accept_next;

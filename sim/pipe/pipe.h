@@ -9,9 +9,10 @@
 #include <vector>
 
 #include "sim/core/cycle.h"
+#include "sim/core/event_queue.h"
+#include "sim/core/launch_result.h"
 #include "sim/core/ring_queue.h"
 #include "sim/pipe/instr.h"
-#include "sim/soc/device.h"
 #include "sim/sync/flags.h"
 
 namespace aicore::sim {
@@ -81,6 +82,10 @@ class Pipe {
   // Queued-but-not-started instructions, oldest first (deadlock report).
   const RingQueue<IssuedInstr>& queue() const { return queue_; }
 
+  // The instruction an event of this pipe concerns (the head for a start, the in-flight one for an
+  // end), for invariant messages; nullptr if none.
+  const Instr* EventInstr(EventKind kind, uint64_t payload) const;
+
   const PipeStats& stats() const { return stats_; }
   // Called between blocks running on the same core: statistics restart, time does not.
   void ResetStats();
@@ -103,7 +108,7 @@ class Pipe {
     bool is_set_flag = false;
     uint32_t scratch = 0;
     uint32_t flag = 0;
-    const Instr* instr = nullptr;  // set_flag: reported if the flag overflows
+    const Instr* instr = nullptr;  // for set_flag overflow reports and invariant messages
     Transfer dst;
   };
 

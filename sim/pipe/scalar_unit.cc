@@ -3,7 +3,8 @@
 
 #include <limits>
 
-#include "sim/soc/launch_context.h"
+#include "sim/core/invariant.h"
+#include "sim/pipe/launch_context.h"
 #include "sim/sync/hard_event.h"
 
 namespace aicore::sim {
@@ -65,6 +66,13 @@ void ScalarUnit::StartBlock(uint32_t block, const std::vector<ScalarValue>& init
   tracker_.Reset();
   time_ = MaxCycle(time_, at);
   ScheduleResume(time_);
+}
+
+const Instr* ScalarUnit::current_instr() const {
+  if (done_ || frames_.empty()) return nullptr;
+  const Frame& f = frames_.back();
+  const Region& region = ctx_.program.regions[f.region];
+  return f.pc < region.ops.size() ? &region.ops[f.pc] : f.owner;
 }
 
 void ScalarUnit::ScheduleResume(Cycle at) {
@@ -187,10 +195,8 @@ bool ScalarUnit::DrainPending(Cycle now) {
       continue;
     }
     Pipe* pipe = host_.pipe(p.pipe);
-    if (pipe == nullptr) {
-      return Fault(*p.issued.instr, "internal: a sync for PIPE_" + std::string(PipeName(p.pipe)) +
-                                        ", which this core does not have.");
-    }
+    SIM_CHECK(pipe != nullptr, "a sync was queued for PIPE_" + std::string(PipeName(p.pipe)) +
+                                   ", which this core does not have");
     if (pipe->Full()) {
       if (wait_ != Wait::kQueueFull) wait_since_ = now;
       wait_ = Wait::kQueueFull;
@@ -470,7 +476,8 @@ bool ScalarUnit::ExecScalar(const Instr& in) {
       out = IsTrue(values_[in.a], DType::kBool) ? values_[in.b] : values_[in.c];
       return true;
     default:
-      return Fault(in, "internal: not a scalar op");
+      SIM_CHECK(false, std::string(Info(in.opcode).mnemonic) + " is not a scalar op");
+      return false;
   }
 }
 

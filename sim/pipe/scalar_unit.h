@@ -14,12 +14,12 @@
 #include <vector>
 
 #include "sim/core/cycle.h"
+#include "sim/core/launch_result.h"
 #include "sim/fwk/tpipe.h"
 #include "sim/isa/program.h"
 #include "sim/isa/scalar_ops.h"
 #include "sim/pipe/issue.h"
 #include "sim/pipe/pipe.h"
-#include "sim/soc/device.h"
 #include "sim/sync/dep_tracker.h"
 
 namespace aicore::sim {
@@ -53,6 +53,8 @@ class ScalarUnit {
   void OnWaitPassed(uint32_t flag, const Instr* instr, Cycle now);
 
   bool done() const { return done_; }
+  // The op the program walk stands at (nullptr when done), for invariant messages.
+  const Instr* current_instr() const;
   Cycle time() const { return time_; }
   Wait waiting() const { return wait_; }
   const Instr* waiting_instr() const { return wait_instr_; }

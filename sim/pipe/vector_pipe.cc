@@ -4,7 +4,7 @@
 
 #include "sim/isa/vector_ops.h"
 #include "sim/pipe/dma_pipe.h"
-#include "sim/soc/launch_context.h"
+#include "sim/pipe/launch_context.h"
 
 namespace aicore::sim {
 

@@ -3,8 +3,8 @@
 
 #include "sim/core/logging.h"
 #include "sim/pipe/dma_pipe.h"
+#include "sim/pipe/launch_context.h"
 #include "sim/pipe/vector_pipe.h"
-#include "sim/soc/launch_context.h"
 #include "sim/sync/hard_event.h"
 
 namespace aicore::sim {
@@ -185,6 +185,32 @@ std::vector<CoreStats> AiCore::TakeStats(Cycle now) {
     running_ = false;
   }
   return std::move(stats_);
+}
+
+std::string AiCore::DescribeEvent(const Event& e) const {
+  std::string s = "core " + std::to_string(index_) + " (block " + std::to_string(block_) + ")";
+  const Instr* instr = nullptr;
+  switch (e.kind) {
+    case EventKind::kScalar:
+      s += " scalar unit";
+      instr = scalar_->current_instr();
+      break;
+    case EventKind::kStart:
+    case EventKind::kEnd:
+      if (e.unit < kNumPipes && pipes_[e.unit] != nullptr) {
+        s += " PIPE_" + std::string(PipeName(static_cast<PipeId>(e.unit)));
+        instr = pipes_[e.unit]->EventInstr(e.kind, e.payload);
+      }
+      s += e.kind == EventKind::kStart ? " starting" : " ending";
+      break;
+    case EventKind::kFlagVisible:
+      s += " flag " + std::to_string(e.payload) + " becoming visible";
+      break;
+  }
+  if (instr != nullptr) {
+    s += " " + std::string(Info(instr->opcode).mnemonic) + " at " + ctx_.program.Where(*instr);
+  }
+  return s;
 }
 
 void AiCore::CollectWaiters(std::vector<WaiterInfo>* out) const {

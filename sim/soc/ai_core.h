@@ -37,6 +37,9 @@ class AiCore : public PipeListener, public ScalarHost {
   // Cycle at which this core's last block ended.
   Cycle end_cycle() const { return end_cycle_; }
   void CollectWaiters(std::vector<WaiterInfo>* out) const;
+  // "core 3 (block 3) PIPE_V at add (add.py:12)": the unit event `e` drives, for invariant
+  // messages.
+  std::string DescribeEvent(const Event& e) const;
 
   // PipeListener
   void OnQueueSpace(PipeId pipe, Cycle now) override;

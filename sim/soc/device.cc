@@ -2,6 +2,7 @@
 // thread-safe; hosts serialise calls per device (the daemon: per session).
 #include "sim/soc/device.h"
 
+#include "sim/core/invariant.h"
 #include "sim/isa/cost_table.h"
 #include "sim/mem/global_memory.h"
 #include "sim/soc/config_check.h"
@@ -36,7 +37,13 @@ StatusOr<LaunchResult> Device::Launch(const Program& program, uint32_t block_dim
   StatusOr<CostTable> costs = CostTable::Build(config_);
   if (!costs.ok()) return costs.status();
   LaunchEngine engine(config_, *costs, *gm_);
-  return engine.Run(program, block_dim, args, options);
+  try {
+    return engine.Run(program, block_dim, args, options);
+  } catch (const InvariantViolation& bug) {
+    // Our bug, not the kernel's: INTERNAL, with the unit that was running. Device memory may hold
+    // a partial result; the device stays usable.
+    return Internal(bug.what());
+  }
 }
 
 }  // namespace aicore::sim

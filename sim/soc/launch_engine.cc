@@ -6,10 +6,11 @@
 #include <memory>
 
 #include "sim/check/deadlock.h"
+#include "sim/core/invariant.h"
 #include "sim/core/logging.h"
 #include "sim/isa/scalar_ops.h"
+#include "sim/pipe/launch_context.h"
 #include "sim/soc/ai_core.h"
-#include "sim/soc/launch_context.h"
 
 namespace aicore::sim {
 namespace {
@@ -120,7 +121,12 @@ StatusOr<LaunchResult> LaunchEngine::Run(const Program& program, uint32_t block_
       break;
     }
     now = e.cycle;
-    cores[e.core]->HandleEvent(e);
+    try {
+      cores[e.core]->HandleEvent(e);
+    } catch (InvariantViolation& bug) {
+      bug.set_unit(cores[e.core]->DescribeEvent(e) + " at cycle " + std::to_string(now.value()));
+      throw;
+    }
   }
 
   if (ctx.cancelled || ctx.CheckCancel()) {

@@ -11,11 +11,11 @@
 #include "sim/core/config.h"
 #include "sim/core/cycle.h"
 #include "sim/core/event_queue.h"
+#include "sim/core/launch_result.h"
 #include "sim/isa/cost_table.h"
 #include "sim/isa/program.h"
 #include "sim/mem/global_memory.h"
 #include "sim/mem/gm_path.h"
-#include "sim/soc/device.h"
 
 namespace aicore::sim {
 
