@@ -5,7 +5,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 export PYTHONPATH := $(CURDIR)/clients/python
 
-.PHONY: all deps configure build run test test-cpp test-python bench calibrate clean
+.PHONY: all deps configure build run test test-cpp test-python bench calibrate isa-docs clean
 
 all: build
 
@@ -37,6 +37,10 @@ bench: build
 # Simulated vs measured times of the Add ladder (hardware-910b.md 7); last line "MAPE: X%".
 calibrate: build
 	$(PYTHON) bench/calibrate.py
+
+# docs/isa.md from the instruction table (sim/isa/instructions.def); a test checks it is current.
+isa-docs: build
+	$(BUILD_DIR)/bin/aicore-isa markdown > docs/isa.md
 
 clean:
 	rm -rf $(BUILD_DIR) $(BUILD_DIR).configure.log

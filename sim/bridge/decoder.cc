@@ -15,9 +15,9 @@
 #include <unordered_map>
 
 #include "sim/bridge/bridge.h"
+#include "sim/isa/opcode.h"
 #include "sim/isa/program.h"
 #include "sim/isa/scalar_ops.h"
-#include "sim/isa/vector_ops.h"
 #include "sim/sync/hard_event.h"
 
 namespace aicore::sim {
@@ -777,11 +777,12 @@ class Decoder {
 
   Status CheckVectorDType(Opcode op, DType t) {
     if (VectorOpSupports(op, t)) return Status::Ok();
+    DType listed[kNumDTypes];
+    int n = ListDTypes(Info(op).dtypes, listed);
     std::string supported;
-    for (DType d : {DType::kFloat16, DType::kFloat32, DType::kInt16, DType::kInt32}) {
-      if (!VectorOpSupports(op, d)) continue;
+    for (int i = 0; i < n; ++i) {
       if (!supported.empty()) supported += ", ";
-      supported += std::string(DTypeProtoName(d));
+      supported += std::string(DTypeProtoName(listed[i]));
     }
     return OpError("dst.dtype", std::string(DTypeProtoName(t)) + " is not supported by " +
                                     std::string(Info(op).mnemonic) + " (supported: " + supported +
@@ -807,13 +808,21 @@ class Decoder {
     return Status::Ok();
   }
 
+  // The table row of an IR vector op's kind; an error for a kind the table lacks.
+  Status VectorOpcode(const char* ir_op, const char* kind_enum, int kind, Opcode* out) {
+    const OpcodeInfo* row = kind != 0 ? FindOpcode(ir_op, kind) : nullptr;
+    if (row == nullptr) {
+      return OpError("kind", std::to_string(kind) + " is not a " + kind_enum + " value");
+    }
+    *out = row->opcode;
+    return Status::Ok();
+  }
+
   Status DecodeVecBinary(const ir::VecBinaryOp& v, Instr* in) {
     in->opcode = Opcode::kVecAdd;
-    static constexpr Opcode kOps[] = {Opcode::kVecAdd, Opcode::kVecAdd, Opcode::kVecSub,
-                                      Opcode::kVecMul, Opcode::kVecDiv, Opcode::kVecMax,
-                                      Opcode::kVecMin};
-    if (!ir::VecBinaryOp::Kind_IsValid(v.kind()) || v.kind() == ir::VecBinaryOp::KIND_INVALID) {
-      return OpError("kind", std::to_string(v.kind()) + " is not a VecBinaryOp.Kind value");
+    Opcode op;
+    if (Status s = VectorOpcode("vec_binary", "VecBinaryOp.Kind", v.kind(), &op); !s.ok()) {
+      return s;
     }
     MemOpInfo m;
     if (Status s = DecodeTensor(v.dst(), "dst", true, &m.dst); !s.ok()) return s;
@@ -821,29 +830,27 @@ class Decoder {
     if (Status s = DecodeTensor(v.src1(), "src1", true, &m.src1); !s.ok()) return s;
     if (Status s = SameDType(m.dst, m.src0, "src0"); !s.ok()) return s;
     if (Status s = SameDType(m.dst, m.src1, "src1"); !s.ok()) return s;
-    return FinishVector(kOps[v.kind()], m, v.count(), in);
+    return FinishVector(op, m, v.count(), in);
   }
 
   Status DecodeVecUnary(const ir::VecUnaryOp& v, Instr* in) {
     in->opcode = Opcode::kVecAbs;
-    static constexpr Opcode kOps[] = {Opcode::kVecAbs, Opcode::kVecAbs,  Opcode::kVecExp,
-                                      Opcode::kVecLn,  Opcode::kVecSqrt, Opcode::kVecRelu};
-    if (!ir::VecUnaryOp::Kind_IsValid(v.kind()) || v.kind() == ir::VecUnaryOp::KIND_INVALID) {
-      return OpError("kind", std::to_string(v.kind()) + " is not a VecUnaryOp.Kind value");
+    Opcode op;
+    if (Status s = VectorOpcode("vec_unary", "VecUnaryOp.Kind", v.kind(), &op); !s.ok()) {
+      return s;
     }
     MemOpInfo m;
     if (Status s = DecodeTensor(v.dst(), "dst", true, &m.dst); !s.ok()) return s;
     if (Status s = DecodeTensor(v.src(), "src", true, &m.src0); !s.ok()) return s;
     if (Status s = SameDType(m.dst, m.src0, "src"); !s.ok()) return s;
-    return FinishVector(kOps[v.kind()], m, v.count(), in);
+    return FinishVector(op, m, v.count(), in);
   }
 
   Status DecodeVecScalar(const ir::VecScalarOp& v, Instr* in) {
     in->opcode = Opcode::kVecAdds;
-    static constexpr Opcode kOps[] = {Opcode::kVecAdds, Opcode::kVecAdds, Opcode::kVecMuls,
-                                      Opcode::kVecMaxs, Opcode::kVecMins};
-    if (!ir::VecScalarOp::Kind_IsValid(v.kind()) || v.kind() == ir::VecScalarOp::KIND_INVALID) {
-      return OpError("kind", std::to_string(v.kind()) + " is not a VecScalarOp.Kind value");
+    Opcode op;
+    if (Status s = VectorOpcode("vec_scalar", "VecScalarOp.Kind", v.kind(), &op); !s.ok()) {
+      return s;
     }
     MemOpInfo m;
     if (Status s = DecodeTensor(v.dst(), "dst", true, &m.dst); !s.ok()) return s;
@@ -857,7 +864,7 @@ class Decoder {
     }
     m.scalar = v.scalar();
     in->src_dtype = st;
-    return FinishVector(kOps[v.kind()], m, v.count(), in);
+    return FinishVector(op, m, v.count(), in);
   }
 
   // ---- framework declarations (Kernel.sync, queues, pools) ------------------------------------

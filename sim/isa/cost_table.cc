@@ -3,8 +3,6 @@
 
 #include <cmath>
 
-#include "sim/isa/vector_ops.h"
-
 namespace aicore::sim {
 namespace {
 
@@ -26,8 +24,8 @@ bool ParseDType(const std::string& s, DType* out) {
 }  // namespace
 
 bool IsKnownVectorCostOp(const std::string& op) {
-  for (int i = 0; i < kNumOpcodes; ++i) {
-    if (IsVectorCompute(static_cast<Opcode>(i)) && kOpcodeTable[i].mnemonic == op) return true;
+  for (const OpcodeInfo& row : kOpcodeTable) {
+    if (row.semantics != nullptr && row.cost == op) return true;
   }
   for (std::string_view r : kReservedCostOps) {
     if (r == op) return true;
@@ -63,7 +61,7 @@ StatusOr<CostTable> CostTable::Build(const SocConfig& config) {
       const VectorCostRow* exact = nullptr;
       const VectorCostRow* any = nullptr;
       for (const VectorCostRow& row : config.vector_costs) {
-        if (row.op != kOpcodeTable[i].mnemonic) continue;
+        if (row.op != kOpcodeTable[i].cost) continue;
         if (row.dtype == DTypeName(t)) {
           if (exact != nullptr) {
             return InvalidArgument("vector.costs: two rows for op \"" + row.op + "\" dtype \"" +
@@ -77,7 +75,7 @@ StatusOr<CostTable> CostTable::Build(const SocConfig& config) {
       const VectorCostRow* use = exact != nullptr ? exact : any;
       if (use == nullptr) {
         return InvalidArgument("vector.costs: no row for op \"" +
-                               std::string(kOpcodeTable[i].mnemonic) + "\" dtype \"" +
+                               std::string(kOpcodeTable[i].cost) + "\" dtype \"" +
                                std::string(DTypeName(t)) + "\" (add one, or a \"*\" row)");
       }
       table.vector_[i][d] = VectorCost{true, use->per_call_cycles, use->cycles_per_repeat};

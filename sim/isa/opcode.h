@@ -1,11 +1,12 @@
-// The instruction set as one table: each opcode's IR op name (for messages), mnemonic (traces,
-// cost rows), execution unit and semantic class. Adding an instruction is one row here plus its
-// semantics; the decoder, cost table and pipes index this table instead of branching on names.
+// The instruction table in C++: the Opcode enum and one OpcodeInfo row per opcode, both expanded
+// from sim/isa/instructions.def, plus the enums of its columns. The decoder, cost table, issue
+// stage and pipes index these rows instead of branching on names.
 #pragma once
 
 #include <cstdint>
 #include <string_view>
 
+#include "sim/isa/dtype.h"
 #include "sim/isa/pipe_id.h"
 
 namespace aicore::sim {
@@ -14,12 +15,21 @@ namespace aicore::sim {
 enum class ExecUnit : uint8_t {
   kScalar,     // on the scalar unit, in program order
   kControl,    // structured control flow walked by the scalar unit
-  kPipe,       // issued into a pipe queue (the pipe is resolved per instruction at decode time)
+  kPipe,       // issued into a pipe queue
   kFramework,  // a TPipe/TQue/TBufPool library call run by the scalar unit (sim/fwk); it may
                // issue set_flag / wait_flag / barriers into pipes
 };
 
-// Semantic family, used to dispatch once per instruction (never per element).
+// How the pipe of a pipe instruction is chosen.
+enum class PipeRule : uint8_t {
+  kNoPipe,       // runs on the scalar unit
+  kV,            // always PIPE_V
+  kRouted,       // data movement: the core's route for (source memory, destination memory)
+  kFromEvent,    // set_flag: the event's source pipe; wait_flag: its destination pipe
+  kFromOperand,  // pipe_barrier: the pipe it names
+};
+
+// Operand layout: what the decoder reads from the IR op and the pipe reads at execution.
 enum class OpClass : uint8_t {
   kConst,
   kScalarBinary,
@@ -28,72 +38,97 @@ enum class OpClass : uint8_t {
   kSelect,
   kFor,
   kIf,
-  kDataCopy,
-  kVecBinary,
-  kVecUnary,
-  kVecScalar,
+  kDataCopy,   // dst, src tensors
+  kVecBinary,  // dst, src0, src1 tensors
+  kVecUnary,   // dst, src tensors
+  kVecScalar,  // dst, src tensors and a scalar converted to the element type
   kSetFlag,
   kWaitFlag,
   kPipeBarrier,
   kFramework,
 };
 
-// X(enum, ir_op, mnemonic, unit, class)
-#define AICORE_OPCODES(X)                                                    \
-  X(kConst, "constant", "const", kScalar, kConst)                            \
-  X(kScalarBinary, "scalar_binary", "scalar_binary", kScalar, kScalarBinary) \
-  X(kScalarUnary, "scalar_unary", "scalar_unary", kScalar, kScalarUnary)     \
-  X(kSysValue, "sys_value", "sys_value", kScalar, kSysValue)                 \
-  X(kSelect, "select", "select", kScalar, kSelect)                           \
-  X(kFor, "for_op", "for", kControl, kFor)                                   \
-  X(kIf, "if_op", "if", kControl, kIf)                                       \
-  X(kDataCopy, "data_copy", "data_copy", kPipe, kDataCopy)                   \
-  X(kVecAdd, "vec_binary", "add", kPipe, kVecBinary)                         \
-  X(kVecSub, "vec_binary", "sub", kPipe, kVecBinary)                         \
-  X(kVecMul, "vec_binary", "mul", kPipe, kVecBinary)                         \
-  X(kVecDiv, "vec_binary", "div", kPipe, kVecBinary)                         \
-  X(kVecMax, "vec_binary", "max", kPipe, kVecBinary)                         \
-  X(kVecMin, "vec_binary", "min", kPipe, kVecBinary)                         \
-  X(kVecAbs, "vec_unary", "abs", kPipe, kVecUnary)                           \
-  X(kVecExp, "vec_unary", "exp", kPipe, kVecUnary)                           \
-  X(kVecLn, "vec_unary", "ln", kPipe, kVecUnary)                             \
-  X(kVecSqrt, "vec_unary", "sqrt", kPipe, kVecUnary)                         \
-  X(kVecRelu, "vec_unary", "relu", kPipe, kVecUnary)                         \
-  X(kVecAdds, "vec_scalar", "adds", kPipe, kVecScalar)                       \
-  X(kVecMuls, "vec_scalar", "muls", kPipe, kVecScalar)                       \
-  X(kVecMaxs, "vec_scalar", "maxs", kPipe, kVecScalar)                       \
-  X(kVecMins, "vec_scalar", "mins", kPipe, kVecScalar)                       \
-  X(kSetFlag, "set_flag", "set_flag", kPipe, kSetFlag)                       \
-  X(kWaitFlag, "wait_flag", "wait_flag", kPipe, kWaitFlag)                   \
-  X(kPipeBarrier, "pipe_barrier", "pipe_barrier", kPipe, kPipeBarrier)       \
-  X(kFramework, "framework", "framework", kFramework, kFramework)
+// Operand forms an instruction accepts (bit set).
+using Forms = uint8_t;
+inline constexpr Forms kNoForms = 0;
+inline constexpr Forms kCountForm = 1u << 0;       // the first `count` elements, densely
+inline constexpr Forms kCopyParamsForm = 1u << 1;  // DataCopyParams: block count, length, strides
+
+// Element types, as a bit per DType value.
+using DTypeSet = uint32_t;
+inline constexpr DTypeSet DTypeBit(DType t) { return 1u << static_cast<uint32_t>(t); }
+inline constexpr DTypeSet kF16 = DTypeBit(DType::kFloat16);
+inline constexpr DTypeSet kF32 = DTypeBit(DType::kFloat32);
+inline constexpr DTypeSet kI16 = DTypeBit(DType::kInt16);
+inline constexpr DTypeSet kI32 = DTypeBit(DType::kInt32);
+inline constexpr DTypeSet kFloatTypes = kF16 | kF32;
+inline constexpr DTypeSet kArithTypes = kF16 | kF32 | kI16 | kI32;
+inline constexpr DTypeSet kNoTypes = 0;
+
+// The operands of one vector compute instruction, resolved to host memory by the issue stage.
+struct VecOperands {
+  DType dtype = DType::kInvalid;
+  const uint8_t* src0 = nullptr;
+  const uint8_t* src1 = nullptr;  // binary only
+  uint8_t* dst = nullptr;         // must not overlap the sources (the pipe writes a scratch copy)
+  uint64_t count = 0;             // elements
+  uint64_t scalar_bits = 0;       // vector-scalar: the scalar already converted to `dtype`
+};
+// Element semantics of one vector instruction over whole operands: dispatches once on the dtype,
+// then runs a tight loop (no per-element virtual calls). Only called for dtypes in the row's set.
+using VecSemantics = void (*)(const VecOperands&);
+
+// The semantics functions the table names, declared from its rows.
+#define AICORE_OP(e, mn, ir, kind, unit, pipe, shape, forms)
+#define AICORE_VECTOR_OP(e, mn, ir, kind, shape, forms, dtypes, fn, cost) \
+  void fn(const VecOperands& ops);
+#include "sim/isa/instructions.def"
 
 enum class Opcode : uint8_t {
-#define AICORE_OPCODE_ENUM(e, ir, mn, unit, cls) e,
-  AICORE_OPCODES(AICORE_OPCODE_ENUM)
-#undef AICORE_OPCODE_ENUM
+#define AICORE_OP(e, mn, ir, kind, unit, pipe, shape, forms) e,
+#define AICORE_VECTOR_OP(e, mn, ir, kind, shape, forms, dtypes, fn, cost) e,
+#include "sim/isa/instructions.def"
 };
 
 struct OpcodeInfo {
+  Opcode opcode;
+  std::string_view mnemonic;  // "add"
   std::string_view ir_op;     // the Op.kind oneof field name: "vec_binary"
-  std::string_view mnemonic;  // "add"; also the `op` of a VectorCost row for vector opcodes
+  int ir_kind;                // the value of that op's Kind enum, 0 if it has none
   ExecUnit unit;
+  PipeRule pipe;
   OpClass op_class;
+  Forms forms;
+  DTypeSet dtypes;         // vector compute: accepted element types
+  VecSemantics semantics;  // vector compute: the element function; nullptr otherwise
+  std::string_view cost;   // vector compute: the config's vector.costs row; "" otherwise
 };
 
 inline constexpr OpcodeInfo kOpcodeTable[] = {
-#define AICORE_OPCODE_ROW(e, ir, mn, unit, cls) {ir, mn, ExecUnit::unit, OpClass::cls},
-    AICORE_OPCODES(AICORE_OPCODE_ROW)
-#undef AICORE_OPCODE_ROW
+#define AICORE_OP(e, mn, ir, kind, unit, pipe, shape, forms)                           \
+  {Opcode::e, mn,       ir,      kind, ExecUnit::unit, PipeRule::pipe, OpClass::shape, \
+   forms,     kNoTypes, nullptr, ""},
+#define AICORE_VECTOR_OP(e, mn, ir, kind, shape, forms, dtypes, fn, cost)       \
+  {Opcode::e, mn,     ir,  kind, ExecUnit::kPipe, PipeRule::kV, OpClass::shape, \
+   forms,     dtypes, &fn, cost},
+#include "sim/isa/instructions.def"
 };
 inline constexpr int kNumOpcodes = sizeof(kOpcodeTable) / sizeof(kOpcodeTable[0]);
 
 inline const OpcodeInfo& Info(Opcode op) { return kOpcodeTable[static_cast<int>(op)]; }
 
 // True for opcodes whose time comes from a VectorCost row (config `vector.costs`).
-inline bool IsVectorCompute(Opcode op) {
-  OpClass c = Info(op).op_class;
-  return c == OpClass::kVecBinary || c == OpClass::kVecUnary || c == OpClass::kVecScalar;
-}
+inline bool IsVectorCompute(Opcode op) { return Info(op).semantics != nullptr; }
+
+// True if the model implements vector opcode `op` for element type `t`.
+inline bool VectorOpSupports(Opcode op, DType t) { return (Info(op).dtypes & DTypeBit(t)) != 0; }
+
+// The opcode an IR op of field `ir_op` and Kind value `ir_kind` decodes to; nullptr if the table
+// has none (the decoder reports it as an unknown kind).
+const OpcodeInfo* FindOpcode(std::string_view ir_op, int ir_kind);
+
+// The dtypes of `set` in the order messages and docs list them (float16, float32, ... int32).
+// Writes at most kNumDTypes entries to `out` (may be nullptr) and returns how many.
+int ListDTypes(DTypeSet set, DType* out);
 
 }  // namespace aicore::sim

@@ -2,7 +2,8 @@
 // instruction starts (its sources are read then) and written to UB at its end event.
 #include "sim/pipe/vector_pipe.h"
 
-#include "sim/isa/vector_ops.h"
+#include "sim/core/invariant.h"
+#include "sim/isa/opcode.h"
 #include "sim/pipe/dma_pipe.h"
 #include "sim/pipe/launch_context.h"
 
@@ -20,19 +21,11 @@ PipeTiming VectorPipe::Execute(const IssuedInstr& in, Cycle now, uint8_t* scratc
     Gather(in.src0, scratch);
     return DmaTiming(ctx_.config.ub_copy, in.bytes, in.bursts, now, nullptr);
   }
-  switch (cls) {
-    case OpClass::kVecBinary:
-      VecBinary(instr.opcode, instr.dtype, in.src0.base, in.src1.base, scratch, in.count);
-      break;
-    case OpClass::kVecUnary:
-      VecUnary(instr.opcode, instr.dtype, in.src0.base, scratch, in.count);
-      break;
-    case OpClass::kVecScalar:
-      VecScalar(instr.opcode, instr.dtype, in.src0.base, in.scalar_bits, scratch, in.count);
-      break;
-    default:
-      break;
-  }
+  const OpcodeInfo& info = Info(instr.opcode);
+  SIM_CHECK(info.semantics != nullptr,
+            std::string(info.mnemonic) + " reached PIPE_V without vector semantics");
+  info.semantics(
+      VecOperands{instr.dtype, in.src0.base, in.src1.base, scratch, in.count, in.scalar_bits});
   // Counter mode: the hardware runs ceil(bytes / repeat_bytes) repeats, the last one partial.
   // A repeat whose blocks collide in UB bank groups takes one beat per colliding block, so its
   // cycles are multiplied by its worst N-way conflict.

@@ -1,7 +1,6 @@
-// Vector element semantics over raw bytes: half computed in float and rounded once, integer
-// wraparound, NaN-propagating max/min, relu/abs on special values, scalar forms.
-#include "sim/isa/vector_ops.h"
-
+// Vector element semantics over raw bytes, called through the instruction table's rows: half
+// computed in float and rounded once, integer wraparound, NaN-propagating max/min, relu/abs on
+// special values, scalar forms; and every row's dtypes are implemented by its function.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -10,7 +9,9 @@
 #include <limits>
 #include <vector>
 
+#include "sim/core/invariant.h"
 #include "sim/isa/fp16.h"
+#include "sim/isa/opcode.h"
 
 namespace aicore::sim {
 namespace {
@@ -18,17 +19,17 @@ namespace {
 template <typename T>
 std::vector<T> Binary(Opcode op, DType t, const std::vector<T>& a, const std::vector<T>& b) {
   std::vector<T> out(a.size());
-  VecBinary(op, t, reinterpret_cast<const uint8_t*>(a.data()),
-            reinterpret_cast<const uint8_t*>(b.data()), reinterpret_cast<uint8_t*>(out.data()),
-            a.size());
+  Info(op).semantics(VecOperands{t, reinterpret_cast<const uint8_t*>(a.data()),
+                                 reinterpret_cast<const uint8_t*>(b.data()),
+                                 reinterpret_cast<uint8_t*>(out.data()), a.size(), 0});
   return out;
 }
 
 template <typename T>
 std::vector<T> Unary(Opcode op, DType t, const std::vector<T>& a) {
   std::vector<T> out(a.size());
-  VecUnary(op, t, reinterpret_cast<const uint8_t*>(a.data()),
-           reinterpret_cast<uint8_t*>(out.data()), a.size());
+  Info(op).semantics(VecOperands{t, reinterpret_cast<const uint8_t*>(a.data()), nullptr,
+                                 reinterpret_cast<uint8_t*>(out.data()), a.size(), 0});
   return out;
 }
 
@@ -102,13 +103,13 @@ TEST(VectorOps, UnaryOps) {
 TEST(VectorOps, ScalarForms) {
   std::vector<float> x{1.0f, -1.0f};
   std::vector<float> out(2);
-  VecScalar(Opcode::kVecMaxs, DType::kFloat32, reinterpret_cast<const uint8_t*>(x.data()),
-            std::bit_cast<uint32_t>(0.5f), reinterpret_cast<uint8_t*>(out.data()), 2);
+  VecMaxs(VecOperands{DType::kFloat32, reinterpret_cast<const uint8_t*>(x.data()), nullptr,
+                      reinterpret_cast<uint8_t*>(out.data()), 2, std::bit_cast<uint32_t>(0.5f)});
   EXPECT_EQ(out[0], 1.0f);
   EXPECT_EQ(out[1], 0.5f);
   std::vector<int16_t> i{32767}, o(1);
-  VecScalar(Opcode::kVecAdds, DType::kInt16, reinterpret_cast<const uint8_t*>(i.data()), 1,
-            reinterpret_cast<uint8_t*>(o.data()), 1);
+  VecAdds(VecOperands{DType::kInt16, reinterpret_cast<const uint8_t*>(i.data()), nullptr,
+                      reinterpret_cast<uint8_t*>(o.data()), 1, 1});
   EXPECT_EQ(o[0], -32768);
 }
 
@@ -118,6 +119,40 @@ TEST(VectorOps, SupportTable) {
   EXPECT_FALSE(VectorOpSupports(Opcode::kVecExp, DType::kInt16));
   EXPECT_FALSE(VectorOpSupports(Opcode::kVecAdd, DType::kBFloat16));
   EXPECT_FALSE(VectorOpSupports(Opcode::kDataCopy, DType::kFloat16));
+}
+
+TEST(VectorOps, EveryRowImplementsExactlyItsDTypes) {
+  // 64 elements of 8 bytes cover any element type; zeros are valid inputs for every op.
+  std::vector<uint8_t> a(512, 0), b(512, 0), out(512, 0);
+  for (const OpcodeInfo& row : kOpcodeTable) {
+    if (row.semantics == nullptr) {
+      EXPECT_EQ(row.dtypes, kNoTypes) << row.mnemonic;
+      continue;
+    }
+    EXPECT_NE(row.dtypes, kNoTypes) << row.mnemonic;
+    EXPECT_EQ(row.pipe, PipeRule::kV) << row.mnemonic;
+    EXPECT_FALSE(row.cost.empty()) << row.mnemonic;
+    for (int d = 1; d < kNumDTypes; ++d) {
+      auto t = static_cast<DType>(d);
+      VecOperands ops{t, a.data(), b.data(), out.data(), 64, 0};
+      if (VectorOpSupports(row.opcode, t)) {
+        EXPECT_NO_THROW(row.semantics(ops)) << row.mnemonic << " " << DTypeName(t);
+      } else {
+        EXPECT_THROW(row.semantics(ops), InvariantViolation) << row.mnemonic << " " << DTypeName(t);
+      }
+    }
+  }
+}
+
+TEST(VectorOps, TableRowsAreIndexedByTheirOpcode) {
+  for (int i = 0; i < kNumOpcodes; ++i) {
+    EXPECT_EQ(static_cast<int>(kOpcodeTable[i].opcode), i) << kOpcodeTable[i].mnemonic;
+    const OpcodeInfo* found = FindOpcode(kOpcodeTable[i].ir_op, kOpcodeTable[i].ir_kind);
+    ASSERT_NE(found, nullptr) << kOpcodeTable[i].mnemonic;
+    if (kOpcodeTable[i].ir_kind != 0) {
+      EXPECT_EQ(found, &kOpcodeTable[i]);
+    }
+  }
 }
 
 }  // namespace

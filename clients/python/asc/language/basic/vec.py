@@ -1,22 +1,17 @@
 """Vector instructions on UB tensors, count form (asc-api.md 4.5-4.7): binary, unary and
-scalar-vector element-wise ops, all issued to PIPE_V."""
-from asc._proto import kernel_pb2
+scalar-vector element-wise ops, all issued to PIPE_V.
+
+The op list, the IR kind of each op and the element types it accepts come from the simulator's
+instruction table (asc/_isa.py, generated from sim/isa/instructions.def at build time): one API
+function per row, so adding an instruction there adds it here.
+"""
+from asc import _isa
 from asc.codegen.builder import require_builder
 from asc.language.core.dispatch import Overload, Param, dispatch
 from asc.language.core.dtype import KnownTypes as KT
 from asc.language.core.ir_value import is_runtime_number, to_value
 from asc.language.core.tensor import tensor_ref
 from asc.language.basic.common import check_ub, dtypes_text, is_bool, local_tensor, runtime_int
-
-__all__ = ["add", "sub", "mul", "div", "max", "min", "abs", "exp", "ln", "sqrt", "relu",
-           "adds", "muls", "maxs", "mins"]
-
-_VB = kernel_pb2.VecBinaryOp
-_VU = kernel_pb2.VecUnaryOp
-_VS = kernel_pb2.VecScalarOp
-
-_ARITH = (KT.float16, KT.float32, KT.int16, KT.int32)
-_FLOAT = (KT.float16, KT.float32)
 
 
 def _number(x) -> bool:
@@ -37,7 +32,7 @@ def _check_dtypes(api, allowed, **tensors):
                         f"{dtypes_text(allowed)}")
 
 
-def _binary(api, kind, allowed):
+def _binary(api, ir_op, kind, allowed):
     def op(dst, src0, src1, *args, **kwargs):
         require_builder(api)
 
@@ -46,7 +41,7 @@ def _binary(api, kind, allowed):
             _check_dtypes(api, allowed, dst=dst, src0=src0, src1=src1)
             refs = [tensor_ref(t) for t in (dst, src0, src1)]
             count_id = to_value(count, KT.int32).id
-            ir = require_builder(api).emit("vec_binary")
+            ir = require_builder(api).emit(ir_op)
             ir.kind = kind
             ir.dst.CopyFrom(refs[0])
             ir.src0.CopyFrom(refs[1])
@@ -62,7 +57,7 @@ def _binary(api, kind, allowed):
     return op
 
 
-def _unary(api, kind, allowed):
+def _unary(api, ir_op, kind, allowed):
     def op(dst, src, *args, **kwargs):
         require_builder(api)
 
@@ -71,7 +66,7 @@ def _unary(api, kind, allowed):
             _check_dtypes(api, allowed, dst=dst, src=src)
             refs = [tensor_ref(t) for t in (dst, src)]
             count_id = to_value(count, KT.int32).id
-            ir = require_builder(api).emit("vec_unary")
+            ir = require_builder(api).emit(ir_op)
             ir.kind = kind
             ir.dst.CopyFrom(refs[0])
             ir.src.CopyFrom(refs[1])
@@ -84,7 +79,7 @@ def _unary(api, kind, allowed):
     return op
 
 
-def _scalar(api, kind, allowed):
+def _scalar(api, ir_op, kind, allowed):
     def op(dst, src, scalar, *args, **kwargs):
         require_builder(api)
 
@@ -98,7 +93,7 @@ def _scalar(api, kind, allowed):
             # asc-api.md 4.7: the scalar is converted to the tensor dtype first.
             scalar_id = to_value(scalar, src.dtype).id
             count_id = to_value(count, KT.int32).id
-            ir = require_builder(api).emit("vec_scalar")
+            ir = require_builder(api).emit(ir_op)
             ir.kind = kind
             ir.dst.CopyFrom(refs[0])
             ir.src.CopyFrom(refs[1])
@@ -120,20 +115,10 @@ def _require_tensors(api, **tensors):
             raise TypeError(f"{api}(): '{name}' must be a LocalTensor, got {type(t).__name__}")
 
 
-add = _binary("add", _VB.ADD, _ARITH)
-sub = _binary("sub", _VB.SUB, _ARITH)
-mul = _binary("mul", _VB.MUL, _ARITH)
-div = _binary("div", _VB.DIV, _FLOAT)
-max = _binary("max", _VB.MAX, _ARITH)  # noqa: A001 - the names are API
-min = _binary("min", _VB.MIN, _ARITH)  # noqa: A001
+_MAKERS = {"binary": _binary, "unary": _unary, "scalar": _scalar}
 
-abs = _unary("abs", _VU.ABS, _FLOAT)  # noqa: A001
-exp = _unary("exp", _VU.EXP, _FLOAT)
-ln = _unary("ln", _VU.LN, _FLOAT)
-sqrt = _unary("sqrt", _VU.SQRT, _FLOAT)
-relu = _unary("relu", _VU.RELU, (KT.float16, KT.float32, KT.int32))
-
-adds = _scalar("adds", _VS.ADDS, _ARITH)
-muls = _scalar("muls", _VS.MULS, _ARITH)
-maxs = _scalar("maxs", _VS.MAXS, _ARITH)
-mins = _scalar("mins", _VS.MINS, _ARITH)
+__all__ = []
+for _api, _ir_op, _kind, _layout, _dtypes, _forms in _isa.VECTOR_OPS:
+    globals()[_api] = _MAKERS[_layout](_api, _ir_op, _kind,
+                                        tuple(getattr(KT, d) for d in _dtypes))
+    __all__.append(_api)
