@@ -1,6 +1,8 @@
 // InvariantViolation's text (see invariant.h).
 #include "sim/core/invariant.h"
 
+#include <string_view>
+
 namespace aicore::sim {
 
 void InvariantViolation::Compose() {

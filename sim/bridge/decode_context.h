@@ -1,0 +1,137 @@
+// One decode of a kernel IR message: the state every op family's decoder shares (the Program
+// being built, SSA definitions and scopes, the op being decoded, declared queues and pools) and
+// their member functions, defined by family in sim/bridge/decode_<family>.cc. A new op family
+// is a new file plus its declarations here; only sim/bridge sees protobuf.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "kernel.pb.h"
+#include "sim/core/status.h"
+#include "sim/isa/program.h"
+
+namespace aicore::sim {
+
+namespace ir = aicore::ir::v1;
+
+// Bounds that keep a hostile message from making the decoder allocate without limit.
+inline constexpr uint32_t kMaxValues = 1u << 20;
+inline constexpr uint32_t kMaxRegionDepth = 64;
+
+inline DType ToDType(int v) { return static_cast<DType>(v); }
+// "DT_FLOAT16", or the number of a value the IR does not define.
+std::string IrDTypeName(int v);
+// "POS_VECIN", or the number of a value the IR does not define.
+std::string PositionName(int v);
+
+class DecodeContext {
+ public:
+  explicit DecodeContext(const ir::Kernel& kernel) : k_(kernel), p_(std::make_shared<Program>()) {}
+
+  // Decodes the whole kernel; the Program is complete only when this returns ok.
+  StatusOr<std::shared_ptr<const Program>> Run();
+
+ private:
+  struct OpContext {
+    uint32_t index = 0;
+    std::string kind;
+    std::string where;  // " at add.py:34" or ""
+  };
+
+  // ---- decode_context.cc ---------------------------------------------------------------
+  // "kernel K: field F: reason" / "op N (kind) at file:line: field F: reason".
+  Status KernelError(const std::string& field, const std::string& reason) const;
+  Status OpError(const std::string& field, const std::string& reason) const;
+  Status CheckId(uint32_t id, const std::string& field) const;
+
+  // Errors raised outside any op (params) read as kernel errors.
+  Status Fail(const std::string& field, const std::string& reason) const;
+  // SSA: an id is defined once, before use, and visible only in its region and those nested in
+  // it (MLIR's rules).
+  Status Define(uint32_t id, DType t, const std::string& field);
+  Status Use(uint32_t id, const std::string& field, DType* t) const;
+  Status UseTyped(uint32_t id, const std::string& field, DType want) const;
+  Status UseInteger(uint32_t id, const std::string& field) const;
+  Status UseOptionalInteger(uint32_t id, const std::string& field) const;
+  int32_t EnterScope();
+  void LeaveScope();
+  uint32_t NewRegion();
+  SlotSpan AddSlots(const google::protobuf::RepeatedField<uint32_t>& ids);
+  Status CheckDType(int v, const std::string& field) const;
+
+  // A tensor operand in GM or UB with a consistent position, a real element type and integer
+  // address/count values.
+  Status DecodeTensor(const ir::TensorRef& t, const std::string& name, bool ub_only,
+                      TensorOperand* out);
+  std::string DeclWhere(const ir::SourceLoc& loc) const;
+
+  // A vector core has UB only; cube memories are rejected until the cube core model exists.
+  Status CheckMemoryOnCore(MemSpace m, int pos, const std::string& field) const;
+  Status CheckEventOnCore(uint32_t event, const std::string& field) const;
+
+  // ---- decoder.cc ----------------------------------------------------------------------
+  Status DecodeKernel();
+
+  // Decodes `region` into p_->regions[index]; the caller has entered its scope.
+  Status DecodeRegion(const ir::Region& region, uint32_t index, uint32_t depth);
+  Status DecodeOp(const ir::Op& op, Instr* in, uint32_t depth);
+  Status DecodeLoc(const ir::SourceLoc& loc, Instr* in);
+  Status DecodeOpBody(const ir::Op& op, Instr* in, uint32_t depth);
+
+  // ---- decode_scalar.cc ----------------------------------------------------------------
+  Status DecodeConst(const ir::ConstOp& c, Instr* in);
+  Status DecodeScalarBinary(const ir::ScalarBinaryOp& b, Instr* in);
+  Status DecodeScalarUnary(const ir::ScalarUnaryOp& u, Instr* in);
+  Status DecodeSysValue(const ir::SysValueOp& v, Instr* in);
+  Status DecodeSelect(const ir::SelectOp& sel, Instr* in);
+
+  // ---- decode_control.cc ---------------------------------------------------------------
+  Status DecodeFor(const ir::ForOp& f, Instr* in, uint32_t depth);
+  Status DecodeIf(const ir::IfOp& f, Instr* in, uint32_t depth);
+
+  // ---- decode_data_copy.cc -------------------------------------------------------------
+  Status DecodeDataCopy(const ir::DataCopyOp& c, Instr* in);
+
+  // ---- decode_vector.cc ----------------------------------------------------------------
+  Status CheckVectorDType(Opcode op, DType t);
+  Status SameDType(const TensorOperand& dst, const TensorOperand& src, const std::string& name);
+  Status FinishVector(Opcode op, MemOpInfo& m, uint32_t count, Instr* in);
+
+  // The table row of an IR vector op's kind; an error for a kind the table lacks.
+  Status VectorOpcode(const char* ir_op, const char* kind_enum, int kind, Opcode* out);
+  Status DecodeVecBinary(const ir::VecBinaryOp& v, Instr* in);
+  Status DecodeVecUnary(const ir::VecUnaryOp& v, Instr* in);
+  Status DecodeVecScalar(const ir::VecScalarOp& v, Instr* in);
+
+  // ---- decode_sync.cc ------------------------------------------------------------------
+  Status DecodeFlag(uint32_t event, uint32_t event_id, bool is_set, Instr* in);
+  Status DecodePipeBarrier(const ir::PipeBarrierOp& b, Instr* in);
+
+  // ---- decode_framework.cc -------------------------------------------------------------
+  Status DecodeFrameworkDecls();
+
+  // Resolves a queue / pool reference; `rule` is the FwkSpec entry (0 none, 1 required,
+  // 2 optional). *index is the 1-based index into Program::queues / pools, 0 when absent.
+  Status ResolveDeclRef(uint32_t id, uint8_t rule, bool is_pool, const std::string& field,
+                        const std::string& kind_name, uint32_t* index) const;
+  Status DecodeFramework(const ir::FrameworkOp& op, Instr* in);
+
+  const ir::Kernel& k_;
+  std::shared_ptr<Program> p_;
+  std::vector<int32_t> def_scope_;  // per id: scope instance that defined it, -1 = undefined
+  std::vector<int64_t> def_op_;     // per id: defining op index, -1 = parameter
+  std::vector<uint8_t> scope_active_;
+  std::vector<int32_t> scope_stack_;
+  int32_t current_scope_ = -1;
+  uint32_t op_counter_ = 0;
+  OpContext op_;
+  bool in_op_ = false;
+  std::unordered_map<uint32_t, uint32_t> queue_index_;  // QueueDecl.id -> index
+  std::unordered_map<uint32_t, uint32_t> pool_index_;   // BufPoolDecl.id -> index
+};
+
+}  // namespace aicore::sim
