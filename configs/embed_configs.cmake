@@ -1,9 +1,14 @@
-# Writes a C++ file defining aicore::sim::BuiltinConfigs(): (platform name, textproto) pairs.
+# Writes a C++ file defining aicore::sim::BuiltinConfigs(): (name, textproto) pairs where name is
+# the platform ("Ascend910B1") or "presets/<preset>" ("presets/dav-c220").
 string(REPLACE " " ";" INPUTS "${INPUTS}")
 list(SORT INPUTS)
-set(body "// Generated from configs/*.textproto; do not edit.\n#include <string>\n#include <utility>\n#include <vector>\nnamespace aicore::sim {\nconst std::vector<std::pair<std::string, std::string>>& BuiltinConfigs() {\n  static const std::vector<std::pair<std::string, std::string>> kConfigs = {\n")
+set(body "// Generated from configs/*.textproto and configs/presets/*.textproto; do not edit.\n#include <string>\n#include <utility>\n#include <vector>\nnamespace aicore::sim {\nconst std::vector<std::pair<std::string, std::string>>& BuiltinConfigs() {\n  static const std::vector<std::pair<std::string, std::string>> kConfigs = {\n")
 foreach(f ${INPUTS})
   get_filename_component(name ${f} NAME_WE)
+  get_filename_component(dir ${f} DIRECTORY)
+  if(NOT dir STREQUAL ROOT)
+    set(name "presets/${name}")
+  endif()
   file(READ ${f} text)
   string(APPEND body "    {\"${name}\", R\"AICORECFG(${text})AICORECFG\"},\n")
 endforeach()

@@ -24,12 +24,20 @@ StatusOr<std::shared_ptr<const Program>> DecodeKernel(const aicore::ir::v1::Kern
 // Platform names with a built-in config ("Ascend910B1", ...), in a stable order.
 std::vector<std::string> ListPlatforms();
 
-// The config of `platform` (empty = "Ascend910B1"): the textproto compiled into the library, or
-// $AICORE_SIM_CONFIG_DIR/<platform>.textproto when that variable is set. Unknown platform:
-// NotFound listing the known ones; malformed or incomplete file: InvalidArgument naming the field.
+// The resolved config of `platform` (empty = "Ascend910B1"): configs/<platform>.textproto over its
+// preset (both compiled into the library), or $AICORE_SIM_CONFIG_DIR/<platform>.textproto over
+// $AICORE_SIM_CONFIG_DIR/presets/<preset>.textproto (or the built-in preset) when that variable is
+// set. Unknown platform or preset: NotFound listing the known ones; malformed file, unknown field,
+// a figure set nowhere, or a bad value: InvalidArgument naming the file and the field.
 StatusOr<SocConfig> LoadSocConfig(const std::string& platform);
+// The same for the text of one platform file (aicore.config.v1.SocDescription); `origin` names it
+// in messages. A file without `preset` must give every figure itself.
 StatusOr<SocConfig> ParseSocConfig(const std::string& textproto, const std::string& origin);
 void ToProto(const SocConfig& config, aicore::config::v1::SocConfig* out);
+SocConfig FromProto(const aicore::config::v1::SocConfig& config);
+// 16 hex digits identifying the resolved figures of `config` (FNV-1a 64 of its deterministic
+// serialization): equal configs, equal hashes, whichever host resolved them.
+std::string ConfigHash(const SocConfig& config);
 
 void ToProto(const LaunchResult& result, aicore::report::v1::LaunchReport* out);
 // The inverse of ToProto, for hosts that hold only a report (the remote runtime's trace writer).

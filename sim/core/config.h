@@ -1,5 +1,6 @@
-// Plain C++ form of the SoC description (proto/soc_config.proto), resolved once per platform by
-// sim/bridge/config_loader. Units are in the names; every figure comes from configs/.
+// Plain C++ form of the resolved SoC description (aicore.config.v1.SocConfig): a preset with its
+// platform's overrides, times converted to cycles at the clock by sim/bridge/config_loader. Units
+// are in the names; every figure comes from configs/.
 #pragma once
 
 #include <cstdint>
@@ -46,6 +47,10 @@ struct SocConfig {
 
   uint64_t ub_bytes = 0, l1_bytes = 0, l0a_bytes = 0, l0b_bytes = 0, l0c_bytes = 0;
   uint64_t bt_bytes = 0, fb_bytes = 0, l2_bytes = 0, hbm_bytes = 0;
+  // Start-address alignment of instruction operands per local memory.
+  uint32_t ub_alignment_bytes = 0, l1_alignment_bytes = 0, l0a_alignment_bytes = 0;
+  uint32_t l0b_alignment_bytes = 0, l0c_alignment_bytes = 0, bt_alignment_bytes = 0;
+  uint32_t fb_alignment_bytes = 0;
 
   uint32_t queue_depth_vector = 0, queue_depth_cube = 0, queue_depth_mte1 = 0;
   uint32_t queue_depth_mte2 = 0, queue_depth_mte3 = 0, queue_depth_fixpipe = 0;

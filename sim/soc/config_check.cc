@@ -60,6 +60,20 @@ Status ValidateSocConfig(const SocConfig& c, const std::string& origin) {
   k.Positive(static_cast<double>(c.fb_bytes), "memory.fb_bytes");
   k.Positive(static_cast<double>(c.l2_bytes), "memory.l2_bytes");
   k.Positive(static_cast<double>(c.hbm_bytes), "memory.hbm_bytes");
+  struct Alignment {
+    uint32_t bytes;
+    const char* field;
+  };
+  for (const Alignment& a : {Alignment{c.ub_alignment_bytes, "memory.ub_alignment_bytes"},
+                             Alignment{c.l1_alignment_bytes, "memory.l1_alignment_bytes"},
+                             Alignment{c.l0a_alignment_bytes, "memory.l0a_alignment_bytes"},
+                             Alignment{c.l0b_alignment_bytes, "memory.l0b_alignment_bytes"},
+                             Alignment{c.l0c_alignment_bytes, "memory.l0c_alignment_bytes"},
+                             Alignment{c.bt_alignment_bytes, "memory.bt_alignment_bytes"},
+                             Alignment{c.fb_alignment_bytes, "memory.fb_alignment_bytes"}}) {
+    k.Positive(a.bytes, a.field);
+    k.PowerOfTwo(a.bytes, a.field);
+  }
   k.Positive(c.queue_depth_vector, "queue_depth.vector");
   k.Positive(c.queue_depth_cube, "queue_depth.cube");
   k.Positive(c.queue_depth_mte1, "queue_depth.mte1");

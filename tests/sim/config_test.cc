@@ -1,11 +1,13 @@
-// SoC configs: every built-in platform loads and is complete; unknown platforms list the known
-// ones; unknown or missing fields are rejected with the field's name; the override directory
-// works; ToProto round-trips.
+// SoC configs: every built-in platform resolves (preset + platform file) to exactly the figures it
+// had before configs became presets; a new platform file of a few lines resolves at its own
+// clock; unknown platforms, presets and fields, and figures set nowhere, are rejected naming them;
+// the override directory works; ToProto round-trips; the hash identifies the figures.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <google/protobuf/text_format.h>
 
 #include "sim/bridge/bridge.h"
 #include "sim/bridge/builtin_configs.h"
@@ -18,11 +20,79 @@ const std::vector<std::string> kPlatforms = {"Ascend910B1",    "Ascend910B2",   
                                              "Ascend910_9362", "Ascend910_9372", "Ascend910_9381",
                                              "Ascend910_9382", "Ascend910_9391", "Ascend910_9392"};
 
+namespace cfg = aicore::config::v1;
+
 std::string Builtin(const std::string& name) {
   for (const auto& [n, text] : BuiltinConfigs()) {
     if (n == name) return text;
   }
   return "";
+}
+
+std::string ReadTestFile(const std::string& relative) {
+  std::ifstream in(std::string(AICORE_TEST_DATA_DIR) + "/" + relative);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A complete description with no preset: the preset's text with a platform's own lines (its
+// memory lines inside the preset's memory block).
+std::string FullText(const std::string& platform) {
+  std::string top, memory;
+  std::istringstream in(Builtin(platform));
+  std::string line;
+  bool in_memory = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("preset:", 0) == 0 || line.rfind("#", 0) == 0) continue;
+    if (line.rfind("memory {", 0) == 0) {
+      in_memory = true;
+    } else if (in_memory && line == "}") {
+      in_memory = false;
+    } else {
+      (in_memory ? memory : top) += line + "\n";
+    }
+  }
+  std::string text = Builtin("presets/dav-c220");
+  text.insert(text.find("memory {\n") + 9, memory);
+  return text + top;
+}
+
+std::string Replace(const std::string& text, const std::string& key, const std::string& line) {
+  size_t pos = text.find(key);
+  EXPECT_NE(pos, std::string::npos) << key;
+  if (pos == std::string::npos) return text;
+  size_t begin = text.rfind('\n', pos);
+  begin = begin == std::string::npos ? 0 : begin + 1;
+  return text.substr(0, begin) + line + "\n" + text.substr(text.find('\n', pos) + 1);
+}
+
+std::string Drop(const std::string& text, const std::string& key) {
+  std::string out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.find(key) == std::string::npos) out += line + "\n";
+  }
+  return out;
+}
+
+// The resolved figures as text, leaving out the operand alignments (new with the memory map,
+// so the goldens of before do not have them).
+std::string ResolvedText(const SocConfig& c) {
+  cfg::SocConfig proto;
+  ToProto(c, &proto);
+  cfg::MemorySizes* m = proto.mutable_memory();
+  m->clear_ub_alignment_bytes();
+  m->clear_l1_alignment_bytes();
+  m->clear_l0a_alignment_bytes();
+  m->clear_l0b_alignment_bytes();
+  m->clear_l0c_alignment_bytes();
+  m->clear_bt_alignment_bytes();
+  m->clear_fb_alignment_bytes();
+  std::string text;
+  google::protobuf::TextFormat::PrintToString(proto, &text);
+  return text;
 }
 
 TEST(Config, AllTwelvePlatformsLoad) {
@@ -55,8 +125,59 @@ TEST(Config, DefaultPlatformIs910B1) {
   EXPECT_EQ(c->clock_mhz, 1850);
 }
 
-TEST(Config, EveryLineCitesASourceOrSaysAssumed) {
+TEST(Config, EveryPlatformResolvesToTheFiguresItHadBeforePresets) {
   for (const std::string& p : kPlatforms) {
+    auto c = LoadSocConfig(p);
+    ASSERT_TRUE(c.ok()) << p << ": " << c.status().message();
+    cfg::SocConfig golden;
+    std::string golden_text = ReadTestFile("golden/resolved_configs/" + p + ".textproto");
+    ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(golden_text, &golden)) << p;
+    EXPECT_EQ(ResolvedText(*c), ResolvedText(FromProto(golden))) << p;
+    EXPECT_EQ(c->ub_alignment_bytes, 32u) << p;
+    EXPECT_EQ(c->l1_alignment_bytes, 32u) << p;
+    EXPECT_EQ(c->l0a_alignment_bytes, 512u) << p;
+    EXPECT_EQ(c->l0b_alignment_bytes, 512u) << p;
+    EXPECT_EQ(c->l0c_alignment_bytes, 64u) << p;
+    EXPECT_EQ(c->bt_alignment_bytes, 64u) << p;
+    EXPECT_EQ(c->fb_alignment_bytes, 64u) << p;
+  }
+}
+
+TEST(Config, ANewPlatformIsAShortFileResolvedAtItsOwnClock) {
+  std::string text = ReadTestFile("data/Ascend910B_Example.textproto");
+  EXPECT_LE(std::count(text.begin(), text.end(), '\n'), 15);
+  setenv("AICORE_SIM_CONFIG_DIR", (std::string(AICORE_TEST_DATA_DIR) + "/data").c_str(), 1);
+  auto c = LoadSocConfig("Ascend910B_Example");
+  unsetenv("AICORE_SIM_CONFIG_DIR");
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  EXPECT_EQ(c->vector_cores, 32u);
+  EXPECT_EQ(c->clock_mhz, 1700);
+  EXPECT_EQ(c->l2_bytes, 134217728u);
+  EXPECT_EQ(c->ub_bytes, 196608u);  // from the preset
+  // 1.647e12 B/s and 0.9e12 B/s at 1.7 GHz; 8.235e12 B/s of L2; 1.14 ns; 384 + 116 ns.
+  EXPECT_EQ(c->hbm_read_bytes_per_cycle, 968.82);
+  EXPECT_EQ(c->hbm_write_bytes_per_cycle, 529.41);
+  EXPECT_EQ(c->l2.bytes_per_cycle, 4844.12);
+  EXPECT_EQ(c->hbm_transfer_overhead_cycles, 1.94);
+  EXPECT_EQ(c->launch_overhead_cycles, 653u);
+  EXPECT_EQ(c->launch_overhead_per_core_cycles, 197u);
+  // The overridden cost row replaced the preset's; the others are the preset's.
+  int exp_f16 = 0;
+  for (const VectorCostRow& r : c->vector_costs) {
+    if (r.op == "exp" && r.dtype == "float16") {
+      ++exp_f16;
+      EXPECT_EQ(r.per_call_cycles, 30.0);
+      EXPECT_EQ(r.cycles_per_repeat, 3.5);
+    }
+  }
+  EXPECT_EQ(exp_f16, 1);
+  EXPECT_EQ(c->vector_costs.size(), LoadSocConfig("Ascend910B1")->vector_costs.size());
+}
+
+TEST(Config, EveryLineCitesASourceOrSaysAssumed) {
+  std::vector<std::string> files = kPlatforms;
+  files.push_back("presets/dav-c220");
+  for (const std::string& p : files) {
     std::string text = Builtin(p);
     ASSERT_FALSE(text.empty()) << p;
     std::istringstream in(text);
@@ -88,26 +209,46 @@ TEST(Config, UnknownFieldIsRejected) {
   EXPECT_NE(c.status().message().find("warp_size"), std::string::npos) << c.status().message();
 }
 
-TEST(Config, MissingOrZeroFieldsAreNamed) {
-  std::string text = Builtin("Ascend910B2");
-  auto drop = [&](const std::string& key) {
-    std::string out;
-    std::istringstream in(text);
-    std::string line;
-    while (std::getline(in, line)) {
-      if (line.find(key) == std::string::npos) out += line + "\n";
-    }
-    return out;
-  };
-  auto c = ParseSocConfig(drop("clock_mhz:"), "t");
+TEST(Config, PlatformFilesAreShort) {
+  for (const std::string& p : kPlatforms) {
+    std::string text = Builtin(p);
+    EXPECT_LE(std::count(text.begin(), text.end(), '\n'), 15) << p;
+    EXPECT_NE(text.find("preset: \"dav-c220\""), std::string::npos) << p;
+  }
+}
+
+TEST(Config, FiguresSetNowhereAreNamed) {
+  auto c = ParseSocConfig(Drop(Builtin("Ascend910B2"), "clock_mhz:"), "t.textproto");
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(c.status().message().find(
+                "t.textproto (preset configs/presets/dav-c220.textproto): field clock_mhz is not "
+                "set; give it in the preset or the platform file"),
+            std::string::npos)
+      << c.status().message();
+  c = ParseSocConfig(Drop(FullText("Ascend910B2"), "core_bytes_per_cycle: 25.81"), "t");
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.status().message().find("field mte2.core_bytes_per_cycle is not set"),
+            std::string::npos)
+      << c.status().message();
+  c = ParseSocConfig(Drop(FullText("Ascend910B2"), "write_allocate:"), "t");
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.status().message().find("field l2.write_allocate is not set"), std::string::npos)
+      << c.status().message();
+  c = ParseSocConfig(Replace(FullText("Ascend910B2"), "op: \"copy\"", "  costs { op: \"copy\" }  # x"),
+                     "t");
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.status().message().find("field vector.costs[49] (op \"copy\").dtype is not set"), std::string::npos)
+      << c.status().message();
+}
+
+TEST(Config, BadValuesAndCostRowsAreNamed) {
+  std::string text = FullText("Ascend910B2");
+  auto c = ParseSocConfig(Replace(text, "clock_mhz:", "clock_mhz: 0  # x"), "t");
   ASSERT_FALSE(c.ok());
   EXPECT_NE(c.status().message().find("field clock_mhz: must be > 0"), std::string::npos)
       << c.status().message();
-  c = ParseSocConfig(drop("core_bytes_per_cycle: 25.81"), "t");
-  ASSERT_FALSE(c.ok());
-  EXPECT_NE(c.status().message().find("mte2.core_bytes_per_cycle"), std::string::npos)
-      << c.status().message();
-  c = ParseSocConfig(drop("op: \"exp\""), "t");
+  c = ParseSocConfig(Drop(text, "op: \"exp\""), "t");
   ASSERT_FALSE(c.ok());
   EXPECT_NE(c.status().message().find("no row for op \"exp\""), std::string::npos)
       << c.status().message();
@@ -119,22 +260,42 @@ TEST(Config, MissingOrZeroFieldsAreNamed) {
       << c.status().message();
 }
 
+TEST(Config, UnknownPresetsAndChainsAreRejected) {
+  std::string text = Replace(Builtin("Ascend910B2"), "preset:", "preset: \"dav-m300\"");
+  auto c = ParseSocConfig(text, "t.textproto");
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.status().code(), StatusCode::kNotFound);
+  EXPECT_NE(c.status().message().find(
+                "t.textproto: field preset: unknown preset \"dav-m300\" (known: dav-c220)"),
+            std::string::npos)
+      << c.status().message();
+  auto dir = std::filesystem::temp_directory_path() / "aicore_sim_preset_chain_test";
+  std::filesystem::create_directories(dir / "presets");
+  std::ofstream(dir / "presets" / "chained.textproto")
+      << "preset: \"dav-c220\"\n" << Builtin("presets/dav-c220");
+  std::ofstream(dir / "Ascend910B2.textproto")
+      << Replace(Builtin("Ascend910B2"), "preset:", "preset: \"chained\"");
+  setenv("AICORE_SIM_CONFIG_DIR", dir.c_str(), 1);
+  c = LoadSocConfig("Ascend910B2");
+  unsetenv("AICORE_SIM_CONFIG_DIR");
+  std::filesystem::remove_all(dir);
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.status().message().find("field preset: a preset cannot name another preset"),
+            std::string::npos)
+      << c.status().message();
+}
+
 TEST(Config, TimingModelFieldsAreChecked) {
-  std::string text = Builtin("Ascend910B1");
-  auto replace = [&](const std::string& key, const std::string& line) {
-    size_t pos = text.find(key);
-    EXPECT_NE(pos, std::string::npos) << key;
-    return text.substr(0, pos) + line + "\n" + text.substr(text.find('\n', pos) + 1);
-  };
+  std::string text = FullText("Ascend910B1");
   struct Case {
     const char* key;
     const char* line;
     const char* message;
   };
   for (const Case& k : {
-           Case{"hbm_read_bytes_per_cycle:", "  hbm_read_bytes_per_cycle: 0",
+           Case{"hbm_read_bytes_per_second:", "  hbm_read_bytes_per_second: 0",
                 "gm.hbm_read_bytes_per_cycle: must be > 0"},
-           Case{"hbm_write_bytes_per_cycle:", "  hbm_write_bytes_per_cycle: -1",
+           Case{"hbm_write_bytes_per_second:", "  hbm_write_bytes_per_second: -1",
                 "gm.hbm_write_bytes_per_cycle: must be > 0"},
            Case{"misaligned_efficiency:", "  misaligned_efficiency: 1.5",
                 "gm.misaligned_efficiency: must be in (0, 1]"},
@@ -143,8 +304,10 @@ TEST(Config, TimingModelFieldsAreChecked) {
            Case{"ways:", "  ways: 7", "field l2.ways: memory.l2_bytes must be a whole number"},
            Case{"line_bytes:", "  line_bytes: 0", "l2.line_bytes: must be > 0"},
            Case{"groups:", "  groups: 0", "ub_banks.groups: must be > 0"},
+           Case{"l0a_alignment_bytes:", "  l0a_alignment_bytes: 500",
+                "memory.l0a_alignment_bytes: must be a power of two"},
        }) {
-    auto c = ParseSocConfig(replace(k.key, k.line), "t");
+    auto c = ParseSocConfig(Replace(text, k.key, k.line), "t");
     ASSERT_FALSE(c.ok()) << k.key;
     EXPECT_NE(c.status().message().find(k.message), std::string::npos) << c.status().message();
   }
@@ -152,40 +315,50 @@ TEST(Config, TimingModelFieldsAreChecked) {
 
 TEST(Config, OverrideDirectory) {
   auto dir = std::filesystem::temp_directory_path() / "aicore_sim_config_test";
-  std::filesystem::create_directories(dir);
-  std::string text = Builtin("Ascend910B3");
-  size_t pos = text.find("launch_overhead_cycles:");
-  std::string changed = text.substr(0, pos) + "launch_overhead_cycles: 7  # test\n" +
-                        text.substr(text.find('\n', pos) + 1);
-  std::ofstream(dir / "Ascend910B3.textproto") << changed;
+  std::filesystem::create_directories(dir / "presets");
+  // A platform of the directory over the built-in preset, and a preset of the directory.
+  std::ofstream(dir / "Ascend910B3.textproto")
+      << Builtin("Ascend910B3") << "launch_overhead_ns: 10  # test\n";
+  std::ofstream(dir / "Ascend910B4.textproto")
+      << Replace(Builtin("Ascend910B4"), "preset:", "preset: \"mine\"");
+  std::ofstream(dir / "presets" / "mine.textproto")
+      << Replace(Builtin("presets/dav-c220"), "barrier_cycles:", "barrier_cycles: 9  # test");
   setenv("AICORE_SIM_CONFIG_DIR", dir.c_str(), 1);
   auto c = LoadSocConfig("Ascend910B3");
+  auto mine = LoadSocConfig("Ascend910B4");
   auto missing = LoadSocConfig("Ascend910B1");
   unsetenv("AICORE_SIM_CONFIG_DIR");
-  ASSERT_TRUE(c.ok()) << c.status().message();
-  EXPECT_EQ(c->launch_overhead_cycles, 7u);
-  EXPECT_EQ(missing.status().code(), StatusCode::kNotFound);
   std::filesystem::remove_all(dir);
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  EXPECT_EQ(c->launch_overhead_cycles, 18u);  // 10 ns at 1800 MHz
+  ASSERT_TRUE(mine.ok()) << mine.status().message();
+  EXPECT_EQ(mine->barrier_cycles, 9u);
+  EXPECT_EQ(missing.status().code(), StatusCode::kNotFound);
 }
 
 TEST(Config, ToProtoRoundTrips) {
-  auto c = LoadSocConfig("Ascend910B4");
-  ASSERT_TRUE(c.ok());
-  aicore::config::v1::SocConfig proto;
-  ToProto(*c, &proto);
-  auto again = ParseSocConfig(proto.DebugString(), "roundtrip");
-  ASSERT_TRUE(again.ok()) << again.status().message();
-  EXPECT_EQ(again->clock_mhz, c->clock_mhz);
-  EXPECT_EQ(again->vector_costs.size(), c->vector_costs.size());
-  EXPECT_EQ(again->hbm_read_bytes_per_cycle, c->hbm_read_bytes_per_cycle);
-  EXPECT_EQ(again->hbm_write_bytes_per_cycle, c->hbm_write_bytes_per_cycle);
-  EXPECT_EQ(again->hbm_transfer_overhead_cycles, c->hbm_transfer_overhead_cycles);
-  EXPECT_EQ(again->gm_misaligned_efficiency, c->gm_misaligned_efficiency);
-  EXPECT_EQ(again->launch_overhead_per_core_cycles, c->launch_overhead_per_core_cycles);
-  EXPECT_EQ(again->l2.ways, c->l2.ways);
-  EXPECT_EQ(again->l2.write_allocate, c->l2.write_allocate);
-  EXPECT_EQ(again->ub_banks.bank_bytes, c->ub_banks.bank_bytes);
-  EXPECT_EQ(again->gm_alloc_slack_bytes, c->gm_alloc_slack_bytes);
+  for (const std::string& p : kPlatforms) {
+    auto c = LoadSocConfig(p);
+    ASSERT_TRUE(c.ok());
+    cfg::SocConfig proto;
+    ToProto(*c, &proto);
+    SocConfig again = FromProto(proto);
+    cfg::SocConfig proto2;
+    ToProto(again, &proto2);
+    EXPECT_EQ(proto.DebugString(), proto2.DebugString()) << p;
+    EXPECT_EQ(ConfigHash(again), ConfigHash(*c)) << p;
+  }
+}
+
+TEST(Config, HashIdentifiesTheResolvedFigures) {
+  SocConfig b1 = *LoadSocConfig("Ascend910B1");
+  SocConfig b2 = *LoadSocConfig("Ascend910B2");
+  EXPECT_EQ(ConfigHash(b1), ConfigHash(*LoadSocConfig("Ascend910B1")));
+  EXPECT_EQ(ConfigHash(b1).size(), 16u);
+  EXPECT_NE(ConfigHash(b1), ConfigHash(b2));
+  SocConfig changed = b1;
+  changed.vector_costs[0].cycles_per_repeat += 0.01;
+  EXPECT_NE(ConfigHash(changed), ConfigHash(b1));
 }
 
 }  // namespace
