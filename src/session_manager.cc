@@ -22,7 +22,7 @@ std::string ShortId(const std::string& id) { return id.substr(0, 8); }
 Session::Session(std::string id, std::string client_name, sim::SocConfig config, Strand strand)
     : id_(std::move(id)),
       client_name_(std::move(client_name)),
-      device_(std::move(config)),
+      host_(std::move(config)),
       strand_(std::move(strand)),
       last_used_ns_(NowNs()) {}
 

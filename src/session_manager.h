@@ -1,5 +1,5 @@
-// Sessions of the daemon: each owns one sim::Device (its GM and allocations) and a strand of the
-// job pool, so everything that touches that Device (memory copies, launches) runs one at a time
+// Sessions of the daemon: each owns one sim::DeviceHost (its GM and allocations) and a strand of
+// the job pool, so everything that touches that Device (memory copies, launches) runs one at a time
 // and in arrival order without blocking any gRPC thread. Ids are 128 random bits; a session is
 // reachable only by its id, so one client can never touch another's memory.
 #pragma once
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "sim/core/status.h"
-#include "sim/soc/device.h"
+#include "sim/host/device_host.h"
 #include "src/job_pool.h"
 
 namespace aicore::daemon {
@@ -27,10 +27,11 @@ class Session {
 
   const std::string& id() const { return id_; }
   const std::string& client_name() const { return client_name_; }
-  const sim::SocConfig& config() const { return device_.config(); }
+  const sim::SocConfig& config() const { return host_.config(); }
   Strand& strand() { return strand_; }
   // Only from jobs running on strand(): the Device is not thread-safe.
-  sim::Device& device() { return device_; }
+  sim::DeviceHost& host() { return host_; }
+  sim::Device& device() { return host_.device(); }
 
   int users() const { return users_.load(); }
   std::chrono::steady_clock::duration IdleFor(std::chrono::steady_clock::time_point now) const;
@@ -39,7 +40,7 @@ class Session {
   friend class SessionUse;
   const std::string id_;
   const std::string client_name_;
-  sim::Device device_;
+  sim::DeviceHost host_;
   Strand strand_;
   std::atomic<int> users_{0};
   std::atomic<int64_t> last_used_ns_;

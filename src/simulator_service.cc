@@ -20,16 +20,16 @@
 #include <string>
 #include <vector>
 
-#include "runtime/src/rpc_status.h"
+#include "grpc_code_name.h"
 #include "sim/bridge/bridge.h"
-#include "sim/trace/trace_writer.h"
+#include "sim/host/device_host.h"
+#include "src/rpc_status.h"
 
 namespace aicore::daemon {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-using runtime::GrpcCodeName;
-using runtime::ToGrpcStatus;
+using aicore::GrpcCodeName;
 
 constexpr uint64_t kDefaultChunkBytes = 1 << 20;
 // Clients keep gRPC's default 4 MiB receive limit; stay well below it.
@@ -181,42 +181,31 @@ grpc::Status ResolveTraceDir(const std::string& root, const std::string& request
   return grpc::Status::OK;
 }
 
-// Decodes (once per distinct kernel) and runs one launch on `device`; fills `report`.
-grpc::Status ExecuteKernel(SimulatorService* service, sim::Device* device,
+// Runs one launch on `host` through the launch path the embedded runtime shares (decode once per
+// distinct kernel, launch, trace, report); fills `report`.
+grpc::Status ExecuteKernel(SimulatorService* service, sim::DeviceHost* host,
                            const aicore::ir::v1::Kernel& kernel, uint32_t block_dim,
                            const std::vector<sim::ArgValue>& args,
                            const svc::LaunchOptions& requested, const std::atomic<bool>* cancel,
                            aicore::report::v1::LaunchReport* report) {
-  auto program = service->programs()->Get(runtime::SerializeKernelForCache(kernel), &kernel);
-  if (!program.ok()) return ToGrpcStatus(program.status());
-  std::string trace_dir;  // checked before the launch, which changes device memory
+  sim::HostLaunch launch;
   if (!requested.trace_dir().empty()) {
+    // Checked before the launch, which changes device memory.
     grpc::Status where =
-        ResolveTraceDir(service->options().trace_root, requested.trace_dir(), &trace_dir);
+        ResolveTraceDir(service->options().trace_root, requested.trace_dir(), &launch.trace_dir);
     if (!where.ok()) return where;
   }
-  sim::LaunchOptions options;
-  options.max_cycles = EffectiveMaxCycles(service->options().max_cycles, requested.max_cycles());
-  options.record_timeline = requested.record_timeline() || !trace_dir.empty();
-  options.cancel = cancel;
-  auto result = device->Launch(**program, block_dim, args, options);
-  if (!result.ok()) return ToGrpcStatus(result.status());
-  if (!trace_dir.empty()) {
-    sim::TraceRequest trace;
-    trace.dir = trace_dir;
-    auto written = sim::WriteTrace(*result, trace);
-    if (!written.ok()) {
-      return ToGrpcStatus(sim::Status(written.status().code(),
-                                      "kernel " + result->kernel_name +
-                                          " ran (device memory holds its results), but the daemon "
-                                          "could not write its trace: " +
-                                          written.status().message()));
-    }
-    spdlog::info("kernel={} trace={}", result->kernel_name, *written);
-    // The timeline was recorded for the files; the client gets it only if it asked.
-    if (!requested.record_timeline()) result->timeline.clear();
-  }
-  sim::ToProto(*result, report);
+  launch.block_dim = block_dim;
+  launch.args = args;
+  launch.max_cycles = EffectiveMaxCycles(service->options().max_cycles, requested.max_cycles());
+  launch.record_timeline = requested.record_timeline();
+  launch.trace_failure = "the daemon could not write its trace";
+  launch.cancel = cancel;
+  std::string folder;
+  sim::Status status = host->Launch(*service->programs(), sim::SerializeKernelForCache(kernel),
+                                    &kernel, launch, report, &folder);
+  if (!status.ok()) return ToGrpcStatus(status);
+  if (!folder.empty()) spdlog::info("kernel={} trace={}", kernel.name(), folder);
   return grpc::Status::OK;
 }
 
@@ -238,7 +227,7 @@ enum CancelReason : int {
 // frees, and GM holds whatever the partial run had written when it stopped (outputs may be
 // partly updated; the client must not rely on them).
 grpc::Status ExecuteWatched(SimulatorService* service, grpc::CallbackServerContext* ctx,
-                            const StartDeadline& deadline, sim::Device* device,
+                            const StartDeadline& deadline, sim::DeviceHost* host,
                             const aicore::ir::v1::Kernel& kernel, uint32_t block_dim,
                             const std::vector<sim::ArgValue>& args,
                             const svc::LaunchOptions& requested,
@@ -265,7 +254,7 @@ grpc::Status ExecuteWatched(SimulatorService* service, grpc::CallbackServerConte
     }
     return kNotCancelled;
   });
-  grpc::Status status = ExecuteKernel(service, device, kernel, block_dim, args, requested,
+  grpc::Status status = ExecuteKernel(service, host, kernel, block_dim, args, requested,
                                       watch->cancel_flag(), report);
   // A launch that finished as the flag went up keeps its own outcome.
   if (!watch->cancelled() || status.error_code() != grpc::StatusCode::FAILED_PRECONDITION) {
@@ -444,14 +433,14 @@ class RunReactor final : public grpc::ServerBidiReactor<svc::RunRequest, svc::Ru
 
   void OnReadDone(bool ok) override {
     if (!ok) {
-      if (!device_) {
+      if (!host_) {
         return FinishWith(
             {grpc::StatusCode::INVALID_ARGUMENT, "the Run stream ended before its header"});
       }
       return StartRun();  // all inputs received
     }
     grpc::Status status = Guarded([&] {
-      if (!device_) {
+      if (!host_) {
         if (!request_.has_header()) {
           return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
                               "the first message of a Run stream must be its header");
@@ -512,7 +501,7 @@ class RunReactor final : public grpc::ServerBidiReactor<svc::RunRequest, svc::Ru
     }
     auto config = sim::LoadSocConfig(header.platform());
     if (!config.ok()) return ToGrpcStatus(config.status());
-    device_ = std::make_unique<sim::Device>(std::move(*config));
+    host_ = std::make_unique<sim::DeviceHost>(std::move(*config));
 
     buffers_.assign(header.args_size(), Buffer{});
     for (int i = 0; i < header.args_size(); ++i) {
@@ -530,7 +519,7 @@ class RunReactor final : public grpc::ServerBidiReactor<svc::RunRequest, svc::Ru
           args_.push_back(sim::ArgValue::Float(arg.float_value()));
           break;
         case svc::RunArg::kBufferBytes: {
-          auto address = device_->Malloc(arg.buffer_bytes());
+          auto address = host_->device().Malloc(arg.buffer_bytes());
           if (!address.ok()) {
             return ToGrpcStatus(
                 sim::Status(address.status().code(), where + ": " + address.status().message()));
@@ -565,7 +554,8 @@ class RunReactor final : public grpc::ServerBidiReactor<svc::RunRequest, svc::Ru
                                                       std::to_string(chunk.arg_index()) + "] of " +
                                                       std::to_string(buffer.bytes) + " bytes"};
     }
-    return ToGrpcStatus(device_->Write(buffer.address + chunk.offset(), chunk.data().data(), n));
+    return ToGrpcStatus(
+        host_->device().Write(buffer.address + chunk.offset(), chunk.data().data(), n));
   }
 
   void StartRun() {
@@ -573,7 +563,7 @@ class RunReactor final : public grpc::ServerBidiReactor<svc::RunRequest, svc::Ru
     if (!*ticket) return FinishWith(BusyStatus(service_->pool(), service_->options()));
     boost::asio::post(service_->pool()->executor(), [this, ticket] {
       grpc::Status status = Guarded([&] {
-        return ExecuteWatched(service_, ctx_, deadline_, device_.get(), header_.kernel(),
+        return ExecuteWatched(service_, ctx_, deadline_, host_.get(), header_.kernel(),
                               header_.block_dim(), args_, header_.options(), &report_);
       });
       *ticket = JobPool::Ticket();  // streaming the outputs back is not simulation work
@@ -599,7 +589,7 @@ class RunReactor final : public grpc::ServerBidiReactor<svc::RunRequest, svc::Ru
       chunk->set_offset(output_offset_);
       std::string* data = chunk->mutable_data();
       data->resize(n);
-      if (sim::Status s = device_->Read(buffer.address + output_offset_, data->data(), n);
+      if (sim::Status s = host_->device().Read(buffer.address + output_offset_, data->data(), n);
           !s.ok()) {
         return ToGrpcStatus(s);
       }
@@ -623,7 +613,7 @@ class RunReactor final : public grpc::ServerBidiReactor<svc::RunRequest, svc::Ru
   svc::RunResponse response_;
   svc::RunHeader header_;
   std::optional<SessionManager::RunSlot> slot_;
-  std::unique_ptr<sim::Device> device_;
+  std::unique_ptr<sim::DeviceHost> host_;
   std::vector<Buffer> buffers_;  // one per argument
   std::vector<sim::ArgValue> args_;
   StartDeadline deadline_;
@@ -652,7 +642,7 @@ grpc::ServerUnaryReactor* SimulatorService::CreateSession(grpc::CallbackServerCo
     if (!session.ok()) return ToGrpcStatus(session.status());
     session_id = (*session)->id();
     response->set_session_id(session_id);
-    sim::ToProto((*session)->config(), response->mutable_config());
+    *response->mutable_config() = (*session)->host().config_proto();
     return grpc::Status::OK;
   });
   log.Done(status, "session=" + ShortId(session_id) + " platform=" + request->platform() +
@@ -805,7 +795,7 @@ grpc::ServerUnaryReactor* SimulatorService::Launch(grpc::CallbackServerContext* 
   boost::asio::post((*session)->strand(), [this, ctx, reactor, log, session, ticket, deadline,
                                            request, response, args = std::move(args)] {
     grpc::Status status = Guarded([&] {
-      return ExecuteWatched(this, ctx, deadline, &(*session)->device(), request->kernel(),
+      return ExecuteWatched(this, ctx, deadline, &(*session)->host(), request->kernel(),
                             request->block_dim(), args, request->options(),
                             response->mutable_report());
     });

@@ -6,7 +6,7 @@
 #include <atomic>
 #include <cstdint>
 
-#include "runtime/src/program_cache.h"
+#include "sim/host/program_cache.h"
 #include "simulator.grpc.pb.h"
 #include "src/job_pool.h"
 #include "src/options.h"
@@ -48,7 +48,7 @@ class SimulatorService final : public svc::Simulator::CallbackService {
   const DaemonOptions& options() const { return options_; }
   JobPool* pool() { return pool_; }
   SessionManager* sessions() { return sessions_; }
-  runtime::ProgramCache* programs() { return &programs_; }
+  sim::ProgramCache* programs() { return &programs_; }
   uint64_t NextRequestId() { return next_request_id_.fetch_add(1); }
 
   // Graceful shutdown, first phase: new sessions, launches and runs are refused with UNAVAILABLE;
@@ -64,7 +64,7 @@ class SimulatorService final : public svc::Simulator::CallbackService {
   const DaemonOptions options_;
   JobPool* const pool_;
   SessionManager* const sessions_;
-  runtime::ProgramCache programs_;
+  sim::ProgramCache programs_;
   std::atomic<uint64_t> next_request_id_{1};
   std::atomic<bool> draining_{false};
   std::atomic<int> active_rpcs_{0};

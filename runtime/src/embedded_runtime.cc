@@ -1,6 +1,7 @@
-// The embedded transport: the simulator runs in this process on one sim::Device. Launches decode
-// the IR once per distinct kernel (ProgramCache) and run synchronously on the caller's thread, so
-// Synchronize has nothing left to wait for.
+// The embedded transport: the simulator runs in this process on one sim::DeviceHost. Launches go
+// through the launch path the daemon uses too (decode once per distinct kernel, launch, trace,
+// report) and run synchronously on the caller's thread, so Synchronize has nothing left to wait
+// for.
 #include <memory>
 #include <mutex>
 #include <string>
@@ -8,10 +9,11 @@
 
 #include "aicore/runtime.h"
 #include "report.pb.h"
-#include "runtime/src/program_cache.h"
+#include "runtime/src/sim_status.h"
 #include "runtime/src/stream_table.h"
-#include "runtime/src/trace_output.h"
 #include "sim/bridge/bridge.h"
+#include "sim/host/device_host.h"
+#include "sim/host/program_cache.h"
 
 namespace aicore::runtime {
 namespace {
@@ -19,31 +21,33 @@ namespace {
 class EmbeddedRuntime final : public Runtime {
  public:
   explicit EmbeddedRuntime(sim::SocConfig config)
-      : platform_(config.name), device_(std::move(config)) {}
+      : platform_(config.name), host_(std::move(config)) {}
 
   std::string transport() const override { return "embedded"; }
   const std::string& platform() const override { return platform_; }
 
   StatusOr<uint64_t> Malloc(uint64_t bytes) override {
     std::lock_guard<std::mutex> lock(mu_);
-    return device_.Malloc(bytes);
+    sim::StatusOr<uint64_t> address = host_.device().Malloc(bytes);
+    if (!address.ok()) return FromSim(address.status());
+    return *address;
   }
 
   Status Free(uint64_t address) override {
     std::lock_guard<std::mutex> lock(mu_);
-    return device_.Free(address);
+    return FromSim(host_.device().Free(address));
   }
 
   Status MemcpyToDevice(uint64_t dst, const void* src, uint64_t bytes) override {
     if (bytes == 0) return Status::Ok();
     std::lock_guard<std::mutex> lock(mu_);
-    return device_.Write(dst, src, bytes);
+    return FromSim(host_.device().Write(dst, src, bytes));
   }
 
   Status MemcpyToHost(void* dst, uint64_t src, uint64_t bytes) override {
     if (bytes == 0) return Status::Ok();
     std::lock_guard<std::mutex> lock(mu_);
-    return device_.Read(src, dst, bytes);
+    return FromSim(host_.device().Read(src, dst, bytes));
   }
 
   StatusOr<uint32_t> CreateStream() override { return streams_.Create(); }
@@ -53,29 +57,24 @@ class EmbeddedRuntime final : public Runtime {
                                const std::vector<ArgValue>& args, uint32_t stream,
                                const LaunchSettings& settings) override {
     if (Status s = streams_.Check(stream); !s.ok()) return s;
-    auto program = cache_.Get(kernel_ir, nullptr);
-    if (!program.ok()) return program.status();
-
-    sim::LaunchOptions options;
-    options.max_cycles = settings.max_cycles;
-    // A trace needs the timeline even when the caller does not want it in the report.
-    options.record_timeline = settings.record_timeline || !settings.trace_dir.empty();
-    sim::StatusOr<sim::LaunchResult> result = sim::Internal("launch did not run");
+    sim::HostLaunch launch;
+    launch.block_dim = block_dim;
+    launch.args = ToSim(args);
+    launch.max_cycles = settings.max_cycles;
+    launch.record_timeline = settings.record_timeline;
+    launch.trace_dir = settings.trace_dir;
+    aicore::report::v1::LaunchReport report;
     {
       // One Device runs one launch at a time; memory copies wait for it, as they would behind a
       // real stream.
       std::lock_guard<std::mutex> lock(mu_);
-      result = device_.Launch(**program, block_dim, args, options);
+      sim::Status s = host_.Launch(programs_, kernel_ir, nullptr, launch, &report);
+      if (!s.ok()) return FromSim(s);
     }
-    if (!result.ok()) return result.status();
-    if (!settings.trace_dir.empty()) {
-      if (Status s = WriteLaunchTrace(*result, settings.trace_dir); !s.ok()) return s;
-      if (!settings.record_timeline) result->timeline.clear();
-    }
-    aicore::report::v1::LaunchReport report;
-    sim::ToProto(*result, &report);
     std::string bytes;
-    if (!report.SerializeToString(&bytes)) return sim::Internal("cannot serialize LaunchReport");
+    if (!report.SerializeToString(&bytes)) {
+      return Status(StatusCode::kInternal, "cannot serialize LaunchReport");
+    }
     return bytes;
   }
 
@@ -86,9 +85,9 @@ class EmbeddedRuntime final : public Runtime {
 
  private:
   const std::string platform_;
-  std::mutex mu_;  // guards device_
-  sim::Device device_;
-  ProgramCache cache_;
+  std::mutex mu_;  // guards host_
+  sim::DeviceHost host_;
+  sim::ProgramCache programs_;
   StreamTable streams_;
 };
 
@@ -96,8 +95,10 @@ class EmbeddedRuntime final : public Runtime {
 
 StatusOr<std::unique_ptr<Runtime>> Runtime::CreateEmbedded(const std::string& platform) {
   auto config = sim::LoadSocConfig(platform);
-  if (!config.ok()) return config.status();
+  if (!config.ok()) return FromSim(config.status());
   return std::unique_ptr<Runtime>(std::make_unique<EmbeddedRuntime>(std::move(*config)));
 }
+
+std::vector<std::string> Runtime::ListPlatforms() { return sim::ListPlatforms(); }
 
 }  // namespace aicore::runtime

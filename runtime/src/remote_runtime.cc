@@ -12,9 +12,10 @@
 #include <vector>
 
 #include "aicore/runtime.h"
+#include "grpc_code_name.h"
 #include "runtime/src/rpc_status.h"
 #include "runtime/src/stream_table.h"
-#include "runtime/src/trace_output.h"
+#include "sim/host/trace_output.h"
 #include "simulator.grpc.pb.h"
 
 namespace aicore::runtime {
@@ -54,15 +55,16 @@ class RemoteRuntime final : public Runtime {
     grpc::Status status = stub_->CreateSession(&ctx, request, &response);
     if (status.error_code() == grpc::StatusCode::UNAVAILABLE ||
         status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED) {
-      return sim::FailedPrecondition(
-          "cannot reach the simulator daemon at " + address_ + " (AICORE_SIM_ADDRESS; gRPC " +
-          GrpcCodeName(status.error_code()) + ": " + status.error_message() +
-          "). Start one with `aicore-simd --listen " + address_ +
-          "`, or unset AICORE_SIM_ADDRESS to simulate in this process.");
+      return Status(StatusCode::kFailedPrecondition,
+                    "cannot reach the simulator daemon at " + address_ +
+                        " (AICORE_SIM_ADDRESS; gRPC " + GrpcCodeName(status.error_code()) + ": " +
+                        status.error_message() + "). Start one with `aicore-simd --listen " +
+                        address_ + "`, or unset AICORE_SIM_ADDRESS to simulate in this process.");
     }
     if (!status.ok()) return FromGrpcStatus(status);
     if (response.session_id().empty()) {
-      return sim::Internal("daemon at " + address_ + " returned an empty session id");
+      return Status(StatusCode::kInternal,
+                    "daemon at " + address_ + " returned an empty session id");
     }
     session_id_ = response.session_id();
     platform_ = response.config().name().empty() ? platform : response.config().name();
@@ -112,8 +114,9 @@ class RemoteRuntime final : public Runtime {
     grpc::Status status = writer->Finish();
     if (!status.ok()) return Annotate(status);
     if (response.bytes_written() != bytes) {
-      return sim::Internal("daemon wrote " + std::to_string(response.bytes_written()) + " of " +
-                           std::to_string(bytes) + " bytes");
+      return Status(StatusCode::kInternal, "daemon wrote " +
+                                               std::to_string(response.bytes_written()) + " of " +
+                                               std::to_string(bytes) + " bytes");
     }
     return Status::Ok();
   }
@@ -142,11 +145,11 @@ class RemoteRuntime final : public Runtime {
       received += chunk.data().size();
     }
     grpc::Status status = reader->Finish();
-    if (!protocol_error.empty()) return sim::Internal(protocol_error);
+    if (!protocol_error.empty()) return Status(StatusCode::kInternal, protocol_error);
     if (!status.ok()) return Annotate(status);
     if (received != bytes) {
-      return sim::Internal("daemon returned " + std::to_string(received) + " of " +
-                           std::to_string(bytes) + " bytes");
+      return Status(StatusCode::kInternal, "daemon returned " + std::to_string(received) + " of " +
+                                               std::to_string(bytes) + " bytes");
     }
     return Status::Ok();
   }
@@ -162,10 +165,11 @@ class RemoteRuntime final : public Runtime {
     request.set_session_id(session_id_);
     request.set_stream_id(stream);
     if (!request.mutable_kernel()->ParseFromString(kernel_ir)) {
-      return sim::InvalidArgument(
+      return Status(
+          StatusCode::kInvalidArgument,
           "kernel IR is not a valid serialized aicore.ir.v1.Kernel message (protobuf parse "
           "failed; " +
-          std::to_string(kernel_ir.size()) + " bytes)");
+              std::to_string(kernel_ir.size()) + " bytes)");
     }
     request.set_block_dim(block_dim);
     for (const ArgValue& arg : args) {
@@ -192,12 +196,15 @@ class RemoteRuntime final : public Runtime {
     grpc::Status status = stub_->Launch(&ctx, request, &response);
     if (!status.ok()) return Annotate(status);
     if (!settings.trace_dir.empty()) {
-      if (Status s = WriteLaunchTrace(response.report(), settings.trace_dir); !s.ok()) return s;
+      auto written = sim::WriteLaunchTrace(response.report(), settings.trace_dir);
+      if (!written.ok()) {
+        return Status(static_cast<StatusCode>(written.status().code()), written.status().message());
+      }
       if (!settings.record_timeline) response.mutable_report()->clear_timeline();
     }
     std::string bytes;
     if (!response.report().SerializeToString(&bytes)) {
-      return sim::Internal("cannot serialize LaunchReport");
+      return Status(StatusCode::kInternal, "cannot serialize LaunchReport");
     }
     return bytes;
   }
@@ -217,9 +224,9 @@ class RemoteRuntime final : public Runtime {
   Status Annotate(const grpc::Status& status) {
     if (status.ok()) return Status::Ok();
     if (status.error_code() == grpc::StatusCode::UNAVAILABLE) {
-      return sim::FailedPrecondition("lost the simulator daemon at " + address_ +
-                                     " (gRPC UNAVAILABLE: " + status.error_message() +
-                                     "); its session and device memory are gone");
+      return Status(StatusCode::kFailedPrecondition,
+                    "lost the simulator daemon at " + address_ + " (gRPC UNAVAILABLE: " +
+                        status.error_message() + "); its session and device memory are gone");
     }
     return FromGrpcStatus(status);
   }
@@ -237,7 +244,8 @@ class RemoteRuntime final : public Runtime {
 StatusOr<std::unique_ptr<Runtime>> Runtime::CreateRemote(const std::string& platform,
                                                          const std::string& address) {
   if (address.empty() || address.find(':') == std::string::npos) {
-    return sim::InvalidArgument("AICORE_SIM_ADDRESS must be HOST:PORT, got '" + address + "'");
+    return Status(StatusCode::kInvalidArgument,
+                  "AICORE_SIM_ADDRESS must be HOST:PORT, got '" + address + "'");
   }
   grpc::ChannelArguments args;
   // Buffers are chunked at 1 MiB, but a launch carries the whole kernel IR and report.

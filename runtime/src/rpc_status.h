@@ -1,23 +1,17 @@
-// Conversions between the simulator's Status and gRPC status codes, shared by the daemon (sim ->
-// gRPC) and the remote transport (gRPC -> sim), so both ends agree on the CONVENTIONS mapping.
-// Only .cc files of the daemon and the remote transport include this; it pulls in gRPC.
+// grpc::Status -> the runtime's Status for the remote transport, the inverse of the daemon's
+// mapping (src/rpc_status.h), so both ends agree on the CONVENTIONS table. Only the remote
+// transport includes this; it pulls in gRPC.
 #pragma once
 
 #include <grpcpp/support/status.h>
 
-#include <string>
-
-#include "sim/core/status.h"
+#include "aicore/status.h"
 
 namespace aicore::runtime {
 
-grpc::Status ToGrpcStatus(const sim::Status& status);
-
-// gRPC codes the simulator's StatusCode cannot represent (UNAVAILABLE, DEADLINE_EXCEEDED,
+// gRPC codes the runtime's StatusCode cannot represent (UNAVAILABLE, DEADLINE_EXCEEDED,
 // CANCELLED ...) are mapped to the nearest code and the original gRPC code name is kept in the
 // message, so the user still sees it.
-sim::Status FromGrpcStatus(const grpc::Status& status);
-
-const char* GrpcCodeName(grpc::StatusCode code);
+Status FromGrpcStatus(const grpc::Status& status);
 
 }  // namespace aicore::runtime

@@ -8,33 +8,34 @@
 #include <set>
 #include <string>
 
-#include "sim/core/status.h"
+#include "aicore/status.h"
 
 namespace aicore::runtime {
 
 class StreamTable {
  public:
-  sim::StatusOr<uint32_t> Create() {
+  StatusOr<uint32_t> Create() {
     std::lock_guard<std::mutex> lock(mu_);
-    if (next_ == 0) return sim::ResourceExhausted("stream ids exhausted");
+    if (next_ == 0) return Status(StatusCode::kResourceExhausted, "stream ids exhausted");
     uint32_t id = next_++;
     live_.insert(id);
     return id;
   }
 
-  sim::Status Destroy(uint32_t stream) {
+  Status Destroy(uint32_t stream) {
     if (stream == 0)
-      return sim::InvalidArgument("stream 0 is the default stream and cannot be destroyed");
+      return Status(StatusCode::kInvalidArgument,
+                    "stream 0 is the default stream and cannot be destroyed");
     std::lock_guard<std::mutex> lock(mu_);
-    if (live_.erase(stream) == 0) return sim::NotFound(UnknownMessage(stream));
-    return sim::Status::Ok();
+    if (live_.erase(stream) == 0) return Status(StatusCode::kNotFound, UnknownMessage(stream));
+    return Status::Ok();
   }
 
-  sim::Status Check(uint32_t stream) const {
-    if (stream == 0) return sim::Status::Ok();
+  Status Check(uint32_t stream) const {
+    if (stream == 0) return Status::Ok();
     std::lock_guard<std::mutex> lock(mu_);
-    if (live_.count(stream) == 0) return sim::NotFound(UnknownMessage(stream));
-    return sim::Status::Ok();
+    if (live_.count(stream) == 0) return Status(StatusCode::kNotFound, UnknownMessage(stream));
+    return Status::Ok();
   }
 
  private:

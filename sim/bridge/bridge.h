@@ -1,20 +1,30 @@
 // The one place where the simulator meets protobuf: decode and validate kernel IR, load SoC
 // configs, and turn launch results into report messages. Everything behind this header works on
-// plain C++ structs (CONVENTIONS: the model never includes generated headers).
+// plain C++ structs (CONVENTIONS: the model never includes generated headers). The messages are
+// only declared here: callers that build or read them include the generated headers themselves.
 #pragma once
 
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "kernel.pb.h"
-#include "report.pb.h"
 #include "sim/core/config.h"
+#include "sim/core/launch_result.h"
 #include "sim/core/status.h"
-#include "sim/soc/device.h"
-#include "soc_config.pb.h"
+
+namespace aicore::ir::v1 {
+class Kernel;
+}
+namespace aicore::report::v1 {
+class LaunchReport;
+}
+namespace aicore::config::v1 {
+class SocConfig;
+}
 
 namespace aicore::sim {
+
+class Program;
 
 // Validates every field of `kernel` (version, SSA ids defined before use, dtypes, enums, event
 // ids ...) and decodes it into the compact form the model executes. Errors are InvalidArgument

@@ -18,6 +18,7 @@
 #include "sim/bridge/bridge.h"
 #include "sim/bridge/builtin_configs.h"
 #include "sim/soc/config_check.h"
+#include "soc_config.pb.h"
 
 namespace aicore::sim {
 namespace {
@@ -280,7 +281,8 @@ StatusOr<SocConfig> ParseSocConfig(const std::string& textproto, const std::stri
     cfg::SocDescription preset;
     if (Status s = ParseText(*file, &preset); !s.ok()) return s;
     if (preset.has_preset()) {
-      return InvalidArgument(file->origin + ": field preset: a preset cannot name another preset (\"" +
+      return InvalidArgument(file->origin +
+                             ": field preset: a preset cannot name another preset (\"" +
                              preset.preset() + "\"); put every shared figure in one preset");
     }
     merged = ApplyOverrides(preset, platform);

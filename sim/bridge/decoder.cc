@@ -8,6 +8,7 @@
 #include <google/protobuf/reflection.h>
 #include <google/protobuf/unknown_field_set.h>
 
+#include "kernel.pb.h"
 #include "sim/bridge/bridge.h"
 #include "sim/bridge/decode_context.h"
 

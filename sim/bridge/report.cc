@@ -1,5 +1,6 @@
 // LaunchResult <-> aicore.report.v1.LaunchReport, both directions side by side so they stay
 // complete (field names there are API: CONVENTIONS "stats are API").
+#include "report.pb.h"
 #include "sim/bridge/bridge.h"
 
 namespace aicore::sim {

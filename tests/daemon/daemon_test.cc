@@ -391,10 +391,10 @@ TEST_F(DaemonTest, EmbeddedAndRemoteRuntimesAgreeBitForBit) {
     ASSERT_TRUE(dx.ok() && dy.ok() && dz.ok());
     ASSERT_TRUE(rt->MemcpyToDevice(*dx, x.data(), bytes).ok());
     ASSERT_TRUE(rt->MemcpyToDevice(*dy, y.data(), bytes).ok());
-    auto result = rt->Launch(
-        kernel, kVaddCores,
-        {sim::ArgValue::Address(*dx), sim::ArgValue::Address(*dy), sim::ArgValue::Address(*dz)}, 0,
-        runtime::LaunchSettings{});
+    auto result = rt->Launch(kernel, kVaddCores,
+                             {runtime::ArgValue::Address(*dx), runtime::ArgValue::Address(*dy),
+                              runtime::ArgValue::Address(*dz)},
+                             0, runtime::LaunchSettings{});
     ASSERT_TRUE(result.ok()) << result.status().message();
     *report = *result;
     ASSERT_TRUE(rt->Synchronize(0).ok());
@@ -428,10 +428,10 @@ TEST_F(DaemonTest, EmbeddedAndRemoteRuntimesAgreeBitForBit) {
 TEST_F(DaemonTest, RemoteRuntimeErrorsKeepTheirCodes) {
   auto remote = runtime::Runtime::CreateRemote("Ascend910B1", daemon_->address());
   ASSERT_TRUE(remote.ok());
-  EXPECT_EQ((*remote)->Free(12345).code(), sim::StatusCode::kNotFound);
+  EXPECT_EQ((*remote)->Free(12345).code(), runtime::StatusCode::kNotFound);
   auto launch = (*remote)->Launch("not a kernel \xff\xff", 1, {}, 0, runtime::LaunchSettings{});
-  EXPECT_EQ(launch.status().code(), sim::StatusCode::kInvalidArgument);
-  EXPECT_EQ((*remote)->Synchronize(7).code(), sim::StatusCode::kNotFound);
+  EXPECT_EQ(launch.status().code(), runtime::StatusCode::kInvalidArgument);
+  EXPECT_EQ((*remote)->Synchronize(7).code(), runtime::StatusCode::kNotFound);
   auto stream = (*remote)->CreateStream();
   ASSERT_TRUE(stream.ok());
   EXPECT_TRUE((*remote)->Synchronize(*stream).ok());

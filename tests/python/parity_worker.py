@@ -1,4 +1,5 @@
-"""Runs a fixed set of kernels and prints, as JSON, a digest of every output and its cycle count.
+"""Runs a fixed set of kernels and prints, as JSON, a digest of every output, its cycle count and
+the hash of the resolved config it ran on.
 Used by test_daemon.py in a subprocess (remote transport) and in-process (embedded)."""
 import hashlib
 import json
@@ -25,14 +26,16 @@ def run_all():
         y = rng.uniform(-100, 100, n).astype(dtype)
         z, report = run_vadd(x, y, cores)
         results[f"vadd-{dtype}-{cores}"] = {"sha": hashlib.sha256(z.tobytes()).hexdigest(),
-                                           "cycles": report.cycles}
+                                           "cycles": report.cycles,
+                                           "config_hash": report.config_hash}
     for op in ("mul", "exp", "adds"):
         x = rng.uniform(0.5, 2, 4 * 512).astype(np.float16)
         y = rng.uniform(0.5, 2, 4 * 512).astype(np.float16)
         z = np.zeros_like(x)
         report = elementwise_kernel[4, rt.current_stream()](x, y, z, 512, 1.5, tile=256, op=op)
         results[f"{op}-float16-4"] = {"sha": hashlib.sha256(z.tobytes()).hexdigest(),
-                                      "cycles": report.cycles}
+                                      "cycles": report.cycles,
+                                      "config_hash": report.config_hash}
     return results
 
 

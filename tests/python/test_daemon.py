@@ -1,5 +1,6 @@
 """Daemon parity: the same kernels through a real aicore-simd (remote transport) and through the
-embedded simulator give bit-identical outputs and identical cycle counts."""
+embedded simulator give bit-identical outputs, identical cycle counts and the same resolved
+config (by its hash)."""
 import json
 import os
 import signal
@@ -60,3 +61,6 @@ def test_daemon_and_embedded_are_bit_identical(device, daemon):
     for name in sorted(local):
         assert remote[name]["sha"] == local[name]["sha"], f"{name}: outputs differ"
         assert remote[name]["cycles"] == local[name]["cycles"], f"{name}: cycle counts differ"
+        # Both reports carry the resolved config; the same figures give the same hash.
+        assert len(local[name]["config_hash"]) == 16
+        assert remote[name]["config_hash"] == local[name]["config_hash"], f"{name}: configs differ"

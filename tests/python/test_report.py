@@ -98,3 +98,28 @@ def test_pipe_stats_carry_stall_and_traffic_counters(device):
     # Cold L2: every byte MTE2 reads comes from HBM.
     assert mte2.hbm_read_bytes >= mte2.bytes > 0
     assert report["cores"][0]["pipes"]["V"]["bank_conflict_cycles"] >= 0
+
+
+def test_report_carries_the_resolved_config(device):
+    report = _vadd()
+    config = report.config
+    assert config["name"] == "Ascend910B1" and config["arch"] == "dav-c220"
+    assert config["clock_mhz"] == report.clock_mhz == 1850
+    # Derived from the preset's 1.647e12 B/s at 1850 MHz, at the model's 0.01 precision.
+    assert config["gm"]["hbm_read_bytes_per_cycle"] == 890.27
+    assert type(config["memory"]["ub_bytes"]) is int and config["memory"]["ub_bytes"] == 196608
+    assert {"op": "add", "dtype": "float16", "per_call_cycles": 21.5,
+            "cycles_per_repeat": 1.0} in config["vector"]["costs"]
+    assert len(report.config_hash) == 16 and int(report.config_hash, 16) >= 0
+    assert report["config_hash"] == _vadd().config_hash
+
+
+def test_config_hash_differs_between_platforms(device):
+    import asc.runtime.config as cfg
+    import asc.lib.runtime as rt
+    b1 = _vadd().config_hash
+    rt.reset_device()
+    cfg.set_platform(cfg.Backend.Model, cfg.Platform.Ascend910B4)
+    report = _vadd()
+    assert report.platform == "Ascend910B4" and report.config["clock_mhz"] == 1650
+    assert report.config_hash != b1

@@ -2,15 +2,16 @@
 // had before configs became presets; a new platform file of a few lines resolves at its own
 // clock; unknown platforms, presets and fields, and figures set nowhere, are rejected naming them;
 // the override directory works; ToProto round-trips; the hash identifies the figures.
+#include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <google/protobuf/text_format.h>
 
 #include "sim/bridge/bridge.h"
 #include "sim/bridge/builtin_configs.h"
+#include "soc_config.pb.h"
 
 namespace aicore::sim {
 namespace {
@@ -235,10 +236,11 @@ TEST(Config, FiguresSetNowhereAreNamed) {
   ASSERT_FALSE(c.ok());
   EXPECT_NE(c.status().message().find("field l2.write_allocate is not set"), std::string::npos)
       << c.status().message();
-  c = ParseSocConfig(Replace(FullText("Ascend910B2"), "op: \"copy\"", "  costs { op: \"copy\" }  # x"),
-                     "t");
+  c = ParseSocConfig(
+      Replace(FullText("Ascend910B2"), "op: \"copy\"", "  costs { op: \"copy\" }  # x"), "t");
   ASSERT_FALSE(c.ok());
-  EXPECT_NE(c.status().message().find("field vector.costs[49] (op \"copy\").dtype is not set"), std::string::npos)
+  EXPECT_NE(c.status().message().find("field vector.costs[49] (op \"copy\").dtype is not set"),
+            std::string::npos)
       << c.status().message();
 }
 
@@ -271,8 +273,8 @@ TEST(Config, UnknownPresetsAndChainsAreRejected) {
       << c.status().message();
   auto dir = std::filesystem::temp_directory_path() / "aicore_sim_preset_chain_test";
   std::filesystem::create_directories(dir / "presets");
-  std::ofstream(dir / "presets" / "chained.textproto")
-      << "preset: \"dav-c220\"\n" << Builtin("presets/dav-c220");
+  std::ofstream(dir / "presets" / "chained.textproto") << "preset: \"dav-c220\"\n"
+                                                       << Builtin("presets/dav-c220");
   std::ofstream(dir / "Ascend910B2.textproto")
       << Replace(Builtin("Ascend910B2"), "preset:", "preset: \"chained\"");
   setenv("AICORE_SIM_CONFIG_DIR", dir.c_str(), 1);

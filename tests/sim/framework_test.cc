@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "report.pb.h"
 #include "sim/fwk/event_pool.h"
 #include "tests/sim/test_util.h"
 

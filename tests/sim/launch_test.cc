@@ -7,6 +7,7 @@
 #include <bit>
 #include <random>
 
+#include "report.pb.h"
 #include "tests/sim/test_util.h"
 
 namespace aicore::sim::testing {

@@ -11,41 +11,23 @@
 #include <vector>
 
 #include "aicore/runtime.h"
-#include "sim/bridge/bridge.h"
 
 namespace py = pybind11;
 
 namespace aicore::runtime {
 namespace {
 
-const char* CodeName(sim::StatusCode code) {
-  switch (code) {
-    case sim::StatusCode::kOk:
-      return "OK";
-    case sim::StatusCode::kInvalidArgument:
-      return "INVALID_ARGUMENT";
-    case sim::StatusCode::kNotFound:
-      return "NOT_FOUND";
-    case sim::StatusCode::kFailedPrecondition:
-      return "FAILED_PRECONDITION";
-    case sim::StatusCode::kResourceExhausted:
-      return "RESOURCE_EXHAUSTED";
-    case sim::StatusCode::kInternal:
-      return "INTERNAL";
-  }
-  return "UNKNOWN";
+[[noreturn]] void Raise(const Status& status) {
+  throw std::runtime_error(std::string("[") + StatusCodeName(status.code()) + "] " +
+                           status.message());
 }
 
-[[noreturn]] void Raise(const sim::Status& status) {
-  throw std::runtime_error(std::string("[") + CodeName(status.code()) + "] " + status.message());
-}
-
-void Check(const sim::Status& status) {
+void Check(const Status& status) {
   if (!status.ok()) Raise(status);
 }
 
 template <typename T>
-T Check(sim::StatusOr<T> value) {
+T Check(StatusOr<T> value) {
   if (!value.ok()) Raise(value.status());
   return std::move(*value);
 }
@@ -210,5 +192,5 @@ PYBIND11_MODULE(_aicore_native, m) {
            "(docs/traces.md).")
       .def("synchronize", &PyRuntime::Synchronize, py::arg("stream") = 0);
 
-  m.def("list_platforms", [] { return aicore::sim::ListPlatforms(); });
+  m.def("list_platforms", [] { return aicore::runtime::Runtime::ListPlatforms(); });
 }

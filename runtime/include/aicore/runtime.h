@@ -9,14 +9,22 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/status.h"
-#include "sim/soc/device.h"
+#include "aicore/status.h"
 
 namespace aicore::runtime {
 
-using sim::ArgValue;
-using sim::Status;
-using sim::StatusOr;
+// A runtime kernel argument, in the order of the kernel's params.
+struct ArgValue {
+  enum class Kind { kInt, kFloat, kAddress };
+  Kind kind = Kind::kInt;
+  int64_t int_value = 0;
+  double float_value = 0;
+  uint64_t address = 0;  // a device (GM) address from Malloc
+
+  static ArgValue Int(int64_t v) { return {Kind::kInt, v, 0, 0}; }
+  static ArgValue Float(double v) { return {Kind::kFloat, 0, v, 0}; }
+  static ArgValue Address(uint64_t a) { return {Kind::kAddress, 0, 0, a}; }
+};
 
 // Per-launch settings shared by both transports.
 struct LaunchSettings {
@@ -37,6 +45,8 @@ class Runtime {
   static StatusOr<std::unique_ptr<Runtime>> CreateEmbedded(const std::string& platform);
   static StatusOr<std::unique_ptr<Runtime>> CreateRemote(const std::string& platform,
                                                          const std::string& address);
+  // Platform names this build simulates ("Ascend910B1", ...), sorted.
+  static std::vector<std::string> ListPlatforms();
 
   virtual std::string transport() const = 0;  // "embedded" or "remote HOST:PORT"
   virtual const std::string& platform() const = 0;
@@ -51,7 +61,8 @@ class Runtime {
   virtual Status DestroyStream(uint32_t stream) = 0;
 
   // `kernel_ir` is a serialized aicore.ir.v1.Kernel. Returns a serialized
-  // aicore.report.v1.LaunchReport; a kernel fault is reported inside it, not as an error.
+  // aicore.report.v1.LaunchReport (with the resolved SoC config and its hash); a kernel fault is
+  // reported inside it, not as an error.
   virtual StatusOr<std::string> Launch(const std::string& kernel_ir, uint32_t block_dim,
                                        const std::vector<ArgValue>& args, uint32_t stream,
                                        const LaunchSettings& settings) = 0;

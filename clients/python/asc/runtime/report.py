@@ -37,6 +37,19 @@ class _Record:
         return f"{type(self).__name__}({body})"
 
 
+def _message_dict(msg) -> dict:
+    """A message as nested dicts and lists of plain Python values (ints stay ints)."""
+    out = {}
+    for field, value in msg.ListFields():
+        if field.type == field.TYPE_MESSAGE:
+            value = [_message_dict(v) for v in value] if field.label == field.LABEL_REPEATED \
+                else _message_dict(value)
+        elif field.label == field.LABEL_REPEATED:
+            value = list(value)
+        out[field.name] = value
+    return out
+
+
 def _plain(v):
     if isinstance(v, _Record):
         return v.to_dict()
@@ -151,9 +164,12 @@ def _intersect(a: List[Interval], b: List[Interval]) -> List[Interval]:
 
 
 class LaunchReport(_Record):
-    """Status, total cycles and microseconds, per-core/per-pipe statistics, diagnostics."""
+    """Status, total cycles and microseconds, per-core/per-pipe statistics, diagnostics, and the
+    resolved SoC config the launch ran on (`config`, a nested dict of aicore.config.v1.SocConfig
+    with its field names) with `config_hash`, which is equal for equal figures."""
     _fields = ("status", "kernel_name", "platform", "block_dim", "cycles", "duration_us",
-               "clock_mhz", "simulated_instructions", "cores", "diagnostics", "timeline")
+               "clock_mhz", "simulated_instructions", "cores", "diagnostics", "timeline",
+               "config", "config_hash")
 
     def __init__(self, msg: report_pb2.LaunchReport):
         self.proto = msg
@@ -169,6 +185,8 @@ class LaunchReport(_Record):
         self.diagnostics: List[Diagnostic] = [Diagnostic(d) for d in msg.diagnostics]
         # Empty unless the launch recorded it (jit option record_timeline / AICORE_SIM_TIMELINE).
         self.timeline: List[TimelineRecord] = [TimelineRecord(r) for r in msg.timeline]
+        self.config: dict = _message_dict(msg.config)
+        self.config_hash = msg.config_hash
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "LaunchReport":

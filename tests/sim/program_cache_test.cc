@@ -1,11 +1,11 @@
 // Unit tests of the decode-once program cache shared by the daemon and the embedded runtime.
-#include "runtime/src/program_cache.h"
+#include "sim/host/program_cache.h"
 
 #include <gtest/gtest.h>
 
 #include "sim/bridge/bridge.h"
 
-namespace aicore::runtime {
+namespace aicore::sim {
 namespace {
 
 TEST(ProgramCacheTest, DecodesOncePerDistinctKernel) {
@@ -43,12 +43,12 @@ TEST(ProgramCacheTest, EvictsLeastRecentlyUsed) {
 TEST(ProgramCacheTest, ErrorsAreReturnedAndNotCached) {
   ProgramCache cache;
   auto garbage = cache.Get("\xff\xff\xff", nullptr);
-  EXPECT_EQ(garbage.status().code(), sim::StatusCode::kInvalidArgument);
+  EXPECT_EQ(garbage.status().code(), StatusCode::kInvalidArgument);
   aicore::ir::v1::Kernel bad;  // version unset
   auto invalid = cache.Get(bad.SerializeAsString(), nullptr);
-  EXPECT_EQ(invalid.status().code(), sim::StatusCode::kInvalidArgument);
+  EXPECT_EQ(invalid.status().code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(cache.hits(), 0u);
 }
 
 }  // namespace
-}  // namespace aicore::runtime
+}  // namespace aicore::sim

@@ -1,19 +1,19 @@
 // Decode-once program cache (see program_cache.h). Decoding happens outside the lock so a slow
 // decode of one kernel never blocks lookups of others; two threads decoding the same new kernel
 // at once both succeed and the first insertion wins.
-#include "runtime/src/program_cache.h"
+#include "sim/host/program_cache.h"
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
 #include "sim/bridge/bridge.h"
 
-namespace aicore::runtime {
+namespace aicore::sim {
 
 ProgramCache::ProgramCache(size_t capacity) : capacity_(capacity == 0 ? 1 : capacity) {}
 
-sim::StatusOr<std::shared_ptr<const sim::Program>> ProgramCache::Get(
-    const std::string& serialized, const aicore::ir::v1::Kernel* parsed) {
+StatusOr<std::shared_ptr<const Program>> ProgramCache::Get(const std::string& serialized,
+                                                           const aicore::ir::v1::Kernel* parsed) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = index_.find(std::string_view(serialized));
@@ -28,17 +28,17 @@ sim::StatusOr<std::shared_ptr<const sim::Program>> ProgramCache::Get(
   aicore::ir::v1::Kernel local;
   if (parsed == nullptr) {
     if (!local.ParseFromString(serialized)) {
-      return sim::InvalidArgument(
+      return InvalidArgument(
           "kernel IR is not a valid serialized aicore.ir.v1.Kernel message (protobuf parse "
           "failed; " +
           std::to_string(serialized.size()) + " bytes)");
     }
     parsed = &local;
   }
-  auto decoded = sim::DecodeKernel(*parsed);
+  auto decoded = DecodeKernel(*parsed);
   if (!decoded.ok()) return decoded.status();
-  std::shared_ptr<const sim::Program> program = *decoded;
-  if (program == nullptr) return sim::Internal("DecodeKernel returned ok with a null program");
+  std::shared_ptr<const Program> program = *decoded;
+  if (program == nullptr) return Internal("DecodeKernel returned ok with a null program");
 
   std::lock_guard<std::mutex> lock(mu_);
   auto it = index_.find(std::string_view(serialized));
@@ -73,4 +73,4 @@ std::string SerializeKernelForCache(const aicore::ir::v1::Kernel& kernel) {
   return out;
 }
 
-}  // namespace aicore::runtime
+}  // namespace aicore::sim

@@ -1,5 +1,5 @@
 // Decode-once cache of kernel programs shared by the embedded runtime and the daemon: kernels are
-// validated and decoded by sim::DecodeKernel the first time their exact serialized bytes are seen.
+// validated and decoded by DecodeKernel the first time their exact serialized bytes are seen.
 // Keyed by the full serialized kernel (not a digest), so two different kernels can never collide.
 #pragma once
 
@@ -14,10 +14,8 @@
 #include "sim/core/status.h"
 
 namespace aicore::sim {
-class Program;
-}
 
-namespace aicore::runtime {
+class Program;
 
 class ProgramCache {
  public:
@@ -27,14 +25,14 @@ class ProgramCache {
   // the already-parsed message to avoid parsing again; it must be the same kernel. Decode errors
   // are returned as they come from the decoder (InvalidArgument with op index and reason) and are
   // not cached, so a fixed kernel is never shadowed by an old failure.
-  sim::StatusOr<std::shared_ptr<const sim::Program>> Get(const std::string& serialized,
-                                                         const aicore::ir::v1::Kernel* parsed);
+  StatusOr<std::shared_ptr<const Program>> Get(const std::string& serialized,
+                                               const aicore::ir::v1::Kernel* parsed);
 
   size_t hits() const;
   size_t misses() const;
 
  private:
-  using Entry = std::pair<std::string, std::shared_ptr<const sim::Program>>;
+  using Entry = std::pair<std::string, std::shared_ptr<const Program>>;
 
   const size_t capacity_;
   mutable std::mutex mu_;
@@ -48,4 +46,4 @@ class ProgramCache {
 // the kernel as a message (the daemon).
 std::string SerializeKernelForCache(const aicore::ir::v1::Kernel& kernel);
 
-}  // namespace aicore::runtime
+}  // namespace aicore::sim
