@@ -4,6 +4,7 @@
 #include "sim/bridge/decode_context.h"
 
 #include "sim/fwk/positions.h"
+#include "sim/soc/core_spec.h"
 #include "sim/sync/hard_event.h"
 
 namespace aicore::sim {
@@ -15,6 +16,18 @@ std::string IrDTypeName(int v) {
 std::string PositionName(int v) {
   return ir::Position_IsValid(v) ? ir::Position_Name(static_cast<ir::Position>(v))
                                  : std::to_string(v);
+}
+
+std::string PositionsIn(MemSpace memory) {
+  std::vector<std::string> names;
+  for (int p = kPosGm; p < kPosMax; ++p) {
+    if (MemoryOf(p) == memory) names.push_back(PositionName(p));
+  }
+  std::string s;
+  for (size_t i = 0; i < names.size(); ++i) {
+    s += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  }
+  return s;
 }
 
 // fwk/positions.h spells the IR's Position values without including protobuf.
@@ -147,7 +160,9 @@ Status DecodeContext::DecodeTensor(const ir::TensorRef& t, const std::string& na
                                         " is not allowed for a vector operand; vector "
                                         "operands live in UB");
   }
-  if (t.space() != ir::MEM_GM && t.space() != ir::MEM_UB) {
+  auto memory = static_cast<MemSpace>(t.space());
+  bool gm = memory == MemSpace::kGm;
+  if (!gm && !HasMemory(CoreType::kAiv, memory) && !HasMemory(CoreType::kAic, memory)) {
     return OpError(name + ".space", space +
                                         " is not supported yet: this model has vector "
                                         "cores only (GM and UB)");
@@ -155,14 +170,9 @@ Status DecodeContext::DecodeTensor(const ir::TensorRef& t, const std::string& na
   if (!ir::Position_IsValid(t.position())) {
     return OpError(name + ".position", std::to_string(t.position()) + " is not a valid Position");
   }
-  bool gm = t.space() == ir::MEM_GM;
-  bool pos_ok = gm ? t.position() == ir::POS_GM
-                   : (t.position() == ir::POS_VECIN || t.position() == ir::POS_VECOUT ||
-                      t.position() == ir::POS_VECCALC);
-  if (!pos_ok) {
-    return OpError(name + ".position",
-                   ir::Position_Name(t.position()) + " does not belong to " + space +
-                       (gm ? " (use POS_GM)" : " (use POS_VECIN, POS_VECOUT or POS_VECCALC)"));
+  if (MemoryOf(t.position()) != memory) {
+    return OpError(name + ".position", ir::Position_Name(t.position()) + " does not belong to " +
+                                           space + " (use " + PositionsIn(memory) + ")");
   }
   if (!ir::DType_IsValid(t.dtype()) || t.dtype() == ir::DT_INVALID || t.dtype() == ir::DT_BOOL) {
     return OpError(name + ".dtype", IrDTypeName(t.dtype()) + " is not a tensor element type");
@@ -195,10 +205,12 @@ std::string DecodeContext::DeclWhere(const ir::SourceLoc& loc) const {
 }
 
 Status DecodeContext::CheckMemoryOnCore(MemSpace m, int pos, const std::string& field) const {
-  if (p_->kernel_type != KernelType::kAivOnly || m == MemSpace::kUb) return Status::Ok();
+  if (p_->kernel_type != KernelType::kAivOnly || HasMemory(CoreType::kAiv, m)) {
+    return Status::Ok();
+  }
   return KernelError(field, PositionName(pos) + " is in " + std::string(MemSpaceName(m)) +
-                                ", which a vector core does not have (AIV_ONLY kernel: use "
-                                "POS_VECIN, POS_VECOUT or POS_VECCALC)");
+                                ", which a vector core does not have (AIV_ONLY kernel: use " +
+                                PositionsIn(MemSpace::kUb) + ")");
 }
 
 Status DecodeContext::CheckEventOnCore(uint32_t event, const std::string& field) const {

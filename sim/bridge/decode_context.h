@@ -27,6 +27,8 @@ inline DType ToDType(int v) { return static_cast<DType>(v); }
 std::string IrDTypeName(int v);
 // "POS_VECIN", or the number of a value the IR does not define.
 std::string PositionName(int v);
+// The positions of `memory`, for hints: "POS_VECIN, POS_VECOUT or POS_VECCALC".
+std::string PositionsIn(MemSpace memory);
 
 class DecodeContext {
  public:

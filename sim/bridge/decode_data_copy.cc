@@ -1,6 +1,8 @@
-// Decoding of data_copy in its count and DataCopyParams forms, and the choice of its pipe from
-// the source and destination memories.
+// Decoding of data_copy in its count and DataCopyParams forms. Its pipe is not chosen here: each
+// core routes a copy by its source and destination memories (sim/soc/core_spec.cc); the decoder
+// only checks that the kernel's core type has the path.
 #include "sim/bridge/decode_context.h"
+#include "sim/soc/core_spec.h"
 
 namespace aicore::sim {
 
@@ -14,16 +16,19 @@ Status DecodeContext::DecodeDataCopy(const ir::DataCopyOp& c, Instr* in) {
                    std::string(DTypeProtoName(m.dst.dtype)) + " differs from src.dtype " +
                        std::string(DTypeProtoName(m.src0.dtype)) + "; data_copy does not convert");
   }
-  if (m.src0.space == MemSpace::kGm && m.dst.space == MemSpace::kUb) {
-    in->pipe = PipeId::kMte2;
-  } else if (m.src0.space == MemSpace::kUb && m.dst.space == MemSpace::kGm) {
-    in->pipe = PipeId::kMte3;
-  } else if (m.src0.space == MemSpace::kUb && m.dst.space == MemSpace::kUb) {
-    in->pipe = PipeId::kV;
-  } else {
-    return OpError("dst.space",
-                   "GM -> GM is not a data_copy path (GM->UB on MTE2, UB->GM on "
-                   "MTE3, UB->UB on PIPE_V)");
+  bool routed = false;
+  std::string paths;
+  for (const Route& r : RoutesOf(CoreType::kAiv)) {
+    routed |= r.src == m.src0.space && r.dst == m.dst.space;
+    // "on PIPE_V", not a bare "on V"; the DMA engines read well as MTE2/MTE3.
+    std::string pipe = r.pipe == PipeId::kV ? "PIPE_V" : std::string(PipeName(r.pipe));
+    paths += std::string(paths.empty() ? "" : ", ") + std::string(MemSpaceName(r.src)) + "->" +
+             std::string(MemSpaceName(r.dst)) + " on " + pipe;
+  }
+  if (!routed) {
+    return OpError("dst.space", std::string(MemSpaceName(m.src0.space)) + " -> " +
+                                    std::string(MemSpaceName(m.dst.space)) +
+                                    " is not a data_copy path (" + paths + ")");
   }
   m.params_form = c.params_form();
   if (!c.params_form()) {

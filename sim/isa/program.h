@@ -119,11 +119,13 @@ struct Instr {
   Opcode opcode = Opcode::kConst;
   DType dtype = DType::kInvalid;      // result type / element type
   DType src_dtype = DType::kInvalid;  // operand type (casts, comparisons, vec_scalar scalar)
-  uint8_t kind = 0;          // ScalarBinaryKind / ScalarUnaryKind / SysValueKind / SyncOrigin
-  PipeId pipe = PipeId::kS;  // issuing pipe; for pipe_barrier the barrier's target
-  uint8_t event = 0;         // HardEvent for set_flag / wait_flag
-  uint32_t op_index = 0;     // pre-order index of the op in the IR, for messages
-  uint32_t file = 0;         // index into Program::files (or kNoFile)
+  uint8_t kind = 0;  // ScalarBinaryKind / ScalarUnaryKind / SysValueKind / SyncOrigin
+  // The pipe of rows whose rule names one (PIPE_V, the event's pipe, the barrier's target);
+  // routed copies resolve theirs per core from its routes.
+  PipeId pipe = PipeId::kS;
+  uint8_t event = 0;      // HardEvent for set_flag / wait_flag
+  uint32_t op_index = 0;  // pre-order index of the op in the IR, for messages
+  uint32_t file = 0;      // index into Program::files (or kNoFile)
   uint32_t line = 0;
   uint32_t column = 0;
   uint32_t result = 0;           // slot defined by the op, 0 = none

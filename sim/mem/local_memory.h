@@ -1,6 +1,7 @@
-// A core-local buffer (UB today; L1/L0A/L0B/L0C/BT/FB reuse it): a flat byte array of the
-// configured capacity. Instructions address it directly, not through tensor views, as the chip
-// does (asc-api.md 4.1), so only the physical capacity bounds an access.
+// A core-local buffer (UB, L1, L0A, L0B, L0C, BT, FB): a flat byte array of the configured
+// capacity, with the start alignment its instruction operands need. Instructions address it
+// directly, not through tensor views, as the chip does (asc-api.md 4.1), so only the physical
+// capacity bounds an access.
 #pragma once
 
 #include <cstdint>
@@ -11,10 +12,11 @@ namespace aicore::sim {
 
 class LocalMemory {
  public:
-  LocalMemory(std::string name, uint64_t capacity_bytes)
-      : name_(std::move(name)), bytes_(capacity_bytes, 0) {}
+  LocalMemory(std::string name, uint64_t capacity_bytes, uint32_t alignment_bytes)
+      : name_(std::move(name)), alignment_(alignment_bytes), bytes_(capacity_bytes, 0) {}
 
   const std::string& name() const { return name_; }
+  uint32_t alignment() const { return alignment_; }
   uint64_t capacity() const { return bytes_.size(); }
   uint8_t* data() { return bytes_.data(); }
   const uint8_t* data() const { return bytes_.data(); }
@@ -26,6 +28,7 @@ class LocalMemory {
 
  private:
   std::string name_;
+  uint32_t alignment_;
   std::vector<uint8_t> bytes_;
 };
 

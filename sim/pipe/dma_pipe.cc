@@ -1,10 +1,13 @@
-// GM <-> UB copies on MTE2/MTE3 (see dma_pipe.h): sources are read when the copy starts, the
+// GM <-> local copies on MTE2/MTE3 (see dma_pipe.h): sources are read when the copy starts, the
 // destination is written when it ends.
 #include "sim/pipe/dma_pipe.h"
 
 #include <algorithm>
+#include <string>
 
+#include "sim/core/invariant.h"
 #include "sim/pipe/launch_context.h"
+#include "sim/pipe/pipe_factory.h"
 
 namespace aicore::sim {
 
@@ -29,19 +32,32 @@ PipeTiming DmaTiming(const DmaCostConfig& cost, uint64_t bytes, uint64_t bursts,
   return t;
 }
 
+std::unique_ptr<Pipe> CreateDmaPipe(PipeId id, uint32_t queue_depth, const PipeEnv& env) {
+  const SocConfig& c = env.ctx.config;
+  const DmaCostConfig* cost = id == PipeId::kMte2   ? &c.mte2
+                              : id == PipeId::kMte3 ? &c.mte3
+                                                    : nullptr;
+  SIM_CHECK(cost != nullptr, "no DMA cost row for PIPE_" + std::string(PipeName(id)));
+  return std::make_unique<DmaPipe>(id, env.core, queue_depth, env.ctx, env.flags, env.listener,
+                                   *cost);
+}
+
 DmaPipe::DmaPipe(PipeId id, uint32_t core, uint32_t queue_depth, LaunchContext& ctx,
-                 FlagFile& flags, PipeListener& listener, const DmaCostConfig& cost, bool reads_gm)
-    : Pipe(id, core, queue_depth, ctx, flags, listener), cost_(cost), reads_gm_(reads_gm) {}
+                 FlagFile& flags, PipeListener& listener, const DmaCostConfig& cost)
+    : Pipe(id, core, queue_depth, ctx, flags, listener), cost_(cost) {}
 
 PipeTiming DmaPipe::Execute(const IssuedInstr& in, Cycle now, uint8_t* scratch) {
+  SIM_CHECK(in.transfer == TransferKind::kGmRead || in.transfer == TransferKind::kGmWrite,
+            "a DMA engine got a copy that has no GM side");
   Gather(in.src0, scratch);
-  const Transfer& side = reads_gm_ ? in.src0 : in.dst;
+  bool reads_gm = in.transfer == TransferKind::kGmRead;
+  const Transfer& side = reads_gm ? in.src0 : in.dst;
   GmTransfer t;
-  t.addr = reads_gm_ ? in.src0_addr : in.dst_addr;
+  t.addr = reads_gm ? in.src0_addr : in.dst_addr;
   t.chunk_bytes = side.chunk_bytes;
   t.pitch = side.pitch;
   t.chunks = side.chunks;
-  t.write = !reads_gm_;
+  t.write = !reads_gm;
   t.mode = in.gm_cache_mode;
   GmTiming gm = ctx_.gm_path.Transfer(t, static_cast<double>(now.value()));
   uint64_t stall = 0;

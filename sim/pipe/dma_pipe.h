@@ -1,7 +1,8 @@
-// The DMA pipes of a vector core: MTE2 (GM -> UB) and MTE3 (UB -> GM). One class serves both
-// because they differ only in their cost row and in which side is GM; a new engine (MTE1,
-// fixpipe) is a new file. Copies overlap: the engine accepts the next copy once it has streamed
-// this one's bytes at its per-core rate, while the data still travels through L2/HBM.
+// The DMA engines between GM and a core's local memories: MTE2 (GM -> local) and MTE3 (local ->
+// GM), one class with the engine's cost row; which side is GM comes from each copy's route
+// (TransferKind), not from the engine. A new engine (MTE1, fixpipe) is a new file. Copies
+// overlap: the engine accepts the next copy once it has streamed this one's bytes at its per-core
+// rate, while the data still travels through L2/HBM.
 #pragma once
 
 #include "sim/core/config.h"
@@ -24,14 +25,13 @@ PipeTiming DmaTiming(const DmaCostConfig& cost, uint64_t bytes, uint64_t bursts,
 class DmaPipe : public Pipe {
  public:
   DmaPipe(PipeId id, uint32_t core, uint32_t queue_depth, LaunchContext& ctx, FlagFile& flags,
-          PipeListener& listener, const DmaCostConfig& cost, bool reads_gm);
+          PipeListener& listener, const DmaCostConfig& cost);
 
  protected:
   PipeTiming Execute(const IssuedInstr& in, Cycle now, uint8_t* scratch) override;
 
  private:
   const DmaCostConfig& cost_;
-  bool reads_gm_;
 };
 
 }  // namespace aicore::sim

@@ -29,6 +29,15 @@ inline void Gather(const Transfer& src, uint8_t* out) {
   }
 }
 
+// How a data movement instruction moves its bytes, from the core's route for its source and
+// destination memories (sim/soc/core_spec.h): the pipe times GM traffic on the GM side only.
+enum class TransferKind : uint8_t {
+  kNone = 0,   // not a data movement
+  kGmRead,     // GM -> a local memory (MTE2)
+  kGmWrite,    // a local memory -> GM (MTE3)
+  kLocalCopy,  // between local memories of the core (UB -> UB on PIPE_V)
+};
+
 struct IssuedInstr {
   const Instr* instr = nullptr;
   Cycle issue;  // the scalar unit pushed it
@@ -42,6 +51,7 @@ struct IssuedInstr {
   uint32_t flag = 0;         // set_flag / wait_flag: FlagFile index
   uint32_t event_id = 0;
   PipeId barrier_pipe = PipeId::kS;
+  TransferKind transfer = TransferKind::kNone;  // data movement: from the core's route
   // Addresses for timing: UB offsets (bank groups) or GM device addresses (alignment, L2 lines)
   // of src0, src1 and dst, and the L2 hint of the GM side of a copy.
   uint64_t src0_addr = 0, src1_addr = 0, dst_addr = 0;

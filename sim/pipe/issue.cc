@@ -15,7 +15,7 @@ namespace {
 // u16.
 constexpr int64_t kMaxBlockCount = 4095;
 constexpr int64_t kMaxU16 = 65535;
-constexpr uint64_t kBlockBytes = 32;  // DataBlock: the unit of lengths and strides
+constexpr uint64_t kBlockBytes = 32;  // DataBlock: the unit of DataCopy lengths and strides
 
 class Evaluator {
  public:
@@ -73,9 +73,14 @@ bool ResolveSide(const TensorOperand& t, uint64_t address, uint64_t span, Access
   if (out->num_ranges < 3) {
     out->ranges[out->num_ranges++] = MemRange{t.space, address, address + span, role.write};
   }
-  if (t.space == MemSpace::kUb) {
-    if (!CheckLocalAccess(env.ub, address, span, kBlockBytes, role, site, env.diags)) return false;
-    *host = env.ub.data() + address;
+  if (t.space != MemSpace::kGm) {
+    LocalMemory* mem = env.memories.Find(t.space);
+    SIM_CHECK(mem != nullptr, std::string(MemSpaceName(t.space)) +
+                                  " operand on a core without that memory passed the decoder");
+    if (!CheckLocalAccess(*mem, address, span, mem->alignment(), role, site, env.diags)) {
+      return false;
+    }
+    *host = mem->data() + address;
     return true;
   }
   *host = CheckGmAccess(env.gm, address, span, DTypeSize(t.dtype), role, site, env.diags);
@@ -93,6 +98,9 @@ uint64_t Bytes(uint64_t count, uint64_t element_bytes) {
 bool BuildDataCopy(const Instr& instr, const Evaluator& ev, const IssueEnv& env, const Site& site,
                    IssuedInstr* out) {
   const MemOpInfo& m = env.program.mem_ops[instr.aux];
+  const Route* route = env.routes.Find(m.src0.space, m.dst.space);
+  SIM_CHECK(route != nullptr, "data_copy without a route on this core reached the issue stage");
+  out->transfer = route->kind;
   uint64_t esize = DTypeSize(m.dst.dtype);
   uint64_t dst_addr = 0, src_addr = 0;
   if (!ev.Address(m.dst.addr, "dst.addr", &dst_addr)) return false;

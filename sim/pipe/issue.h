@@ -1,7 +1,7 @@
 // Turns a decoded pipe instruction plus the scalar unit's current values into an IssuedInstr:
-// evaluates addresses, counts, strides and event ids, checks them (sim/check/bounds) and resolves
-// memory to host pointers. Runs at issue time, so a fault names the cycle the scalar unit
-// reached the op.
+// evaluates addresses, counts, strides and event ids, checks them (sim/check/bounds) against the
+// core's memories and resolves them to host pointers, and takes a copy's transfer kind from the
+// core's route. Runs at issue time, so a fault names the cycle the scalar unit reached the op.
 #pragma once
 
 #include <vector>
@@ -11,8 +11,9 @@
 #include "sim/isa/program.h"
 #include "sim/isa/scalar_ops.h"
 #include "sim/mem/global_memory.h"
-#include "sim/mem/local_memory.h"
+#include "sim/mem/memory_map.h"
 #include "sim/pipe/instr.h"
+#include "sim/pipe/route.h"
 #include "sim/sync/flags.h"
 
 namespace aicore::sim {
@@ -20,7 +21,8 @@ namespace aicore::sim {
 struct IssueEnv {
   const Program& program;
   const SocConfig& config;
-  LocalMemory& ub;
+  MemoryMap& memories;
+  const RouteTable& routes;
   GlobalMemory& gm;
   FlagFile& flags;
   DiagnosticSink& diags;

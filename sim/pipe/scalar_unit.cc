@@ -3,6 +3,7 @@
 
 #include <limits>
 
+#include "sim/check/freed_use.h"
 #include "sim/core/invariant.h"
 #include "sim/pipe/launch_context.h"
 #include "sim/sync/hard_event.h"
@@ -10,25 +11,12 @@
 namespace aicore::sim {
 namespace {
 
-// Unordered accesses the dependency tracker keeps per pipe and memory before it folds the oldest
-// together: bounds the cost of a check; folding only ever adds a sync, never misses one.
-constexpr uint32_t kMaxUnorderedRecords = 64;
-
 uint32_t PipeMask(ScalarHost& host) {
   uint32_t mask = 1u << PipeIndex(PipeId::kS);
   for (int p = 0; p < kNumPipes; ++p) {
     if (host.pipe(static_cast<PipeId>(p)) != nullptr) mask |= 1u << p;
   }
   return mask;
-}
-
-// The HardEvent from `src` to `dst` valid on a vector core, -1 when there is none.
-int AivEvent(PipeId src, PipeId dst) {
-  for (uint32_t e = 0; e < kNumHardEvents; ++e) {
-    const HardEventInfo& ev = HardEvent(e);
-    if (ev.src == src && ev.dst == dst && ev.on_aiv) return static_cast<int>(e);
-  }
-  return -1;
 }
 
 }  // namespace
@@ -39,9 +27,9 @@ ScalarUnit::ScalarUnit(uint32_t core, LaunchContext& ctx, ScalarHost& host, cons
       host_(host),
       env_(env),
       tpipe_(ctx.program, ctx.config),
-      tracker_(PipeMask(host), env.flags.ids_per_event() * kNumHardEvents, kMaxUnorderedRecords),
-      track_(ctx.program.sync.auto_sync),
-      outstanding_(env.flags.ids_per_event() * kNumHardEvents, 0) {
+      auto_sync_(host.core_type(), PipeMask(host), env.flags.ids_per_event(),
+                 env.flags.ids_per_event() * kNumHardEvents),
+      track_(ctx.program.sync.auto_sync) {
   stats_.pipe = std::string(PipeName(PipeId::kS));
 }
 
@@ -63,7 +51,7 @@ void ScalarUnit::StartBlock(uint32_t block, const std::vector<ScalarValue>& init
   pending_.clear();
   pending_head_ = 0;
   tpipe_.StartBlock();
-  tracker_.Reset();
+  auto_sync_.Reset();
   time_ = MaxCycle(time_, at);
   ScheduleResume(time_);
 }
@@ -105,20 +93,12 @@ void ScalarUnit::OnDrainProgress(Cycle now) {
 }
 
 void ScalarUnit::OnWaitPassed(uint32_t flag, const Instr* instr, Cycle now) {
-  if (outstanding_[flag] > 0) --outstanding_[flag];
+  if (track_) auto_sync_.OnWaitPassed(flag);
   if (instr != nullptr && instr->kind == static_cast<uint8_t>(SyncOrigin::kAutoSync)) {
     // An inserted pair holds its id until its wait has consumed the flag.
     tpipe_.events().ReleaseInserted(env_.flags.EventOf(flag), env_.flags.IdOf(flag));
     if (wait_ == Wait::kEventId) Wake(now);
   }
-}
-
-uint32_t ScalarUnit::BusyIds(uint32_t event) const {
-  uint32_t busy = 0;
-  for (uint32_t id = 0; id < env_.flags.ids_per_event() && id < 32; ++id) {
-    if (outstanding_[env_.flags.Index(event, id)] > 0) busy |= 1u << id;
-  }
-  return busy;
 }
 
 const Instr* ScalarUnit::SyncInstr(const Instr& at, Opcode op, SyncOrigin origin, uint32_t event,
@@ -154,26 +134,6 @@ void ScalarUnit::QueueFlag(const Instr& at, bool set, SyncOrigin origin, uint32_
   pending_.push_back(p);
 }
 
-void ScalarUnit::NoteIssued(PipeId pipe, const IssuedInstr& issued) {
-  OpClass cls = Info(issued.instr->opcode).op_class;
-  if (cls == OpClass::kSetFlag) ++outstanding_[issued.flag];
-  if (!track_) return;
-  switch (cls) {
-    case OpClass::kSetFlag:
-      tracker_.OnSetFlag(pipe, issued.flag);
-      break;
-    case OpClass::kWaitFlag:
-      tracker_.OnWaitFlag(pipe, issued.flag);
-      break;
-    case OpClass::kPipeBarrier:
-      tracker_.OnBarrier(pipe);
-      break;
-    default:
-      tracker_.OnAccess(pipe, issued.ranges, issued.num_ranges, issued.instr);
-      break;
-  }
-}
-
 bool ScalarUnit::DrainPending(Cycle now) {
   const SocConfig& config = ctx_.config;
   while (pending_head_ < pending_.size()) {
@@ -189,7 +149,7 @@ bool ScalarUnit::DrainPending(Cycle now) {
         return false;
       }
       wait_ = Wait::kNone;
-      if (track_) tracker_.OnBarrierAll();
+      if (track_) auto_sync_.OnBarrierAll();
       Advance(config.barrier_cycles);
       ++pending_head_;
       continue;
@@ -206,7 +166,7 @@ bool ScalarUnit::DrainPending(Cycle now) {
     }
     p.issued.issue = now;
     p.issued.ready = now + Cycle(config.scalar_issue_cycles);
-    NoteIssued(p.pipe, p.issued);
+    if (track_) auto_sync_.OnIssued(p.pipe, p.issued);
     pipe->Push(p.issued);
     if (wait_ == Wait::kQueueFull) {
       uint64_t stalled = (now - wait_since_).value();
@@ -222,54 +182,25 @@ bool ScalarUnit::DrainPending(Cycle now) {
   return true;
 }
 
-bool ScalarUnit::PlanAutoSync(const Instr& in, const IssuedInstr& issued) {
-  if (issued.num_ranges == 0) return true;
-  PipeId consumer = in.pipe;
-  uint32_t mask = tracker_.Unordered(consumer, issued.ranges, issued.num_ranges, nullptr);
-  if (mask == 0) return true;
-  // Same-pipe order: the compiler guards PIPE_V with a barrier; MTE2->MTE2 and MTE3->MTE3
-  // overlaps stay manual (ascendc-semantics.md 8.4).
-  bool barrier = false;
-  uint32_t self = 1u << PipeIndex(consumer);
-  if ((mask & self) != 0) {
-    barrier = consumer == PipeId::kV;
-    mask &= ~self;
+bool ScalarUnit::PlanAutoSync(const Instr& in, PipeId consumer, const IssuedInstr& issued) {
+  AutoSync::Plan plan;
+  if (!auto_sync_.PlanFor(consumer, issued, tpipe_.events(), &plan)) {
+    // Every id of an event is in flight: wait for one to come back, then plan again.
+    wait_ = Wait::kEventId;
+    wait_instr_ = &in;
+    return false;
   }
-  struct Pair {
-    uint32_t event, id;
-  };
-  Pair pairs[kNumPipes];
-  int n = 0;
-  bool drain = false;
-  for (int q = 0; q < kNumPipes; ++q) {
-    if ((mask >> q & 1u) == 0) continue;
-    int event = AivEvent(static_cast<PipeId>(q), consumer);
-    if (event < 0) {
-      drain = true;  // no flag pair between these pipes: order them with PIPE_ALL
-      continue;
-    }
-    int id = tpipe_.events().AllocInserted(static_cast<uint32_t>(event),
-                                           BusyIds(static_cast<uint32_t>(event)));
-    if (id < 0) {
-      // Every id of the event is in flight: wait for one to come back, then plan again.
-      for (int k = 0; k < n; ++k) tpipe_.events().ReleaseInserted(pairs[k].event, pairs[k].id);
-      wait_ = Wait::kEventId;
-      wait_instr_ = &in;
-      return false;
-    }
-    pairs[n++] = Pair{static_cast<uint32_t>(event), static_cast<uint32_t>(id)};
-  }
-  if (drain) {
+  if (plan.drain_all) {
     PendingIssue p;
     p.drain_all = true;
     p.issued.instr = SyncInstr(in, Opcode::kPipeBarrier, SyncOrigin::kAutoSync, 0, PipeId::kAll);
     pending_.push_back(p);
   }
-  for (int k = 0; k < n; ++k) {
-    QueueFlag(in, /*set=*/true, SyncOrigin::kAutoSync, pairs[k].event, pairs[k].id);
-    QueueFlag(in, /*set=*/false, SyncOrigin::kAutoSync, pairs[k].event, pairs[k].id);
+  for (int k = 0; k < plan.num_pairs; ++k) {
+    QueueFlag(in, /*set=*/true, SyncOrigin::kAutoSync, plan.pairs[k].event, plan.pairs[k].id);
+    QueueFlag(in, /*set=*/false, SyncOrigin::kAutoSync, plan.pairs[k].event, plan.pairs[k].id);
   }
-  if (barrier) {
+  if (plan.barrier) {
     PendingIssue p;
     p.pipe = consumer;
     p.issued.instr = SyncInstr(in, Opcode::kPipeBarrier, SyncOrigin::kAutoSync, 0, consumer);
@@ -279,24 +210,15 @@ bool ScalarUnit::PlanAutoSync(const Instr& in, const IssuedInstr& issued) {
   return true;
 }
 
-bool ScalarUnit::CheckFreedUse(const Instr& in, const IssuedInstr& issued) {
-  if (!tpipe_.any_freed()) return true;
-  for (int i = 0; i < issued.num_ranges; ++i) {
-    const MemRange& r = issued.ranges[i];
-    if (r.space != MemSpace::kUb) continue;
-    std::string freed = tpipe_.FreedOverlap(r.space, r.lo, r.hi);
-    if (freed.empty()) continue;
-    Site site = SiteOf(&in, in.pipe);
-    ctx_.diags.Error(ctx_.diags.Make(
-        Diagnostic::Kind::kInvalidOperand, Diagnostic::Severity::kError, site,
-        ctx_.diags.Prefix(site) + ": use of a freed tensor: it " + (r.write ? "writes" : "reads") +
-            " UB[" + std::to_string(r.lo) + ", " + std::to_string(r.hi) + "), inside the " + freed +
-            ". Fix: use a tensor only between alloc_tensor/deque and free_tensor; allocate "
-            "again (or deque) before touching the buffer."));
-    ctx_.Stop(LaunchResult::Status::kKernelFault);
-    return false;
-  }
-  return true;
+PipeId ScalarUnit::PipeFor(const Instr& in) {
+  if (Info(in.opcode).pipe != PipeRule::kRouted) return in.pipe;
+  const MemOpInfo& m = ctx_.program.mem_ops[in.aux];
+  if (const Route* route = env_.routes.Find(m.src0.space, m.dst.space)) return route->pipe;
+  Fault(in, std::string(Info(in.opcode).mnemonic) + " from " +
+                std::string(MemSpaceName(m.src0.space)) + " to " +
+                std::string(MemSpaceName(m.dst.space)) + " has no data path on a " +
+                host_.core_name() + ".");
+  return PipeId::kS;
 }
 
 bool ScalarUnit::ExecFramework(const Instr& in, Cycle now) {
@@ -460,10 +382,10 @@ bool ScalarUnit::ExecScalar(const Instr& in) {
           v = 1;
           break;
         case SysValueKind::kIsAic:
-          v = 0;
+          v = host_.core_type() == CoreType::kAic ? 1 : 0;
           break;
         case SysValueKind::kIsAiv:
-          v = 1;
+          v = host_.core_type() == CoreType::kAiv ? 1 : 0;
           break;
         case SysValueKind::kSystemCycle:
           v = static_cast<int64_t>(time_.value());
@@ -575,8 +497,7 @@ bool ScalarUnit::IssuePipeInstr(const Instr& in, Cycle now) {
       ctx_.Stop(LaunchResult::Status::kKernelFault);
       return false;
     }
-    ++outstanding_[flag];
-    if (track_) tracker_.OnSetFlag(PipeId::kS, flag);
+    if (track_) auto_sync_.OnScalarSetFlag(flag);
     host_.OnSetFlag(flag, &in, now);
     ++frames_.back().pc;
     ++stats_.instructions;
@@ -598,8 +519,7 @@ bool ScalarUnit::IssuePipeInstr(const Instr& in, Cycle now) {
       return false;
     }
     env_.flags.Clear(flag);
-    if (outstanding_[flag] > 0) --outstanding_[flag];
-    if (track_) tracker_.OnWaitFlag(PipeId::kS, flag);
+    if (track_) auto_sync_.OnScalarWaitFlag(flag);
     if (wait_ == Wait::kFlag) stats_.wait_flag_cycles += (now - wait_since_).value();
     wait_ = Wait::kNone;
     ++frames_.back().pc;
@@ -615,7 +535,7 @@ bool ScalarUnit::IssuePipeInstr(const Instr& in, Cycle now) {
       wait_instr_ = &in;
       return false;
     }
-    if (in.pipe == PipeId::kAll && track_) tracker_.OnBarrierAll();
+    if (in.pipe == PipeId::kAll && track_) auto_sync_.OnBarrierAll();
     // PIPE_S is ordered by hardware; a barrier on a pipe this core lacks has nothing to order.
     wait_ = Wait::kNone;
     ++frames_.back().pc;
@@ -624,26 +544,31 @@ bool ScalarUnit::IssuePipeInstr(const Instr& in, Cycle now) {
     Advance(in.pipe == PipeId::kAll ? config.barrier_cycles : config.scalar_op_cycles);
     return true;
   }
-  Pipe* pipe = host_.pipe(in.pipe);
+  PipeId pipe_id = PipeFor(in);
+  if (ctx_.stopped) return false;
+  Pipe* pipe = host_.pipe(pipe_id);
   if (pipe == nullptr) {
-    return Fault(in, "PIPE_" + std::string(PipeName(in.pipe)) +
-                         " does not exist on a vector core (AIV pipes: S, V, MTE2, MTE3).");
+    std::string type(CoreTypeName(host_.core_type()));
+    for (char& c : type) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return Fault(in, "PIPE_" + std::string(PipeName(pipe_id)) + " does not exist on a " +
+                         host_.core_name() + " (" + type + " pipes: " + host_.pipe_list() + ").");
   }
   if (pipe->Full()) {
     if (wait_ != Wait::kQueueFull) wait_since_ = now;
     wait_ = Wait::kQueueFull;
-    stalled_pipe_ = in.pipe;
+    stalled_pipe_ = pipe_id;
     wait_instr_ = &in;
     return false;
   }
   PendingIssue p;
-  p.pipe = in.pipe;
-  if (!BuildIssued(in, values_, env_, SiteOf(&in, in.pipe), &p.issued)) {
+  p.pipe = pipe_id;
+  Site site = SiteOf(&in, pipe_id);
+  if (!BuildIssued(in, values_, env_, site, &p.issued) ||
+      !CheckFreedUse(tpipe_, p.issued.ranges, p.issued.num_ranges, site, ctx_.diags)) {
     ctx_.Stop(LaunchResult::Status::kKernelFault);
     return false;
   }
-  if (!CheckFreedUse(in, p.issued)) return false;
-  if (track_ && !PlanAutoSync(in, p.issued)) return false;
+  if (track_ && !PlanAutoSync(in, pipe_id, p.issued)) return false;
   pending_.push_back(p);
   ++frames_.back().pc;
   return DrainPending(now);

@@ -16,11 +16,12 @@
 #include "sim/core/cycle.h"
 #include "sim/core/launch_result.h"
 #include "sim/fwk/tpipe.h"
+#include "sim/isa/core_type.h"
 #include "sim/isa/program.h"
 #include "sim/isa/scalar_ops.h"
 #include "sim/pipe/issue.h"
 #include "sim/pipe/pipe.h"
-#include "sim/sync/dep_tracker.h"
+#include "sim/sync/auto_sync.h"
 
 namespace aicore::sim {
 
@@ -30,6 +31,10 @@ struct LaunchContext;
 class ScalarHost {
  public:
   virtual ~ScalarHost() = default;
+  virtual CoreType core_type() const = 0;
+  // "vector core" and "S, V, MTE2, MTE3", for messages.
+  virtual const std::string& core_name() const = 0;
+  virtual std::string pipe_list() const = 0;
   virtual Pipe* pipe(PipeId id) = 0;  // nullptr if this core type has no such pipe
   virtual bool AllPipesDrained() const = 0;
   virtual void OnSetFlag(uint32_t flag, const Instr* instr, Cycle now) = 0;
@@ -86,21 +91,19 @@ class ScalarUnit {
   // Returns false when the scalar unit must stop (blocked, fault).
   bool IssuePipeInstr(const Instr& in, Cycle now);
   bool ExecFramework(const Instr& in, Cycle now);
+  // The pipe `in` issues to on this core: its table rule, or its route for a copy. kS after a
+  // fault when this core has no route for the copy.
+  PipeId PipeFor(const Instr& in);
   // Pushes the queued items into their pipes in order; false when it must stop (queue full,
   // PIPE_ALL drain, not yet at global time).
   bool DrainPending(Cycle now);
-  // auto_sync: queues the set/wait pairs and PIPE_V barrier `issued` needs before it. False
-  // (and waiting) when no event id is free for a pair.
-  bool PlanAutoSync(const Instr& in, const IssuedInstr& issued);
-  // Updates the dependency tracker and the in-flight flag counts for an item entering `pipe`.
-  void NoteIssued(PipeId pipe, const IssuedInstr& issued);
+  // auto_sync: queues the set/wait pairs and PIPE_V barrier `issued` needs before it enters
+  // `pipe`. False (and waiting) when no event id is free for a pair.
+  bool PlanAutoSync(const Instr& in, PipeId pipe, const IssuedInstr& issued);
   // A set_flag / wait_flag / pipe_barrier made on behalf of `at` (framework call or auto_sync).
   const Instr* SyncInstr(const Instr& at, Opcode op, SyncOrigin origin, uint32_t event,
                          PipeId pipe);
   void QueueFlag(const Instr& at, bool set, SyncOrigin origin, uint32_t event, uint32_t id);
-  // Ids of `event` whose flags are in flight (set issued, its wait not passed yet).
-  uint32_t BusyIds(uint32_t event) const;
-  bool CheckFreedUse(const Instr& in, const IssuedInstr& issued);
   void ScheduleResume(Cycle at);
   void Wake(Cycle now);
   bool Fault(const Instr& in, const std::string& why);
@@ -141,9 +144,8 @@ class ScalarUnit {
   std::vector<PendingIssue> pending_;
   size_t pending_head_ = 0;
   TPipe tpipe_;
-  DepTracker tracker_;
-  bool track_ = false;                // auto_sync: feed the tracker
-  std::vector<int32_t> outstanding_;  // per flag: sets issued minus waits passed
+  AutoSync auto_sync_;
+  bool track_ = false;  // auto_sync: feed its tracker
   std::unordered_map<uint64_t, std::unique_ptr<Instr>> synth_;
 };
 

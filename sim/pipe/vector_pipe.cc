@@ -6,8 +6,13 @@
 #include "sim/isa/opcode.h"
 #include "sim/pipe/dma_pipe.h"
 #include "sim/pipe/launch_context.h"
+#include "sim/pipe/pipe_factory.h"
 
 namespace aicore::sim {
+
+std::unique_ptr<Pipe> CreateVectorPipe(PipeId id, uint32_t queue_depth, const PipeEnv& env) {
+  return std::make_unique<VectorPipe>(env.core, queue_depth, env.ctx, env.flags, env.listener);
+}
 
 VectorPipe::VectorPipe(uint32_t core, uint32_t queue_depth, LaunchContext& ctx, FlagFile& flags,
                        PipeListener& listener)
@@ -18,6 +23,7 @@ PipeTiming VectorPipe::Execute(const IssuedInstr& in, Cycle now, uint8_t* scratc
   const Instr& instr = *in.instr;
   OpClass cls = Info(instr.opcode).op_class;
   if (cls == OpClass::kDataCopy) {
+    SIM_CHECK(in.transfer == TransferKind::kLocalCopy, "PIPE_V got a copy to or from GM");
     Gather(in.src0, scratch);
     return DmaTiming(ctx_.config.ub_copy, in.bytes, in.bursts, now, nullptr);
   }

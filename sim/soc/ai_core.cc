@@ -1,29 +1,32 @@
 // Wiring and event dispatch of one AI Core (see ai_core.h).
 #include "sim/soc/ai_core.h"
 
+#include "sim/core/invariant.h"
 #include "sim/core/logging.h"
-#include "sim/pipe/dma_pipe.h"
 #include "sim/pipe/launch_context.h"
-#include "sim/pipe/vector_pipe.h"
+#include "sim/pipe/pipe_factory.h"
 #include "sim/sync/hard_event.h"
 
 namespace aicore::sim {
 
-AiCore::AiCore(uint32_t index, LaunchContext& ctx, const std::vector<ScalarValue>& initial_values)
+AiCore::AiCore(uint32_t index, const CoreSpec& spec, LaunchContext& ctx,
+               const std::vector<ScalarValue>& initial_values)
     : index_(index),
+      spec_(spec),
       ctx_(ctx),
       initial_values_(initial_values),
-      ub_("UB", ctx.config.ub_bytes),
+      memories_(spec.memories),
+      routes_(spec.routes),
       flags_(ctx.config.flag_ids_per_event),
       last_setter_(kNumHardEvents * ctx.config.flag_ids_per_event, nullptr) {
-  const SocConfig& c = ctx.config;
-  pipes_[PipeIndex(PipeId::kV)] =
-      std::make_unique<VectorPipe>(index, c.queue_depth_vector, ctx, flags_, *this);
-  pipes_[PipeIndex(PipeId::kMte2)] = std::make_unique<DmaPipe>(
-      PipeId::kMte2, index, c.queue_depth_mte2, ctx, flags_, *this, c.mte2, /*reads_gm=*/true);
-  pipes_[PipeIndex(PipeId::kMte3)] = std::make_unique<DmaPipe>(
-      PipeId::kMte3, index, c.queue_depth_mte3, ctx, flags_, *this, c.mte3, /*reads_gm=*/false);
-  IssueEnv env{ctx.program, ctx.config, ub_, ctx.gm, flags_, ctx.diags};
+  PipeEnv pipe_env{index, ctx, flags_, *this, memories_};
+  for (const PipeSpec& p : spec.pipes) {
+    SIM_CHECK(p.create != nullptr && p.id != PipeId::kS && PipeIndex(p.id) < kNumPipes,
+              "core spec \"" + spec.name + "\" lists PIPE_" + std::string(PipeName(p.id)) +
+                  " without a factory");
+    pipes_[PipeIndex(p.id)] = p.create(p.id, p.queue_depth, pipe_env);
+  }
+  IssueEnv env{ctx.program, ctx.config, memories_, routes_, ctx.gm, flags_, ctx.diags};
   scalar_ = std::make_unique<ScalarUnit>(index, ctx, *this, env);
 }
 
@@ -124,7 +127,7 @@ void AiCore::OnFlagVisible(uint32_t flag, Cycle now) {
 CoreStats AiCore::BlockStats(Cycle end) const {
   CoreStats s;
   s.core = index_;
-  s.core_type = "aiv";
+  s.core_type = std::string(CoreTypeName(spec_.type));
   s.block_idx = block_;
   s.cycles = end.value();
   s.queue_full_stall_cycles = scalar_->queue_full_stall_cycles();

@@ -1,6 +1,7 @@
-// One AI Core (today: a vector core, AIV): its UB, flag file, scalar unit and pipes, wired once.
-// It runs the blocks assigned to it one after another (waves when block_dim exceeds the core
-// count), dispatches its events to the right unit and records per-block statistics.
+// One AI Core built from its core spec (sim/soc/core_spec.h): its memory map, routes, flag file,
+// scalar unit and the pipes the spec lists, wired once. It runs the blocks assigned to it one
+// after another (waves when block_dim exceeds the core count), dispatches its events to the right
+// unit and records per-block statistics.
 #pragma once
 
 #include <array>
@@ -11,9 +12,11 @@
 
 #include "sim/check/deadlock.h"
 #include "sim/core/event_queue.h"
-#include "sim/mem/local_memory.h"
+#include "sim/mem/memory_map.h"
 #include "sim/pipe/pipe.h"
+#include "sim/pipe/route.h"
 #include "sim/pipe/scalar_unit.h"
+#include "sim/soc/core_spec.h"
 #include "sim/sync/flags.h"
 
 namespace aicore::sim {
@@ -22,7 +25,9 @@ struct LaunchContext;
 
 class AiCore : public PipeListener, public ScalarHost {
  public:
-  AiCore(uint32_t index, LaunchContext& ctx, const std::vector<ScalarValue>& initial_values);
+  // `spec` must outlive the core.
+  AiCore(uint32_t index, const CoreSpec& spec, LaunchContext& ctx,
+         const std::vector<ScalarValue>& initial_values);
   ~AiCore() override;
 
   void AddBlock(uint32_t block) { pending_blocks_.push_back(block); }
@@ -47,6 +52,9 @@ class AiCore : public PipeListener, public ScalarHost {
   void OnSetFlag(uint32_t flag, const Instr* instr, Cycle now) override;
   void OnWaitPassed(uint32_t flag, const Instr* instr, Cycle now) override;
   // ScalarHost
+  CoreType core_type() const override { return spec_.type; }
+  const std::string& core_name() const override { return spec_.name; }
+  std::string pipe_list() const override { return spec_.PipeList(); }
   Pipe* pipe(PipeId id) override;
   bool AllPipesDrained() const override;
   void OnScalarDone(Cycle now) override;
@@ -58,9 +66,11 @@ class AiCore : public PipeListener, public ScalarHost {
   void OnFlagVisible(uint32_t flag, Cycle now);
 
   uint32_t index_;
+  const CoreSpec& spec_;
   LaunchContext& ctx_;
   const std::vector<ScalarValue>& initial_values_;
-  LocalMemory ub_;
+  MemoryMap memories_;
+  RouteTable routes_;
   FlagFile flags_;
   std::array<std::unique_ptr<Pipe>, kNumPipes> pipes_;
   std::unique_ptr<ScalarUnit> scalar_;

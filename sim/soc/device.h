@@ -17,6 +17,7 @@ namespace aicore::sim {
 
 class Program;       // a decoded, validated kernel (sim/isa/program.h)
 class GlobalMemory;  // the device's GM (sim/mem/global_memory.h)
+struct CoreSpec;     // what a core is made of (sim/soc/core_spec.h)
 
 // A runtime kernel argument, in the order of the kernel's params.
 struct ArgValue {
@@ -40,6 +41,10 @@ struct LaunchOptions {
   // the launch stops and Launch returns FailedPrecondition "cancelled". Lets a host enforce wall
   // time limits and client deadlines. Must outlive the call.
   const std::atomic<bool>* cancel = nullptr;
+  // The composition of the vector cores (pipes, memories, data paths); nullptr: the platform's,
+  // CoreSpecFor(CoreType::kAiv, config). Lets tests and what-if studies compose their own core.
+  // Must outlive the call.
+  const CoreSpec* vector_core = nullptr;
 };
 
 class Device {

@@ -11,6 +11,7 @@
 #include "sim/isa/scalar_ops.h"
 #include "sim/pipe/launch_context.h"
 #include "sim/soc/ai_core.h"
+#include "sim/soc/core_spec.h"
 
 namespace aicore::sim {
 namespace {
@@ -84,6 +85,13 @@ StatusOr<LaunchResult> LaunchEngine::Run(const Program& program, uint32_t block_
   std::vector<ScalarValue> initial;
   Status bound = BindArguments(program, args, &initial);
   if (!bound.ok()) return bound;
+  StatusOr<CoreSpec> platform_core = CoreSpec();
+  if (options.vector_core == nullptr) {
+    platform_core = CoreSpecFor(CoreType::kAiv, config_);
+    if (!platform_core.ok()) return platform_core.status();
+  }
+  const CoreSpec& core_spec =
+      options.vector_core != nullptr ? *options.vector_core : *platform_core;
 
   LaunchResult result;
   LaunchContext ctx(config_, program, costs_, gm_);
@@ -98,7 +106,7 @@ StatusOr<LaunchResult> LaunchEngine::Run(const Program& program, uint32_t block_
   std::vector<std::unique_ptr<AiCore>> cores;
   cores.reserve(num_cores);
   for (uint32_t c = 0; c < num_cores; ++c) {
-    cores.push_back(std::make_unique<AiCore>(c, ctx, initial));
+    cores.push_back(std::make_unique<AiCore>(c, core_spec, ctx, initial));
   }
   for (uint32_t b = 0; b < block_dim; ++b) cores[b % num_cores]->AddBlock(b);
   for (auto& core : cores) core->Begin(Cycle(0));

@@ -50,4 +50,13 @@ const HardEventInfo& HardEvent(uint32_t event) {
   return kEvents[event < kNumHardEvents ? event : 0];
 }
 
+int HardEventBetween(PipeId src, PipeId dst, CoreType type) {
+  for (uint32_t e = 0; e < kNumHardEvents; ++e) {
+    if (kEvents[e].src == src && kEvents[e].dst == dst && ValidOn(kEvents[e], type)) {
+      return static_cast<int>(e);
+    }
+  }
+  return -1;
+}
+
 }  // namespace aicore::sim

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "sim/isa/core_type.h"
 #include "sim/isa/pipe_id.h"
 
 namespace aicore::sim {
@@ -22,5 +23,13 @@ struct HardEventInfo {
 
 // Precondition: event < kNumHardEvents.
 const HardEventInfo& HardEvent(uint32_t event);
+
+// True if `event` may be used on a `type` core.
+inline bool ValidOn(const HardEventInfo& event, CoreType type) {
+  return type == CoreType::kAiv ? event.on_aiv : event.on_aic;
+}
+
+// The HardEvent from `src` to `dst` valid on a `type` core, -1 when there is none.
+int HardEventBetween(PipeId src, PipeId dst, CoreType type);
 
 }  // namespace aicore::sim

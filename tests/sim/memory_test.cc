@@ -69,7 +69,7 @@ TEST(GlobalMemory, CapacityIsEnforced) {
 }
 
 TEST(LocalMemory, BoundsAreOverflowSafe) {
-  LocalMemory ub("UB", 196608);
+  LocalMemory ub("UB", 196608, 32);
   EXPECT_TRUE(ub.InBounds(0, 196608));
   EXPECT_TRUE(ub.InBounds(196608, 0));
   EXPECT_FALSE(ub.InBounds(196608 - 32, 64));

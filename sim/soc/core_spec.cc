@@ -1,0 +1,131 @@
+// The chip's core types as rows (see core_spec.h). The AIC row (scalar + MTE2 + MTE1 + M + FIX +
+// MTE3 over L1, L0A, L0B, L0C, BT, FB; no L0C -> UB path) joins with the cube pipes.
+#include "sim/soc/core_spec.h"
+
+namespace aicore::sim {
+namespace {
+
+using M = MemSpace;
+using P = PipeId;
+using T = TransferKind;
+
+// Vector core (AIV): scalar + MTE2 + V + MTE3 over a UB (DESIGN.md "Shape of the model").
+constexpr P kAivPipes[] = {P::kV, P::kMte2, P::kMte3};
+constexpr M kAivMemories[] = {M::kUb};
+constexpr Route kAivRoutes[] = {
+    {M::kGm, M::kUb, P::kMte2, T::kGmRead},
+    {M::kUb, M::kGm, P::kMte3, T::kGmWrite},
+    {M::kUb, M::kUb, P::kV, T::kLocalCopy},
+};
+
+struct CoreTypeRow {
+  CoreType type;
+  const char* name;
+  std::span<const P> pipes;
+  std::span<const M> memories;
+  std::span<const Route> routes;
+};
+
+constexpr CoreTypeRow kCoreTypes[] = {
+    {CoreType::kAiv, "vector core", kAivPipes, kAivMemories, kAivRoutes},
+};
+
+const CoreTypeRow* RowOf(CoreType type) {
+  for (const CoreTypeRow& row : kCoreTypes) {
+    if (row.type == type) return &row;
+  }
+  return nullptr;
+}
+
+uint32_t QueueDepth(const SocConfig& c, PipeId id) {
+  switch (id) {
+    case P::kV:
+      return c.queue_depth_vector;
+    case P::kM:
+      return c.queue_depth_cube;
+    case P::kMte1:
+      return c.queue_depth_mte1;
+    case P::kMte2:
+      return c.queue_depth_mte2;
+    case P::kMte3:
+      return c.queue_depth_mte3;
+    case P::kFix:
+      return c.queue_depth_fixpipe;
+    default:
+      return 0;
+  }
+}
+
+MemorySpec Memory(const SocConfig& c, MemSpace space) {
+  switch (space) {
+    case M::kUb:
+      return {space, c.ub_bytes, c.ub_alignment_bytes};
+    case M::kL1:
+      return {space, c.l1_bytes, c.l1_alignment_bytes};
+    case M::kL0a:
+      return {space, c.l0a_bytes, c.l0a_alignment_bytes};
+    case M::kL0b:
+      return {space, c.l0b_bytes, c.l0b_alignment_bytes};
+    case M::kL0c:
+      return {space, c.l0c_bytes, c.l0c_alignment_bytes};
+    case M::kBt:
+      return {space, c.bt_bytes, c.bt_alignment_bytes};
+    case M::kFb:
+      return {space, c.fb_bytes, c.fb_alignment_bytes};
+    default:
+      return {space, 0, 0};
+  }
+}
+
+}  // namespace
+
+const PipeSpec* CoreSpec::FindPipe(PipeId id) const {
+  for (const PipeSpec& p : pipes) {
+    if (p.id == id) return &p;
+  }
+  return nullptr;
+}
+
+std::string CoreSpec::PipeList() const {
+  std::string s(PipeName(PipeId::kS));
+  for (const PipeSpec& p : pipes) s += ", " + std::string(PipeName(p.id));
+  return s;
+}
+
+std::span<const Route> RoutesOf(CoreType type) {
+  const CoreTypeRow* row = RowOf(type);
+  return row != nullptr ? row->routes : std::span<const Route>();
+}
+
+bool HasMemory(CoreType type, MemSpace space) {
+  const CoreTypeRow* row = RowOf(type);
+  if (row == nullptr) return false;
+  for (MemSpace m : row->memories) {
+    if (m == space) return true;
+  }
+  return false;
+}
+
+StatusOr<CoreSpec> CoreSpecFor(CoreType type, const SocConfig& config) {
+  const CoreTypeRow* row = RowOf(type);
+  if (row == nullptr) {
+    return FailedPrecondition("the model has no " + std::string(CoreTypeName(type)) +
+                              " core yet (cube cores come with the cube unit)");
+  }
+  CoreSpec spec;
+  spec.type = type;
+  spec.name = row->name;
+  for (PipeId id : row->pipes) {
+    PipeFactory create = DefaultPipeFactory(id);
+    if (create == nullptr) {
+      return FailedPrecondition("the model has no PIPE_" + std::string(PipeName(id)) +
+                                " yet, which a " + spec.name + " needs");
+    }
+    spec.pipes.push_back({id, QueueDepth(config, id), create});
+  }
+  for (MemSpace m : row->memories) spec.memories.push_back(Memory(config, m));
+  spec.routes.assign(row->routes.begin(), row->routes.end());
+  return spec;
+}
+
+}  // namespace aicore::sim
