@@ -32,8 +32,8 @@ class CostTable {
   std::array<std::array<VectorCost, kNumDTypes>, kNumOpcodes> vector_{};
 };
 
-// Cost-row op names the config may contain: the vector opcodes' mnemonics plus names reserved
-// for instructions later issues add ("copy" ...).
+// Cost-row op names the config may contain: the cost rows the instruction table names, plus
+// "copy", reserved for the vector copy instruction.
 bool IsKnownVectorCostOp(const std::string& op);
 
 }  // namespace aicore::sim
