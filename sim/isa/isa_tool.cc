@@ -109,13 +109,14 @@ std::string Markdown() {
          "test fails when this file and the table differ. How to add a row: "
          "`docs/architecture.md`.\n\n"
          "## Vector instructions (PIPE_V)\n\n"
-         "| instruction | IR op (Kind) | layout | forms | element types | cost row |\n"
-         "|---|---|---|---|---|---|\n";
+         "| instruction | IR op (Kind) | layout | forms | element types | cost row | numerics |\n"
+         "|---|---|---|---|---|---|---|\n";
   for (const OpcodeInfo& row : kOpcodeTable) {
     if (row.semantics == nullptr) continue;
     out << "| `" << row.mnemonic << "` | `" << row.ir_op << "` (" << row.ir_kind << ") | "
         << ShapeName(row.op_class) << " | " << FormsText(row.forms) << " | "
-        << DTypesText(row.dtypes, ", ", false) << " | `vector.costs` `" << row.cost << "` |\n";
+        << DTypesText(row.dtypes, ", ", false) << " | `vector.costs` `" << row.cost << "` | "
+        << row.numerics << " |\n";
   }
   out << "\n## Other instructions\n\n"
          "| instruction | IR op | kind | pipe | forms |\n"

@@ -80,13 +80,13 @@ using VecSemantics = void (*)(const VecOperands&);
 
 // The semantics functions the table names, declared from its rows.
 #define AICORE_OP(e, mn, ir, kind, unit, pipe, shape, forms)
-#define AICORE_VECTOR_OP(e, mn, ir, kind, shape, forms, dtypes, fn, cost) \
+#define AICORE_VECTOR_OP(e, mn, ir, kind, shape, forms, dtypes, fn, cost, numerics) \
   void fn(const VecOperands& ops);
 #include "sim/isa/instructions.def"
 
 enum class Opcode : uint8_t {
 #define AICORE_OP(e, mn, ir, kind, unit, pipe, shape, forms) e,
-#define AICORE_VECTOR_OP(e, mn, ir, kind, shape, forms, dtypes, fn, cost) e,
+#define AICORE_VECTOR_OP(e, mn, ir, kind, shape, forms, dtypes, fn, cost, numerics) e,
 #include "sim/isa/instructions.def"
 };
 
@@ -102,15 +102,18 @@ struct OpcodeInfo {
   DTypeSet dtypes;         // vector compute: accepted element types
   VecSemantics semantics;  // vector compute: the element function; nullptr otherwise
   std::string_view cost;   // vector compute: the config's vector.costs row; "" otherwise
+  std::string_view numerics;  // vector compute: how the result is rounded, the model's choices
 };
 
 inline constexpr OpcodeInfo kOpcodeTable[] = {
-#define AICORE_OP(e, mn, ir, kind, unit, pipe, shape, forms)                           \
-  {Opcode::e, mn,       ir,      kind, ExecUnit::unit, PipeRule::pipe, OpClass::shape, \
-   forms,     kNoTypes, nullptr, ""},
-#define AICORE_VECTOR_OP(e, mn, ir, kind, shape, forms, dtypes, fn, cost)       \
-  {Opcode::e, mn,     ir,  kind, ExecUnit::kPipe, PipeRule::kV, OpClass::shape, \
-   forms,     dtypes, &fn, cost},
+// clang-format off
+#define AICORE_OP(e, mn, ir, kind, unit, pipe, shape, forms) \
+  {Opcode::e, mn, ir, kind, ExecUnit::unit, PipeRule::pipe, OpClass::shape, forms, kNoTypes, \
+   nullptr, "", ""},
+#define AICORE_VECTOR_OP(e, mn, ir, kind, shape, forms, dtypes, fn, cost, numerics) \
+  {Opcode::e, mn, ir, kind, ExecUnit::kPipe, PipeRule::kV, OpClass::shape, forms, dtypes, &fn, \
+   cost, numerics},
+// clang-format on
 #include "sim/isa/instructions.def"
 };
 inline constexpr int kNumOpcodes = sizeof(kOpcodeTable) / sizeof(kOpcodeTable[0]);

@@ -1,5 +1,7 @@
 // Unary vector instructions, dst = op(src) (asc-api.md 4.6; ascendc-semantics.md 5.4). Exp, Ln
 // and Sqrt use the host's libm in float and round once (the chip's ulp error is not public).
+// How each op rounds, and what the model chose where the chip is not public, is in the numerics
+// column of its row (sim/isa/instructions.def, docs/isa.md).
 #include "sim/isa/semantics/element_loops.h"
 
 namespace aicore::sim {
