@@ -11,7 +11,8 @@ from vadd import vadd_kernel, vadd_launch as run_vadd  # noqa: E402,F401
 
 BINARY = {"add": asc.add, "sub": asc.sub, "mul": asc.mul, "div": asc.div, "max": asc.max,
           "min": asc.min}
-UNARY = {"abs": asc.abs, "exp": asc.exp, "ln": asc.ln, "sqrt": asc.sqrt, "relu": asc.relu}
+UNARY = {"abs": asc.abs, "exp": asc.exp, "ln": asc.ln, "sqrt": asc.sqrt, "relu": asc.relu,
+         "rsqrt": asc.rsqrt, "reciprocal": asc.reciprocal}
 SCALAR = {"adds": asc.adds, "muls": asc.muls}
 
 

@@ -66,6 +66,37 @@ def test_unary_ops(device, op, fn, positive, exact, dtype):
         np.testing.assert_allclose(z, expected, rtol=2e-3 if dtype == "float16" else 1e-5)
 
 
+# Rsqrt and Reciprocal are hardware estimates on the chip: half results within 0.1% and float
+# results within 0.01% of the exact value (ascendc-semantics.md 5.4). The model rounds correctly,
+# so it must be inside that bound (and, being correctly rounded, match numpy's rounding of the
+# exact value computed in float64).
+ESTIMATE_RTOL = {"float16": 1e-3, "float32": 1e-4}
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+@pytest.mark.parametrize("op,fn,positive", [
+    ("rsqrt", lambda v: 1.0 / np.sqrt(v), True), ("reciprocal", lambda v: 1.0 / v, False)])
+def test_hardware_estimates_within_their_bound(device, op, fn, positive, dtype):
+    x, _ = _data(dtype, positive=positive, seed=5)
+    x[x == 0] = 1
+    z = _run(op, x, x)
+    exact = fn(x.astype(np.float64))
+    np.testing.assert_allclose(z, exact, rtol=ESTIMATE_RTOL[dtype])
+    assert np.array_equal(z, exact.astype(dtype))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+def test_hardware_estimates_special_values(device, dtype):
+    x = np.tile(np.array([0.0, -0.0, np.inf, 4.0, -4.0, 0.25, 1.0, 2.0], dtype=dtype),
+                CORES * TILE * 2 // 8)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = _run("rsqrt", x, x)
+        q = _run("reciprocal", x, x)
+        np.testing.assert_array_equal(r[:8], (1 / np.sqrt(x[:8].astype(np.float64))).astype(dtype))
+        np.testing.assert_array_equal(q[:8], (1 / x[:8].astype(np.float64)).astype(dtype))
+    assert np.isposinf(q[0]) and np.isneginf(q[1]) and np.isnan(r[4])
+
+
 @pytest.mark.parametrize("dtype,scalar", [("float16", 2.5), ("float32", -1.25),
                                           ("int32", 7), ("int16", -3)])
 @pytest.mark.parametrize("op,fn", [("adds", np.add), ("muls", np.multiply)])

@@ -100,6 +100,29 @@ TEST(VectorOps, UnaryOps) {
   EXPECT_EQ(HalfToFloat(ha[1]), 3.0f);
 }
 
+TEST(VectorOps, HardwareEstimatesAreCorrectlyRounded) {
+  // The chip's Rsqrt/Reciprocal are estimates (ascendc-semantics.md 5.4); the model returns the
+  // value rounded once from double, so 1/3 is float(1/3) and half(1/3) from double directly.
+  std::vector<float> f{4.0f, 3.0f, 0.0f, -1.0f, INFINITY};
+  auto r = Unary(Opcode::kVecRsqrt, DType::kFloat32, f);
+  EXPECT_EQ(r[0], 0.5f);
+  EXPECT_EQ(r[1], static_cast<float>(1.0 / std::sqrt(3.0)));
+  EXPECT_TRUE(std::isinf(r[2]) && r[2] > 0);
+  EXPECT_TRUE(std::isnan(r[3]));
+  EXPECT_EQ(r[4], 0.0f);
+  auto q = Unary(Opcode::kVecReciprocal, DType::kFloat32, f);
+  EXPECT_EQ(q[1], static_cast<float>(1.0 / 3.0));
+  EXPECT_TRUE(std::isinf(q[2]) && q[2] > 0);
+  EXPECT_EQ(q[3], -1.0f);
+  std::vector<uint16_t> h{FloatToHalf(3.0f), FloatToHalf(-0.0f), FloatToHalf(0.1f)};
+  auto hq = Unary(Opcode::kVecReciprocal, DType::kFloat16, h);
+  EXPECT_EQ(hq[0], DoubleToHalf(1.0 / 3.0));
+  EXPECT_EQ(hq[1], 0xFC00);  // -inf
+  EXPECT_EQ(hq[2], DoubleToHalf(1.0 / static_cast<double>(HalfToFloat(h[2]))));
+  auto hr = Unary(Opcode::kVecRsqrt, DType::kFloat16, h);
+  EXPECT_EQ(hr[0], DoubleToHalf(1.0 / std::sqrt(3.0)));
+}
+
 TEST(VectorOps, ScalarForms) {
   std::vector<float> x{1.0f, -1.0f};
   std::vector<float> out(2);

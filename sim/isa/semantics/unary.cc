@@ -1,7 +1,9 @@
 // Unary vector instructions, dst = op(src) (asc-api.md 4.6; ascendc-semantics.md 5.4). Exp, Ln
 // and Sqrt use the host's libm in float and round once (the chip's ulp error is not public).
-// How each op rounds, and what the model chose where the chip is not public, is in the numerics
-// column of its row (sim/isa/instructions.def, docs/isa.md).
+// Rsqrt and Reciprocal are hardware estimates on the chip (within 0.1% for half, 0.01% for float;
+// the algorithm is not public): the model returns the correctly rounded value, computed in double
+// and rounded once to the element type. How each op rounds, and what the model chose where the
+// chip is not public, is in the numerics column of its row (docs/isa.md).
 #include "sim/isa/semantics/element_loops.h"
 
 namespace aicore::sim {
@@ -33,6 +35,35 @@ void VecLn(const VecOperands& o) {
 
 void VecSqrt(const VecOperands& o) {
   ElementwiseUnaryFloat("sqrt", o, [](float x) { return std::sqrt(x); });
+}
+
+namespace {
+
+// f(x) in double, rounded once to the element type.
+template <typename F>
+void InDouble(const char* op, const VecOperands& o, F f) {
+  switch (o.dtype) {
+    case DType::kFloat16:
+      UnaryLoop<uint16_t>(o.src0, o.dst, o.count,
+                          [&](uint16_t x) { return DoubleToHalf(f(static_cast<double>(H(x)))); });
+      return;
+    case DType::kFloat32:
+      UnaryLoop<float>(o.src0, o.dst, o.count,
+                       [&](float x) { return static_cast<float>(f(static_cast<double>(x))); });
+      return;
+    default:
+      UnsupportedDType(op, o.dtype);
+  }
+}
+
+}  // namespace
+
+void VecRsqrt(const VecOperands& o) {
+  InDouble("rsqrt", o, [](double x) { return 1.0 / std::sqrt(x); });
+}
+
+void VecReciprocal(const VecOperands& o) {
+  InDouble("reciprocal", o, [](double x) { return 1.0 / x; });
 }
 
 void VecRelu(const VecOperands& o) {
