@@ -5,7 +5,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 export PYTHONPATH := $(CURDIR)/clients/python
 
-.PHONY: all deps configure build run test test-cpp test-python bench calibrate isa-docs clean
+.PHONY: all deps configure build run test test-cpp test-python lint bench calibrate isa-docs clean
 
 all: build
 
@@ -30,6 +30,11 @@ test-cpp:
 
 test-python:
 	AICORE_SIMD=$(CURDIR)/$(BUILD_DIR)/bin/aicore-simd $(PYTHON) -m pytest -q tests/python
+
+# clang-format on every C++ file, clang-tidy on the .cc files changed since LINT_BASE (default:
+# the merge-base with origin/main, else HEAD~1). Needs `make build` first; fails on any finding.
+lint: deps
+	@BUILD_DIR=$(BUILD_DIR) scripts/lint.sh
 
 bench: build
 	$(PYTHON) bench/vadd_1m.py
