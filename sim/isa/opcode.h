@@ -99,9 +99,9 @@ struct OpcodeInfo {
   PipeRule pipe;
   OpClass op_class;
   Forms forms;
-  DTypeSet dtypes;         // vector compute: accepted element types
-  VecSemantics semantics;  // vector compute: the element function; nullptr otherwise
-  std::string_view cost;   // vector compute: the config's vector.costs row; "" otherwise
+  DTypeSet dtypes;            // vector compute: accepted element types
+  VecSemantics semantics;     // vector compute: the element function; nullptr otherwise
+  std::string_view cost;      // vector compute: the config's vector.costs row; "" otherwise
   std::string_view numerics;  // vector compute: how the result is rounded, the model's choices
 };
 
@@ -111,7 +111,7 @@ inline constexpr OpcodeInfo kOpcodeTable[] = {
   {Opcode::e, mn, ir, kind, ExecUnit::unit, PipeRule::pipe, OpClass::shape, forms, kNoTypes, \
    nullptr, "", ""},
 #define AICORE_VECTOR_OP(e, mn, ir, kind, shape, forms, dtypes, fn, cost, numerics) \
-  {Opcode::e, mn, ir, kind, ExecUnit::kPipe, PipeRule::kV, OpClass::shape, forms, dtypes, &fn, \
+  {Opcode::e, mn, ir, kind, ExecUnit::kPipe, PipeRule::kV, OpClass::shape, forms, dtypes, &(fn), \
    cost, numerics},
 // clang-format on
 #include "sim/isa/instructions.def"

@@ -46,7 +46,7 @@ std::string FullText(const std::string& platform) {
   std::string line;
   bool in_memory = false;
   while (std::getline(in, line)) {
-    if (line.rfind("preset:", 0) == 0 || line.rfind("#", 0) == 0) continue;
+    if (line.rfind("preset:", 0) == 0 || line.rfind('#', 0) == 0) continue;
     if (line.rfind("memory {", 0) == 0) {
       in_memory = true;
     } else if (in_memory && line == "}") {
@@ -247,8 +247,7 @@ TEST(Config, FiguresSetNowhereAreNamed) {
   c = ParseSocConfig(
       Replace(FullText("Ascend910B2"), "op: \"copy\"", "  costs { op: \"copy\" }  # x"), "t");
   ASSERT_FALSE(c.ok());
-  EXPECT_NE(c.status().message().find("] (op \"copy\").dtype is not set"),
-            std::string::npos)
+  EXPECT_NE(c.status().message().find("] (op \"copy\").dtype is not set"), std::string::npos)
       << c.status().message();
 }
 

@@ -36,11 +36,14 @@ struct Json {
   double number = 0;
   std::string str;
   std::vector<Json> array;
-  std::vector<std::pair<std::string, Json>> object;
+  // An object's members in order, as parallel vectors: a vector of an incomplete type is fine in
+  // C++17, a std::pair of one is not (clang rejects it).
+  std::vector<std::string> keys;
+  std::vector<Json> values;
 
   const Json* Get(const std::string& key) const {
-    for (const auto& [k, v] : object) {
-      if (k == key) return &v;
+    for (size_t i = 0; i < keys.size(); ++i) {
+      if (keys[i] == key) return &values[i];
     }
     return nullptr;
   }
@@ -219,7 +222,8 @@ class JsonReader {
       ++i_;
       Json v;
       if (!Value(&v)) return false;
-      out->object.emplace_back(std::move(key), std::move(v));
+      out->keys.push_back(std::move(key));
+      out->values.push_back(std::move(v));
       Space();
       if (i_ < s_.size() && s_[i_] == ',') {
         ++i_;
