@@ -166,7 +166,7 @@ bool ScalarUnit::DrainPending(Cycle now) {
     }
     p.issued.issue = now;
     p.issued.ready = now + Cycle(config.scalar_issue_cycles);
-    if (track_) auto_sync_.OnIssued(p.pipe, p.issued);
+    if (track_) NoteIssued(p.pipe, p.issued);
     pipe->Push(p.issued);
     if (wait_ == Wait::kQueueFull) {
       uint64_t stalled = (now - wait_since_).value();
@@ -182,13 +182,37 @@ bool ScalarUnit::DrainPending(Cycle now) {
   return true;
 }
 
+void ScalarUnit::NoteIssued(PipeId pipe, const IssuedInstr& issued) {
+  switch (Info(issued.instr->opcode).op_class) {
+    case OpClass::kSetFlag:
+      auto_sync_.OnSetFlag(pipe, issued.flag);
+      break;
+    case OpClass::kWaitFlag:
+      auto_sync_.OnWaitFlag(pipe, issued.flag);
+      break;
+    case OpClass::kPipeBarrier:
+      auto_sync_.OnBarrier(pipe);
+      break;
+    default:
+      auto_sync_.OnAccess(pipe, issued.ranges, issued.num_ranges, issued.instr);
+      break;
+  }
+}
+
 bool ScalarUnit::PlanAutoSync(const Instr& in, PipeId consumer, const IssuedInstr& issued) {
-  AutoSync::Plan plan;
-  if (!auto_sync_.PlanFor(consumer, issued, tpipe_.events(), &plan)) {
-    // Every id of an event is in flight: wait for one to come back, then plan again.
-    wait_ = Wait::kEventId;
-    wait_instr_ = &in;
-    return false;
+  AutoSync::Plan plan = auto_sync_.PlanFor(consumer, issued.ranges, issued.num_ranges);
+  uint32_t ids[kNumPipes] = {};
+  for (int k = 0; k < plan.num_events; ++k) {
+    int id = tpipe_.events().AllocInserted(plan.events[k], auto_sync_.BusyIds(plan.events[k]));
+    if (id < 0) {
+      // Every id of the event is in flight: give back what this plan took, wait for one to come
+      // back, then plan again.
+      for (int j = 0; j < k; ++j) tpipe_.events().ReleaseInserted(plan.events[j], ids[j]);
+      wait_ = Wait::kEventId;
+      wait_instr_ = &in;
+      return false;
+    }
+    ids[k] = static_cast<uint32_t>(id);
   }
   if (plan.drain_all) {
     PendingIssue p;
@@ -196,9 +220,9 @@ bool ScalarUnit::PlanAutoSync(const Instr& in, PipeId consumer, const IssuedInst
     p.issued.instr = SyncInstr(in, Opcode::kPipeBarrier, SyncOrigin::kAutoSync, 0, PipeId::kAll);
     pending_.push_back(p);
   }
-  for (int k = 0; k < plan.num_pairs; ++k) {
-    QueueFlag(in, /*set=*/true, SyncOrigin::kAutoSync, plan.pairs[k].event, plan.pairs[k].id);
-    QueueFlag(in, /*set=*/false, SyncOrigin::kAutoSync, plan.pairs[k].event, plan.pairs[k].id);
+  for (int k = 0; k < plan.num_events; ++k) {
+    QueueFlag(in, /*set=*/true, SyncOrigin::kAutoSync, plan.events[k], ids[k]);
+    QueueFlag(in, /*set=*/false, SyncOrigin::kAutoSync, plan.events[k], ids[k]);
   }
   if (plan.barrier) {
     PendingIssue p;
@@ -497,7 +521,7 @@ bool ScalarUnit::IssuePipeInstr(const Instr& in, Cycle now) {
       ctx_.Stop(LaunchResult::Status::kKernelFault);
       return false;
     }
-    if (track_) auto_sync_.OnScalarSetFlag(flag);
+    if (track_) auto_sync_.OnSetFlag(PipeId::kS, flag);
     host_.OnSetFlag(flag, &in, now);
     ++frames_.back().pc;
     ++stats_.instructions;
@@ -519,7 +543,10 @@ bool ScalarUnit::IssuePipeInstr(const Instr& in, Cycle now) {
       return false;
     }
     env_.flags.Clear(flag);
-    if (track_) auto_sync_.OnScalarWaitFlag(flag);
+    if (track_) {
+      auto_sync_.OnWaitFlag(PipeId::kS, flag);
+      auto_sync_.OnWaitPassed(flag);
+    }
     if (wait_ == Wait::kFlag) stats_.wait_flag_cycles += (now - wait_since_).value();
     wait_ = Wait::kNone;
     ++frames_.back().pc;

@@ -100,6 +100,8 @@ class ScalarUnit {
   // auto_sync: queues the set/wait pairs and PIPE_V barrier `issued` needs before it enters
   // `pipe`. False (and waiting) when no event id is free for a pair.
   bool PlanAutoSync(const Instr& in, PipeId pipe, const IssuedInstr& issued);
+  // Tells auto_sync's tracker what entered `pipe`.
+  void NoteIssued(PipeId pipe, const IssuedInstr& issued);
   // A set_flag / wait_flag / pipe_barrier made on behalf of `at` (framework call or auto_sync).
   const Instr* SyncInstr(const Instr& at, Opcode op, SyncOrigin origin, uint32_t event,
                          PipeId pipe);

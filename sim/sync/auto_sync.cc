@@ -28,67 +28,42 @@ uint32_t AutoSync::BusyIds(uint32_t event) const {
   return busy;
 }
 
-bool AutoSync::PlanFor(PipeId consumer, const IssuedInstr& issued, EventPool& events, Plan* plan) {
-  *plan = Plan();
-  if (issued.num_ranges == 0) return true;
-  uint32_t mask = tracker_.Unordered(consumer, issued.ranges, issued.num_ranges, nullptr);
-  if (mask == 0) return true;
+AutoSync::Plan AutoSync::PlanFor(PipeId consumer, const MemRange* ranges, int num_ranges) const {
+  Plan plan;
+  if (num_ranges == 0) return plan;
+  uint32_t mask = tracker_.Unordered(consumer, ranges, num_ranges, nullptr);
+  if (mask == 0) return plan;
   // Same-pipe order: the compiler guards PIPE_V with a barrier; MTE2->MTE2 and MTE3->MTE3
   // overlaps stay manual (ascendc-semantics.md 8.4).
   uint32_t self = 1u << PipeIndex(consumer);
   if ((mask & self) != 0) {
-    plan->barrier = consumer == PipeId::kV;
+    plan.barrier = consumer == PipeId::kV;
     mask &= ~self;
   }
   for (int q = 0; q < kNumPipes; ++q) {
     if ((mask >> q & 1u) == 0) continue;
     int event = HardEventBetween(static_cast<PipeId>(q), consumer, type_);
     if (event < 0) {
-      plan->drain_all = true;  // no flag pair between these pipes: order them with PIPE_ALL
-      continue;
+      plan.drain_all = true;  // no flag pair between these pipes: order them with PIPE_ALL
+    } else {
+      plan.events[plan.num_events++] = static_cast<uint32_t>(event);
     }
-    auto e = static_cast<uint32_t>(event);
-    int id = events.AllocInserted(e, BusyIds(e));
-    if (id < 0) {
-      // Every id of the event is in flight: give back what this plan took and wait.
-      for (int k = 0; k < plan->num_pairs; ++k) {
-        events.ReleaseInserted(plan->pairs[k].event, plan->pairs[k].id);
-      }
-      *plan = Plan();
-      return false;
-    }
-    plan->pairs[plan->num_pairs++] = Pair{e, static_cast<uint32_t>(id)};
   }
-  return true;
+  return plan;
 }
 
-void AutoSync::OnIssued(PipeId pipe, const IssuedInstr& issued) {
-  switch (Info(issued.instr->opcode).op_class) {
-    case OpClass::kSetFlag:
-      ++outstanding_[issued.flag];
-      tracker_.OnSetFlag(pipe, issued.flag);
-      break;
-    case OpClass::kWaitFlag:
-      tracker_.OnWaitFlag(pipe, issued.flag);
-      break;
-    case OpClass::kPipeBarrier:
-      tracker_.OnBarrier(pipe);
-      break;
-    default:
-      tracker_.OnAccess(pipe, issued.ranges, issued.num_ranges, issued.instr);
-      break;
-  }
+void AutoSync::OnAccess(PipeId pipe, const MemRange* ranges, int num_ranges, const Instr* instr) {
+  tracker_.OnAccess(pipe, ranges, num_ranges, instr);
 }
 
-void AutoSync::OnScalarSetFlag(uint32_t flag) {
+void AutoSync::OnSetFlag(PipeId pipe, uint32_t flag) {
   ++outstanding_[flag];
-  tracker_.OnSetFlag(PipeId::kS, flag);
+  tracker_.OnSetFlag(pipe, flag);
 }
 
-void AutoSync::OnScalarWaitFlag(uint32_t flag) {
-  if (outstanding_[flag] > 0) --outstanding_[flag];
-  tracker_.OnWaitFlag(PipeId::kS, flag);
-}
+void AutoSync::OnWaitFlag(PipeId pipe, uint32_t flag) { tracker_.OnWaitFlag(pipe, flag); }
+
+void AutoSync::OnBarrier(PipeId pipe) { tracker_.OnBarrier(pipe); }
 
 void AutoSync::OnBarrierAll() { tracker_.OnBarrierAll(); }
 

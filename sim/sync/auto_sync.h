@@ -3,16 +3,17 @@
 // instruction the plan says which syncs it needs that the program lacks: a set_flag/wait_flag
 // pair per earlier pipe it conflicts with, a PIPE_V barrier for a vector-to-vector dependency,
 // and a PIPE_ALL drain between pipes that have no flag pair on this core type. The scalar unit
-// issues the plan as real instructions, so they cost cycles and show in traces.
+// takes event ids for the pairs from the framework's event pool and issues the plan as real
+// instructions, so they cost cycles and show in traces.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
-#include "sim/fwk/event_pool.h"
 #include "sim/isa/core_type.h"
 #include "sim/isa/pipe_id.h"
-#include "sim/pipe/instr.h"
+#include "sim/isa/program.h"
+#include "sim/mem/mem_range.h"
 #include "sim/sync/dep_tracker.h"
 
 namespace aicore::sim {
@@ -24,33 +25,29 @@ class AutoSync {
 
   void Reset();  // a new block: nothing issued, nothing outstanding
 
-  struct Pair {
-    uint32_t event = 0, id = 0;
-  };
   struct Plan {
-    bool drain_all = false;  // PIPE_ALL first (no flag pair between two of the pipes)
-    bool barrier = false;    // pipe_barrier(consumer) after the pairs (PIPE_V only)
-    Pair pairs[kNumPipes];   // set on the earlier pipe, wait on the consumer, in this order
-    int num_pairs = 0;
+    bool drain_all = false;           // PIPE_ALL first (no flag pair between two of the pipes)
+    uint32_t events[kNumPipes] = {};  // then a set_flag/wait_flag pair of each of these HardEvents
+    int num_events = 0;
+    bool barrier = false;  // then pipe_barrier(consumer) (PIPE_V only)
   };
-  // The syncs `issued`, about to enter `consumer`, needs. Event ids come from `events` among those
-  // whose flags are not in flight. False when an event has no free id: nothing is reserved then,
-  // and the caller waits for a wait_flag to give one back.
-  bool PlanFor(PipeId consumer, const IssuedInstr& issued, EventPool& events, Plan* plan);
+  // The syncs an instruction accessing `ranges`, about to enter `consumer`, needs.
+  Plan PlanFor(PipeId consumer, const MemRange* ranges, int num_ranges) const;
+  // Ids of `event` whose flags are in flight (set issued, its wait not passed yet): the ids an
+  // inserted pair must not take.
+  uint32_t BusyIds(uint32_t event) const;
 
-  // Everything issued, in issue order: a pipe instruction entering `pipe`, and the scalar unit's
-  // own flags and PIPE_ALL drains.
-  void OnIssued(PipeId pipe, const IssuedInstr& issued);
-  void OnScalarSetFlag(uint32_t flag);
-  void OnScalarWaitFlag(uint32_t flag);
+  // Everything issued, in issue order, on `pipe` (S for the scalar unit's own flags; its own
+  // wait also passes at once: OnWaitPassed).
+  void OnAccess(PipeId pipe, const MemRange* ranges, int num_ranges, const Instr* instr);
+  void OnSetFlag(PipeId pipe, uint32_t flag);
+  void OnWaitFlag(PipeId pipe, uint32_t flag);
+  void OnBarrier(PipeId pipe);
   void OnBarrierAll();
   // A wait_flag passed on a pipe: its flag is no longer in flight.
   void OnWaitPassed(uint32_t flag);
 
  private:
-  // Ids of `event` whose flags are in flight (set issued, its wait not passed yet).
-  uint32_t BusyIds(uint32_t event) const;
-
   CoreType type_;
   uint32_t ids_per_event_;
   DepTracker tracker_;

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "sim/core/config.h"
+#include "sim/core/launch_result.h"
 #include "sim/core/status.h"
-#include "sim/soc/device.h"
 
 namespace aicore::sim {
 
