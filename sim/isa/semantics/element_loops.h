@@ -88,17 +88,28 @@ struct IMin {
   int64_t operator()(int64_t x, int64_t y) const { return x < y ? x : y; }
 };
 
-// dst = fop(src0, src1) for floats (half through float, rounded once), iop for integers.
-template <typename FloatOp, typename IntOp>
-void ElementwiseBinary(const char* op, const VecOperands& o, FloatOp fop, IntOp iop) {
+// dst = fop(src0, src1) for the float element types (half through float, rounded once); false
+// for any other type.
+template <typename FloatOp>
+bool FloatBinary(const VecOperands& o, FloatOp fop) {
   switch (o.dtype) {
     case DType::kFloat16:
       BinaryLoop<uint16_t>(o.src0, o.src1, o.dst, o.count,
                            [&](uint16_t x, uint16_t y) { return R(fop(H(x), H(y))); });
-      return;
+      return true;
     case DType::kFloat32:
       BinaryLoop<float>(o.src0, o.src1, o.dst, o.count, fop);
-      return;
+      return true;
+    default:
+      return false;
+  }
+}
+
+// dst = fop(src0, src1) for floats, iop (in a wider type, narrowed) for integers.
+template <typename FloatOp, typename IntOp>
+void ElementwiseBinary(const char* op, const VecOperands& o, FloatOp fop, IntOp iop) {
+  if (FloatBinary(o, fop)) return;
+  switch (o.dtype) {
     case DType::kInt16:
       BinaryLoop<int16_t>(o.src0, o.src1, o.dst, o.count, [&](int16_t x, int16_t y) {
         return static_cast<int16_t>(iop(static_cast<int32_t>(x), static_cast<int32_t>(y)));
@@ -117,17 +128,7 @@ void ElementwiseBinary(const char* op, const VecOperands& o, FloatOp fop, IntOp 
 // Float-only binary ops (div): integer element types are not in their rows.
 template <typename FloatOp>
 void ElementwiseBinaryFloat(const char* op, const VecOperands& o, FloatOp fop) {
-  switch (o.dtype) {
-    case DType::kFloat16:
-      BinaryLoop<uint16_t>(o.src0, o.src1, o.dst, o.count,
-                           [&](uint16_t x, uint16_t y) { return R(fop(H(x), H(y))); });
-      return;
-    case DType::kFloat32:
-      BinaryLoop<float>(o.src0, o.src1, o.dst, o.count, fop);
-      return;
-    default:
-      UnsupportedDType(op, o.dtype);
-  }
+  if (!FloatBinary(o, fop)) UnsupportedDType(op, o.dtype);
 }
 
 // Float unary ops computed in float (half through float, rounded once).
