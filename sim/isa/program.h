@@ -1,6 +1,7 @@
 // The decoded, validated kernel the model executes: plain structs with operands resolved to
 // integer value slots (slot = SSA id), regions as vectors of instructions, and side tables for
-// the few ops with variable-length operands. Built only by sim/bridge/decoder; immutable after.
+// the few ops with variable-length operands. Built only by the decoder (sim/bridge);
+// immutable after.
 #pragma once
 
 #include <cstdint>
