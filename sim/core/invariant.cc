@@ -14,9 +14,11 @@ void InvariantViolation::Compose() {
 }
 
 void InvariantFailed(const char* condition, std::string message, std::source_location loc) {
-  // The build maps the source root away (-fmacro-prefix-map), so the file is "sim/pipe/pipe.cc".
-  throw InvariantViolation(condition,
-                           std::string(loc.file_name()) + ":" + std::to_string(loc.line()),
+  // The build maps the source root away (-fmacro-prefix-map), so the file is "sim/pipe/pipe.cc";
+  // ccache with base_dir compiles from relative paths ("../../sim/..."): drop those steps too.
+  std::string_view file = loc.file_name();
+  while (file.starts_with("../") || file.starts_with("./")) file.remove_prefix(file.find('/') + 1);
+  throw InvariantViolation(condition, std::string(file) + ":" + std::to_string(loc.line()),
                            std::move(message));
 }
 
