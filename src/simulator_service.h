@@ -44,7 +44,7 @@ class SimulatorService final : public svc::Simulator::CallbackService {
   grpc::ServerBidiReactor<svc::RunRequest, svc::RunResponse>* Run(
       grpc::CallbackServerContext* ctx) override;
 
-  // Shared by the reactors (defined in the .cc file).
+  // Shared by the handlers, the reactors (src/reactors/) and the launch path (launch_execution.h).
   const DaemonOptions& options() const { return options_; }
   JobPool* pool() { return pool_; }
   SessionManager* sessions() { return sessions_; }

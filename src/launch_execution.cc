@@ -1,0 +1,187 @@
+// One launch of the daemon, from its time limits to its status (see launch_execution.h). The
+// simulation itself is the launch path the embedded runtime shares (sim/host/device_host.h);
+// what is here is only what a daemon adds: limits, the --trace-root sandbox and the watchdog.
+#include "src/launch_execution.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "sim/host/program_cache.h"
+#include "src/rpc_status.h"
+
+namespace aicore::daemon::detail {
+namespace {
+
+uint64_t EffectiveMaxCycles(uint64_t server_max, uint64_t requested) {
+  if (requested == 0) return server_max;
+  if (server_max == 0) return requested;
+  return std::min(server_max, requested);
+}
+
+// Where LaunchOptions.trace_dir points on this host. A daemon serves many clients, so it writes
+// only below the operator's --trace-root: relative paths are taken from there, absolute ones
+// must lie inside it, and ".." cannot climb out.
+grpc::Status ResolveTraceDir(const std::string& root, const std::string& requested,
+                             std::string* out) {
+  namespace fs = std::filesystem;
+  if (root.empty()) {
+    return {grpc::StatusCode::FAILED_PRECONDITION,
+            "LaunchOptions.trace_dir asks this daemon to write a trace, but it was started "
+            "without --trace-root; restart it with --trace-root DIR, or write the trace on the "
+            "client (LaunchSettings.trace_dir / AICORE_SIM_TRACE)"};
+  }
+  const fs::path base = fs::absolute(fs::path(root)).lexically_normal();
+  const fs::path path = fs::path(requested).is_absolute() ? fs::path(requested).lexically_normal()
+                                                          : (base / requested).lexically_normal();
+  const fs::path inside = path.lexically_relative(base);
+  if (inside.empty() || *inside.begin() == "..") {
+    return {grpc::StatusCode::INVALID_ARGUMENT, "LaunchOptions.trace_dir '" + requested +
+                                                    "' lies outside this daemon's --trace-root " +
+                                                    base.string() + "; give a path relative to it"};
+  }
+  *out = path.string();
+  return grpc::Status::OK;
+}
+
+// Runs one launch on `host` through the launch path the embedded runtime shares (decode once per
+// distinct kernel, launch, trace, report); fills `report`.
+grpc::Status ExecuteKernel(SimulatorService* service, sim::DeviceHost* host,
+                           const aicore::ir::v1::Kernel& kernel, uint32_t block_dim,
+                           const std::vector<sim::ArgValue>& args,
+                           const svc::LaunchOptions& requested, const std::atomic<bool>* cancel,
+                           aicore::report::v1::LaunchReport* report) {
+  sim::HostLaunch launch;
+  if (!requested.trace_dir().empty()) {
+    // Checked before the launch, which changes device memory.
+    grpc::Status where =
+        ResolveTraceDir(service->options().trace_root, requested.trace_dir(), &launch.trace_dir);
+    if (!where.ok()) return where;
+  }
+  launch.block_dim = block_dim;
+  launch.args = args;
+  launch.max_cycles = EffectiveMaxCycles(service->options().max_cycles, requested.max_cycles());
+  launch.record_timeline = requested.record_timeline();
+  launch.trace_failure = "the daemon could not write its trace";
+  launch.cancel = cancel;
+  std::string folder;
+  sim::Status status = host->Launch(*service->programs(), sim::SerializeKernelForCache(kernel),
+                                    &kernel, launch, report, &folder);
+  if (!status.ok()) return ToGrpcStatus(status);
+  if (!folder.empty()) spdlog::info("kernel={} trace={}", kernel.name(), folder);
+  return grpc::Status::OK;
+}
+
+// Why the watchdog stopped a running simulation (JobPool::Watch reasons).
+enum CancelReason : int {
+  kNotCancelled = 0,
+  kWallTime = 1,
+  kClientDeadline = 2,
+  kClientCancelled = 3,
+  kShutdown = 4,
+};
+
+}  // namespace
+
+StartDeadline StartDeadline::For(const grpc::CallbackServerContext* ctx, uint32_t server_ms,
+                                 uint32_t client_ms) {
+  uint32_t budget = server_ms;
+  if (client_ms != 0) budget = budget == 0 ? client_ms : std::min(budget, client_ms);
+  return {ctx->deadline(), Clock::now(), budget};
+}
+
+grpc::Status StartDeadline::Check(const JobPool* pool) const {
+  if (pool->PastShutdownDeadline()) {
+    return {grpc::StatusCode::UNAVAILABLE,
+            "the daemon is shutting down; this work was not started, retry on another daemon"};
+  }
+  const auto waited_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - arrival).count();
+  if (std::chrono::system_clock::now() >= client_deadline) {
+    return {grpc::StatusCode::DEADLINE_EXCEEDED,
+            "the client's deadline passed while the work waited " + std::to_string(waited_ms) +
+                " ms for a worker; it was not run"};
+  }
+  if (wall_budget_ms != 0 && waited_ms >= wall_budget_ms) {
+    return {grpc::StatusCode::DEADLINE_EXCEEDED,
+            "the work waited " + std::to_string(waited_ms) +
+                " ms for a worker, over its wall-time budget of " + std::to_string(wall_budget_ms) +
+                " ms (max_wall_ms / --max-wall-ms)"};
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status ExecuteWatched(SimulatorService* service, grpc::CallbackServerContext* ctx,
+                            const StartDeadline& deadline, sim::DeviceHost* host,
+                            const aicore::ir::v1::Kernel& kernel, uint32_t block_dim,
+                            const std::vector<sim::ArgValue>& args,
+                            const svc::LaunchOptions& requested,
+                            aicore::report::v1::LaunchReport* report) {
+  JobPool* pool = service->pool();
+  if (grpc::Status s = deadline.Check(pool); !s.ok()) return s;
+  const Clock::time_point wall_end =
+      deadline.wall_budget_ms == 0
+          ? Clock::time_point::max()
+          : deadline.arrival + std::chrono::milliseconds(deadline.wall_budget_ms);
+  const auto client_deadline = deadline.client_deadline;
+  std::unique_ptr<JobPool::Watch> watch = pool->StartWatch([=]() -> int {
+    if (pool->PastShutdownDeadline()) return kShutdown;
+    if (Clock::now() >= wall_end) return kWallTime;
+    // A passed deadline also marks the call cancelled: test the deadline first.
+    const auto now = std::chrono::system_clock::now();
+    if (now >= client_deadline) return kClientDeadline;
+    if (ctx->IsCancelled()) {
+      // The server learns the deadline as a rounded-up timeout counted from when the request
+      // arrived, so the client's own deadline timer (which cancels the call) usually fires
+      // first. A cancel this close to the deadline is the deadline.
+      constexpr auto kDeadlineSlack = std::chrono::milliseconds(500);
+      return client_deadline - now <= kDeadlineSlack ? kClientDeadline : kClientCancelled;
+    }
+    return kNotCancelled;
+  });
+  grpc::Status status = ExecuteKernel(service, host, kernel, block_dim, args, requested,
+                                      watch->cancel_flag(), report);
+  // A launch that finished as the flag went up keeps its own outcome.
+  if (!watch->cancelled() || status.error_code() != grpc::StatusCode::FAILED_PRECONDITION) {
+    return status;
+  }
+  const auto ran_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - deadline.arrival)
+          .count();
+  const std::string name = "kernel " + kernel.name();
+  switch (watch->reason()) {
+    case kWallTime: {
+      const uint32_t server_ms = service->options().max_wall_ms;
+      const bool server_bound = server_ms != 0 && server_ms == deadline.wall_budget_ms;
+      return {grpc::StatusCode::DEADLINE_EXCEEDED,
+              name + " was cancelled after " + std::to_string(ran_ms) +
+                  " ms: it exceeded its wall-time limit of " +
+                  std::to_string(deadline.wall_budget_ms) + " ms (" +
+                  (server_bound ? "the daemon's --max-wall-ms; restart the daemon with a larger "
+                                  "--max-wall-ms (0 = none) to allow longer runs"
+                                : "LaunchOptions.max_wall_ms; raise it, or set 0 to use the "
+                                  "daemon's --max-wall-ms") +
+                  "). Device memory holds the partial results of the cancelled run"};
+    }
+    case kClientDeadline:
+      return {grpc::StatusCode::DEADLINE_EXCEEDED,
+              name + " was cancelled after " + std::to_string(ran_ms) +
+                  " ms: the client's deadline passed while it ran"};
+    case kClientCancelled:
+      return {grpc::StatusCode::CANCELLED, name + " was cancelled after " + std::to_string(ran_ms) +
+                                               " ms: the client cancelled the call"};
+    case kShutdown:
+      return {grpc::StatusCode::UNAVAILABLE,
+              name + " was cancelled after " + std::to_string(ran_ms) +
+                  " ms: the daemon is shutting down and its grace period (--shutdown-grace-ms) "
+                  "is over; retry on another daemon"};
+    default:
+      return status;
+  }
+}
+
+}  // namespace aicore::daemon::detail

@@ -1,0 +1,53 @@
+// The launch path under the watchdog, shared by the session Launch handler and the one-shot Run
+// reactor, so both enforce the same time limits and explain a cancelled launch the same way.
+#pragma once
+
+#include <grpcpp/server_context.h>
+#include <grpcpp/support/status.h>
+
+#include <chrono>
+#include <cstdint>
+#include <vector>
+
+#include "kernel.pb.h"
+#include "report.pb.h"
+#include "sim/host/device_host.h"
+#include "sim/soc/device.h"
+#include "simulator.pb.h"
+#include "src/job_pool.h"
+#include "src/rpc_support.h"
+#include "src/simulator_service.h"
+
+namespace aicore::daemon::detail {
+
+// The time limits of a launch that arrived at `arrival`: the client's gRPC deadline and the
+// wall-time budget (server --max-wall-ms, or the client's smaller one). Check() is applied when
+// the job is about to run; while it runs, ExecuteWatched's watchdog probe enforces the same.
+struct StartDeadline {
+  std::chrono::system_clock::time_point client_deadline;
+  Clock::time_point arrival;
+  uint32_t wall_budget_ms = 0;  // 0 = none
+
+  static StartDeadline For(const grpc::CallbackServerContext* ctx, uint32_t server_ms,
+                           uint32_t client_ms);
+
+  // Checked when the job is about to run: queueing may have eaten the budget.
+  grpc::Status Check(const JobPool* pool) const;
+};
+
+// Runs one launch (session Launch or one-shot Run) under the pool's shared watchdog, which
+// cancels the simulation when the wall-time budget runs out, the client's deadline passes, the
+// client cancels the call, or the daemon shuts down past its grace period. `ctx` must stay valid
+// until this returns (the watch is removed before that, so the watchdog never sees a dead ctx).
+//
+// A cancelled launch leaves its device usable: the session keeps serving copies, launches and
+// frees, and GM holds whatever the partial run had written when it stopped (outputs may be
+// partly updated; the client must not rely on them).
+grpc::Status ExecuteWatched(SimulatorService* service, grpc::CallbackServerContext* ctx,
+                            const StartDeadline& deadline, sim::DeviceHost* host,
+                            const aicore::ir::v1::Kernel& kernel, uint32_t block_dim,
+                            const std::vector<sim::ArgValue>& args,
+                            const svc::LaunchOptions& requested,
+                            aicore::report::v1::LaunchReport* report);
+
+}  // namespace aicore::daemon::detail

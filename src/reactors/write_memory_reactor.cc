@@ -1,0 +1,83 @@
+// The WriteMemory reactor (see write_memory_reactor.h). It reads the next chunk only after the
+// previous one is written, so a fast client cannot queue unbounded data in the daemon.
+#include "src/reactors/write_memory_reactor.h"
+
+#include <boost/asio/post.hpp>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "src/rpc_status.h"
+#include "src/rpc_support.h"
+#include "src/session_manager.h"
+
+namespace aicore::daemon {
+namespace {
+
+using detail::AcquireSession;
+using detail::Guarded;
+using detail::RequestLog;
+
+class WriteMemoryReactor final : public grpc::ServerReadReactor<svc::MemoryChunk> {
+ public:
+  WriteMemoryReactor(SimulatorService* service, grpc::CallbackServerContext* ctx,
+                     svc::WriteMemoryResponse* response)
+      : service_(service), response_(response), log_(service, ctx, "WriteMemory") {
+    StartRead(&chunk_);
+  }
+
+  void OnReadDone(bool ok) override {
+    if (!ok) {  // client finished (or went away): report what was written
+      response_->set_bytes_written(written_);
+      FinishWith(grpc::Status::OK);
+      return;
+    }
+    if (!session_) {
+      auto use = AcquireSession(service_, chunk_.session_id());
+      if (!use.ok()) return FinishWith(ToGrpcStatus(use.status()));
+      session_ = std::move(*use);
+    } else if (chunk_.session_id() != session_->id()) {
+      return FinishWith({grpc::StatusCode::INVALID_ARGUMENT,
+                         "every chunk of one WriteMemory call must name the same session"});
+    }
+    boost::asio::post(session_->strand(), [this] {
+      grpc::Status status = Guarded([&] {
+        const std::string& data = chunk_.data();
+        return ToGrpcStatus(session_->device().Write(chunk_.address(), data.data(), data.size()));
+      });
+      if (!status.ok()) return FinishWith(status);
+      written_ += chunk_.data().size();
+      StartRead(&chunk_);
+    });
+  }
+
+  void OnDone() override {
+    log_.Done(status_, "session=" + (session_ ? ShortId(session_->id()) : std::string("-")) +
+                           " bytes=" + std::to_string(written_));
+    delete this;
+  }
+
+ private:
+  void FinishWith(const grpc::Status& status) {
+    status_ = status;
+    Finish(status);
+  }
+
+  SimulatorService* const service_;
+  svc::WriteMemoryResponse* const response_;
+  RequestLog log_;
+  svc::MemoryChunk chunk_;
+  SessionUse session_;
+  uint64_t written_ = 0;
+  grpc::Status status_;
+};
+
+}  // namespace
+
+grpc::ServerReadReactor<svc::MemoryChunk>* NewWriteMemoryReactor(
+    SimulatorService* service, grpc::CallbackServerContext* ctx,
+    svc::WriteMemoryResponse* response) {
+  return new WriteMemoryReactor(service, ctx, response);
+}
+
+}  // namespace aicore::daemon

@@ -1,0 +1,85 @@
+// The helpers every handler and reactor of the Simulator service shares (see rpc_support.h).
+// Their log lines and status messages are part of what clients and operators see.
+#include "src/rpc_support.h"
+
+#include <spdlog/spdlog.h>
+
+#include <exception>
+#include <new>
+#include <string>
+
+#include "grpc_code_name.h"
+
+namespace aicore::daemon::detail {
+namespace {
+
+using aicore::GrpcCodeName;
+
+const char* ReportStatusName(aicore::report::v1::LaunchReport::Status status) {
+  return aicore::report::v1::LaunchReport::Status_Name(status).c_str();
+}
+
+}  // namespace
+
+grpc::Status Guarded(const std::function<grpc::Status()>& body) {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    return {grpc::StatusCode::RESOURCE_EXHAUSTED,
+            "the daemon ran out of host memory serving this request"};
+  } catch (const std::exception& e) {
+    return {grpc::StatusCode::INTERNAL, std::string("simulator error: ") + e.what()};
+  } catch (...) {
+    return {grpc::StatusCode::INTERNAL, "simulator error: unknown exception"};
+  }
+}
+
+RequestLog::RequestLog(SimulatorService* service, grpc::CallbackServerContext* ctx, const char* rpc)
+    : service_(service), id_(service->NextRequestId()), rpc_(rpc), start_(Clock::now()) {
+  service_->RpcStarted();
+  ctx->AddInitialMetadata("x-request-id", std::to_string(id_));
+  spdlog::debug("rid={} rpc={} event=start peer={}", id_, rpc_, ctx->peer());
+}
+
+RequestLog::~RequestLog() { service_->RpcEnded(); }
+
+void RequestLog::Done(const grpc::Status& status, const std::string& fields) const {
+  if (status.ok()) {
+    spdlog::info("rid={} rpc={} status=OK ms={:.3f}{}{}", id_, rpc_, ElapsedMs(),
+                 fields.empty() ? "" : " ", fields);
+  } else {
+    auto level = status.error_code() == grpc::StatusCode::INTERNAL ? spdlog::level::err
+                                                                   : spdlog::level::warn;
+    spdlog::log(level, "rid={} rpc={} status={} ms={:.3f}{}{} error=\"{}\"", id_, rpc_,
+                GrpcCodeName(status.error_code()), ElapsedMs(), fields.empty() ? "" : " ", fields,
+                status.error_message());
+  }
+}
+
+sim::StatusOr<SessionUse> AcquireSession(SimulatorService* service, const std::string& id) {
+  if (id.empty()) return sim::InvalidArgument("session_id is empty; call CreateSession first");
+  return service->sessions()->Acquire(id);
+}
+
+grpc::Status BusyStatus(const JobPool* pool, const DaemonOptions& options) {
+  return {grpc::StatusCode::RESOURCE_EXHAUSTED,
+          "the daemon is busy: " + std::to_string(pool->admitted()) +
+              " launches/runs are running or queued, its capacity (--workers " +
+              std::to_string(options.workers) + " + --max-queue " +
+              std::to_string(options.max_queue) +
+              "); retry with backoff or send the work to another daemon"};
+}
+
+grpc::Status DrainingStatus() {
+  return {grpc::StatusCode::UNAVAILABLE,
+          "the daemon is shutting down and accepts no new sessions, launches or runs; retry on "
+          "another daemon"};
+}
+
+std::string LaunchFields(const aicore::report::v1::LaunchReport& report) {
+  return "kernel=" + report.kernel_name() + " block_dim=" + std::to_string(report.block_dim()) +
+         " report=" + ReportStatusName(report.status()) +
+         " cycles=" + std::to_string(report.cycles());
+}
+
+}  // namespace aicore::daemon::detail

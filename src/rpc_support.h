@@ -1,0 +1,63 @@
+// What every handler and reactor of the Simulator service shares: the exception guard around job
+// bodies, the per-RPC request log, session lookup, and the statuses that refuse work. Kept in one
+// place so every RPC fails, logs and answers the same way.
+#pragma once
+
+#include <grpcpp/server_context.h>
+#include <grpcpp/support/status.h>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "report.pb.h"
+#include "sim/core/status.h"
+#include "src/job_pool.h"
+#include "src/options.h"
+#include "src/session_manager.h"
+#include "src/simulator_service.h"
+
+namespace aicore::daemon::detail {
+
+using Clock = std::chrono::steady_clock;
+
+inline constexpr uint64_t kDefaultChunkBytes = 1 << 20;
+// Clients keep gRPC's default 4 MiB receive limit; stay well below it.
+inline constexpr uint64_t kMaxChunkBytes = 2 << 20;
+
+// Runs `body` and turns any exception into a status, so a malformed request or a simulator bug
+// fails one RPC instead of the process.
+grpc::Status Guarded(const std::function<grpc::Status()>& body);
+
+// One log line per finished RPC: request id, rpc, outcome, wall time, plus RPC-specific fields.
+class RequestLog {
+ public:
+  RequestLog(SimulatorService* service, grpc::CallbackServerContext* ctx, const char* rpc);
+  ~RequestLog();
+  RequestLog(const RequestLog&) = delete;
+  RequestLog& operator=(const RequestLog&) = delete;
+
+  uint64_t id() const { return id_; }
+  double ElapsedMs() const {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start_).count();
+  }
+
+  void Done(const grpc::Status& status, const std::string& fields = "") const;
+
+ private:
+  SimulatorService* const service_;
+  const uint64_t id_;
+  const char* const rpc_;
+  const Clock::time_point start_;
+};
+
+sim::StatusOr<SessionUse> AcquireSession(SimulatorService* service, const std::string& id);
+
+grpc::Status BusyStatus(const JobPool* pool, const DaemonOptions& options);
+
+grpc::Status DrainingStatus();
+
+std::string LaunchFields(const aicore::report::v1::LaunchReport& report);
+
+}  // namespace aicore::daemon::detail
