@@ -22,27 +22,30 @@ rep::LaunchReport::Status ToProtoStatus(LaunchResult::Status s) {
   return rep::LaunchReport::STATUS_INVALID;
 }
 
-rep::Diagnostic::Kind ToProtoKind(Diagnostic::Kind k) {
-  switch (k) {
-    case Diagnostic::Kind::kDeadlock:
-      return rep::Diagnostic::DEADLOCK;
-    case Diagnostic::Kind::kOutOfBounds:
-      return rep::Diagnostic::OUT_OF_BOUNDS;
-    case Diagnostic::Kind::kGmOutOfBounds:
-      return rep::Diagnostic::GM_OUT_OF_BOUNDS;
-    case Diagnostic::Kind::kGmSlackAccess:
-      return rep::Diagnostic::GM_SLACK_ACCESS;
-    case Diagnostic::Kind::kInvalidOperand:
-      return rep::Diagnostic::INVALID_OPERAND;
-    case Diagnostic::Kind::kCycleLimit:
-      return rep::Diagnostic::CYCLE_LIMIT;
-    case Diagnostic::Kind::kFlagOverflow:
-      return rep::Diagnostic::FLAG_OVERFLOW;
-    case Diagnostic::Kind::kUnmatchedFlag:
-      return rep::Diagnostic::UNMATCHED_FLAG;
-  }
-  return rep::Diagnostic::KIND_INVALID;
+// Diagnostic::Kind carries the proto's values.
+static_assert(static_cast<int>(Diagnostic::Kind::kDeadlock) == rep::Diagnostic::DEADLOCK &&
+              static_cast<int>(Diagnostic::Kind::kUnmatchedFlag) == rep::Diagnostic::UNMATCHED_FLAG &&
+              static_cast<int>(Diagnostic::Kind::kRace) == rep::Diagnostic::RACE &&
+              static_cast<int>(Diagnostic::Kind::kUninitializedRead) ==
+                  rep::Diagnostic::UNINITIALIZED_READ);
+
+rep::CheckLevel ToProtoLevel(CheckLevel level) {
+  return static_cast<rep::CheckLevel>(static_cast<int>(level) + 1);
 }
+
+CheckLevel FromProtoLevel(rep::CheckLevel level) {
+  int v = static_cast<int>(level) - 1;
+  return v >= 0 && v <= static_cast<int>(CheckLevel::kStrictAll) ? static_cast<CheckLevel>(v)
+                                                                 : CheckLevel::kWarn;
+}
+
+void ToProto(const SourcePoint& p, rep::SourceLocation* out) {
+  out->set_file(p.file);
+  out->set_line(p.line);
+  out->set_column(p.column);
+}
+
+SourcePoint FromProto(const rep::SourceLocation& p) { return {p.file(), p.line(), p.column()}; }
 
 LaunchResult::Status FromProtoStatus(rep::LaunchReport::Status s) {
   switch (s) {
@@ -54,27 +57,6 @@ LaunchResult::Status FromProtoStatus(rep::LaunchReport::Status s) {
       return LaunchResult::Status::kCycleLimitExceeded;
     default:
       return LaunchResult::Status::kOk;
-  }
-}
-
-Diagnostic::Kind FromProtoKind(rep::Diagnostic::Kind k) {
-  switch (k) {
-    case rep::Diagnostic::OUT_OF_BOUNDS:
-      return Diagnostic::Kind::kOutOfBounds;
-    case rep::Diagnostic::GM_OUT_OF_BOUNDS:
-      return Diagnostic::Kind::kGmOutOfBounds;
-    case rep::Diagnostic::GM_SLACK_ACCESS:
-      return Diagnostic::Kind::kGmSlackAccess;
-    case rep::Diagnostic::INVALID_OPERAND:
-      return Diagnostic::Kind::kInvalidOperand;
-    case rep::Diagnostic::CYCLE_LIMIT:
-      return Diagnostic::Kind::kCycleLimit;
-    case rep::Diagnostic::FLAG_OVERFLOW:
-      return Diagnostic::Kind::kFlagOverflow;
-    case rep::Diagnostic::UNMATCHED_FLAG:
-      return Diagnostic::Kind::kUnmatchedFlag;
-    default:
-      return Diagnostic::Kind::kDeadlock;
   }
 }
 
@@ -115,16 +97,30 @@ void ToProto(const LaunchResult& r, rep::LaunchReport* out) {
     rep::Diagnostic* pd = out->add_diagnostics();
     pd->set_severity(d.severity == Diagnostic::Severity::kError ? rep::Diagnostic::ERROR
                                                                 : rep::Diagnostic::WARNING);
-    pd->set_kind(ToProtoKind(d.kind));
+    pd->set_kind(static_cast<rep::Diagnostic::Kind>(d.kind));
     pd->set_message(d.message);
     pd->set_core(d.core);
     pd->set_pipe(d.pipe);
     pd->set_op(d.op);
-    pd->mutable_location()->set_file(d.location.file);
-    pd->mutable_location()->set_line(d.location.line);
-    pd->mutable_location()->set_column(d.location.column);
+    ToProto(d.location, pd->mutable_location());
     pd->set_cycle(d.cycle);
+    for (uint32_t c : d.cores) pd->add_cores(c);
+    pd->set_race(d.race);
+    pd->set_other_core(d.other_core);
+    pd->set_other_pipe(d.other_pipe);
+    pd->set_other_op(d.other_op);
+    ToProto(d.other_location, pd->mutable_other_location());
+    pd->set_memory(d.memory);
+    pd->set_address_lo(d.address_lo);
+    pd->set_address_hi(d.address_hi);
   }
+  rep::CheckSummary* check = out->mutable_check();
+  check->set_level(ToProtoLevel(r.check.level));
+  check->set_races(r.check.races);
+  check->set_errors(r.check.errors);
+  check->set_warnings(r.check.warnings);
+  check->set_summary(r.check.Text());
+  check->set_failed(r.check.Fails());
   out->set_simulated_instructions(r.simulated_instructions);
   out->mutable_timeline()->Reserve(static_cast<int>(r.timeline.size()));
   for (const InstrRecord& t : r.timeline) {
@@ -181,14 +177,28 @@ LaunchResult FromProto(const rep::LaunchReport& report) {
     Diagnostic& d = r.diagnostics.emplace_back();
     d.severity = pd.severity() == rep::Diagnostic::ERROR ? Diagnostic::Severity::kError
                                                          : Diagnostic::Severity::kWarning;
-    d.kind = FromProtoKind(pd.kind());
+    d.kind = pd.kind() == rep::Diagnostic::KIND_INVALID ? Diagnostic::Kind::kDeadlock
+                                                         : static_cast<Diagnostic::Kind>(pd.kind());
     d.message = pd.message();
     d.core = pd.core();
     d.pipe = pd.pipe();
     d.op = pd.op();
-    d.location = {pd.location().file(), pd.location().line(), pd.location().column()};
+    d.location = FromProto(pd.location());
     d.cycle = pd.cycle();
+    d.cores.assign(pd.cores().begin(), pd.cores().end());
+    d.race = pd.race();
+    d.other_core = pd.other_core();
+    d.other_pipe = pd.other_pipe();
+    d.other_op = pd.other_op();
+    d.other_location = FromProto(pd.other_location());
+    d.memory = pd.memory();
+    d.address_lo = pd.address_lo();
+    d.address_hi = pd.address_hi();
   }
+  r.check.level = FromProtoLevel(report.check().level());
+  r.check.races = report.check().races();
+  r.check.errors = report.check().errors();
+  r.check.warnings = report.check().warnings();
   r.timeline.reserve(report.timeline_size());
   for (const rep::InstrRecord& pt : report.timeline()) {
     InstrRecord& t = r.timeline.emplace_back();

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <set>
+#include <tuple>
 #include <string>
 #include <utility>
 #include <vector>
@@ -38,6 +39,13 @@ class DiagnosticSink {
   // Dropped if a warning of the same kind for the same op (when `instr` is set) was already
   // recorded, so a loop does not repeat one finding thousands of times.
   void Warn(Diagnostic d, const Instr* instr);
+  // A finding about a pair of instructions (a race), recorded once per core and pair. It does not
+  // stop the launch: the chip computes on, with whatever the timing gave.
+  void Pair(Diagnostic d, const Instr* first, const Instr* second);
+
+  // At the end of a launch: merges identical findings of several cores into one whose message
+  // names them ("cores 0-7 ..."), and counts races, errors and warnings into `summary`.
+  void Finish(CheckSummary* summary);
 
   bool has_error() const { return has_error_; }
   const Program& program() const { return program_; }
@@ -47,6 +55,7 @@ class DiagnosticSink {
   const Program& program_;
   std::vector<Diagnostic> diagnostics_;
   std::set<std::pair<int, const Instr*>> warned_;
+  std::set<std::tuple<uint32_t, int, const Instr*, const Instr*>> paired_;
   bool has_error_ = false;
 };
 

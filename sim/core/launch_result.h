@@ -33,15 +33,20 @@ struct InstrRecord {
 // Mirrors aicore.report.v1.Diagnostic (sim/bridge converts).
 struct Diagnostic {
   enum class Severity { kWarning, kError };
-  enum class Kind {
-    kDeadlock,
-    kOutOfBounds,
-    kGmOutOfBounds,
-    kGmSlackAccess,
-    kInvalidOperand,
-    kCycleLimit,
-    kFlagOverflow,
-    kUnmatchedFlag,
+  // Values are aicore.report.v1.Diagnostic.Kind's.
+  enum class Kind : int {
+    kDeadlock = 1,
+    kOutOfBounds = 2,
+    kGmOutOfBounds = 3,
+    kGmSlackAccess = 4,
+    kInvalidOperand = 5,
+    kCycleLimit = 6,
+    kFlagOverflow = 7,
+    kUnmatchedFlag = 8,
+    kRace = 9,               // conflicting accesses that no synchronisation orders (an error
+                             // that does not stop the launch: the chip computes on)
+    kGmSharedWrite = 10,     // two cores wrote identical bytes to one GM range (warning)
+    kUninitializedRead = 11  // bytes read before anything wrote them in this launch (warning)
   };
   Severity severity = Severity::kError;
   Kind kind = Kind::kDeadlock;
@@ -51,6 +56,21 @@ struct Diagnostic {
   std::string op;
   SourcePoint location;
   uint64_t cycle = 0;
+  // Every core that reported this finding: identical diagnostics of several cores are merged into
+  // one whose message says "cores 0-7".
+  std::vector<uint32_t> cores;
+  // RACE and GM_SHARED_WRITE: "RAW", "WAR" or "WAW"; the other access; the memory and the range.
+  std::string race;
+  int32_t other_core = -1;
+  std::string other_pipe;
+  std::string other_op;
+  SourcePoint other_location;
+  std::string memory;  // "UB", "GM", ...
+  uint64_t address_lo = 0, address_hi = 0;
+  // Where the site prefix ("core 3 (block 3) PIPE_V add at add.py:14, cycle 120") stands in
+  // `message`, so identical findings of several cores can be merged; npos when it has none.
+  size_t site_pos = std::string::npos;
+  size_t site_len = 0;
 };
 
 struct PipeStats {
@@ -77,6 +97,24 @@ struct CoreStats {
   std::vector<PipeStats> pipes;
 };
 
+// How much the checkers do (AICORE_SIM_CHECK, LaunchOptions::check). kOff runs none of the race,
+// initialisation and sync-hygiene checks (faults the chip would not survive are reported
+// anyway); kWarn runs them and reports what they find. kStrict and kStrictAll run the same checks
+// and tell the client to raise: on any race or error, or on any finding at all.
+enum class CheckLevel : uint8_t { kOff = 0, kWarn = 1, kStrict = 2, kStrictAll = 3 };
+
+// What the checkers found in one launch, by severity class.
+struct CheckSummary {
+  CheckLevel level = CheckLevel::kWarn;
+  uint32_t races = 0;     // RACE diagnostics
+  uint32_t errors = 0;    // other ERROR diagnostics
+  uint32_t warnings = 0;  // WARNING diagnostics
+  // "0 races, 0 errors, 2 warnings"
+  std::string Text() const;
+  // True when the level makes these findings an exception in the client.
+  bool Fails() const;
+};
+
 struct LaunchResult {
   enum class Status { kOk, kKernelFault, kDeadlock, kCycleLimitExceeded };
   Status status = Status::kOk;
@@ -90,6 +128,7 @@ struct LaunchResult {
   std::vector<Diagnostic> diagnostics;
   uint64_t simulated_instructions = 0;
   std::vector<InstrRecord> timeline;  // empty unless LaunchOptions::record_timeline
+  CheckSummary check;
 };
 
 }  // namespace aicore::sim

@@ -1,6 +1,7 @@
 // A byte range one instruction reads or writes in one memory, as the issue stage computed it:
-// the unit the dependency tracker (auto_sync, race checks) and the use-after-free check reason
-// about. Strided copies are described by their hull.
+// the unit the dependency tracker (auto_sync), the race checker and the use-after-free check
+// reason about. A strided copy is its hull [lo, hi) plus its geometry (chunks of `chunk` bytes
+// every `pitch` bytes); auto_sync reasons about the hull, the race checker about the chunks.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,7 @@ struct MemRange {
   MemSpace space = MemSpace::kInvalid;
   uint64_t lo = 0, hi = 0;  // [lo, hi): UB offsets, or GM device addresses
   bool write = false;
+  uint64_t chunk = 0, pitch = 0;  // strided: `chunk` bytes at lo, lo + pitch, ...; 0: contiguous
 };
 
 }  // namespace aicore::sim

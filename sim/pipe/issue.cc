@@ -67,11 +67,15 @@ class Evaluator {
 
 // Resolves one side of a copy or vector operand to host memory after checking it.
 bool ResolveSide(const TensorOperand& t, uint64_t address, uint64_t span, AccessRole role,
-                 const IssueEnv& env, const Site& site, uint8_t** host, IssuedInstr* out) {
+                 const IssueEnv& env, const Site& site, uint8_t** host, IssuedInstr* out,
+                 uint64_t chunk = 0, uint64_t pitch = 0) {
   *host = nullptr;
   if (span == 0) return true;
   if (out->num_ranges < 3) {
-    out->ranges[out->num_ranges++] = MemRange{t.space, address, address + span, role.write};
+    bool strided = chunk != 0 && pitch > chunk;
+    out->ranges[out->num_ranges++] = MemRange{t.space,           address,  address + span,
+                                              role.write,        strided ? chunk : 0,
+                                              strided ? pitch : 0};
   }
   if (t.space != MemSpace::kGm) {
     LocalMemory* mem = env.memories.Find(t.space);
@@ -130,10 +134,12 @@ bool BuildDataCopy(const Instr& instr, const Evaluator& ev, const IssueEnv& env,
   uint64_t dst_span = chunks > 0 ? (chunks - 1) * dst_pitch + chunk : 0;
   uint8_t* src_host = nullptr;
   uint8_t* dst_host = nullptr;
-  if (!ResolveSide(m.src0, src_addr, src_span, {"src", false}, env, site, &src_host, out)) {
+  if (!ResolveSide(m.src0, src_addr, src_span, {"src", false}, env, site, &src_host, out, chunk,
+                   src_pitch)) {
     return false;
   }
-  if (!ResolveSide(m.dst, dst_addr, dst_span, {"dst", true}, env, site, &dst_host, out)) {
+  if (!ResolveSide(m.dst, dst_addr, dst_span, {"dst", true}, env, site, &dst_host, out, chunk,
+                   dst_pitch)) {
     return false;
   }
   out->src0 = Transfer{src_host, chunk, src_pitch, chunks};

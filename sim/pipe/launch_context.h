@@ -32,6 +32,7 @@ struct LaunchContext {
   DiagnosticSink diags;
 
   uint32_t block_dim = 0;
+  CheckLevel check = CheckLevel::kWarn;  // kOff: no race / initialisation / hygiene checks
   uint64_t max_cycles = 0;                       // 0 = unlimited
   std::vector<InstrRecord>* timeline = nullptr;  // set when LaunchOptions.record_timeline
 

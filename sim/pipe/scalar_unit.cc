@@ -27,9 +27,14 @@ ScalarUnit::ScalarUnit(uint32_t core, LaunchContext& ctx, ScalarHost& host, cons
       host_(host),
       env_(env),
       tpipe_(ctx.program, ctx.config),
+      order_(env.flags.ids_per_event() * kNumHardEvents),
       auto_sync_(host.core_type(), PipeMask(host), env.flags.ids_per_event(),
-                 env.flags.ids_per_event() * kNumHardEvents),
+                 env.flags.ids_per_event() * kNumHardEvents, order_),
       track_(ctx.program.sync.auto_sync) {
+  if (ctx.check != CheckLevel::kOff) {
+    races_ = std::make_unique<RaceChecker>(host.core_type(), order_, ctx.diags);
+  }
+  observe_ = track_ || races_ != nullptr;
   stats_.pipe = std::string(PipeName(PipeId::kS));
 }
 
@@ -51,7 +56,9 @@ void ScalarUnit::StartBlock(uint32_t block, const std::vector<ScalarValue>& init
   pending_.clear();
   pending_head_ = 0;
   tpipe_.StartBlock();
+  order_.Reset();
   auto_sync_.Reset();
+  if (races_ != nullptr) races_->StartBlock();
   time_ = MaxCycle(time_, at);
   ScheduleResume(time_);
 }
@@ -149,7 +156,7 @@ bool ScalarUnit::DrainPending(Cycle now) {
         return false;
       }
       wait_ = Wait::kNone;
-      if (track_) auto_sync_.OnBarrierAll();
+      NoteBarrierAll();
       Advance(config.barrier_cycles);
       ++pending_head_;
       continue;
@@ -166,7 +173,7 @@ bool ScalarUnit::DrainPending(Cycle now) {
     }
     p.issued.issue = now;
     p.issued.ready = now + Cycle(config.scalar_issue_cycles);
-    if (track_) NoteIssued(p.pipe, p.issued);
+    if (observe_) NoteIssued(p.pipe, p.issued);
     pipe->Push(p.issued);
     if (wait_ == Wait::kQueueFull) {
       uint64_t stalled = (now - wait_since_).value();
@@ -185,18 +192,46 @@ bool ScalarUnit::DrainPending(Cycle now) {
 void ScalarUnit::NoteIssued(PipeId pipe, const IssuedInstr& issued) {
   switch (Info(issued.instr->opcode).op_class) {
     case OpClass::kSetFlag:
-      auto_sync_.OnSetFlag(pipe, issued.flag);
+      order_.OnSetFlag(pipe, issued.flag);
+      if (track_) auto_sync_.OnSetFlag(issued.flag);
       break;
     case OpClass::kWaitFlag:
-      auto_sync_.OnWaitFlag(pipe, issued.flag);
+      order_.OnWaitFlag(pipe, issued.flag);
+      if (track_) auto_sync_.OnOrderChanged();
       break;
     case OpClass::kPipeBarrier:
-      auto_sync_.OnBarrier(pipe);
+      order_.OnBarrier(pipe);
+      if (track_) auto_sync_.OnOrderChanged();
       break;
-    default:
-      auto_sync_.OnAccess(pipe, issued.ranges, issued.num_ranges, issued.instr);
+    default: {
+      uint64_t seq = order_.OnAccess(pipe);
+      if (track_) auto_sync_.OnAccess(pipe, seq, issued.ranges, issued.num_ranges, issued.instr);
+      if (races_ != nullptr) {
+        races_->OnAccess(SiteOf(issued.instr, pipe), seq, issued.ranges, issued.num_ranges);
+      }
       break;
+    }
   }
+}
+
+void ScalarUnit::NoteScalarSet(uint32_t flag) {
+  if (!observe_) return;
+  order_.OnSetFlag(PipeId::kS, flag);
+  if (track_) auto_sync_.OnSetFlag(flag);
+}
+
+void ScalarUnit::NoteScalarWait(uint32_t flag) {
+  if (!observe_) return;
+  order_.OnWaitFlag(PipeId::kS, flag);
+  if (!track_) return;
+  auto_sync_.OnWaitPassed(flag);  // the scalar unit's wait consumes its flag at once
+  auto_sync_.OnOrderChanged();
+}
+
+void ScalarUnit::NoteBarrierAll() {
+  if (!observe_) return;
+  order_.OnBarrierAll();
+  if (track_) auto_sync_.OnOrderChanged();
 }
 
 bool ScalarUnit::PlanAutoSync(const Instr& in, PipeId consumer, const IssuedInstr& issued) {
@@ -521,7 +556,7 @@ bool ScalarUnit::IssuePipeInstr(const Instr& in, Cycle now) {
       ctx_.Stop(LaunchResult::Status::kKernelFault);
       return false;
     }
-    if (track_) auto_sync_.OnSetFlag(PipeId::kS, flag);
+    NoteScalarSet(flag);
     host_.OnSetFlag(flag, &in, now);
     ++frames_.back().pc;
     ++stats_.instructions;
@@ -543,10 +578,7 @@ bool ScalarUnit::IssuePipeInstr(const Instr& in, Cycle now) {
       return false;
     }
     env_.flags.Clear(flag);
-    if (track_) {
-      auto_sync_.OnWaitFlag(PipeId::kS, flag);
-      auto_sync_.OnWaitPassed(flag);
-    }
+    NoteScalarWait(flag);
     if (wait_ == Wait::kFlag) stats_.wait_flag_cycles += (now - wait_since_).value();
     wait_ = Wait::kNone;
     ++frames_.back().pc;
@@ -562,7 +594,7 @@ bool ScalarUnit::IssuePipeInstr(const Instr& in, Cycle now) {
       wait_instr_ = &in;
       return false;
     }
-    if (in.pipe == PipeId::kAll && track_) auto_sync_.OnBarrierAll();
+    if (in.pipe == PipeId::kAll) NoteBarrierAll();
     // PIPE_S is ordered by hardware; a barrier on a pipe this core lacks has nothing to order.
     wait_ = Wait::kNone;
     ++frames_.back().pc;

@@ -21,7 +21,9 @@
 #include "sim/isa/scalar_ops.h"
 #include "sim/pipe/issue.h"
 #include "sim/pipe/pipe.h"
+#include "sim/check/race_checker.h"
 #include "sim/sync/auto_sync.h"
+#include "sim/sync/happens_before.h"
 
 namespace aicore::sim {
 
@@ -100,8 +102,12 @@ class ScalarUnit {
   // auto_sync: queues the set/wait pairs and PIPE_V barrier `issued` needs before it enters
   // `pipe`. False (and waiting) when no event id is free for a pair.
   bool PlanAutoSync(const Instr& in, PipeId pipe, const IssuedInstr& issued);
-  // Tells auto_sync's tracker what entered `pipe`.
+  // Tells the happens-before clocks, auto_sync and the race checker what entered `pipe`.
   void NoteIssued(PipeId pipe, const IssuedInstr& issued);
+  // The scalar unit's own set_flag / wait_flag and PIPE_ALL drains, likewise.
+  void NoteScalarSet(uint32_t flag);
+  void NoteScalarWait(uint32_t flag);
+  void NoteBarrierAll();
   // A set_flag / wait_flag / pipe_barrier made on behalf of `at` (framework call or auto_sync).
   const Instr* SyncInstr(const Instr& at, Opcode op, SyncOrigin origin, uint32_t event,
                          PipeId pipe);
@@ -146,8 +152,11 @@ class ScalarUnit {
   std::vector<PendingIssue> pending_;
   size_t pending_head_ = 0;
   TPipe tpipe_;
+  HappensBefore order_;  // fed in issue order when auto_sync or the race checker needs it
   AutoSync auto_sync_;
-  bool track_ = false;  // auto_sync: feed its tracker
+  std::unique_ptr<RaceChecker> races_;  // null when checking is off
+  bool track_ = false;                  // auto_sync plans syncs
+  bool observe_ = false;                // track_ or races_: keep order_ current
   std::unordered_map<uint64_t, std::unique_ptr<Instr>> synth_;
 };
 

@@ -41,6 +41,8 @@ struct LaunchOptions {
   // the launch stops and Launch returns FailedPrecondition "cancelled". Lets a host enforce wall
   // time limits and client deadlines. Must outlive the call.
   const std::atomic<bool>* cancel = nullptr;
+  // Which checks run (races, initialisation, sync hygiene); faults are reported at every level.
+  CheckLevel check = CheckLevel::kWarn;
   // The composition of the vector cores (pipes, memories, data paths); nullptr: the platform's,
   // CoreSpecFor(CoreType::kAiv, config). Lets tests and what-if studies compose their own core.
   // Must outlive the call.

@@ -96,6 +96,7 @@ StatusOr<LaunchResult> LaunchEngine::Run(const Program& program, uint32_t block_
   LaunchResult result;
   LaunchContext ctx(config_, program, costs_, gm_);
   ctx.block_dim = block_dim;
+  ctx.check = options.check;
   ctx.max_cycles = options.max_cycles;
   ctx.cancel = options.cancel;
   if (options.record_timeline) ctx.timeline = &result.timeline;
@@ -168,6 +169,8 @@ StatusOr<LaunchResult> LaunchEngine::Run(const Program& program, uint32_t block_
   result.cycles = config_.LaunchOverhead(num_cores) + last.value();
   result.clock_mhz = config_.clock_mhz;
   result.duration_us = static_cast<double>(result.cycles) / config_.clock_mhz;
+  result.check.level = options.check;
+  ctx.diags.Finish(&result.check);
   result.diagnostics = std::move(ctx.diags.diagnostics());
   result.simulated_instructions = ctx.instructions;
 

@@ -12,10 +12,12 @@ constexpr uint32_t kMaxUnorderedRecords = 64;
 
 }  // namespace
 
-AutoSync::AutoSync(CoreType type, uint32_t pipes, uint32_t ids_per_event, uint32_t num_flags)
+AutoSync::AutoSync(CoreType type, uint32_t pipes, uint32_t ids_per_event, uint32_t num_flags,
+                   const HappensBefore& order)
     : type_(type),
       ids_per_event_(ids_per_event),
-      tracker_(pipes, num_flags, kMaxUnorderedRecords),
+      order_(order),
+      tracker_(pipes, kMaxUnorderedRecords),
       outstanding_(num_flags, 0) {}
 
 void AutoSync::Reset() { tracker_.Reset(); }
@@ -31,7 +33,7 @@ uint32_t AutoSync::BusyIds(uint32_t event) const {
 AutoSync::Plan AutoSync::PlanFor(PipeId consumer, const MemRange* ranges, int num_ranges) const {
   Plan plan;
   if (num_ranges == 0) return plan;
-  uint32_t mask = tracker_.Unordered(consumer, ranges, num_ranges, nullptr);
+  uint32_t mask = tracker_.Unordered(order_, consumer, ranges, num_ranges, nullptr);
   if (mask == 0) return plan;
   // Same-pipe order: the compiler guards PIPE_V with a barrier; MTE2->MTE2 and MTE3->MTE3
   // overlaps stay manual (ascendc-semantics.md 8.4).
@@ -52,20 +54,14 @@ AutoSync::Plan AutoSync::PlanFor(PipeId consumer, const MemRange* ranges, int nu
   return plan;
 }
 
-void AutoSync::OnAccess(PipeId pipe, const MemRange* ranges, int num_ranges, const Instr* instr) {
-  tracker_.OnAccess(pipe, ranges, num_ranges, instr);
+void AutoSync::OnAccess(PipeId pipe, uint64_t seq, const MemRange* ranges, int num_ranges,
+                        const Instr* instr) {
+  tracker_.OnAccess(pipe, seq, ranges, num_ranges, instr);
 }
 
-void AutoSync::OnSetFlag(PipeId pipe, uint32_t flag) {
-  ++outstanding_[flag];
-  tracker_.OnSetFlag(pipe, flag);
-}
+void AutoSync::OnSetFlag(uint32_t flag) { ++outstanding_[flag]; }
 
-void AutoSync::OnWaitFlag(PipeId pipe, uint32_t flag) { tracker_.OnWaitFlag(pipe, flag); }
-
-void AutoSync::OnBarrier(PipeId pipe) { tracker_.OnBarrier(pipe); }
-
-void AutoSync::OnBarrierAll() { tracker_.OnBarrierAll(); }
+void AutoSync::OnOrderChanged() { tracker_.Prune(order_); }
 
 void AutoSync::OnWaitPassed(uint32_t flag) {
   if (outstanding_[flag] > 0) --outstanding_[flag];

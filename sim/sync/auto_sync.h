@@ -15,19 +15,22 @@
 #include "sim/isa/program.h"
 #include "sim/mem/mem_range.h"
 #include "sim/sync/dep_tracker.h"
+#include "sim/sync/happens_before.h"
 
 namespace aicore::sim {
 
 class AutoSync {
  public:
-  // `pipes`: bit PipeIndex(p) for each pipe of the core (S always); `num_flags`: FlagFile size.
-  AutoSync(CoreType type, uint32_t pipes, uint32_t ids_per_event, uint32_t num_flags);
+  // `pipes`: bit PipeIndex(p) for each pipe of the core (S always); `num_flags`: FlagFile size;
+  // `order`: the core's happens-before clocks, fed by the scalar unit in issue order.
+  AutoSync(CoreType type, uint32_t pipes, uint32_t ids_per_event, uint32_t num_flags,
+           const HappensBefore& order);
 
-  void Reset();  // a new block: nothing issued, nothing outstanding
+  void Reset();  // a new block: nothing issued
 
   struct Plan {
     bool drain_all = false;           // PIPE_ALL first (no flag pair between two of the pipes)
-    uint32_t events[kNumPipes] = {};  // then a set_flag/wait_flag pair of each of these HardEvents
+    uint32_t events[kNumPipes] = {};  // then a set_flag/wait_flag pair of each of these events
     int num_events = 0;
     bool barrier = false;  // then pipe_barrier(consumer) (PIPE_V only)
   };
@@ -37,19 +40,18 @@ class AutoSync {
   // inserted pair must not take.
   uint32_t BusyIds(uint32_t event) const;
 
-  // Everything issued, in issue order, on `pipe` (S for the scalar unit's own flags; its own
-  // wait also passes at once: OnWaitPassed).
-  void OnAccess(PipeId pipe, const MemRange* ranges, int num_ranges, const Instr* instr);
-  void OnSetFlag(PipeId pipe, uint32_t flag);
-  void OnWaitFlag(PipeId pipe, uint32_t flag);
-  void OnBarrier(PipeId pipe);
-  void OnBarrierAll();
+  // What the scalar unit issued, after it told `order` about it.
+  void OnAccess(PipeId pipe, uint64_t seq, const MemRange* ranges, int num_ranges,
+                const Instr* instr);
+  void OnSetFlag(uint32_t flag);  // a set_flag on any pipe
+  void OnOrderChanged();          // a wait or barrier moved the clocks
   // A wait_flag passed on a pipe: its flag is no longer in flight.
   void OnWaitPassed(uint32_t flag);
 
  private:
   CoreType type_;
   uint32_t ids_per_event_;
+  const HappensBefore& order_;
   DepTracker tracker_;
   std::vector<int32_t> outstanding_;  // per flag: sets issued minus waits passed
 };

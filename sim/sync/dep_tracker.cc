@@ -1,4 +1,4 @@
-// Vector-clock happens-before and unordered-access bookkeeping (see dep_tracker.h).
+// auto_sync's unordered-access records (see dep_tracker.h).
 #include "sim/sync/dep_tracker.h"
 
 #include <algorithm>
@@ -14,32 +14,18 @@ bool Conflicts(const MemRange& a, const MemRange& b) {
 
 }  // namespace
 
-DepTracker::DepTracker(uint32_t pipes, uint32_t num_flags, uint32_t max_records)
-    : pipes_(pipes | 1u << kS),
-      max_records_(std::max<uint32_t>(max_records, 2)),
-      flag_clock_(num_flags),
-      flag_valid_(num_flags, 0),
-      waits_ahead_(num_flags, 0) {}
+DepTracker::DepTracker(uint32_t pipes, uint32_t max_records)
+    : pipes_(pipes | 1u << kS), max_records_(std::max<uint32_t>(max_records, 2)) {}
 
 void DepTracker::Reset() {
-  count_.fill(0);
-  for (Clock& c : clock_) c.fill(0);
-  std::fill(flag_valid_.begin(), flag_valid_.end(), 0);
-  std::fill(waits_ahead_.begin(), waits_ahead_.end(), 0);
   for (auto& per_pipe : records_) {
     for (auto& d : per_pipe) d.clear();
   }
 }
 
-DepTracker::Clock DepTracker::Known(PipeId p) const {
-  Clock k = clock_[PipeIndex(p)];
-  const Clock& s = clock_[kS];
-  for (int q = 0; q < kNumPipes; ++q) k[q] = std::max(k[q], s[q]);
-  return k;
-}
-
-uint32_t DepTracker::Unordered(PipeId pipe, const MemRange* ranges, int n, Conflict* first) const {
-  Clock known = Known(pipe);
+uint32_t DepTracker::Unordered(const HappensBefore& order, PipeId pipe, const MemRange* ranges,
+                               int n, Conflict* first) const {
+  HappensBefore::Clock known = order.Known(pipe);
   uint32_t mask = 0;
   for (int q = 0; q < kNumPipes; ++q) {
     for (int i = 0; i < n && (mask >> q & 1u) == 0; ++i) {
@@ -58,9 +44,9 @@ uint32_t DepTracker::Unordered(PipeId pipe, const MemRange* ranges, int n, Confl
   return mask;
 }
 
-void DepTracker::OnAccess(PipeId pipe, const MemRange* ranges, int n, const Instr* instr) {
+void DepTracker::OnAccess(PipeId pipe, uint64_t seq, const MemRange* ranges, int n,
+                          const Instr* instr) {
   int p = PipeIndex(pipe);
-  uint64_t seq = ++count_[p];
   for (int i = 0; i < n; ++i) {
     if (ranges[i].lo >= ranges[i].hi) continue;
     auto& records = records_[p][static_cast<int>(ranges[i].space)];
@@ -78,57 +64,17 @@ void DepTracker::OnAccess(PipeId pipe, const MemRange* ranges, int n, const Inst
   }
 }
 
-void DepTracker::OnSetFlag(PipeId src, uint32_t flag) {
-  int p = PipeIndex(src);
-  // It fires once every earlier instruction of `src` has ended, carrying what they knew.
-  if (flag < flag_valid_.size() && waits_ahead_[flag] > 0) {
-    --waits_ahead_[flag];  // consumed by a wait issued earlier, which learned nothing from it
-  } else if (flag < flag_valid_.size() && !flag_valid_[flag]) {
-    Clock k = Known(src);
-    k[p] = count_[p];
-    flag_clock_[flag] = k;
-    flag_valid_[flag] = 1;
-  }
-  ++count_[p];
-}
-
-void DepTracker::OnWaitFlag(PipeId dst, uint32_t flag) {
-  int p = PipeIndex(dst);
-  if (flag < flag_valid_.size() && flag_valid_[flag]) {
-    Clock& c = clock_[p];
-    const Clock& k = flag_clock_[flag];
-    for (int q = 0; q < kNumPipes; ++q) c[q] = std::max(c[q], k[q]);
-    flag_valid_[flag] = 0;
-  } else if (flag < flag_valid_.size()) {
-    ++waits_ahead_[flag];
-  }
-  ++count_[p];
-  Prune();
-}
-
-void DepTracker::OnBarrier(PipeId pipe) {
-  int p = PipeIndex(pipe);
-  clock_[p][p] = std::max(clock_[p][p], count_[p]);
-  ++count_[p];
-  Prune();
-}
-
-void DepTracker::OnBarrierAll() {
-  for (int q = 0; q < kNumPipes; ++q) clock_[kS][q] = count_[q];
-  ++count_[kS];
-  Prune();
-}
-
-void DepTracker::Prune() {
+void DepTracker::Prune(const HappensBefore& order) {
   for (int q = 0; q < kNumPipes; ++q) {
     if ((pipes_ >> q & 1u) == 0) continue;
     // Ordered before the next instruction of every pipe = ordered before anything to come.
     // The scalar unit issues no memory accesses yet, so only the pipes that do count (a scalar
     // GetValue/SetValue would add S here).
     uint64_t everywhere = UINT64_MAX;
+    const HappensBefore::Clock& s = order.clock(PipeId::kS);
     for (int x = 0; x < kNumPipes; ++x) {
       if (x == kS || (pipes_ >> x & 1u) == 0) continue;
-      everywhere = std::min(everywhere, std::max(clock_[x][q], clock_[kS][q]));
+      everywhere = std::min(everywhere, std::max(order.clock(static_cast<PipeId>(x))[q], s[q]));
     }
     for (auto& records : records_[q]) {
       while (!records.empty() && records.front().seq <= everywhere) records.pop_front();

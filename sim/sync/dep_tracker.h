@@ -1,28 +1,26 @@
-// Happens-before between the pipes of one core, computed in issue order the way a compiler sees
-// the program: vector clocks per pipe, moved by set_flag/wait_flag pairs, pipe barriers and
-// PIPE_ALL, plus the memory ranges each pipe accessed that are not yet known to be ordered
-// before everything that can follow. auto_sync asks it which earlier accesses conflict (RAW,
-// WAR, WAW) with an instruction about to be issued and are not ordered before it; a race checker
-// can ask the same question and report the conflict it returns.
+// auto_sync's record of memory accesses that are not yet known to be ordered before everything
+// that can follow, per pipe and memory, judged by the core's happens-before clocks
+// (sim/sync/happens_before.h). auto_sync asks it which earlier accesses conflict (RAW, WAR, WAW)
+// with an instruction about to be issued and are not ordered before it. Bounded: beyond
+// max_records per pipe and memory the oldest are folded into one conservative range, which can
+// only add a sync, never miss one.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <deque>
-#include <vector>
 
 #include "sim/isa/pipe_id.h"
 #include "sim/isa/program.h"
 #include "sim/mem/mem_range.h"
+#include "sim/sync/happens_before.h"
 
 namespace aicore::sim {
 
 class DepTracker {
  public:
-  // `pipes`: bit PipeIndex(p) for each pipe the core has (S always); `num_flags`: FlagFile
-  // size; `max_records`: per pipe and memory, older unordered accesses beyond it are merged
-  // into one conservative range (bounded cost; at worst an extra sync).
-  DepTracker(uint32_t pipes, uint32_t num_flags, uint32_t max_records);
+  // `pipes`: bit PipeIndex(p) for each pipe the core has (S always).
+  DepTracker(uint32_t pipes, uint32_t max_records);
 
   void Reset();
 
@@ -33,17 +31,15 @@ class DepTracker {
   };
   // Pipes (bit PipeIndex) holding an access that conflicts with `ranges`, about to be issued on
   // `pipe`, and is not ordered before it. `first`, when given, receives one such conflict.
-  uint32_t Unordered(PipeId pipe, const MemRange* ranges, int n, Conflict* first) const;
+  uint32_t Unordered(const HappensBefore& order, PipeId pipe, const MemRange* ranges, int n,
+                     Conflict* first) const;
 
-  // Everything issued, in issue order. A memory instruction pushed into `pipe`:
-  void OnAccess(PipeId pipe, const MemRange* ranges, int n, const Instr* instr);
-  void OnSetFlag(PipeId src, uint32_t flag);
-  void OnWaitFlag(PipeId dst, uint32_t flag);
-  void OnBarrier(PipeId pipe);  // pipe_barrier(pipe) for a pipe the core has
-  void OnBarrierAll();          // PIPE_ALL: the scalar unit waited for every pipe to drain
+  // A memory instruction entered `pipe` with sequence number `seq`.
+  void OnAccess(PipeId pipe, uint64_t seq, const MemRange* ranges, int n, const Instr* instr);
+  // After a wait or barrier moved the clocks: drops what is now ordered before everything.
+  void Prune(const HappensBefore& order);
 
  private:
-  using Clock = std::array<uint64_t, kNumPipes>;
   struct Record {
     uint64_t seq = 0;
     MemRange range;
@@ -51,21 +47,8 @@ class DepTracker {
   };
   static constexpr int kSpaces = 9;  // MemSpace values
 
-  // What an instruction issued now on `p` is ordered after: the pipe's own clock and the
-  // scalar unit's (anything issued after a scalar-side wait starts after it).
-  Clock Known(PipeId p) const;
-  void Prune();
-
   uint32_t pipes_;
   uint32_t max_records_;
-  std::array<uint64_t, kNumPipes> count_{};  // instructions issued per pipe; seq = count
-  std::array<Clock, kNumPipes> clock_{};     // [p][q]: q's instructions up to this seq are
-                                             // ended before p's next instruction starts
-  std::vector<Clock> flag_clock_;            // what a pending set_flag carries
-  std::vector<uint8_t> flag_valid_;
-  // Waits issued before any set of their flag: the next set pairs with them at run time, so it
-  // must not teach a later wait anything.
-  std::vector<uint32_t> waits_ahead_;
   std::array<std::array<std::deque<Record>, kSpaces>, kNumPipes> records_;
 };
 

@@ -198,8 +198,37 @@ MemRange Ub(uint64_t lo, uint64_t hi, bool write) { return MemRange{MemSpace::kU
 
 uint32_t Bit(PipeId p) { return 1u << PipeIndex(p); }
 
+// The tracker with the core's happens-before clocks, driven as the scalar unit drives them.
+class Tracker {
+ public:
+  Tracker(uint32_t pipes, uint32_t max_records) : order_(35 * 8), records_(pipes, max_records) {}
+  void OnAccess(PipeId p, const MemRange* r, int n, const Instr* instr) {
+    records_.OnAccess(p, order_.OnAccess(p), r, n, instr);
+  }
+  uint32_t Unordered(PipeId p, const MemRange* r, int n, DepTracker::Conflict* first) const {
+    return records_.Unordered(order_, p, r, n, first);
+  }
+  void OnSetFlag(PipeId p, uint32_t flag) { order_.OnSetFlag(p, flag); }
+  void OnWaitFlag(PipeId p, uint32_t flag) {
+    order_.OnWaitFlag(p, flag);
+    records_.Prune(order_);
+  }
+  void OnBarrier(PipeId p) {
+    order_.OnBarrier(p);
+    records_.Prune(order_);
+  }
+  void OnBarrierAll() {
+    order_.OnBarrierAll();
+    records_.Prune(order_);
+  }
+
+ private:
+  HappensBefore order_;
+  DepTracker records_;
+};
+
 TEST(DepTracker, FlagsCarryOrderingTransitively) {
-  DepTracker t(kAivPipes, 35 * 8, 64);
+  Tracker t(kAivPipes, 64);
   MemRange w = Ub(0, 256, true);
   t.OnAccess(PipeId::kMte2, &w, 1, nullptr);
   MemRange r = Ub(128, 512, false);
@@ -222,7 +251,7 @@ TEST(DepTracker, FlagsCarryOrderingTransitively) {
 }
 
 TEST(DepTracker, SamePipeNeedsABarrierAndWaitsWithoutSetsTeachNothing) {
-  DepTracker t(kAivPipes, 35 * 8, 64);
+  Tracker t(kAivPipes, 64);
   MemRange w = Ub(0, 256, true);
   t.OnAccess(PipeId::kV, &w, 1, nullptr);
   MemRange r = Ub(0, 256, false);
@@ -237,7 +266,7 @@ TEST(DepTracker, SamePipeNeedsABarrierAndWaitsWithoutSetsTeachNothing) {
 }
 
 TEST(DepTracker, ASetConsumedByAnEarlierWaitTeachesNoLaterWait) {
-  DepTracker t(kAivPipes, 35 * 8, 64);
+  Tracker t(kAivPipes, 64);
   constexpr uint32_t kFlag = 4 * 8;  // MTE2_V id 0
   t.OnWaitFlag(PipeId::kV, kFlag);   // issued before its set: pairs with the next set
   MemRange w = Ub(0, 256, true);
@@ -249,7 +278,7 @@ TEST(DepTracker, ASetConsumedByAnEarlierWaitTeachesNoLaterWait) {
 }
 
 TEST(DepTracker, PipeAllOrdersEverythingAndFoldingNeverMissesAConflict) {
-  DepTracker t(kAivPipes, 35 * 8, 4);
+  Tracker t(kAivPipes, 4);
   for (uint64_t i = 0; i < 10; ++i) {
     MemRange w = Ub(i * 1024, i * 1024 + 32, true);
     t.OnAccess(PipeId::kMte2, &w, 1, nullptr);

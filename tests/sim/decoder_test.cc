@@ -421,7 +421,9 @@ ir::Kernel FrameworkKernel() {
   b.Enque(out, o.addr);
   b.FreeTensor(in, ad.addr);
   KernelBuilder::Tensor od = b.Deque(out);
-  b.DataCopy(KernelBuilder::Gm(z, ir::DT_FLOAT32),
+  // Each block writes its own tiles of z, one per iteration: no two copies write one range.
+  uint32_t tile = b.Add(b.Mul(b.Sys(ir::SysValueOp::BLOCK_IDX), b.Const(4)), loop.iv);
+  b.DataCopy(KernelBuilder::Gm(b.GmAddr(z, b.Mul(tile, b.Const(256)), 4), ir::DT_FLOAT32),
              KernelBuilder::Ub(od.addr, ir::DT_FLOAT32, ir::POS_VECOUT), n);
   b.FreeTensor(out, od.addr);
   b.EndFor();
@@ -429,7 +431,6 @@ ir::Kernel FrameworkKernel() {
   rel->set_event(kVMte3);
   b.PoolOp(FW::POOL_RESET, pool, 0, 0, {});
   b.Fwk(FW::PIPE_DESTROY);
-  (void)loop;
   b.Sync(true);
   return b.Build();
 }
@@ -439,7 +440,8 @@ TEST(DecoderFuzz, FrameworkKernelDecodesRunsAndSurvivesMutation) {
     auto p = DecodeKernel(FrameworkKernel());
     ASSERT_TRUE(p.ok()) << p.status().message();
     Device device(Config());
-    uint64_t x = *device.Malloc(4096), z = *device.Malloc(4096);
+    uint64_t x = *device.Malloc(4096), z = *device.Malloc(8192);
+    ASSERT_TRUE(device.Write(x, std::vector<uint8_t>(4096, 0).data(), 4096).ok());
     auto r = device.Launch(**p, 2, {ArgValue::Address(x), ArgValue::Address(z)}, {});
     ASSERT_TRUE(r.ok());
     EXPECT_EQ(r->status, LaunchResult::Status::kOk);

@@ -60,7 +60,8 @@ TEST(Deadlock, EveryBlockedWaiterOnEveryCoreIsNamed) {
   Device device(Config());
   LaunchResult r = Launch(device, b.Build(), {}, {}, 2);
   ASSERT_EQ(r.status, LaunchResult::Status::kDeadlock);
-  ASSERT_EQ(r.diagnostics.size(), 4u);
+  // One finding per blocked pipe, each naming both cores (identical findings are merged).
+  ASSERT_EQ(r.diagnostics.size(), 2u);
   int v = 0, mte2 = 0;
   for (const Diagnostic& d : r.diagnostics) {
     if (d.pipe == "V") {
@@ -73,9 +74,11 @@ TEST(Deadlock, EveryBlockedWaiterOnEveryCoreIsNamed) {
       EXPECT_EQ(d.location.line, 3u);
       EXPECT_TRUE(Contains(d.message, "V_MTE2 id 1")) << d.message;
     }
+    EXPECT_EQ(d.cores, (std::vector<uint32_t>{0, 1}));
+    EXPECT_TRUE(Contains(d.message, "cores 0-1 PIPE_")) << d.message;
   }
-  EXPECT_EQ(v, 2);
-  EXPECT_EQ(mte2, 2);
+  EXPECT_EQ(v, 1);
+  EXPECT_EQ(mte2, 1);
 }
 
 TEST(Deadlock, ScalarWaitOnSPipe) {

@@ -1,0 +1,227 @@
+// The race checker: conflicting accesses that no set_flag/wait_flag, barrier or queue orders
+// are RACE diagnostics naming both pipes, both instructions and both source lines, the memory
+// range and the fix, judged by the ordering rules (not by how the timing happened to fall). The
+// launch goes on: the chip computes with whatever it read. Golden messages for each kind.
+#include <gtest/gtest.h>
+
+#include "tests/sim/test_util.h"
+
+namespace aicore::sim::testing {
+namespace {
+
+LaunchResult Simulate(const ir::Kernel& k, uint32_t blocks = 1, CheckLevel check = CheckLevel::kWarn) {
+  Device device(Config());
+  std::vector<ArgValue> args;
+  for (const ir::Param& p : k.params()) {
+    (void)p;
+    args.push_back(ArgValue::Address(Upload(device, std::vector<uint16_t>(16384, 0x3C00))));
+  }
+  auto program = Decode(k);
+  LaunchOptions options;
+  options.check = check;
+  auto r = device.Launch(*program, blocks, args, options);
+  EXPECT_TRUE(r.ok()) << r.status().message();
+  return r.ok() ? *r : LaunchResult();
+}
+
+std::vector<const Diagnostic*> Races(const LaunchResult& r) {
+  std::vector<const Diagnostic*> out;
+  for (const Diagnostic& d : r.diagnostics) {
+    if (d.kind == Diagnostic::Kind::kRace) out.push_back(&d);
+  }
+  return out;
+}
+
+const Diagnostic* Race(const LaunchResult& r, const std::string& kind, uint32_t line,
+                       uint32_t other_line) {
+  for (const Diagnostic* d : Races(r)) {
+    if (d->race == kind && d->location.line == line && d->other_location.line == other_line) {
+      return d;
+    }
+  }
+  return nullptr;
+}
+
+TEST(Race, AMissingWaitIsARawNamingBothPipesAndLines) {
+  AddKernelOptions o;
+  o.skip_mte2_v_wait = true;  // the add reads x and y without waiting for their copies
+  LaunchResult r = Simulate(AddKernel(o));
+  EXPECT_EQ(r.status, LaunchResult::Status::kOk);  // the chip computes on, with stale data
+  const Diagnostic* d = Race(r, "RAW", 14, 10);
+  ASSERT_NE(d, nullptr) << (r.diagnostics.empty() ? "" : r.diagnostics[0].message);
+  EXPECT_EQ(d->severity, Diagnostic::Severity::kError);
+  EXPECT_EQ(d->pipe, "V");
+  EXPECT_EQ(d->op, "add");
+  EXPECT_EQ(d->other_pipe, "MTE2");
+  EXPECT_EQ(d->other_op, "data_copy");
+  EXPECT_EQ(d->location.file, "add.py");
+  EXPECT_EQ(d->other_location.file, "add.py");
+  EXPECT_EQ(d->memory, "UB");
+  EXPECT_EQ(d->address_lo, 0u);
+  EXPECT_EQ(d->address_hi, 1024u);
+  EXPECT_EQ(d->message,
+            "core 0 (block 0) PIPE_V add at add.py:14, cycle " + std::to_string(d->cycle) +
+                ": race (RAW) on UB[0, 1024): this add reads bytes that PIPE_MTE2 data_copy at "
+                "add.py:10 writes, and no flag, barrier or queue orders the two, so it can read "
+                "them before they are written (the chip then computes with stale data). Fix: "
+                "set_flag(HardEvent.MTE2_V, id) on PIPE_MTE2 after the data_copy and "
+                "wait_flag(HardEvent.MTE2_V, id) on PIPE_V before the add (a TQue's enque/deque "
+                "pair does this).");
+  EXPECT_NE(Race(r, "RAW", 14, 11), nullptr);  // y too
+  // In issue order the root cause comes first. What follows is its consequence: without the
+  // wait, nothing orders the next copies into the double buffers after these ones (WAW on
+  // MTE2), nor the next add into z after the copy-out and the previous add (WAR, WAW).
+  EXPECT_EQ(&r.diagnostics[0], d);
+  EXPECT_NE(Race(r, "WAW", 10, 10), nullptr);
+  EXPECT_NE(Race(r, "WAR", 14, 17), nullptr);
+  EXPECT_EQ(Races(r).size(), 6u);
+  // The sets the skipped waits leave behind are sync-hygiene warnings.
+  EXPECT_EQ(r.check.Text(), "6 races, 0 errors, 2 warnings");
+}
+
+TEST(Race, EveryMissingPairIsReportedWhenAllFlagsAreRemoved) {
+  AddKernelOptions o;
+  o.flags = false;
+  LaunchResult r = Simulate(AddKernel(o));
+  // MTE2 -> V (x, y), V -> MTE3 (z), and across iterations MTE3 -> V (z again) and V -> MTE2
+  // (the double-buffered x, y of two iterations back).
+  EXPECT_NE(Race(r, "RAW", 14, 10), nullptr);
+  EXPECT_NE(Race(r, "RAW", 14, 11), nullptr);
+  const Diagnostic* out = Race(r, "RAW", 17, 14);
+  ASSERT_NE(out, nullptr);
+  EXPECT_EQ(out->pipe, "MTE3");
+  EXPECT_NE(out->message.find("Fix: set_flag(HardEvent.V_MTE3, id) on PIPE_V after the add and "
+                              "wait_flag(HardEvent.V_MTE3, id) on PIPE_MTE3 before the data_copy"),
+            std::string::npos)
+      << out->message;
+  const Diagnostic* war = Race(r, "WAR", 14, 17);
+  ASSERT_NE(war, nullptr);
+  EXPECT_NE(war->message.find("race (WAR) on UB[4096, 5120): this add writes bytes that "
+                              "PIPE_MTE3 data_copy at add.py:17 reads"),
+            std::string::npos)
+      << war->message;
+  EXPECT_NE(Race(r, "WAR", 10, 14), nullptr);
+  EXPECT_NE(Race(r, "WAR", 11, 14), nullptr);
+  // The double buffers come back every second tile: the copies into them and the adds into z
+  // are writes on one pipe with no barrier between them (WAW).
+  EXPECT_NE(Race(r, "WAW", 10, 10), nullptr);
+  EXPECT_NE(Race(r, "WAW", 11, 11), nullptr);
+  EXPECT_NE(Race(r, "WAW", 14, 14), nullptr);
+  // Each pair once, however many iterations repeat it.
+  EXPECT_EQ(Races(r).size(), 9u);
+  EXPECT_EQ(r.check.races, 9u);
+}
+
+TEST(Race, TheFullyFlaggedKernelIsClean) {
+  LaunchResult r = Simulate(AddKernel(AddKernelOptions()));
+  EXPECT_TRUE(r.diagnostics.empty()) << r.diagnostics[0].message;
+  EXPECT_EQ(r.check.Text(), "0 races, 0 errors, 0 warnings");
+}
+
+// Two MTE2 copies into one UB range: the engine may overlap them, so the second can land first.
+ir::Kernel TwoCopiesInto(bool barrier) {
+  KernelBuilder b("overlap", "overlap.py");
+  uint32_t x = b.PointerParam("x", ir::DT_FLOAT16);
+  uint32_t n = b.Const(512, ir::DT_INT32);
+  uint32_t ub = b.Const(0);
+  b.At(3).DataCopy(KernelBuilder::Ub(ub, ir::DT_FLOAT16), KernelBuilder::Gm(x, ir::DT_FLOAT16), n);
+  if (barrier) b.At(4).Barrier(ir::PIPE_MTE2);
+  b.At(5).DataCopy(KernelBuilder::Ub(ub, ir::DT_FLOAT16),
+                   KernelBuilder::Gm(b.GmAddr(x, b.Const(1024), 2), ir::DT_FLOAT16), n);
+  return b.Build();
+}
+
+TEST(Race, OverlappingMte2WritesWithoutABarrierAreAWaw) {
+  LaunchResult r = Simulate(TwoCopiesInto(false));
+  const Diagnostic* d = Race(r, "WAW", 5, 3);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->pipe, "MTE2");
+  EXPECT_EQ(d->other_pipe, "MTE2");
+  EXPECT_NE(d->message.find(": race (WAW) on UB[0, 1024): this data_copy writes bytes that "
+                            "PIPE_MTE2 data_copy at overlap.py:3 also writes, and no flag, barrier "
+                            "or queue orders the two, so either can land last. Fix: "
+                            "pipe_barrier(PIPE_MTE2) between them."),
+            std::string::npos)
+      << d->message;
+  EXPECT_TRUE(Races(Simulate(TwoCopiesInto(true))).empty());
+}
+
+// exp(x) -> y, then y + y -> z on PIPE_V: the add can start before exp has written y.
+ir::Kernel DependentVectorOps(bool barrier) {
+  KernelBuilder b("dep", "dep.py");
+  uint32_t n = b.Const(64, ir::DT_INT32);
+  uint32_t x = b.Const(0), y = b.Const(256), z = b.Const(512);
+  b.At(2).VecUnary(ir::VecUnaryOp::ABS, KernelBuilder::Ub(x, ir::DT_FLOAT32),
+                   KernelBuilder::Ub(x, ir::DT_FLOAT32), n);
+  b.Barrier(ir::PIPE_V);
+  b.At(3).VecUnary(ir::VecUnaryOp::EXP, KernelBuilder::Ub(y, ir::DT_FLOAT32),
+                   KernelBuilder::Ub(x, ir::DT_FLOAT32), n);
+  if (barrier) b.At(4).Barrier(ir::PIPE_V);
+  b.At(5).VecBinary(ir::VecBinaryOp::ADD, KernelBuilder::Ub(z, ir::DT_FLOAT32),
+                    KernelBuilder::Ub(y, ir::DT_FLOAT32), KernelBuilder::Ub(y, ir::DT_FLOAT32), n);
+  return b.Build();
+}
+
+TEST(Race, DependentVectorInstructionsWithoutABarrierAreARaw) {
+  LaunchResult r = Simulate(DependentVectorOps(false));
+  const Diagnostic* d = Race(r, "RAW", 5, 3);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->other_op, "exp");
+  EXPECT_NE(d->message.find("race (RAW) on UB[256, 512): this add reads bytes that PIPE_V exp "
+                            "at dep.py:3 writes"),
+            std::string::npos)
+      << d->message;
+  EXPECT_NE(d->message.find("Fix: pipe_barrier(PIPE_V) between them."), std::string::npos);
+  EXPECT_TRUE(Races(Simulate(DependentVectorOps(true))).empty());
+}
+
+TEST(Race, SamePipeWriteAfterReadIsOrderedByInOrderStarts) {
+  KernelBuilder b("war", "war.py");
+  uint32_t n = b.Const(64, ir::DT_INT32);
+  uint32_t x = b.Const(0), y = b.Const(256);
+  b.At(2).VecUnary(ir::VecUnaryOp::ABS, KernelBuilder::Ub(x, ir::DT_FLOAT32),
+                   KernelBuilder::Ub(x, ir::DT_FLOAT32), n);
+  b.Barrier(ir::PIPE_V);
+  b.At(3).VecUnary(ir::VecUnaryOp::ABS, KernelBuilder::Ub(y, ir::DT_FLOAT32),
+                   KernelBuilder::Ub(x, ir::DT_FLOAT32), n);
+  // Overwrites x, which the previous instruction reads: starts are in order on PIPE_V.
+  b.At(4).VecUnary(ir::VecUnaryOp::ABS, KernelBuilder::Ub(x, ir::DT_FLOAT32),
+                   KernelBuilder::Ub(y, ir::DT_FLOAT32), n);
+  LaunchResult r = Simulate(b.Build());
+  // Line 4 reads y that line 3 writes without a barrier: a RAW, but no WAR on x.
+  EXPECT_NE(Race(r, "RAW", 4, 3), nullptr);
+  EXPECT_EQ(Races(r).size(), 1u);
+}
+
+TEST(Race, AutoSyncLeavesNothingToReport) {
+  AddKernelOptions o;
+  o.flags = false;
+  ir::Kernel k = AddKernel(o);
+  k.mutable_sync()->set_auto_sync(true);
+  LaunchResult r = Simulate(k);
+  EXPECT_TRUE(Races(r).empty()) << Races(r)[0]->message;
+}
+
+TEST(Race, CheckingOffReportsNothing) {
+  AddKernelOptions o;
+  o.flags = false;
+  LaunchResult r = Simulate(AddKernel(o), 1, CheckLevel::kOff);
+  EXPECT_TRUE(r.diagnostics.empty());
+  EXPECT_EQ(r.check.level, CheckLevel::kOff);
+}
+
+TEST(Race, IdenticalFindingsOfSeveralCoresAreMerged) {
+  AddKernelOptions o;
+  o.skip_mte2_v_wait = true;
+  LaunchResult r = Simulate(AddKernel(o), 4);
+  const Diagnostic* d = Race(r, "RAW", 14, 10);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->cores, (std::vector<uint32_t>{0, 1, 2, 3}));
+  EXPECT_EQ(d->message.rfind("cores 0-3 PIPE_V add at add.py:14: race (RAW)", 0), 0u)
+      << d->message;
+  EXPECT_EQ(Races(r).size(), 6u);  // each once for all four cores
+  for (const Diagnostic* race : Races(r)) EXPECT_EQ(race->cores.size(), 4u) << race->message;
+}
+
+}  // namespace
+}  // namespace aicore::sim::testing
