@@ -24,7 +24,8 @@ rep::LaunchReport::Status ToProtoStatus(LaunchResult::Status s) {
 
 // Diagnostic::Kind carries the proto's values.
 static_assert(static_cast<int>(Diagnostic::Kind::kDeadlock) == rep::Diagnostic::DEADLOCK &&
-              static_cast<int>(Diagnostic::Kind::kUnmatchedFlag) == rep::Diagnostic::UNMATCHED_FLAG &&
+              static_cast<int>(Diagnostic::Kind::kUnmatchedFlag) ==
+                  rep::Diagnostic::UNMATCHED_FLAG &&
               static_cast<int>(Diagnostic::Kind::kRace) == rep::Diagnostic::RACE &&
               static_cast<int>(Diagnostic::Kind::kUninitializedRead) ==
                   rep::Diagnostic::UNINITIALIZED_READ);
@@ -178,7 +179,7 @@ LaunchResult FromProto(const rep::LaunchReport& report) {
     d.severity = pd.severity() == rep::Diagnostic::ERROR ? Diagnostic::Severity::kError
                                                          : Diagnostic::Severity::kWarning;
     d.kind = pd.kind() == rep::Diagnostic::KIND_INVALID ? Diagnostic::Kind::kDeadlock
-                                                         : static_cast<Diagnostic::Kind>(pd.kind());
+                                                        : static_cast<Diagnostic::Kind>(pd.kind());
     d.message = pd.message();
     d.core = pd.core();
     d.pipe = pd.pipe();

@@ -4,8 +4,8 @@
 
 #include <cstdint>
 #include <set>
-#include <tuple>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 

@@ -41,8 +41,7 @@ void RaceChecker::StartBlock() {
   }
 }
 
-void RaceChecker::OnAccess(const Site& site, uint64_t seq, const MemRange* ranges,
-                           int num_ranges) {
+void RaceChecker::OnAccess(const Site& site, uint64_t seq, const MemRange* ranges, int num_ranges) {
   HappensBefore::Clock known = order_.Known(site.pipe);
   for (int i = 0; i < num_ranges; ++i) {
     const MemRange& r = ranges[i];
@@ -75,9 +74,8 @@ void RaceChecker::OnAccess(const Site& site, uint64_t seq, const MemRange* range
   }
 }
 
-void RaceChecker::Visit(const Site& site, uint64_t seq, const MemRange& r, uint64_t lo,
-                        uint64_t hi, const HappensBefore::Clock& known, Finding found[3],
-                        Finding* uninit) {
+void RaceChecker::Visit(const Site& site, uint64_t seq, const MemRange& r, uint64_t lo, uint64_t hi,
+                        const HappensBefore::Clock& known, Finding found[3], Finding* uninit) {
   PipeId pipe = site.pipe;
   // The scalar unit is in program order; a pipe is ordered with itself only across a barrier.
   auto ordered = [&](const Access& a) {

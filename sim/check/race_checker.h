@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "sim/check/diagnostics.h"
-#include "sim/check/interval_map.h"
+#include "sim/core/interval_map.h"
 #include "sim/isa/core_type.h"
 #include "sim/mem/mem_range.h"
 #include "sim/sync/happens_before.h"

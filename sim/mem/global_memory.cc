@@ -55,6 +55,9 @@ Status GlobalMemory::Free(uint64_t address) {
     return NotFound("Free(" + Hex(address) + "): not the start of a live device allocation");
   }
   bytes_allocated_ -= it->second.size;
+  // A later allocation at these addresses starts unwritten.
+  written_.Visit(it->second.base, it->second.base + it->second.size + it->second.slack,
+                 [](uint64_t, uint64_t, bool& w) { w = false; });
   allocations_.erase(it);
   return Status::Ok();
 }
@@ -78,7 +81,25 @@ Status GlobalMemory::Write(uint64_t address, const void* src, uint64_t bytes) {
                            " is not inside one device allocation");
   }
   std::memcpy(const_cast<uint8_t*>(a->data.data()) + (address - a->base), src, bytes);
+  MarkWritten(address, address + bytes);
   return Status::Ok();
+}
+
+void GlobalMemory::MarkWritten(uint64_t lo, uint64_t hi) {
+  written_.Visit(lo, hi, [](uint64_t, uint64_t, bool& w) { w = true; });
+}
+
+std::pair<uint64_t, uint64_t> GlobalMemory::Unwritten(uint64_t lo, uint64_t hi) const {
+  uint64_t at = lo;
+  std::pair<uint64_t, uint64_t> gap{0, 0};
+  written_.ForEach(lo, hi, [&](uint64_t a, uint64_t b, const bool& w) {
+    if (gap.second != 0) return;
+    if (a > at) gap = {at, a};
+    if (!w && gap.second == 0) gap = {a, b};
+    at = b;
+  });
+  if (gap.second == 0 && at < hi) gap = {at, hi};
+  return gap;
 }
 
 Status GlobalMemory::Read(uint64_t address, void* dst, uint64_t bytes) const {

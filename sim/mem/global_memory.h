@@ -5,8 +5,10 @@
 
 #include <cstdint>
 #include <map>
+#include <utility>
 #include <vector>
 
+#include "sim/core/interval_map.h"
 #include "sim/core/status.h"
 
 namespace aicore::sim {
@@ -46,6 +48,12 @@ class GlobalMemory {
   // (for messages), else nullptr.
   const GmAllocation* Nearest(uint64_t address) const;
 
+  // Which bytes anything wrote since they were allocated: the host (Write) or a kernel
+  // (MarkWritten, by the checkers). Unwritten returns the first range in [lo, hi) nothing wrote,
+  // as an empty pair when there is none; initcheck reports reads of it.
+  void MarkWritten(uint64_t lo, uint64_t hi);
+  std::pair<uint64_t, uint64_t> Unwritten(uint64_t lo, uint64_t hi) const;
+
  private:
   const GmAllocation* Containing(uint64_t address, uint64_t bytes) const;
 
@@ -55,6 +63,7 @@ class GlobalMemory {
   uint64_t next_address_;
   uint64_t bytes_allocated_ = 0;
   std::map<uint64_t, GmAllocation> allocations_;  // by base
+  IntervalMap<bool> written_;                     // true where something wrote
 };
 
 }  // namespace aicore::sim

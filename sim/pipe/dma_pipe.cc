@@ -51,6 +51,10 @@ PipeTiming DmaPipe::Execute(const IssuedInstr& in, Cycle now, uint8_t* scratch) 
             "a DMA engine got a copy that has no GM side");
   Gather(in.src0, scratch);
   bool reads_gm = in.transfer == TransferKind::kGmRead;
+  if (reads_gm && ctx_.gm_check != nullptr) {
+    ctx_.gm_check->OnRead(SiteOf(in.instr, now),
+                          GmSpan{in.src0_addr, in.src0.chunk_bytes, in.src0.pitch, in.src0.chunks});
+  }
   const Transfer& side = reads_gm ? in.src0 : in.dst;
   GmTransfer t;
   t.addr = reads_gm ? in.src0_addr : in.dst_addr;

@@ -73,9 +73,8 @@ bool ResolveSide(const TensorOperand& t, uint64_t address, uint64_t span, Access
   if (span == 0) return true;
   if (out->num_ranges < 3) {
     bool strided = chunk != 0 && pitch > chunk;
-    out->ranges[out->num_ranges++] = MemRange{t.space,           address,  address + span,
-                                              role.write,        strided ? chunk : 0,
-                                              strided ? pitch : 0};
+    out->ranges[out->num_ranges++] = MemRange{
+        t.space, address, address + span, role.write, strided ? chunk : 0, strided ? pitch : 0};
   }
   if (t.space != MemSpace::kGm) {
     LocalMemory* mem = env.memories.Find(t.space);

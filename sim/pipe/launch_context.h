@@ -5,9 +5,11 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "sim/check/diagnostics.h"
+#include "sim/check/gm_checker.h"
 #include "sim/core/config.h"
 #include "sim/core/cycle.h"
 #include "sim/core/event_queue.h"
@@ -32,7 +34,8 @@ struct LaunchContext {
   DiagnosticSink diags;
 
   uint32_t block_dim = 0;
-  CheckLevel check = CheckLevel::kWarn;  // kOff: no race / initialisation / hygiene checks
+  CheckLevel check = CheckLevel::kWarn;          // kOff: no race / initialisation / hygiene checks
+  std::unique_ptr<GmChecker> gm_check;           // GM across cores; null when checking is off
   uint64_t max_cycles = 0;                       // 0 = unlimited
   std::vector<InstrRecord>* timeline = nullptr;  // set when LaunchOptions.record_timeline
 

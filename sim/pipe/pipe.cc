@@ -182,6 +182,8 @@ bool Pipe::StartHead(Cycle now) {
       slots_[slot].instr = in.instr;
       slots_[slot].scratch = scratch;
       slots_[slot].dst = in.dst;
+      slots_[slot].gm_write = in.transfer == TransferKind::kGmWrite;
+      slots_[slot].gm = GmSpan{in.dst_addr, in.dst.chunk_bytes, in.dst.pitch, in.dst.chunks};
       accept_at_ = t.accept_next;
       max_end_ = MaxCycle(max_end_, t.end);
       AccountBusy(now, t.end);
@@ -204,6 +206,8 @@ void Pipe::OnEnd(uint64_t slot_index, Cycle now) {
     listener_.OnSetFlag(f.flag, f.instr, now);
   } else {
     const uint8_t* src = scratch_.data(f.scratch);
+    if (f.gm_write && ctx_.gm_check != nullptr)
+      ctx_.gm_check->OnWrite(SiteOf(f.instr, now), f.gm, src);
     for (uint64_t c = 0; c < f.dst.chunks; ++c) {
       std::memcpy(f.dst.base + c * f.dst.pitch, src + c * f.dst.chunk_bytes, f.dst.chunk_bytes);
     }

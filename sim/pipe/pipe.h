@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/check/diagnostics.h"
+#include "sim/check/gm_checker.h"
 #include "sim/core/cycle.h"
 #include "sim/core/event_queue.h"
 #include "sim/core/launch_result.h"
@@ -99,6 +101,8 @@ class Pipe {
 
   // Subclasses add their own stall causes and traffic.
   PipeStats& mutable_stats() { return stats_; }
+  // Where `instr` runs on this pipe at `now`, for diagnostics.
+  Site SiteOf(const Instr* instr, Cycle now) const { return Site{core_, block_, id_, instr, now}; }
 
   LaunchContext& ctx_;
 
@@ -110,6 +114,8 @@ class Pipe {
     uint32_t flag = 0;
     const Instr* instr = nullptr;  // for set_flag overflow reports and invariant messages
     Transfer dst;
+    bool gm_write = false;  // a copy into GM: the GM checker sees its bytes land
+    GmSpan gm;
   };
 
   bool StartHead(Cycle now);  // false if the head cannot start at `now`

@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "sim/check/race_checker.h"
 #include "sim/core/cycle.h"
 #include "sim/core/launch_result.h"
 #include "sim/fwk/tpipe.h"
@@ -21,7 +22,6 @@
 #include "sim/isa/scalar_ops.h"
 #include "sim/pipe/issue.h"
 #include "sim/pipe/pipe.h"
-#include "sim/check/race_checker.h"
 #include "sim/sync/auto_sync.h"
 #include "sim/sync/happens_before.h"
 

@@ -97,6 +97,7 @@ StatusOr<LaunchResult> LaunchEngine::Run(const Program& program, uint32_t block_
   LaunchContext ctx(config_, program, costs_, gm_);
   ctx.block_dim = block_dim;
   ctx.check = options.check;
+  if (ctx.check != CheckLevel::kOff) ctx.gm_check = std::make_unique<GmChecker>(gm_, ctx.diags);
   ctx.max_cycles = options.max_cycles;
   ctx.cancel = options.cancel;
   if (options.record_timeline) ctx.timeline = &result.timeline;

@@ -9,7 +9,8 @@
 namespace aicore::sim::testing {
 namespace {
 
-LaunchResult Simulate(const ir::Kernel& k, uint32_t blocks = 1, CheckLevel check = CheckLevel::kWarn) {
+LaunchResult Simulate(const ir::Kernel& k, uint32_t blocks = 1,
+                      CheckLevel check = CheckLevel::kWarn) {
   Device device(Config());
   std::vector<ArgValue> args;
   for (const ir::Param& p : k.params()) {
@@ -217,10 +218,131 @@ TEST(Race, IdenticalFindingsOfSeveralCoresAreMerged) {
   const Diagnostic* d = Race(r, "RAW", 14, 10);
   ASSERT_NE(d, nullptr);
   EXPECT_EQ(d->cores, (std::vector<uint32_t>{0, 1, 2, 3}));
-  EXPECT_EQ(d->message.rfind("cores 0-3 PIPE_V add at add.py:14: race (RAW)", 0), 0u)
-      << d->message;
+  EXPECT_EQ(d->message.rfind("cores 0-3 PIPE_V add at add.py:14: race (RAW)", 0), 0u) << d->message;
   EXPECT_EQ(Races(r).size(), 6u);  // each once for all four cores
   for (const Diagnostic* race : Races(r)) EXPECT_EQ(race->cores.size(), 4u) << race->message;
+}
+
+}  // namespace
+}  // namespace aicore::sim::testing
+
+namespace aicore::sim::testing {
+namespace {
+
+// Every block copies x[0:64) in, adds a scalar and writes z[0:64): the same GM range from every
+// core. `per_core` adds the block index (different bytes per core), else 1 (identical bytes).
+ir::Kernel EveryCoreWritesOneRange(bool per_core) {
+  KernelBuilder b("shared", "shared.py");
+  uint32_t x = b.PointerParam("x", ir::DT_FLOAT32);
+  uint32_t z = b.PointerParam("z", ir::DT_FLOAT32);
+  uint32_t n = b.Const(64, ir::DT_INT32);
+  uint32_t id = b.Const(0, ir::DT_INT32);
+  uint32_t in = b.Const(0), out = b.Const(256);
+  uint32_t scalar = per_core
+                        ? b.Cast(b.Sys(ir::SysValueOp::BLOCK_IDX), ir::DT_INT64, ir::DT_FLOAT32)
+                        : b.ConstF(1.0);
+  b.At(3).DataCopy(KernelBuilder::Ub(in, ir::DT_FLOAT32), KernelBuilder::Gm(x, ir::DT_FLOAT32), n);
+  b.SetFlag(kMte2V, id);
+  b.WaitFlag(kMte2V, id);
+  b.At(5).VecScalar(ir::VecScalarOp::ADDS, KernelBuilder::Ub(out, ir::DT_FLOAT32),
+                    KernelBuilder::Ub(in, ir::DT_FLOAT32), scalar, n);
+  b.SetFlag(kVMte3, id);
+  b.WaitFlag(kVMte3, id);
+  b.At(7).DataCopy(KernelBuilder::Gm(z, ir::DT_FLOAT32), KernelBuilder::Ub(out, ir::DT_FLOAT32), n);
+  return b.Build();
+}
+
+TEST(Race, TwoCoresWritingDifferentValuesToOneGmRangeRace) {
+  LaunchResult r = Simulate(EveryCoreWritesOneRange(true), 2);
+  std::vector<const Diagnostic*> races = Races(r);
+  ASSERT_EQ(races.size(), 1u) << (r.diagnostics.empty() ? "" : r.diagnostics[0].message);
+  const Diagnostic* d = races[0];
+  EXPECT_EQ(d->race, "WAW");
+  EXPECT_EQ(d->memory, "GM");
+  EXPECT_EQ(d->address_hi - d->address_lo, 256u);
+  EXPECT_EQ(d->location.line, 7u);
+  EXPECT_EQ(d->other_location.line, 7u);
+  EXPECT_NE(d->other_core, d->core);
+  EXPECT_NE(d->message.find("race (WAW across cores) on GM["), std::string::npos) << d->message;
+  EXPECT_NE(d->message.find("'s PIPE_MTE3 data_copy at shared.py:7 also writes in this launch, "
+                            "with different values, and nothing orders the two cores, so the "
+                            "result depends on which lands last. Fix: give each core its own "
+                            "range"),
+            std::string::npos)
+      << d->message;
+}
+
+TEST(Race, TwoCoresWritingIdenticalBytesIsAWarningOnly) {
+  LaunchResult r = Simulate(EveryCoreWritesOneRange(false), 2);
+  EXPECT_TRUE(Races(r).empty()) << Races(r)[0]->message;
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  const Diagnostic& d = r.diagnostics[0];
+  EXPECT_EQ(d.kind, Diagnostic::Kind::kGmSharedWrite);
+  EXPECT_EQ(d.severity, Diagnostic::Severity::kWarning);
+  EXPECT_NE(d.message.find("with identical values (whole-tile tail handling does this)"),
+            std::string::npos)
+      << d.message;
+  EXPECT_EQ(r.check.Text(), "0 races, 0 errors, 1 warning");
+  CheckSummary one_warning = r.check;
+  one_warning.level = CheckLevel::kStrict;
+  EXPECT_FALSE(one_warning.Fails());  // strict ignores warnings
+  one_warning.level = CheckLevel::kStrictAll;
+  EXPECT_TRUE(one_warning.Fails());
+}
+
+TEST(Race, ACoreReadingWhatAnotherCoreWritesRaces) {
+  // Block b reads z[0:64) (what block 1 writes), so some core reads another's output.
+  KernelBuilder b("chain", "chain.py");
+  uint32_t z = b.PointerParam("z", ir::DT_FLOAT32);
+  uint32_t n = b.Const(64, ir::DT_INT32);
+  uint32_t id = b.Const(0, ir::DT_INT32);
+  uint32_t ub = b.Const(0);
+  uint32_t is_one =
+      b.Binary(ir::ScalarBinaryOp::EQ, ir::DT_INT64, b.Sys(ir::SysValueOp::BLOCK_IDX), b.Const(1));
+  b.BeginIf(is_one);
+  b.At(4).DataCopy(KernelBuilder::Gm(z, ir::DT_FLOAT32), KernelBuilder::Ub(ub, ir::DT_FLOAT32), n);
+  b.Else();
+  b.At(6).DataCopy(KernelBuilder::Ub(ub, ir::DT_FLOAT32), KernelBuilder::Gm(z, ir::DT_FLOAT32), n);
+  b.EndIf();
+  (void)id;
+  LaunchResult r = Simulate(b.Build(), 2);
+  std::vector<const Diagnostic*> races = Races(r);
+  ASSERT_EQ(races.size(), 1u);
+  EXPECT_TRUE(races[0]->race == "RAW" || races[0]->race == "WAR") << races[0]->race;
+  EXPECT_NE(races[0]->message.find("across cores"), std::string::npos) << races[0]->message;
+}
+
+TEST(InitCheck, ReadsOfBytesNothingWroteAreWarnings) {
+  // The abs reads UB bytes nothing wrote: a warning, not a race.
+  LaunchResult r = Simulate(DependentVectorOps(true));
+  const Diagnostic* d = nullptr;
+  for (const Diagnostic& x : r.diagnostics) {
+    if (x.kind == Diagnostic::Kind::kUninitializedRead) d = &x;
+  }
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->severity, Diagnostic::Severity::kWarning);
+  EXPECT_EQ(d->location.line, 2u);
+  EXPECT_EQ(d->message, "core 0 (block 0) PIPE_V abs at dep.py:2, cycle " +
+                            std::to_string(d->cycle) +
+                            ": reads UB[0, 256), which nothing wrote in this launch: the bytes "
+                            "are whatever the memory held before (on the chip, a previous "
+                            "kernel's data). Fix: copy or compute the data into the buffer first, "
+                            "or read only the part that was written.");
+  EXPECT_EQ(r.check.warnings, 1u);
+
+  // GM: bytes of an allocation the host never wrote.
+  Device device(Config());
+  uint64_t x = *device.Malloc(1024), z = *device.Malloc(1024);
+  auto program = Decode(EveryCoreWritesOneRange(false));
+  auto gm = device.Launch(*program, 1, {ArgValue::Address(x), ArgValue::Address(z)}, {});
+  ASSERT_TRUE(gm.ok());
+  ASSERT_EQ(gm->diagnostics.size(), 1u);
+  EXPECT_EQ(gm->diagnostics[0].kind, Diagnostic::Kind::kUninitializedRead);
+  EXPECT_EQ(gm->diagnostics[0].memory, "GM");
+  EXPECT_EQ(gm->diagnostics[0].address_lo, x);
+  EXPECT_EQ(gm->diagnostics[0].address_hi, x + 256);
+  EXPECT_NE(gm->diagnostics[0].message.find("which neither the host nor a kernel wrote"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -1,0 +1,55 @@
+// GM across the cores of one launch, checked as copies execute: a core reading or writing bytes
+// another core writes (or reads) in the same launch is a RACE, since nothing orders cores yet
+// (no sync_all or cross-core flags exist in the IR); two cores writing identical bytes, as
+// whole-tile tail kernels do, is a GM_SHARED_WRITE warning instead. A read of GM bytes that
+// neither the host nor a kernel wrote is an UNINITIALIZED_READ warning. Blocks of one core run
+// one after another and so are ordered; within a core, the race checker judges GM accesses by
+// the core's flags like any other memory.
+#pragma once
+
+#include <cstdint>
+
+#include "sim/check/diagnostics.h"
+#include "sim/core/interval_map.h"
+#include "sim/mem/global_memory.h"
+
+namespace aicore::sim {
+
+// One side of a copy in GM: `chunks` pieces of `chunk` bytes, `pitch` bytes apart, from `addr`.
+struct GmSpan {
+  uint64_t addr = 0;
+  uint64_t chunk = 0;
+  uint64_t pitch = 0;
+  uint64_t chunks = 0;
+};
+
+class GmChecker {
+ public:
+  GmChecker(GlobalMemory& gm, DiagnosticSink& sink) : gm_(gm), sink_(sink) {}
+
+  // A copy reads `span` as it starts.
+  void OnRead(const Site& site, const GmSpan& span);
+  // A copy's bytes land: `data` holds them chunk after chunk; GM still holds the old bytes.
+  void OnWrite(const Site& site, const GmSpan& span, const uint8_t* data);
+
+ private:
+  struct Shadow {
+    int32_t writer = -1;  // core of the last write in this launch, -1: none
+    const Instr* write_instr = nullptr;
+    PipeId write_pipe = PipeId::kS;
+    uint64_t readers = 0;  // cores (bit per core, the first 64) that read since that write
+    const Instr* read_instr = nullptr;
+    PipeId read_pipe = PipeId::kS;
+    bool operator==(const Shadow&) const = default;
+  };
+
+  void Report(const Site& site, Diagnostic::Kind kind, const char* race, int32_t other_core,
+              PipeId other_pipe, const Instr* other, uint64_t lo, uint64_t hi,
+              const std::string& what, const std::string& fix);
+
+  GlobalMemory& gm_;
+  DiagnosticSink& sink_;
+  IntervalMap<Shadow> shadow_;
+};
+
+}  // namespace aicore::sim
