@@ -98,7 +98,7 @@ def main():
         overlap = report.concurrent_intervals(("MTE2", "V", "MTE3"), core=0)
         print(f"BUFFER_NUM={buffer_num}: {'PASS' if ok else 'FAIL'}, {report.cycles} cycles "
               f"({report.duration_us:.3f} us); MTE2, V and MTE3 of core 0 busy together for "
-              f"{sum(e - s for s, e in overlap)} cycles")
+              f"{sum(e - s for s, e in overlap)} cycles; checkers: {report.check.summary}")
     return status
 
 

@@ -101,6 +101,7 @@ def main():
           f"{'PASS' if ok else 'FAIL'}")
     print(f"simulated: {report.cycles} cycles, {report.duration_us:.3f} us at "
           f"{report.clock_mhz:.0f} MHz on {report.platform}")
+    print(f"checkers ({report.check.level}): {report.check.summary}")
     if not ok:
         bad = np.flatnonzero(z_np != expected)
         print(f"{bad.size} mismatches, first at {bad[0]}: got {z_np[bad[0]]}, "

@@ -102,6 +102,11 @@ std::string UsageText() {
       << "); logs go to stderr\n"
          "  --trace-root DIR              allow LaunchOptions.trace_dir: msprof-style traces are\n"
          "                                written on this host below DIR (default: refused)\n"
+         "  --check LEVEL                 off, warn, strict or strict-all: the race,\n"
+         "                                initialisation and sync checks of launches that do not\n"
+         "                                ask for a level (LaunchOptions.check); strict marks a\n"
+         "                                report with a race or error failed, strict-all one with\n"
+         "                                any finding (default warn; docs/checkers.md)\n"
          "  --help                        print this text and exit\n";
   return out.str();
 }
@@ -131,7 +136,8 @@ ParseResult ParseOptions(int argc, char** argv) {
                                    "--session-idle-seconds",
                                    "--shutdown-grace-ms",
                                    "--log-level",
-                                   "--trace-root"};
+                                   "--trace-root",
+                                   "--check"};
     if (std::find(std::begin(kFlags), std::end(kFlags), name) == std::end(kFlags)) {
       return fail("unknown flag '" + name + "'");
     }
@@ -194,6 +200,10 @@ ParseResult ParseOptions(int argc, char** argv) {
         return fail("--log-level expects trace|debug|info|warn|error|critical|off, got '" + value +
                     "'");
       options.log_level = value;
+    } else if (name == "--check") {
+      if (!sim::ParseCheckLevel(value, &options.check)) {
+        return fail("--check expects off|warn|strict|strict-all, got '" + value + "'");
+      }
     } else if (name == "--trace-root") {
       if (value.empty()) return fail("--trace-root expects a folder");
       options.trace_root = value;

@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 
+#include "sim/core/launch_result.h"
+
 namespace aicore::daemon {
 
 struct DaemonOptions {
@@ -20,6 +22,7 @@ struct DaemonOptions {
   uint32_t shutdown_grace_ms = 10'000;
   std::string log_level = "info";
   std::string trace_root;  // LaunchOptions.trace_dir is honoured only below it; empty = refused
+  sim::CheckLevel check = sim::CheckLevel::kWarn;  // launches that do not ask for a level
 };
 
 struct ParseResult {

@@ -79,7 +79,8 @@ grpc::Status DrainingStatus() {
 std::string LaunchFields(const aicore::report::v1::LaunchReport& report) {
   return "kernel=" + report.kernel_name() + " block_dim=" + std::to_string(report.block_dim()) +
          " report=" + ReportStatusName(report.status()) +
-         " cycles=" + std::to_string(report.cycles());
+         " cycles=" + std::to_string(report.cycles()) + " check=\"" + report.check().summary() +
+         "\"";
 }
 
 }  // namespace aicore::daemon::detail

@@ -9,6 +9,7 @@
 
 #include "aicore/runtime.h"
 #include "report.pb.h"
+#include "runtime/src/check_level.h"
 #include "runtime/src/sim_status.h"
 #include "runtime/src/stream_table.h"
 #include "sim/bridge/bridge.h"
@@ -57,7 +58,10 @@ class EmbeddedRuntime final : public Runtime {
                                const std::vector<ArgValue>& args, uint32_t stream,
                                const LaunchSettings& settings) override {
     if (Status s = streams_.Check(stream); !s.ok()) return s;
+    StatusOr<CheckLevel> check = ResolveCheckLevel(settings.check);
+    if (!check.ok()) return check.status();
     sim::HostLaunch launch;
+    launch.check = ToSim(*check);
     launch.block_dim = block_dim;
     launch.args = ToSim(args);
     launch.max_cycles = settings.max_cycles;

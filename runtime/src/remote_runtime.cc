@@ -13,6 +13,7 @@
 
 #include "aicore/runtime.h"
 #include "grpc_code_name.h"
+#include "runtime/src/check_level.h"
 #include "runtime/src/rpc_status.h"
 #include "runtime/src/stream_table.h"
 #include "sim/host/trace_output.h"
@@ -161,6 +162,8 @@ class RemoteRuntime final : public Runtime {
                                const std::vector<ArgValue>& args, uint32_t stream,
                                const LaunchSettings& settings) override {
     if (Status s = streams_.Check(stream); !s.ok()) return s;
+    StatusOr<CheckLevel> check = ResolveCheckLevel(settings.check);
+    if (!check.ok()) return check.status();
     svc::LaunchRequest request;
     request.set_session_id(session_id_);
     request.set_stream_id(stream);
@@ -187,6 +190,9 @@ class RemoteRuntime final : public Runtime {
       }
     }
     request.mutable_options()->set_max_cycles(settings.max_cycles);
+    // kDefault stays unspecified: the daemon's --check decides (runtime levels are the proto's).
+    static_assert(static_cast<int>(CheckLevel::kStrictAll) == aicore::report::v1::CHECK_STRICT_ALL);
+    request.mutable_options()->set_check(static_cast<aicore::report::v1::CheckLevel>(*check));
     // settings.trace_dir is a folder on this host: the daemon only returns the timeline, and the
     // files are written here (LaunchOptions.trace_dir would write on the daemon's host).
     request.mutable_options()->set_record_timeline(settings.record_timeline ||

@@ -5,7 +5,30 @@
 #include <cstdlib>
 #include <string>
 
+#include "runtime/src/check_level.h"
+#include "sim/core/launch_result.h"
+
 namespace aicore::runtime {
+
+bool ParseCheckLevel(const std::string& text, CheckLevel* out) {
+  sim::CheckLevel level;
+  if (!sim::ParseCheckLevel(text, &level)) return false;
+  *out = static_cast<CheckLevel>(static_cast<int>(level) + 1);  // kDefault comes first
+  return true;
+}
+
+StatusOr<CheckLevel> ResolveCheckLevel(CheckLevel requested) {
+  if (requested != CheckLevel::kDefault) return requested;
+  const char* env = std::getenv("AICORE_SIM_CHECK");
+  if (env == nullptr || *env == '\0') return CheckLevel::kDefault;
+  CheckLevel level;
+  if (!ParseCheckLevel(env, &level)) {
+    return Status(StatusCode::kInvalidArgument,
+                  std::string("AICORE_SIM_CHECK=") + env +
+                      " is not a check level: use off, warn, strict or strict-all");
+  }
+  return level;
+}
 
 StatusOr<std::unique_ptr<Runtime>> Runtime::Create(const std::string& platform) {
   const char* address = std::getenv("AICORE_SIM_ADDRESS");

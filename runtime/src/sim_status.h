@@ -25,6 +25,14 @@ inline std::vector<sim::ArgValue> ToSim(const std::vector<ArgValue>& args) {
   return out;
 }
 
+// kDefault on the embedded transport is warn, the daemon's default too.
+inline sim::CheckLevel ToSim(CheckLevel level) {
+  return level == CheckLevel::kDefault ? sim::CheckLevel::kWarn
+                                       : static_cast<sim::CheckLevel>(static_cast<int>(level) - 1);
+}
+static_assert(static_cast<int>(CheckLevel::kStrictAll) - 1 ==
+              static_cast<int>(sim::CheckLevel::kStrictAll));
+
 // The two enums name the same codes in the same order.
 static_assert(static_cast<int>(StatusCode::kInternal) ==
               static_cast<int>(sim::StatusCode::kInternal));

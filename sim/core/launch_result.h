@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace aicore::sim {
@@ -102,6 +103,9 @@ struct CoreStats {
 // anyway); kWarn runs them and reports what they find. kStrict and kStrictAll run the same checks
 // and tell the client to raise: on any race or error, or on any finding at all.
 enum class CheckLevel : uint8_t { kOff = 0, kWarn = 1, kStrict = 2, kStrictAll = 3 };
+// "off", "warn", "strict", "strict-all": AICORE_SIM_CHECK's and --check's values.
+std::string_view CheckLevelName(CheckLevel level);
+bool ParseCheckLevel(std::string_view text, CheckLevel* out);
 
 // What the checkers found in one launch, by severity class.
 struct CheckSummary {

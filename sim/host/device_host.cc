@@ -21,6 +21,7 @@ Status DeviceHost::Launch(ProgramCache& programs, const std::string& serialized,
   // A trace needs the timeline even when the caller does not want it in the report.
   options.record_timeline = launch.record_timeline || !launch.trace_dir.empty();
   options.cancel = launch.cancel;
+  options.check = launch.check;
   StatusOr<LaunchResult> result = device_.Launch(**program, launch.block_dim, launch.args, options);
   if (!result.ok()) return result.status();
   if (!launch.trace_dir.empty()) {

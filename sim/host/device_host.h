@@ -29,6 +29,7 @@ struct HostLaunch {
   // cannot be written.
   std::string trace_failure = "its trace was not written";
   const std::atomic<bool>* cancel = nullptr;  // see LaunchOptions::cancel
+  CheckLevel check = CheckLevel::kWarn;
 };
 
 class DeviceHost {

@@ -159,8 +159,13 @@ class Client {
     *request.mutable_kernel() = kernel;
     request.set_block_dim(block_dim);
     for (uint64_t a : addresses) request.add_args()->set_address(a);
+    // The standing rule: the test kernels run clean under strict checking.
+    request.mutable_options()->set_check(aicore::report::v1::CHECK_STRICT);
     svc::LaunchResponse response;
     grpc::Status status = stub_->Launch(&ctx, request, &response);
+    if (status.ok() && response.report().status() == LaunchReport::OK) {
+      EXPECT_FALSE(response.report().check().failed()) << response.report().check().summary();
+    }
     if (report != nullptr) *report = response.report();
     return status;
   }

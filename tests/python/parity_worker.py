@@ -14,6 +14,10 @@ sys.path.insert(0, HERE)
 import numpy as np  # noqa: E402
 
 import asc.lib.runtime as rt  # noqa: E402
+import warnings  # noqa: E402
+
+from asc.runtime.errors import KernelWarning  # noqa: E402
+from fwk_kernels import add_static_no_flags_kernel  # noqa: E402
 from kernels import elementwise_kernel, run_vadd  # noqa: E402
 
 
@@ -36,6 +40,18 @@ def run_all():
         results[f"{op}-float16-4"] = {"sha": hashlib.sha256(z.tobytes()).hexdigest(),
                                       "cycles": report.cycles,
                                       "config_hash": report.config_hash}
+    # The checkers' findings travel the same way: a kernel written to race (no flags, no
+    # auto_sync), checked at warn, gives the same structured diagnostics on both transports.
+    x = rng.uniform(1, 2, 2048).astype(np.float32)
+    z = np.zeros_like(x)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", KernelWarning)
+        report = add_static_no_flags_kernel[1, rt.current_stream()](x, x, z, n=2048,
+                                                                    auto_sync=False, check="warn")
+    results["race-diagnostics"] = {"sha": hashlib.sha256(z.tobytes()).hexdigest(),
+                                   "cycles": report.cycles, "config_hash": report.config_hash,
+                                   "check": report.check.to_dict(),
+                                   "diagnostics": [d.to_dict() for d in report.diagnostics]}
     return results
 
 

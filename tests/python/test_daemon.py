@@ -64,3 +64,7 @@ def test_daemon_and_embedded_are_bit_identical(device, daemon):
         # Both reports carry the resolved config; the same figures give the same hash.
         assert len(local[name]["config_hash"]) == 16
         assert remote[name]["config_hash"] == local[name]["config_hash"], f"{name}: configs differ"
+        assert remote[name].get("diagnostics") == local[name].get("diagnostics"), \
+            f"{name}: diagnostics differ"
+        assert remote[name].get("check") == local[name].get("check"), f"{name}: checks differ"
+    assert local["race-diagnostics"]["check"]["races"] == 3

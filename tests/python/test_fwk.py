@@ -146,12 +146,15 @@ def test_missing_flags_are_inserted_by_auto_sync(device):
 
 
 def test_without_auto_sync_the_race_gives_the_stale_result(device):
-    """The add starts before the copies land and the copy-out before the add: the output is the
-    UB's previous contents (zeros on a fresh device), as on the chip, not x + y."""
-    x, y, z, report, _ = _launch_no_flags(auto_sync=False)
+    """Written to exhibit a fault (so checked at warn): the add starts before the copies land
+    and the copy-out before the add: the output is the UB's previous contents (zeros on a fresh
+    device), as on the chip, not x + y; the race checker names the three missing pairs."""
+    x, y, z, report, _ = _launch_no_flags(auto_sync=False, check="warn")
     assert not np.any(z == 7.0)          # the copy-out did write
     assert np.array_equal(z, np.zeros_like(z))
     assert not [r for r in report.timeline if r.op in ("set_flag", "wait_flag")]
+    assert report.check.races == 3
+    assert {(d.other_pipe, d.pipe) for d in report.diagnostics} == {("MTE2", "V"), ("V", "MTE3")}
 
 
 # ---- TBuf, TQueBind, sub-kernels passing queues and returning tuples ----------------------------

@@ -35,8 +35,9 @@ Io RunCopy(const std::vector<float>& x, int64_t out_elements, Body body) {
   uint64_t ax = Upload(device, x);
   uint64_t ay = Upload(device, std::vector<float>(out_elements, -1.0f));
   auto program = Decode(b.Build());
-  auto r = device.Launch(*program, 1, {ArgValue::Address(ax), ArgValue::Address(ay)}, {});
+  auto r = device.Launch(*program, 1, {ArgValue::Address(ax), ArgValue::Address(ay)}, Strict());
   EXPECT_TRUE(r.ok()) << r.status().message();
+  if (r.ok() && r->status == LaunchResult::Status::kOk) ExpectStrictClean(*r);
   return Io{Download<float>(device, ay, out_elements), *r};
 }
 
@@ -123,8 +124,9 @@ TEST(VecScalar, ScalarIsConvertedToTheTensorTypeFirst) {
   b.DataCopy(KB::Gm(gx, ir::DT_INT32), KB::Ub(ub, ir::DT_INT32), n);
   Device device(Config());
   uint64_t ax = Upload(device, std::vector<int32_t>{1, -3, 5, 7, 100, 0, -1, 1 << 30});
-  auto r = device.Launch(*Decode(b.Build()), 1, {ArgValue::Address(ax)}, {});
+  auto r = device.Launch(*Decode(b.Build()), 1, {ArgValue::Address(ax)}, Strict());
   ASSERT_TRUE(r.ok());
+  ExpectStrictClean(*r);
   EXPECT_EQ(Download<int32_t>(device, ax, 8),
             (std::vector<int32_t>{2, -6, 10, 14, 200, 0, -2, INT32_MIN}));  // 2^31 wraps
 }

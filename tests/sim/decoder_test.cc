@@ -442,9 +442,10 @@ TEST(DecoderFuzz, FrameworkKernelDecodesRunsAndSurvivesMutation) {
     Device device(Config());
     uint64_t x = *device.Malloc(4096), z = *device.Malloc(8192);
     ASSERT_TRUE(device.Write(x, std::vector<uint8_t>(4096, 0).data(), 4096).ok());
-    auto r = device.Launch(**p, 2, {ArgValue::Address(x), ArgValue::Address(z)}, {});
+    auto r = device.Launch(**p, 2, {ArgValue::Address(x), ArgValue::Address(z)}, Strict());
     ASSERT_TRUE(r.ok());
     EXPECT_EQ(r->status, LaunchResult::Status::kOk);
+    ExpectStrictClean(*r);
     EXPECT_TRUE(r->diagnostics.empty()) << r->diagnostics[0].message;
   }
   std::mt19937 rng(11);

@@ -17,15 +17,18 @@ namespace {
 
 using FW = ir::FrameworkOp;
 
+// A launch that runs to the end must be clean under strict checking unless the kernel is
+// written to race (`exhibits_race`); the misuse tests end in a fault instead.
 LaunchResult Launch(Device& device, const ir::Kernel& k, const std::vector<ArgValue>& args,
-                    uint32_t blocks = 1) {
+                    uint32_t blocks = 1, bool exhibits_race = false) {
   auto program = Decode(k);
   EXPECT_NE(program, nullptr);
   if (program == nullptr) return LaunchResult();
-  LaunchOptions options;
+  LaunchOptions options = Strict();
   options.record_timeline = true;
   auto r = device.Launch(*program, blocks, args, options);
   EXPECT_TRUE(r.ok()) << r.status().message();
+  if (r.ok() && r->status == LaunchResult::Status::kOk && !exhibits_race) ExpectStrictClean(*r);
   return r.ok() ? *r : LaunchResult();
 }
 

@@ -43,8 +43,9 @@ AddRun RunAdd(const AddKernelOptions& o, uint32_t blocks, const std::vector<T>& 
   uint64_t gz = Upload(device, std::vector<T>(x.size(), T{}));
   auto r = device.Launch(*program, blocks,
                          {ArgValue::Address(gx), ArgValue::Address(gy), ArgValue::Address(gz)},
-                         LaunchOptions{});
+                         Strict());
   EXPECT_TRUE(r.ok()) << r.status().message();
+  if (r.ok() && !o.ExhibitsRace()) ExpectStrictClean(*r);
   AddRun run;
   run.result = *r;
   run.z = Download<uint8_t>(device, gz, x.size() * sizeof(T));

@@ -231,10 +231,11 @@ TEST(MemoryTiming, StreamingAddIsDeterministicAndFollowsTheLadder) {
   o.buffers = 2;
   auto run = [&](const LadderOptions& opt, Device& device, uint64_t x, uint64_t y, uint64_t z) {
     auto program = Decode(LadderKernel(opt));
-    auto r = device.Launch(*program, 48,
-                           {ArgValue::Address(x), ArgValue::Address(y), ArgValue::Address(z)}, {});
+    auto r = device.Launch(
+        *program, 48, {ArgValue::Address(x), ArgValue::Address(y), ArgValue::Address(z)}, Strict());
     EXPECT_TRUE(r.ok());
     EXPECT_EQ(r->status, LaunchResult::Status::kOk);
+    ExpectStrictClean(*r);
     return *r;
   };
   auto setup = [&](Device& d, uint64_t* x, uint64_t* y, uint64_t* z) {

@@ -46,6 +46,9 @@ struct AddKernelOptions {
   int64_t tile_len = 512;         // elements per tile
   bool skip_mte2_v_wait = false;  // the bug under test: no wait before the add
   bool flags = true;              // false: no set_flag/wait_flag at all (static tensors only)
+
+  // Without auto_sync, a kernel built with either bug races (and the race checker says so).
+  bool ExhibitsRace() const { return skip_mte2_v_wait || !flags; }
 };
 
 inline uint32_t ElementBytes(ir::DType t) {
@@ -138,15 +141,32 @@ inline const InstrRecord* Find(const LaunchResult& r, const std::string& op, uin
   return nullptr;
 }
 
-// Launches `k` with the timeline recorded; the launch must succeed without a kernel fault.
+// The standing rule (docs/checkers.md): a test kernel that is not written to exhibit a fault
+// runs clean under strict checking, no race and no error. Helpers launch with `Strict()` and
+// check the result with `ExpectStrictClean`.
+inline LaunchOptions Strict(LaunchOptions options = {}) {
+  options.check = CheckLevel::kStrict;
+  return options;
+}
+
+inline void ExpectStrictClean(const LaunchResult& r) {
+  std::string found;
+  for (const Diagnostic& d : r.diagnostics) found += "\n  " + d.message;
+  EXPECT_FALSE(r.check.Fails()) << "the kernel is not clean under strict checking: "
+                                << r.check.Text() << found;
+}
+
+// Launches `k` with the timeline recorded; the launch must succeed without a kernel fault and,
+// unless the kernel is written to exhibit a race (`exhibits_race`), clean under strict checking.
 inline LaunchResult RunTimed(Device& device, const ir::Kernel& k, uint32_t blocks,
-                             const std::vector<ArgValue>& args) {
+                             const std::vector<ArgValue>& args, bool exhibits_race = false) {
   auto program = Decode(k);
-  LaunchOptions options;
+  LaunchOptions options = Strict();
   options.record_timeline = true;
   auto r = device.Launch(*program, blocks, args, options);
   EXPECT_TRUE(r.ok()) << r.status().message();
   EXPECT_EQ(r->status, LaunchResult::Status::kOk);
+  if (!exhibits_race) ExpectStrictClean(*r);
   return *r;
 }
 

@@ -239,7 +239,8 @@ TEST(Timing, PipelinedVectorNeedsABarrierForDependentOps) {
     Device device(c);
     uint64_t gx = Upload(device, std::vector<float>(64, 3.0f));
     uint64_t gy = Upload(device, std::vector<float>(64, -1.0f));
-    LaunchResult r = RunTimed(device, b.Build(), 1, {ArgValue::Address(gx), ArgValue::Address(gy)});
+    LaunchResult r = RunTimed(device, b.Build(), 1, {ArgValue::Address(gx), ArgValue::Address(gy)},
+                              /*exhibits_race=*/!barrier);
     ASSERT_EQ(r.status, LaunchResult::Status::kOk);
     const InstrRecord* add = Find(r, "add", 6);
     const InstrRecord* mul = Find(r, "mul", 8);
@@ -256,16 +257,24 @@ TEST(Timing, PipelinedVectorNeedsABarrierForDependentOps) {
 }
 
 TEST(Timing, FullQueueStallsTheScalarUnit) {
-  // depth + 2 independent vector ops: op 0 starts at once and leaves the queue, ops 1..depth
-  // fill it, so op depth+1 can only be issued when op 1 starts (its slot frees).
+  // depth + 2 independent vector ops (one source, a destination each): op 0 starts at once and
+  // leaves the queue, ops 1..depth fill it, so op depth+1 can only be issued when op 1 starts
+  // (its slot frees).
   SocConfig c = Config();
   KernelBuilder b("flood", "flood.py");
-  uint32_t a = b.Const(0);
-  uint32_t n = b.Const(4096, ir::DT_INT32);
+  uint32_t src = b.Const(0);
+  // 20 repeats each: op 0 runs longer than the depth + 1 issues that fill the queue behind it.
+  const int64_t bytes = 1280 * 4;
+  uint32_t n = b.Const(1280, ir::DT_INT32);
   uint32_t depth = c.queue_depth_vector;
+  ASSERT_LE((depth + 3) * bytes, static_cast<int64_t>(c.ub_bytes));
+  std::vector<uint32_t> dsts;  // made first: scalar work between the issues would drain the queue
+  for (uint32_t i = 0; i < depth + 2; ++i)
+    dsts.push_back(b.Const(static_cast<int64_t>(i + 1) * bytes));
   for (uint32_t i = 0; i < depth + 2; ++i) {
-    b.At(10 + i).VecUnary(ir::VecUnaryOp::RELU, KernelBuilder::Ub(a, ir::DT_FLOAT32),
-                          KernelBuilder::Ub(a, ir::DT_FLOAT32), n);
+    uint32_t dst = dsts[i];
+    b.At(10 + i).VecUnary(ir::VecUnaryOp::RELU, KernelBuilder::Ub(dst, ir::DT_FLOAT32),
+                          KernelBuilder::Ub(src, ir::DT_FLOAT32), n);
   }
   Device device(c);
   LaunchResult r = RunTimed(device, b.Build(), 1, {});

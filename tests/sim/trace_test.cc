@@ -848,13 +848,14 @@ TEST(TraceWriter, RealLaunchThroughTheDeviceGivesAConsistentTrace) {
   uint64_t x = Upload(device, ones), y = Upload(device, ones), z = Upload(device, ones);
   auto program = Decode(AddKernel(o));
   ASSERT_NE(program, nullptr);
-  LaunchOptions options;
+  LaunchOptions options = Strict();
   options.record_timeline = true;
   auto result =
       device.Launch(*program, blocks,
                     {ArgValue::Address(x), ArgValue::Address(y), ArgValue::Address(z)}, options);
   ASSERT_TRUE(result.ok()) << result.status().message();
   ASSERT_EQ(result->status, LaunchResult::Status::kOk);
+  ExpectStrictClean(*result);
   ASSERT_FALSE(result->timeline.empty());
 
   const fs::path dir =

@@ -136,9 +136,15 @@ class PyRuntime {
   }
 
   py::bytes Launch(py::bytes kernel_ir, uint32_t block_dim, py::sequence args, uint32_t stream,
-                   uint64_t max_cycles, bool record_timeline, const std::string& trace_dir) {
+                   uint64_t max_cycles, bool record_timeline, const std::string& trace_dir,
+                   const std::string& check) {
     std::string ir = kernel_ir;  // copied: the GIL is released below
     std::vector<ArgValue> values = ConvertArgs(args);
+    CheckLevel level = CheckLevel::kDefault;
+    if (!check.empty() && !ParseCheckLevel(check, &level)) {
+      throw std::runtime_error("[INVALID_ARGUMENT] check level '" + check +
+                               "' is not off, warn, strict or strict-all");
+    }
     std::string report;
     {
       py::gil_scoped_release release;
@@ -146,6 +152,7 @@ class PyRuntime {
       settings.max_cycles = max_cycles;
       settings.record_timeline = record_timeline;
       settings.trace_dir = trace_dir;
+      settings.check = level;
       report = Check(runtime_->Launch(ir, block_dim, values, stream, settings));
     }
     return py::bytes(report);
@@ -182,14 +189,16 @@ PYBIND11_MODULE(_aicore_native, m) {
            "src_addr.")
       .def("create_stream", &PyRuntime::CreateStream)
       .def("destroy_stream", &PyRuntime::DestroyStream, py::arg("stream"))
-      .def("launch", &PyRuntime::Launch, py::arg("kernel_ir"), py::arg("block_dim"),
-           py::arg("args"), py::arg("stream") = 0, py::arg("max_cycles") = 0,
-           py::arg("record_timeline") = false, py::arg("trace_dir") = "",
-           "Runs a serialized aicore.ir.v1.Kernel; args are ('int'|'float'|'addr', value) "
-           "tuples. Returns a serialized aicore.report.v1.LaunchReport (with one timeline "
-           "record per pipe instruction when record_timeline is true). A non-empty trace_dir "
-           "also writes msprof-style trace files to trace_dir/OPPROF_<kernel>_<n>/ on this host "
-           "(docs/traces.md).")
+      .def(
+          "launch", &PyRuntime::Launch, py::arg("kernel_ir"), py::arg("block_dim"), py::arg("args"),
+          py::arg("stream") = 0, py::arg("max_cycles") = 0, py::arg("record_timeline") = false,
+          py::arg("trace_dir") = "", py::arg("check") = "",
+          "Runs a serialized aicore.ir.v1.Kernel; args are ('int'|'float'|'addr', value) "
+          "tuples. Returns a serialized aicore.report.v1.LaunchReport (with one timeline "
+          "record per pipe instruction when record_timeline is true). A non-empty trace_dir "
+          "also writes msprof-style trace files to trace_dir/OPPROF_<kernel>_<n>/ on this host "
+          "(docs/traces.md). check is off|warn|strict|strict-all, or empty for AICORE_SIM_CHECK or "
+          "the transport's default (docs/checkers.md).")
       .def("synchronize", &PyRuntime::Synchronize, py::arg("stream") = 0);
 
   m.def("list_platforms", [] { return aicore::runtime::Runtime::ListPlatforms(); });

@@ -26,6 +26,16 @@ struct ArgValue {
   static ArgValue Address(uint64_t a) { return {Kind::kAddress, 0, 0, a}; }
 };
 
+// How much checking a launch asks for (docs/checkers.md). kDefault: AICORE_SIM_CHECK when it is
+// set, else the transport's default (embedded: warn; remote: the daemon's --check). kOff runs no
+// race, initialisation or sync-hygiene checks; kWarn reports what they find; kStrict and
+// kStrictAll also mark the report failed (LaunchReport.check.failed) on any race or error, or on
+// any finding at all.
+enum class CheckLevel { kDefault, kOff, kWarn, kStrict, kStrictAll };
+
+// "off", "warn", "strict", "strict-all" (AICORE_SIM_CHECK's values) -> the level; false otherwise.
+bool ParseCheckLevel(const std::string& text, CheckLevel* out);
+
 // Per-launch settings shared by both transports.
 struct LaunchSettings {
   uint64_t max_cycles = 0;       // 0 = the transport's default
@@ -34,6 +44,7 @@ struct LaunchSettings {
   // on this host (docs/traces.md), whichever transport runs the kernel. The timeline this needs is
   // recorded either way, but stays out of the returned report unless record_timeline is set.
   std::string trace_dir;
+  CheckLevel check = CheckLevel::kDefault;
 };
 
 class Runtime {

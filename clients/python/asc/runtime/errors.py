@@ -17,5 +17,11 @@ class CycleLimitError(KernelFaultError):
     """The launch exceeded its cycle limit."""
 
 
+class KernelCheckError(KernelFaultError):
+    """The kernel ran, but under strict checking (AICORE_SIM_CHECK=strict, verify_sync=True) it
+    has a race or an error, or under strict-all any finding; the message names the first and
+    lists the rest, and `report` holds them all."""
+
+
 class KernelWarning(UserWarning):
     """A warning diagnostic of a successful launch (e.g. GM access within allocation slack)."""

@@ -21,7 +21,8 @@ _CODEGEN_FIELDS = {f.name for f in dataclasses.fields(CodegenOptions)}
 _COMPILE_FIELDS = {f.name for f in dataclasses.fields(CompileOptions)}
 _LAUNCH_FIELDS = {f.name for f in dataclasses.fields(LaunchOptions)}
 # aicore-sim's own options: how to run, not what to compile (not part of the cache key).
-_RUN_FIELDS = {"record_timeline"}
+_RUN_FIELDS = {"record_timeline", "check"}
+_CHECK_LEVELS = ("off", "warn", "strict", "strict-all")
 OPTION_NAMES = _CODEGEN_FIELDS | _COMPILE_FIELDS | _LAUNCH_FIELDS | _RUN_FIELDS
 
 
@@ -153,7 +154,17 @@ class JITFunction:
         record = self._run_options.get("record_timeline")
         if record is None:
             record = os.environ.get("AICORE_SIM_TIMELINE", "") not in ("", "0")
-        return launch(compiled, host_args, options, record_timeline=bool(record))
+        return launch(compiled, host_args, options, record_timeline=bool(record),
+                      check=self._check_level(compile_))
+
+    def _check_level(self, compile_: CompileOptions) -> str:
+        """`check=` wins; pyasc's verify_sync=True means strict; else AICORE_SIM_CHECK."""
+        level = self._run_options.get("check")
+        if level is None:
+            return "strict" if compile_.verify_sync else ""
+        if level not in _CHECK_LEVELS:
+            raise ValueError(f"check={level!r} is not one of {', '.join(_CHECK_LEVELS)}")
+        return level
 
 
 class _BoundLaunch:

@@ -14,7 +14,8 @@ import numpy as np
 
 from asc.language.core.dtype import DataType, KnownTypes
 from asc.runtime.compiler import ArgSpec, CompiledKernel
-from asc.runtime.errors import CycleLimitError, DeadlockError, KernelFaultError, KernelWarning
+from asc.runtime.errors import (CycleLimitError, DeadlockError, KernelCheckError,
+                                 KernelFaultError, KernelWarning)
 from asc.runtime.report import LaunchReport
 
 
@@ -99,10 +100,12 @@ def _is_mock(arg: HostArg) -> bool:
 
 
 def launch(compiled: CompiledKernel, host_args: List[HostArg], options: LaunchOptions,
-           record_timeline: bool = False):
+           record_timeline: bool = False, check: str = ""):
     """Run `compiled` on `options.core_num` cores; returns the LaunchReport, raises
-    KernelFaultError (with every diagnostic) if the kernel faulted. With `record_timeline` the
-    report carries one record per pipe instruction (`report.timeline`)."""
+    KernelFaultError (with every diagnostic) if the kernel faulted, KernelCheckError if the
+    check level (`check`: off|warn|strict|strict-all; empty for AICORE_SIM_CHECK, default warn)
+    fails its findings. With `record_timeline` the report carries one record per pipe
+    instruction (`report.timeline`)."""
     from asc.lib import runtime as rt
     if any(_is_mock(a) for a in host_args):
         raise TypeError("MockTensor/MockValue arguments can be traced but not launched")
@@ -125,7 +128,7 @@ def launch(compiled: CompiledKernel, host_args: List[HostArg], options: LaunchOp
             else:
                 native_args.append(("int", int(arg.value)))
         raw = _native_launch(runtime, compiled, int(options.core_num), native_args, stream_id,
-                             record_timeline)
+                             record_timeline, check)
         runtime.synchronize(stream_id)
         report = LaunchReport.from_bytes(raw)
         for arg in host_args:
@@ -142,11 +145,12 @@ def launch(compiled: CompiledKernel, host_args: List[HostArg], options: LaunchOp
     return report
 
 
-def _native_launch(runtime, compiled, core_num, native_args, stream_id, record_timeline):
+def _native_launch(runtime, compiled, core_num, native_args, stream_id, record_timeline, check):
     # AICORE_SIM_TRACE=DIR: the runtime writes msprof-style trace files to DIR/<kernel>_<n>/.
+    # An empty check lets the runtime read AICORE_SIM_CHECK (and reject a bad value).
     return runtime.launch(compiled.ir_bytes, core_num, native_args, stream=stream_id,
                           max_cycles=_max_cycles(), record_timeline=bool(record_timeline),
-                          trace_dir=os.environ.get("AICORE_SIM_TRACE", ""))
+                          trace_dir=os.environ.get("AICORE_SIM_TRACE", ""), check=check)
 
 
 def _copy_back(runtime, arg: HostArg) -> None:
@@ -165,8 +169,14 @@ def _max_cycles() -> int:
     return int(value) if value.strip() else 0
 
 
+# Sites already reported as warnings in this process: each distinct finding is shown once, not
+# once per launch of a kernel in a loop or a test suite.
+_warned_sites = set()
+
+
 def check_report(report: LaunchReport) -> None:
-    """Raise if the launch failed; surface warnings of a successful one."""
+    """Raise if the launch failed or its check level fails the findings; surface the findings
+    of a passing one as warnings, once per distinct site."""
     if report.status != "OK":
         lines = [f"kernel '{report.kernel_name}' failed on {report.platform} "
                  f"(block_dim {report.block_dim}) with status {report.status} "
@@ -177,8 +187,31 @@ def check_report(report: LaunchReport) -> None:
         cls = {"DEADLOCK": DeadlockError, "CYCLE_LIMIT_EXCEEDED": CycleLimitError}.get(
             report.status, KernelFaultError)
         raise cls("\n".join(lines), report)
-    for d in report.diagnostics:
+    if report.check.failed:
+        raise KernelCheckError(_check_failure_message(report), report)
+    fresh = [d for d in report.diagnostics if d.site() not in _warned_sites]
+    for d in fresh:
+        _warned_sites.add(d.site())
         warnings.warn(str(d), KernelWarning, stacklevel=5)
+    if fresh:
+        sys.stderr.write(f"aicore-sim: kernel '{report.kernel_name}': {report.check.summary}"
+                         f" (check level {report.check.level})\n")
+
+
+def _check_failure_message(report: LaunchReport) -> str:
+    """The first finding that fails the level, in full, then the rest, one line each."""
+    check = report.check
+    failing = [d for d in report.diagnostics
+               if check.level == "strict-all" or d.severity == "ERROR" or d.kind == "RACE"]
+    rest = [d for d in report.diagnostics if d not in failing]
+    lines = [f"kernel '{report.kernel_name}' fails {check.level} checking on {report.platform} "
+             f"(block_dim {report.block_dim}): {check.summary}"]
+    if failing:
+        lines.append("  " + str(failing[0]))
+        lines += ["  also: " + str(d) for d in failing[1:]]
+    lines += ["  and: " + str(d) for d in rest]
+    lines.append("  (set AICORE_SIM_CHECK=warn, or check='warn', to run it with warnings only)")
+    return "\n".join(lines)
 
 
 def _append_report_file(report: LaunchReport) -> None:
@@ -196,6 +229,7 @@ def _append_report_file(report: LaunchReport) -> None:
         "simulated_instructions": report.simulated_instructions,
         "cores": [c.to_dict() for c in report.cores],
         "diagnostics": [d.to_dict() for d in report.diagnostics],
+        "check": report.check.to_dict(),
     }
     with open(path, "a", encoding="utf-8") as f:
         f.write(json.dumps(record) + "\n")

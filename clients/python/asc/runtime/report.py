@@ -83,8 +83,12 @@ class CoreReport(_Record):
 
 
 class Diagnostic(_Record):
+    """One finding: kind (DEADLOCK, RACE, UNINITIALIZED_READ ...), severity, the message (cause,
+    place, fix), where (core, pipe, op, file:line), for races the other access of the pair, and
+    the memory range. `cores` lists every core that reported it (identical findings merged)."""
     _fields = ("severity", "kind", "message", "core", "pipe", "op", "file", "line", "column",
-               "cycle")
+               "cycle", "cores", "race", "other_core", "other_pipe", "other_op", "other_file",
+               "other_line", "memory", "address_lo", "address_hi")
 
     def __init__(self, msg: report_pb2.Diagnostic):
         self.severity = report_pb2.Diagnostic.Severity.Name(msg.severity)
@@ -97,6 +101,21 @@ class Diagnostic(_Record):
         self.line = int(msg.location.line)
         self.column = int(msg.location.column)
         self.cycle = int(msg.cycle)
+        self.cores = [int(c) for c in msg.cores]
+        self.race = msg.race
+        self.other_core = int(msg.other_core)
+        self.other_pipe = msg.other_pipe
+        self.other_op = msg.other_op
+        self.other_file = msg.other_location.file
+        self.other_line = int(msg.other_location.line)
+        self.memory = msg.memory
+        self.address_lo = int(msg.address_lo)
+        self.address_hi = int(msg.address_hi)
+
+    def site(self) -> tuple:
+        """What makes two findings the same place: reported once per process."""
+        return (self.kind, self.race, self.file, self.line, self.other_file, self.other_line,
+                self.memory, self.pipe, self.other_pipe)
 
     def __str__(self):
         where = []
@@ -109,8 +128,27 @@ class Diagnostic(_Record):
         if self.file or self.line:
             where.append(f"{self.file}:{self.line}")
         prefix = f"[{self.severity} {self.kind}]"
-        return f"{prefix} ({', '.join(where)}) {self.message}" if where else \
-            f"{prefix} {self.message}"
+        # The checkers' messages name their place themselves; others get it in front.
+        if not where or (self.file and f"{self.file}:{self.line}" in self.message):
+            return f"{prefix} {self.message}"
+        return f"{prefix} ({', '.join(where)}) {self.message}"
+
+
+class CheckReport(_Record):
+    """What the checkers found in one launch and how the level judges it: `summary` is
+    "0 races, 0 errors, 2 warnings"; `failed` means the level (strict, strict-all) makes it an
+    exception."""
+    _fields = ("level", "races", "errors", "warnings", "summary", "failed")
+
+    def __init__(self, msg: report_pb2.CheckSummary):
+        name = report_pb2.CheckLevel.Name(msg.level)
+        self.level = {"CHECK_OFF": "off", "CHECK_WARN": "warn", "CHECK_STRICT": "strict",
+                      "CHECK_STRICT_ALL": "strict-all"}.get(name, "warn")
+        self.races = int(msg.races)
+        self.errors = int(msg.errors)
+        self.warnings = int(msg.warnings)
+        self.summary = msg.summary
+        self.failed = bool(msg.failed)
 
 
 class TimelineRecord(_Record):
@@ -169,7 +207,7 @@ class LaunchReport(_Record):
     with its field names) with `config_hash`, which is equal for equal figures."""
     _fields = ("status", "kernel_name", "platform", "block_dim", "cycles", "duration_us",
                "clock_mhz", "simulated_instructions", "cores", "diagnostics", "timeline",
-               "config", "config_hash")
+               "config", "config_hash", "check")
 
     def __init__(self, msg: report_pb2.LaunchReport):
         self.proto = msg
@@ -187,6 +225,7 @@ class LaunchReport(_Record):
         self.timeline: List[TimelineRecord] = [TimelineRecord(r) for r in msg.timeline]
         self.config: dict = _message_dict(msg.config)
         self.config_hash = msg.config_hash
+        self.check = CheckReport(msg.check)
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "LaunchReport":
