@@ -1,11 +1,161 @@
 // Builds deadlock diagnostics with a fix hint from the blocked waiters (see deadlock.h).
 #include "sim/check/deadlock.h"
 
+#include <algorithm>
+#include <map>
+#include <optional>
+
 #include "sim/sync/hard_event.h"
 
 namespace aicore::sim {
+namespace {
+
+std::string Pair(uint32_t event, uint32_t id) {
+  return std::string(HardEvent(event).name) + ", " + std::to_string(id);
+}
+
+std::string PipeLabel(PipeId p) { return "PIPE_" + std::string(PipeName(p)); }
+
+// The waiters of one core by pipe, and what each waits on: the wait-for graph whose cycles are
+// the deadlocks no single missing set explains.
+class WaitGraph {
+ public:
+  WaitGraph(const std::vector<const WaiterInfo*>& core, const DiagnosticSink& sink) : sink_(sink) {
+    for (const WaiterInfo* w : core) {
+      if (w->wait != nullptr) by_pipe_[w->pipe] = w;
+    }
+    scalar_ = core.front();
+  }
+
+  // Each cycle once, starting at its lowest waiting pipe, as the list of pipes around it.
+  std::vector<std::vector<PipeId>> Cycles() const {
+    std::vector<std::vector<PipeId>> found;
+    std::vector<PipeId> starts;
+    for (const auto& [pipe, w] : by_pipe_) starts.push_back(pipe);
+    if (scalar_->scalar_stall != ScalarStall::kNone) starts.push_back(PipeId::kS);
+    for (PipeId start : starts) {
+      std::vector<PipeId> path{start};
+      for (PipeId at = start;;) {
+        std::optional<PipeId> next = Next(at);
+        if (!next.has_value()) break;
+        auto seen = std::find(path.begin(), path.end(), *next);
+        if (seen != path.end()) {
+          std::vector<PipeId> cycle(seen, path.end());
+          // Start at a blocked wait (the scalar unit's stall is described within a step).
+          auto key = [&](PipeId p) { return std::make_pair(by_pipe_.count(p) == 0, p); };
+          auto first = std::min_element(cycle.begin(), cycle.end(),
+                                        [&](PipeId a, PipeId b) { return key(a) < key(b); });
+          std::rotate(cycle.begin(), first, cycle.end());
+          if (std::find(found.begin(), found.end(), cycle) == found.end()) found.push_back(cycle);
+          break;
+        }
+        path.push_back(*next);
+        at = *next;
+      }
+    }
+    return found;
+  }
+
+  // "PIPE_V waits at add.py:14 for MTE2_V, 0, whose set_flag at add.py:12 is queued on
+  // PIPE_MTE2 behind" ... one step of the cycle.
+  std::string Step(PipeId at) const {
+    const Program& program = sink_.program();
+    auto w = by_pipe_.find(at);
+    if (w != by_pipe_.end()) {
+      const WaiterInfo& info = *w->second;
+      std::string s = PipeLabel(at) + " waits at " + program.Where(*info.wait) + " for " +
+                      Pair(info.event, info.id);
+      if (info.queued_set != nullptr) {
+        return s + ", whose set_flag at " + program.Where(*info.queued_set) + " is queued on " +
+               PipeLabel(info.queued_set_pipe) + " behind ";
+      }
+      return s + ", whose set_flag the scalar unit has not issued yet, because ";
+    }
+    const WaiterInfo& s = *scalar_;
+    std::string where = s.scalar_at != nullptr ? " at " + program.Where(*s.scalar_at) : "";
+    switch (s.scalar_stall) {
+      case ScalarStall::kQueueFull:
+        return "the scalar unit is stalled" + where + " on the full " +
+               PipeLabel(s.scalar_stalled_pipe) + " queue, which waits: ";
+      case ScalarStall::kDrain:
+        return "the scalar unit waits" + where + " for every pipe to drain, and ";
+      default:
+        return "the scalar unit is stopped" + where + ", and ";
+    }
+  }
+
+ private:
+  std::optional<PipeId> Next(PipeId at) const {
+    auto w = by_pipe_.find(at);
+    if (w != by_pipe_.end()) {
+      const WaiterInfo& info = *w->second;
+      if (info.queued_set != nullptr) return info.queued_set_pipe;
+      if (info.scalar_at != nullptr && at != PipeId::kS) return PipeId::kS;
+      return std::nullopt;
+    }
+    if (at != PipeId::kS) return std::nullopt;
+    switch (scalar_->scalar_stall) {
+      case ScalarStall::kQueueFull:
+        return scalar_->scalar_stalled_pipe;
+      case ScalarStall::kDrain:
+        for (const auto& [pipe, info] : by_pipe_) {
+          if (pipe != PipeId::kS) return pipe;
+        }
+        return std::nullopt;
+      default:
+        return std::nullopt;
+    }
+  }
+
+  const DiagnosticSink& sink_;
+  std::map<PipeId, const WaiterInfo*> by_pipe_;
+  const WaiterInfo* scalar_ = nullptr;
+};
+
+void ReportCycle(const WaiterInfo& first, const std::vector<PipeId>& cycle, const WaitGraph& graph,
+                 Cycle now, DiagnosticSink& sink) {
+  Site site{first.core, first.block, first.pipe, first.wait, now};
+  std::string steps;
+  for (PipeId p : cycle) steps += graph.Step(p);
+  steps += PipeLabel(cycle.front()) + " again";
+  std::string msg = "deadlock: " + sink.Prefix(site) + ": a cycle of waits: " + steps +
+                    ". None of them can move first. Fix: give the cycle a first step: a set_flag "
+                    "before the loop for a wait's first iteration (ping-pong buffers), or move a "
+                    "set_flag ahead of the wait that holds it up.";
+  sink.Error(sink.Make(Diagnostic::Kind::kDeadlock, Diagnostic::Severity::kError, site, msg));
+}
+
+// "; flag MTE2_V, 2 is set (by set_flag at add.py:12) and nothing waits for it" when a flag of
+// the same event or the same pipes is left set: the pair's ids or events do not match.
+std::string MismatchHint(const WaiterInfo& w, const Program& program) {
+  const HardEventInfo& want = HardEvent(w.event);
+  for (const SetFlagInfo& f : w.set_flags) {
+    const HardEventInfo& have = HardEvent(f.event);
+    bool same_event = f.event == w.event;
+    if (!same_event && have.dst != want.dst) continue;
+    std::string by =
+        f.setter != nullptr ? " (by set_flag at " + program.Where(*f.setter) + ")" : "";
+    return "; flag " + Pair(f.event, f.id) + " is set" + by + " and nothing waits for it: " +
+           (same_event ? "the set and the wait use different ids" : "the set uses another event");
+  }
+  return "";
+}
+
+}  // namespace
 
 void ReportDeadlock(const std::vector<WaiterInfo>& waiters, Cycle now, DiagnosticSink& sink) {
+  std::map<uint32_t, std::vector<const WaiterInfo*>> by_core;
+  for (const WaiterInfo& w : waiters) by_core[w.core].push_back(&w);
+  for (const auto& [core, list] : by_core) {
+    WaitGraph graph(list, sink);
+    for (const std::vector<PipeId>& cycle : graph.Cycles()) {
+      const WaiterInfo* first = list.front();
+      for (const WaiterInfo* w : list) {
+        if (w->wait != nullptr && w->pipe == cycle.front()) first = w;
+      }
+      ReportCycle(*first, cycle, graph, now, sink);
+    }
+  }
   for (const WaiterInfo& w : waiters) {
     Site site{w.core, w.block, w.pipe, w.wait, now};
     std::string msg = "deadlock: " + sink.Prefix(site);
@@ -17,12 +167,12 @@ void ReportDeadlock(const std::vector<WaiterInfo>& waiters, Cycle now, Diagnosti
       continue;
     }
     const HardEventInfo& ev = HardEvent(w.event);
-    std::string pair = std::string(ev.name) + ", " + std::to_string(w.id);
+    std::string pair = Pair(w.event, w.id);
     msg += ": waits for flag " + std::string(ev.name) + " id " + std::to_string(w.id) + " (event " +
            std::string(ev.name) + " = " + std::to_string(w.event) + "), which is never set";
     if (w.queued_set != nullptr) {
       msg += "; the matching set_flag(" + pair + ") at " + sink.program().Where(*w.queued_set) +
-             " is queued on PIPE_" + std::string(PipeName(w.queued_set_pipe)) +
+             " is queued on " + PipeLabel(w.queued_set_pipe) +
              " behind an instruction that cannot start";
     } else if (w.scalar_at != nullptr) {
       msg += "; the scalar unit stopped before issuing the rest of the program (" + w.scalar_state +
@@ -30,8 +180,9 @@ void ReportDeadlock(const std::vector<WaiterInfo>& waiters, Cycle now, Diagnosti
     } else {
       msg += "; no set_flag(" + pair + ") remains to be executed on this core";
     }
-    msg += ". Fix: every wait_flag(" + pair + ") on PIPE_" + std::string(PipeName(ev.dst)) +
-           " consumes one set_flag(" + pair + ") on PIPE_" + std::string(PipeName(ev.src)) +
+    msg += MismatchHint(w, sink.program());
+    msg += ". Fix: every wait_flag(" + pair + ") on " + PipeLabel(ev.dst) +
+           " consumes one set_flag(" + pair + ") on " + PipeLabel(ev.src) +
            "; add the missing set_flag before this wait (or a set in the prologue for the "
            "first iteration of a ping-pong loop), or remove the wait.";
     sink.Error(sink.Make(Diagnostic::Kind::kDeadlock, Diagnostic::Severity::kError, site, msg));

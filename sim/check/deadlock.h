@@ -1,6 +1,8 @@
 // Deadlock diagnosis: when the event queue is empty but a core has not finished, nothing can
 // ever happen again. Each blocked waiter becomes one diagnostic naming core, pipe, event, id and
-// the wait's source line, with a hint about the missing or stuck set_flag.
+// the wait's source line, with a hint about the missing, stuck or mismatched set_flag; waits that
+// hold each other up (the set one needs is queued behind the other's wait) are also reported as
+// the cycle they form.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +12,16 @@
 #include "sim/check/diagnostics.h"
 
 namespace aicore::sim {
+
+// Why a core's scalar unit stopped issuing, when it did.
+enum class ScalarStall { kNone, kQueueFull, kFlag, kDrain, kEventId };
+
+// A flag left set on a core (its last set_flag), for "set with another id" hints.
+struct SetFlagInfo {
+  uint32_t event = 0;
+  uint32_t id = 0;
+  const Instr* setter = nullptr;
+};
 
 struct WaiterInfo {
   uint32_t core = 0;
@@ -22,9 +34,12 @@ struct WaiterInfo {
   PipeId queued_set_pipe = PipeId::kS;
   const Instr* scalar_at = nullptr;  // where the scalar unit stopped, if it has not finished
   std::string scalar_state;          // why it stopped ("waits for flag V_S id 0" ...)
+  ScalarStall scalar_stall = ScalarStall::kNone;
+  PipeId scalar_stalled_pipe = PipeId::kS;  // kQueueFull: the pipe whose queue is full
+  std::vector<SetFlagInfo> set_flags;       // flags set on this core that nothing consumed
 };
 
-// One ERROR diagnostic of kind DEADLOCK per waiter.
+// One ERROR diagnostic of kind DEADLOCK per cycle of waits, then one per waiter.
 void ReportDeadlock(const std::vector<WaiterInfo>& waiters, Cycle now, DiagnosticSink& sink);
 
 }  // namespace aicore::sim

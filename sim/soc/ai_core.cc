@@ -245,54 +245,65 @@ void AiCore::CollectWaiters(std::vector<WaiterInfo>* out) const {
                                      : "the scalar unit is idle";
       break;
   }
+  static constexpr ScalarStall kStalls[] = {ScalarStall::kNone, ScalarStall::kQueueFull,
+                                            ScalarStall::kFlag, ScalarStall::kDrain,
+                                            ScalarStall::kEventId};
+  WaiterInfo base;  // what every waiter of this core shares
+  base.core = index_;
+  base.block = block_;
+  base.scalar_stall = kStalls[static_cast<int>(scalar_->waiting())];
+  base.scalar_stalled_pipe = scalar_->stalled_pipe();
+  for (uint32_t flag : flags_.SetFlags()) {
+    base.set_flags.push_back({flags_.EventOf(flag), flags_.IdOf(flag), last_setter_[flag]});
+  }
+  // The set_flag a wait needs, when it sits in its source pipe's queue (behind a blocked op).
+  auto queued_set = [&](uint32_t flag, WaiterInfo* info) {
+    PipeId src = HardEvent(info->event).src;
+    int i = PipeIndex(src);
+    if (src == PipeId::kS || pipes_[i] == nullptr) return;
+    const RingQueue<IssuedInstr>& queue = pipes_[i]->queue();
+    for (size_t k = 0; k < queue.size(); ++k) {
+      const IssuedInstr& q = queue[k];
+      if (q.instr->opcode == Opcode::kSetFlag && q.flag == flag) {
+        info->queued_set = q.instr;
+        info->queued_set_pipe = src;
+        return;
+      }
+    }
+  };
   bool any = false;
   for (const auto& p : pipes_) {
     if (p == nullptr) continue;
     const IssuedInstr* w = p->BlockedWait();
     if (w == nullptr) continue;
-    WaiterInfo info;
-    info.core = index_;
-    info.block = block_;
+    WaiterInfo info = base;
     info.pipe = p->id();
     info.wait = w->instr;
     info.event = flags_.EventOf(w->flag);
     info.id = flags_.IdOf(w->flag);
-    PipeId src = HardEvent(info.event).src;
-    if (int i = PipeIndex(src); src != PipeId::kS && pipes_[i] != nullptr) {
-      const RingQueue<IssuedInstr>& queue = pipes_[i]->queue();
-      for (size_t k = 0; k < queue.size(); ++k) {
-        const IssuedInstr& q = queue[k];
-        if (q.instr->opcode == Opcode::kSetFlag && q.flag == w->flag) {
-          info.queued_set = q.instr;
-          info.queued_set_pipe = src;
-          break;
-        }
-      }
-    }
+    queued_set(w->flag, &info);
     if (!scalar_->done()) {
       info.scalar_at = scalar_at;
       info.scalar_state = scalar_state;
     }
-    out->push_back(info);
+    out->push_back(std::move(info));
     any = true;
   }
   if (scalar_->waiting() == ScalarUnit::Wait::kFlag) {
-    WaiterInfo info;
-    info.core = index_;
-    info.block = block_;
+    WaiterInfo info = base;
     info.pipe = PipeId::kS;
     info.wait = scalar_at;
     info.event = flags_.EventOf(scalar_->waiting_flag());
     info.id = flags_.IdOf(scalar_->waiting_flag());
-    out->push_back(info);
+    queued_set(scalar_->waiting_flag(), &info);
+    out->push_back(std::move(info));
     any = true;
   }
   if (!any) {
-    WaiterInfo info;
-    info.core = index_;
-    info.block = block_;
+    WaiterInfo info = base;
     info.scalar_state = scalar_state;
-    out->push_back(info);
+    info.scalar_at = scalar_at;
+    out->push_back(std::move(info));
   }
 }
 

@@ -75,3 +75,29 @@ def test_in_bounds_neighbour_of_the_overflow_kernel_passes(device):
     x = np.ones(1024, dtype=np.float32)
     report = ub_overflow_kernel[1, rt.current_stream()](x, start=UB_BYTES - 4096)
     assert report.status == "OK"
+
+
+@asc.jit
+def crossed_waits_kernel(x: asc.GlobalAddress):
+    """Written to deadlock: each pipe waits for the other's set before making its own."""
+    asc.wait_flag(asc.HardEvent.V_MTE2, 0)  # on MTE2, before its set below
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)  # on V, before its set below
+    asc.set_flag(asc.HardEvent.V_MTE2, 0)
+
+
+def test_a_deadlock_on_eight_cores_is_reported_once_with_its_cycle(device):
+    x = np.ones(64, dtype=np.float32)
+    with pytest.raises(DeadlockError) as info:
+        crossed_waits_kernel[8, rt.current_stream()](x)
+    text = str(info.value)
+    report = info.value.report
+    # The cycle and the two blocked waits, each once for all eight cores.
+    assert len(report.diagnostics) == 3, text
+    assert all(d.cores == list(range(8)) for d in report.diagnostics), text
+    assert text.count("a cycle of waits") == 1 and text.count("cores 0-7") == 3, text
+    v_line = _line(crossed_waits_kernel, "asc.wait_flag(asc.HardEvent.MTE2_V, 0)")
+    mte2_line = _line(crossed_waits_kernel, "asc.wait_flag(asc.HardEvent.V_MTE2, 0)")
+    cycle = report.diagnostics[0].message
+    assert f"{THIS_FILE}:{v_line}" in cycle and f"{THIS_FILE}:{mte2_line}" in cycle, cycle
+    assert cycle.endswith("or move a set_flag ahead of the wait that holds it up."), cycle

@@ -60,10 +60,19 @@ TEST(Deadlock, EveryBlockedWaiterOnEveryCoreIsNamed) {
   Device device(Config());
   LaunchResult r = Launch(device, b.Build(), {}, {}, 2);
   ASSERT_EQ(r.status, LaunchResult::Status::kDeadlock);
-  // One finding per blocked pipe, each naming both cores (identical findings are merged).
-  ASSERT_EQ(r.diagnostics.size(), 2u);
+  // The cycle first, then one finding per blocked pipe, each naming both cores (identical
+  // findings are merged).
+  ASSERT_EQ(r.diagnostics.size(), 3u);
+  EXPECT_EQ(r.diagnostics[0].message,
+            "deadlock: cores 0-1 PIPE_V wait_flag at cycle.py:5: a cycle of waits: PIPE_V waits "
+            "at cycle.py:5 for MTE2_V, 1, whose set_flag at cycle.py:4 is queued on PIPE_MTE2 "
+            "behind PIPE_MTE2 waits at cycle.py:3 for V_MTE2, 1, whose set_flag at cycle.py:6 is "
+            "queued on PIPE_V behind PIPE_V again. None of them can move first. Fix: give "
+            "the cycle a first step: a set_flag before the loop for a wait's first iteration "
+            "(ping-pong buffers), or move a set_flag ahead of the wait that holds it up.");
   int v = 0, mte2 = 0;
   for (const Diagnostic& d : r.diagnostics) {
+    if (Contains(d.message, "a cycle of waits")) continue;
     if (d.pipe == "V") {
       ++v;
       EXPECT_EQ(d.location.line, 5u);
@@ -79,6 +88,55 @@ TEST(Deadlock, EveryBlockedWaiterOnEveryCoreIsNamed) {
   }
   EXPECT_EQ(v, 1);
   EXPECT_EQ(mte2, 1);
+}
+
+TEST(Deadlock, AWaitForAnotherIdNamesTheFlagThatIsSet) {
+  // The set uses id 1, the wait id 2: the report points at the set that nothing consumes.
+  KernelBuilder b("ids", "ids.py");
+  b.At(3).SetFlag(kMte2V, b.Const(1, ir::DT_INT32));
+  b.At(4).WaitFlag(kMte2V, b.Const(2, ir::DT_INT32));
+  Device device(Config());
+  LaunchResult r = Launch(device, b.Build());
+  ASSERT_EQ(r.status, LaunchResult::Status::kDeadlock);
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics[0].message,
+            "deadlock: core 0 (block 0) PIPE_V wait_flag at ids.py:4, cycle 4: waits for flag "
+            "MTE2_V id 2 (event MTE2_V = 4), which is never set; no set_flag(MTE2_V, 2) remains to "
+            "be executed on this core; flag MTE2_V, 1 is set (by set_flag at ids.py:3) and nothing "
+            "waits for it: the set and the wait use different ids. Fix: every wait_flag(MTE2_V, 2) "
+            "on PIPE_V consumes one set_flag(MTE2_V, 2) on PIPE_MTE2; add the missing set_flag "
+            "before this wait (or a set in the prologue for the first iteration of a ping-pong "
+            "loop), or remove the wait.");
+}
+
+TEST(Deadlock, AWaitWhoseSetIsStuckBehindAFullQueueIsACycleThroughTheScalarUnit) {
+  // V waits for MTE2_V before the program sets it; the vector work behind the wait fills the V
+  // queue, so the scalar unit never reaches the set: V -> scalar unit -> V.
+  SocConfig c = Config();
+  KernelBuilder b("full", "full.py");
+  uint32_t id = b.Const(0, ir::DT_INT32);
+  uint32_t n = b.Const(64, ir::DT_INT32);
+  uint32_t src = b.Const(0), dst = b.Const(256);
+  b.At(3).WaitFlag(kMte2V, id);
+  for (uint32_t i = 0; i < c.queue_depth_vector + 1; ++i) {
+    b.At(4).VecUnary(ir::VecUnaryOp::RELU, KernelBuilder::Ub(dst, ir::DT_FLOAT32),
+                     KernelBuilder::Ub(src, ir::DT_FLOAT32), n);
+  }
+  b.At(5).SetFlag(kMte2V, id);
+  Device device(c);
+  LaunchResult r = Launch(device, b.Build());
+  ASSERT_EQ(r.status, LaunchResult::Status::kDeadlock);
+  const Diagnostic* cycle = FindDiag(r, Diagnostic::Kind::kDeadlock);
+  ASSERT_NE(cycle, nullptr);
+  EXPECT_EQ(cycle->message,
+            "deadlock: core 0 (block 0) PIPE_V wait_flag at full.py:3, cycle " +
+                std::to_string(cycle->cycle) +
+                ": a cycle of waits: PIPE_V waits at full.py:3 for MTE2_V, 0, whose set_flag the "
+                "scalar unit has not issued yet, because the scalar unit is stalled at full.py:4 "
+                "on the full PIPE_V queue, which waits: PIPE_V again. None of them can move "
+                "first. Fix: give the cycle a first step: a set_flag before the loop for a "
+                "wait's first iteration (ping-pong buffers), or move a set_flag ahead of the "
+                "wait that holds it up.");
 }
 
 TEST(Deadlock, ScalarWaitOnSPipe) {
