@@ -28,7 +28,9 @@ static_assert(static_cast<int>(Diagnostic::Kind::kDeadlock) == rep::Diagnostic::
                   rep::Diagnostic::UNMATCHED_FLAG &&
               static_cast<int>(Diagnostic::Kind::kRace) == rep::Diagnostic::RACE &&
               static_cast<int>(Diagnostic::Kind::kUninitializedRead) ==
-                  rep::Diagnostic::UNINITIALIZED_READ);
+                  rep::Diagnostic::UNINITIALIZED_READ &&
+              static_cast<int>(Diagnostic::Kind::kUnallocatedBuffer) ==
+                  rep::Diagnostic::UNALLOCATED_BUFFER);
 
 rep::CheckLevel ToProtoLevel(CheckLevel level) {
   return static_cast<rep::CheckLevel>(static_cast<int>(level) + 1);

@@ -47,7 +47,8 @@ struct Diagnostic {
     kRace = 9,               // conflicting accesses that no synchronisation orders (an error
                              // that does not stop the launch: the chip computes on)
     kGmSharedWrite = 10,     // two cores wrote identical bytes to one GM range (warning)
-    kUninitializedRead = 11  // bytes read before anything wrote them in this launch (warning)
+    kUninitializedRead = 11,  // bytes read before anything wrote them in this launch (warning)
+    kUnallocatedBuffer = 12   // access to a queue buffer no alloc_tensor handed out (warning)
   };
   Severity severity = Severity::kError;
   Kind kind = Kind::kDeadlock;

@@ -52,7 +52,7 @@ void TPipe::InitAll() {
   for (TQueState& q : queues_) q.Drop();
   for (TBufPoolState& p : pools_) p.Drop();
   events_.ResetLibrary();
-  any_freed_ = false;
+  has_queue_buffers_ = false;
 }
 
 std::string TPipe::Label(const FwkInfo& op) const {
@@ -214,6 +214,7 @@ void TPipe::InitBuffer(const FwkInfo& op, const int64_t operands[2], FwkOutcome*
     }
   }
   DropQueue(q);
+  if (!info.is_tbuf) has_queue_buffers_ = true;
   std::string why = q.Init(base, static_cast<uint32_t>(num), static_cast<uint64_t>(len),
                            op.kind == FwkKind::kInitBuffer ? 0 : op.pool, events_, &out->actions);
   if (!why.empty()) out->fault = label + ": " + why;
@@ -336,7 +337,6 @@ void TPipe::QueueCall(const FwkInfo& op, const int64_t operands[2], FwkOutcome* 
         fail(why);
         return;
       }
-      if (!enque) any_freed_ = true;
       return;
     }
     case FwkKind::kDeque: {
@@ -371,27 +371,31 @@ void TPipe::QueueCall(const FwkInfo& op, const int64_t operands[2], FwkOutcome* 
   }
 }
 
-std::string TPipe::FreedOverlap(MemSpace memory, uint64_t lo, uint64_t hi) const {
-  if (!any_freed_ || lo >= hi) return "";
-  const TQueState::Buffer* freed = nullptr;
+TPipe::IdleOverlap TPipe::IdleBufferOverlap(MemSpace memory, uint64_t lo, uint64_t hi) const {
+  if (!has_queue_buffers_ || lo >= hi) return {};
+  const TQueState::Buffer* idle = nullptr;
   const TQueState* owner = nullptr;
   for (const TQueState& q : queues_) {
     if (q.info().memory != memory) continue;
     for (const TQueState::Buffer& b : q.buffers()) {
       bool live = q.info().is_tbuf || b.state != TQueState::BufState::kFree;
       // Inside a live buffer: TBufPools that share memory hand the same bytes to another
-      // stage's queue, so a freed buffer there is no evidence of a bug.
-      if (live && lo >= b.address && hi <= b.address + b.length) return "";
-      if (freed == nullptr && !live && b.freed && lo < b.address + b.length && b.address < hi) {
-        freed = &b;
+      // stage's queue, so an idle buffer there is no evidence of a bug.
+      if (live && lo >= b.address && hi <= b.address + b.length) return {};
+      // A freed buffer is the stronger finding: prefer it over one never allocated.
+      bool better = idle == nullptr || (b.freed && !idle->freed);
+      if (better && !live && lo < b.address + b.length && b.address < hi) {
+        idle = &b;
         owner = &q;
       }
     }
   }
-  if (freed == nullptr) return "";
-  return "buffer [" + std::to_string(freed->address) + ", " +
-         std::to_string(freed->address + freed->length) + ") of " + owner->info().label +
-         " (declared at " + owner->info().where + "), which was freed by free_tensor";
+  if (idle == nullptr) return {};
+  std::string what = "buffer [" + std::to_string(idle->address) + ", " +
+                     std::to_string(idle->address + idle->length) + ") of " + owner->info().label +
+                     " (declared at " + owner->info().where + "), which ";
+  what += idle->freed ? "was freed by free_tensor" : "no alloc_tensor has handed out";
+  return {what, idle->freed};
 }
 
 }  // namespace aicore::sim

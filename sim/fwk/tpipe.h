@@ -38,12 +38,17 @@ class TPipe {
   EventPool& events() { return events_; }
   const EventPool& events() const { return events_; }
 
-  // Use-after-free check of an access [lo, hi) to `memory`: if it touches a queue buffer that
-  // was freed and is not inside a live buffer (allocated, enqueued or dequeued, or a TBuf),
-  // names that buffer and its queue; "" otherwise.
-  std::string FreedOverlap(MemSpace memory, uint64_t lo, uint64_t hi) const;
-  // False while no queue buffer was ever freed: the check above has nothing to find.
-  bool any_freed() const { return any_freed_; }
+  // An access [lo, hi) to `memory` that touches a queue buffer no stage owns, and is not inside
+  // a live buffer (allocated, enqueued or dequeued, or a TBuf): `what` names that buffer and its
+  // queue, `freed` says whether free_tensor released it (else no alloc_tensor ever handed it
+  // out: a tensor placed by hand overlaps the TPipe's buffers). `what` is "" when none.
+  struct IdleOverlap {
+    std::string what;
+    bool freed = false;
+  };
+  IdleOverlap IdleBufferOverlap(MemSpace memory, uint64_t lo, uint64_t hi) const;
+  // False while no queue has buffers: the check above has nothing to find.
+  bool has_queue_buffers() const { return has_queue_buffers_; }
 
  private:
   std::string Label(const FwkInfo& op) const;
@@ -63,7 +68,7 @@ class TPipe {
   std::vector<TQueState> queues_;
   std::vector<TBufPoolState> pools_;
   bool destroyed_ = false;
-  bool any_freed_ = false;
+  bool has_queue_buffers_ = false;
 };
 
 }  // namespace aicore::sim

@@ -3,7 +3,7 @@
 
 #include <limits>
 
-#include "sim/check/freed_use.h"
+#include "sim/check/buffer_use.h"
 #include "sim/core/invariant.h"
 #include "sim/pipe/launch_context.h"
 #include "sim/sync/hard_event.h"
@@ -623,7 +623,8 @@ bool ScalarUnit::IssuePipeInstr(const Instr& in, Cycle now) {
   p.pipe = pipe_id;
   Site site = SiteOf(&in, pipe_id);
   if (!BuildIssued(in, values_, env_, site, &p.issued) ||
-      !CheckFreedUse(tpipe_, p.issued.ranges, p.issued.num_ranges, site, ctx_.diags)) {
+      !CheckBufferUse(tpipe_, p.issued.ranges, p.issued.num_ranges, site,
+                      ctx_.check != CheckLevel::kOff, ctx_.diags)) {
     ctx_.Stop(LaunchResult::Status::kKernelFault);
     return false;
   }

@@ -573,6 +573,36 @@ TEST(FrameworkMisuse, UseOfAFreedTensor) {
               "inQueueX (declared at bad.py:3), which was freed by free_tensor");
 }
 
+TEST(FrameworkMisuse, AHandPlacedTensorOverAnUnallocatedQueueBufferIsAWarning) {
+  // The vector op writes UB[512, 768) by hand: inside inQueueX's buffer [0, 1024), which no
+  // alloc_tensor has handed out yet. The chip runs it; the checker warns once per site.
+  Bad k;
+  uint32_t n = k.b.Const(64, ir::DT_INT32);
+  uint32_t src = k.b.Const(4096, ir::DT_UINT32), dst = k.b.Const(512, ir::DT_UINT32);
+  for (int i = 0; i < 2; ++i) {
+    k.b.At(9).Barrier(ir::PIPE_V);
+    k.b.At(9).VecUnary(ir::VecUnaryOp::ABS, KernelBuilder::Ub(dst, ir::DT_FLOAT32),
+                       KernelBuilder::Ub(src, ir::DT_FLOAT32), n);
+  }
+  Device device(Config());
+  LaunchResult r = Launch(device, k.b.Build(), {});
+  ASSERT_EQ(r.status, LaunchResult::Status::kOk);
+  std::vector<const Diagnostic*> found;  // (the source is uninitialised too: a warning of its own)
+  for (const Diagnostic& d : r.diagnostics) {
+    if (d.kind == Diagnostic::Kind::kUnallocatedBuffer) found.push_back(&d);
+  }
+  ASSERT_EQ(found.size(), 1u);
+  const Diagnostic& d = *found[0];
+  EXPECT_EQ(d.severity, Diagnostic::Severity::kWarning);
+  EXPECT_EQ(d.message.substr(d.message.find(": it ")),
+            ": it writes UB[512, 768), inside the buffer [0, 1024) of TQue inQueueX (declared at "
+            "bad.py:3), which no alloc_tensor has handed out: a tensor placed by hand overlaps "
+            "the TPipe's buffers, and the queue will hand these bytes to another stage. Fix: take "
+            "the tensor from alloc_tensor, or place hand-set tensors outside the TPipe's buffers "
+            "(or in a TBuf).");
+  EXPECT_EQ(d.location.line, 9u);
+}
+
 TEST(FrameworkMisuse, EventIdsExhausted) {
   KernelBuilder b("bad", "bad.py");
   b.At(2).Fwk(FW::PIPE_INIT);
