@@ -44,9 +44,9 @@ struct Diagnostic {
     kCycleLimit = 6,
     kFlagOverflow = 7,
     kUnmatchedFlag = 8,
-    kRace = 9,               // conflicting accesses that no synchronisation orders (an error
-                             // that does not stop the launch: the chip computes on)
-    kGmSharedWrite = 10,     // two cores wrote identical bytes to one GM range (warning)
+    kRace = 9,                // conflicting accesses that no synchronisation orders (an error
+                              // that does not stop the launch: the chip computes on)
+    kGmSharedWrite = 10,      // two cores wrote identical bytes to one GM range (warning)
     kUninitializedRead = 11,  // bytes read before anything wrote them in this launch (warning)
     kUnallocatedBuffer = 12   // access to a queue buffer no alloc_tensor handed out (warning)
   };
@@ -74,6 +74,9 @@ struct Diagnostic {
   size_t site_pos = std::string::npos;
   size_t site_len = 0;
 };
+
+// "RACE", "DEADLOCK" ...: the proto enum's name of `kind`.
+std::string_view DiagnosticKindName(Diagnostic::Kind kind);
 
 struct PipeStats {
   std::string pipe;  // "S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX"

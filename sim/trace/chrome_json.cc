@@ -163,6 +163,35 @@ void AppendFlow(std::string* out, const Layout& l, const Flow& f, bool merged) {
   point(wait, 't', wait.end - 1);
 }
 
+// A diagnostic as an instant event: on its pipe's first lane ("s":"t"), or across the core's
+// process when the core has no track of that pipe ("s":"p"). Errors and races draw red,
+// warnings orange.
+void AppendMarker(std::string* out, const Layout& l, const Marker& m, bool merged) {
+  const Diagnostic& d = *m.diag;
+  size_t pipe = m.pipe.value_or(0);
+  if (!m.pipe.has_value()) {
+    while (pipe + 1 < l.pipes.size() && l.Lanes(m.core, pipe) == 0) ++pipe;
+  }
+  TrackNames track = merged ? MergedTrack(l, m.core, pipe, 0) : CoreFileTrack(l, pipe, 0);
+  const bool error = d.severity == Diagnostic::Severity::kError;
+  out->append("{\"name\":");
+  AppendJsonString(out, DiagnosticKindName(d.kind));
+  out->append(",\"ph\":\"i\",\"s\":\"" + std::string(m.pipe.has_value() ? "t" : "p") +
+              "\",\"ts\":" + l.Us(m.cycle) + ",\"pid\":" + track.pid + ",\"tid\":" + track.tid +
+              ",\"cname\":\"" + (error ? "terrible" : "bad") + "\",\"args\":{\"severity\":\"" +
+              (error ? "ERROR" : "WARNING") + "\",\"code\":");
+  AppendJsonString(out, d.location.file + ":" + std::to_string(d.location.line));
+  if (!d.race.empty()) {
+    out->append(",\"race\":");
+    AppendJsonString(out, d.race);
+    out->append(",\"other_code\":");
+    AppendJsonString(out, d.other_location.file + ":" + std::to_string(d.other_location.line));
+  }
+  out->append(",\"message\":");
+  AppendJsonString(out, d.message);
+  out->append("}},\n");
+}
+
 // Closes the array: the writer puts ",\n" after every event, and JSON forbids the last comma.
 std::string FinishTrace(std::string events) {
   if (events.size() >= 2 && events.compare(events.size() - 2, 2, ",\n") == 0) {
@@ -211,6 +240,9 @@ std::string CoreTraceJson(const Layout& l, size_t core) {
   for (const Flow& f : l.flows) {
     if (l.slices[f.set].core == core) AppendFlow(&out, l, f, /*merged=*/false);
   }
+  for (const Marker& m : l.markers) {
+    if (m.core == core) AppendMarker(&out, l, m, /*merged=*/false);
+  }
   return FinishTrace(std::move(out));
 }
 
@@ -251,6 +283,7 @@ std::string MergedTraceJson(const Layout& l) {
     AppendSlice(&out, l, s, MergedTrack(l, s.core, s.pipe, s.lane));
   }
   for (const Flow& f : l.flows) AppendFlow(&out, l, f, /*merged=*/true);
+  for (const Marker& m : l.markers) AppendMarker(&out, l, m, /*merged=*/true);
   return FinishTrace(std::move(out));
 }
 

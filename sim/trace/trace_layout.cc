@@ -273,6 +273,24 @@ Layout BuildLayout(const LaunchResult& result, double mhz) {
     return std::tie(x.begin, x.order) < std::tie(y.begin, y.order);
   });
   for (size_t i = 0; i < layout.flows.size(); ++i) layout.flows[i].id = i + 1;
+
+  // Markers: each diagnostic on its pipe's first lane of every core that reported it.
+  for (const Diagnostic& d : result.diagnostics) {
+    std::vector<uint32_t> cores = d.cores;
+    if (cores.empty() && d.core >= 0) cores.push_back(static_cast<uint32_t>(d.core));
+    for (uint32_t c : cores) {
+      auto kind = kinds.find(c);
+      CoreId id{IsCubePipe(d.pipe) || (kind != kinds.end() && kind->second == 2), c};
+      size_t slot = core_slot(id);
+      if (slot >= layout.cores.size() || !(layout.cores[slot] == id)) continue;  // no tracks
+      Marker m{&d, slot, std::nullopt, d.cycle};
+      const std::string msprof = MsprofPipeName(d.pipe);
+      for (size_t p = 0; p < layout.pipes.size(); ++p) {
+        if (layout.pipes[p].msprof_name == msprof && layout.Lanes(slot, p) > 0) m.pipe = p;
+      }
+      layout.markers.push_back(m);
+    }
+  }
   return layout;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -67,12 +68,22 @@ struct Flow {
   size_t wait = 0;
 };
 
+// A checker finding drawn as an instant event at its instruction: one per core that reported
+// it, at the cycle of the first (identical findings of several cores are merged in the report).
+struct Marker {
+  const Diagnostic* diag = nullptr;
+  size_t core = 0;             // index into Layout::cores
+  std::optional<size_t> pipe;  // index into Layout::pipes; none: the core has no such track
+  uint64_t cycle = 0;
+};
+
 struct Layout {
   std::vector<CoreId> cores;     // sorted by SortIndex
   std::vector<PipeStyle> pipes;  // the pipes that occur, sorted by lane order
   std::vector<Slice> slices;     // timeline order
   std::vector<uint32_t> lanes;   // per (core, pipe): lanes used, index core * pipes + pipe
   std::vector<Flow> flows;       // by id
+  std::vector<Marker> markers;   // the report's diagnostics, in report order
   double mhz = 0;
 
   uint32_t Lanes(size_t core, size_t pipe) const { return lanes[core * pipes.size() + pipe]; }

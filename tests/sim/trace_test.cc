@@ -305,6 +305,13 @@ std::vector<Event> ValidateTrace(const std::string& text, int schema_version) {
       }
     } else if (ev.ph == "s" || ev.ph == "t") {
       EXPECT_TRUE(e.Has("id") && e.Has("cat"));
+    } else if (ev.ph == "i") {
+      // A checker finding: thread- or process-scoped, with its severity, line and message.
+      const Json* scope = e.Get("s");
+      EXPECT_TRUE(scope != nullptr && (scope->str == "t" || scope->str == "p"));
+      const Json* args = e.Get("args");
+      EXPECT_TRUE(args != nullptr && args->Has("severity") && args->Has("code") &&
+                  args->Has("message"));
     } else {
       ADD_FAILURE() << "unexpected phase " << ev.ph;
     }
@@ -572,6 +579,77 @@ TEST(TraceWriter, PerCoreFileUsesMsprofPidsColoursAndMicroseconds) {
   EXPECT_DOUBLE_EQ(copy->dur, Us(100));
   EXPECT_EQ(copy->json->Get("args")->Get("code")->str, "kernel.py:11");
   EXPECT_EQ(copy->json->Get("args")->Get("cycles")->number, 100);
+}
+
+TEST(TraceWriter, DiagnosticsAreInstantEventsAtTheirInstruction) {
+  // A race merged over both cores, on V, and a deadlock-free warning on a pipe core 1 lacks.
+  LaunchResult r = HandBuilt();
+  Diagnostic race;
+  race.severity = Diagnostic::Severity::kError;
+  race.kind = Diagnostic::Kind::kRace;
+  race.message = "cores 0-1 PIPE_V add at kernel.py:14: race (RAW) on UB[0, 512): ...";
+  race.core = 0;
+  race.cores = {0, 1};
+  race.pipe = "V";
+  race.op = "add";
+  race.location = {"kernel.py", 14, 0};
+  race.cycle = 110;
+  race.race = "RAW";
+  race.other_location = {"kernel.py", 11, 0};
+  Diagnostic warning;
+  warning.severity = Diagnostic::Severity::kWarning;
+  warning.kind = Diagnostic::Kind::kUninitializedRead;
+  warning.message = "core 1 (block 1) PIPE_MTE3 data_copy at kernel.py:18, cycle 140: reads ...";
+  warning.core = 1;
+  warning.cores = {1};
+  warning.pipe = "MTE3";
+  warning.location = {"kernel.py", 18, 0};
+  warning.cycle = 140;
+  r.diagnostics = {race, warning};
+  auto files = Render(r);
+  struct Want {
+    const char* path;
+    int schema;
+    std::vector<std::string> names;  // the instant events of the file, in order
+  };
+  for (const Want& want :
+       {Want{"simulator/core0.veccore0/trace.json", 1, {"RACE"}},
+        Want{"simulator/core0.veccore1/trace.json", 1, {"RACE", "UNINITIALIZED_READ"}},
+        Want{"simulator/trace.json", 2, {"RACE", "RACE", "UNINITIALIZED_READ"}}}) {
+    SCOPED_TRACE(want.path);
+    std::vector<Event> events = ValidateTrace(files[want.path], want.schema);
+    std::vector<std::string> names;
+    for (const Event& e : events) {
+      if (e.ph != "i") continue;
+      names.push_back(e.name);
+      const Json& args = *e.json->Get("args");
+      if (e.name == "RACE") {
+        EXPECT_DOUBLE_EQ(e.ts, Us(110));
+        EXPECT_EQ(e.json->Get("s")->str, "t");  // on the V track of its core
+        EXPECT_EQ(e.json->Get("cname")->str, "terrible");
+        EXPECT_EQ(args.Get("severity")->str, "ERROR");
+        EXPECT_EQ(args.Get("code")->str, "kernel.py:14");
+        EXPECT_EQ(args.Get("other_code")->str, "kernel.py:11");
+        EXPECT_EQ(args.Get("race")->str, "RAW");
+        EXPECT_EQ(args.Get("message")->str, race.message);
+      } else {
+        // Core 1 has no MTE3 track: the finding spans its process.
+        EXPECT_EQ(e.json->Get("s")->str, "p");
+        EXPECT_EQ(e.json->Get("cname")->str, "bad");
+        EXPECT_EQ(args.Get("severity")->str, "WARNING");
+        EXPECT_DOUBLE_EQ(e.ts, Us(140));
+      }
+    }
+    EXPECT_EQ(names, want.names);
+  }
+}
+
+TEST(TraceWriter, MarkerNamesAreTheReportsKindNames) {
+  for (int k = aicore::report::v1::Diagnostic::Kind_MIN + 1;
+       k <= aicore::report::v1::Diagnostic::Kind_MAX; ++k) {
+    EXPECT_EQ(DiagnosticKindName(static_cast<Diagnostic::Kind>(k)),
+              aicore::report::v1::Diagnostic::Kind_Name(k));
+  }
 }
 
 TEST(TraceWriter, OverlappingInstructionsOfOnePipeLandOnDifferentTids) {
