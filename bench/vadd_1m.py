@@ -1,6 +1,8 @@
 """Benchmark: simulate a 1M-element fp32 vector add (tutorial 01 style, 8 cores) and time it
 against numpy doing the same add, in the same run. Prints both wall times and the ratio
-simulator/numpy; compilation is excluded from the timed runs and reported separately.
+simulator/numpy; compilation is excluded from the timed runs and reported separately. Then the
+cost of the checkers: the same launch at check levels off and warn (the default), and the ratio,
+for the given tile and for a small one (--check-tile) where instructions, not bytes, dominate.
 
     python3 bench/vadd_1m.py [--size 1048576] [--cores 8] [--repeat 5]
 """
@@ -60,10 +62,12 @@ def main():
     parser.add_argument("--cores", type=int, default=8)
     parser.add_argument("--tile", type=int, default=4096, help="elements per tile (fp32)")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--check-tile", type=int, default=256,
+                        help="elements per tile of the instruction-bound checking-cost run")
     args = parser.parse_args()
     block = args.size // args.cores
-    if block * args.cores != args.size or block % args.tile:
-        parser.error("size must split into cores x whole tiles")
+    if block * args.cores != args.size or block % args.tile or block % args.check_tile:
+        parser.error("size must split into cores x whole tiles (of --tile and --check-tile)")
 
     config.set_platform(config.Backend.Model)
     rng = np.random.default_rng(0)
@@ -76,16 +80,24 @@ def main():
     vadd_kernel.compile(x, y, z, block, tile_length=args.tile)
     compile_s = time.perf_counter() - start
 
-    sim_times, report = [], None
-    for _ in range(args.repeat):
-        z[:] = 0
-        start = time.perf_counter()
-        report = vadd_kernel[args.cores, stream](x, y, z, block, tile_length=args.tile)
-        sim_times.append(time.perf_counter() - start)
-    expected = x + y
-    if not np.array_equal(z, expected):
-        print("FAIL: simulated result differs from numpy")
-        return 1
+    def checked_and_unchecked(tile):
+        # Launches alternate between the levels, so drift of the machine's speed hits both
+        # alike; the medians are compared.
+        times = {"off": [], "warn": []}
+        report = None
+        for _ in range(2 * args.repeat):
+            for level in ("off", "warn"):
+                z[:] = 0
+                start = time.perf_counter()
+                r = vadd_kernel[args.cores, stream](x, y, z, block, tile_length=tile, check=level)
+                times[level].append(time.perf_counter() - start)
+                if not np.array_equal(z, x + y):
+                    raise SystemExit(f"FAIL: simulated result (check={level}) differs from numpy")
+                report = r if level == "warn" else report
+        return statistics.median(times["warn"]), statistics.median(times["off"]), report
+
+    sim_s, unchecked_s, report = checked_and_unchecked(args.tile)
+    small_s, small_unchecked_s, small = checked_and_unchecked(args.check_tile)
 
     np_times = []
     out = np.empty_like(x)
@@ -94,7 +106,7 @@ def main():
         np.add(x, y, out=out)
         np_times.append(time.perf_counter() - start)
 
-    sim_s, np_s = statistics.median(sim_times), statistics.median(np_times)
+    np_s = statistics.median(np_times)
     print(f"vadd {args.size} x float32 on {args.cores} cores, tile {args.tile} "
           f"({rt.transport()} simulator, {report.platform})")
     print(f"  compile (trace to IR, once):   {compile_s * 1e3:9.3f} ms")
@@ -103,6 +115,12 @@ def main():
           f"{report.simulated_instructions} instructions")
     print(f"  numpy add (median of {len(np_times)}):   {np_s * 1e3:9.3f} ms wall")
     print(f"  ratio simulator/numpy: {sim_s / np_s:.1f}x")
+    for tile, checked, unchecked, rep in ((args.tile, sim_s, unchecked_s, report),
+                                          (args.check_tile, small_s, small_unchecked_s, small)):
+        print(f"  checking cost, tile {tile} ({rep.simulated_instructions} instructions): "
+              f"check=off {unchecked * 1e3:.3f} ms, warn {checked * 1e3:.3f} ms "
+              f"({rep.check.summary})")
+        print(f"  ratio checked/unchecked (tile {tile}): {checked / unchecked:.2f}x")
     return 0
 
 
