@@ -3,6 +3,7 @@
 // flag overflow / unmatched flags, the cycle limit, and scalar faults.
 #include <gtest/gtest.h>
 
+#include "tests/sim/fault_kernels.h"
 #include "tests/sim/test_util.h"
 
 namespace aicore::sim::testing {
@@ -166,15 +167,6 @@ TEST(Deadlock, SetOnSPipeReleasesV) {
   EXPECT_TRUE(r.diagnostics.empty());
 }
 
-ir::Kernel CopyToUb(int64_t ub_addr, int64_t elements) {
-  KernelBuilder b("ub_overflow", "ub.py");
-  uint32_t x = b.PointerParam("x", ir::DT_FLOAT32);
-  uint32_t ub = b.Const(ub_addr);
-  uint32_t n = b.Const(elements, ir::DT_INT32);
-  b.At(12).DataCopy(KernelBuilder::Ub(ub, ir::DT_FLOAT32), KernelBuilder::Gm(x, ir::DT_FLOAT32), n);
-  return b.Build();
-}
-
 TEST(Bounds, UbOverflowStopsWithRangeCapacityOpAndLine) {
   SocConfig c = Config();
   Device device(c);
@@ -218,22 +210,6 @@ TEST(Bounds, VectorOverflowIsOutOfBounds) {
   ASSERT_NE(d, nullptr);
   EXPECT_EQ(d->pipe, "V");
   EXPECT_TRUE(Contains(d->message, "operand src reads UB[")) << d->message;
-}
-
-ir::Kernel CopyFromGm(int64_t element_offset, int64_t elements) {
-  KernelBuilder b("gm", "gm.py");
-  uint32_t x = b.PointerParam("x", ir::DT_FLOAT32);
-  uint32_t y = b.PointerParam("y", ir::DT_FLOAT32);
-  uint32_t gx = b.GmAddr(x, b.Const(element_offset), 4);
-  uint32_t ub = b.Const(0);
-  uint32_t n = b.Const(elements, ir::DT_INT32);
-  uint32_t id = b.Const(0, ir::DT_INT32);
-  b.At(20).DataCopy(KernelBuilder::Ub(ub, ir::DT_FLOAT32), KernelBuilder::Gm(gx, ir::DT_FLOAT32),
-                    n);
-  b.SetFlag(20 /* MTE2_MTE3 */, id);
-  b.WaitFlag(20, id);
-  b.At(23).DataCopy(KernelBuilder::Gm(y, ir::DT_FLOAT32), KernelBuilder::Ub(ub, ir::DT_FLOAT32), n);
-  return b.Build();
 }
 
 TEST(Bounds, GmSlackAccessWarnsAndContinues) {

@@ -4,6 +4,7 @@
 // launch goes on: the chip computes with whatever it read. Golden messages for each kind.
 #include <gtest/gtest.h>
 
+#include "tests/sim/fault_kernels.h"
 #include "tests/sim/test_util.h"
 
 namespace aicore::sim::testing {
@@ -119,19 +120,6 @@ TEST(Race, TheFullyFlaggedKernelIsClean) {
   EXPECT_EQ(r.check.Text(), "0 races, 0 errors, 0 warnings");
 }
 
-// Two MTE2 copies into one UB range: the engine may overlap them, so the second can land first.
-ir::Kernel TwoCopiesInto(bool barrier) {
-  KernelBuilder b("overlap", "overlap.py");
-  uint32_t x = b.PointerParam("x", ir::DT_FLOAT16);
-  uint32_t n = b.Const(512, ir::DT_INT32);
-  uint32_t ub = b.Const(0);
-  b.At(3).DataCopy(KernelBuilder::Ub(ub, ir::DT_FLOAT16), KernelBuilder::Gm(x, ir::DT_FLOAT16), n);
-  if (barrier) b.At(4).Barrier(ir::PIPE_MTE2);
-  b.At(5).DataCopy(KernelBuilder::Ub(ub, ir::DT_FLOAT16),
-                   KernelBuilder::Gm(b.GmAddr(x, b.Const(1024), 2), ir::DT_FLOAT16), n);
-  return b.Build();
-}
-
 TEST(Race, OverlappingMte2WritesWithoutABarrierAreAWaw) {
   LaunchResult r = Simulate(TwoCopiesInto(false));
   const Diagnostic* d = Race(r, "WAW", 5, 3);
@@ -145,22 +133,6 @@ TEST(Race, OverlappingMte2WritesWithoutABarrierAreAWaw) {
             std::string::npos)
       << d->message;
   EXPECT_TRUE(Races(Simulate(TwoCopiesInto(true))).empty());
-}
-
-// exp(x) -> y, then y + y -> z on PIPE_V: the add can start before exp has written y.
-ir::Kernel DependentVectorOps(bool barrier) {
-  KernelBuilder b("dep", "dep.py");
-  uint32_t n = b.Const(64, ir::DT_INT32);
-  uint32_t x = b.Const(0), y = b.Const(256), z = b.Const(512);
-  b.At(2).VecUnary(ir::VecUnaryOp::ABS, KernelBuilder::Ub(x, ir::DT_FLOAT32),
-                   KernelBuilder::Ub(x, ir::DT_FLOAT32), n);
-  b.Barrier(ir::PIPE_V);
-  b.At(3).VecUnary(ir::VecUnaryOp::EXP, KernelBuilder::Ub(y, ir::DT_FLOAT32),
-                   KernelBuilder::Ub(x, ir::DT_FLOAT32), n);
-  if (barrier) b.At(4).Barrier(ir::PIPE_V);
-  b.At(5).VecBinary(ir::VecBinaryOp::ADD, KernelBuilder::Ub(z, ir::DT_FLOAT32),
-                    KernelBuilder::Ub(y, ir::DT_FLOAT32), KernelBuilder::Ub(y, ir::DT_FLOAT32), n);
-  return b.Build();
 }
 
 TEST(Race, DependentVectorInstructionsWithoutABarrierAreARaw) {
@@ -228,29 +200,6 @@ TEST(Race, IdenticalFindingsOfSeveralCoresAreMerged) {
 
 namespace aicore::sim::testing {
 namespace {
-
-// Every block copies x[0:64) in, adds a scalar and writes z[0:64): the same GM range from every
-// core. `per_core` adds the block index (different bytes per core), else 1 (identical bytes).
-ir::Kernel EveryCoreWritesOneRange(bool per_core) {
-  KernelBuilder b("shared", "shared.py");
-  uint32_t x = b.PointerParam("x", ir::DT_FLOAT32);
-  uint32_t z = b.PointerParam("z", ir::DT_FLOAT32);
-  uint32_t n = b.Const(64, ir::DT_INT32);
-  uint32_t id = b.Const(0, ir::DT_INT32);
-  uint32_t in = b.Const(0), out = b.Const(256);
-  uint32_t scalar = per_core
-                        ? b.Cast(b.Sys(ir::SysValueOp::BLOCK_IDX), ir::DT_INT64, ir::DT_FLOAT32)
-                        : b.ConstF(1.0);
-  b.At(3).DataCopy(KernelBuilder::Ub(in, ir::DT_FLOAT32), KernelBuilder::Gm(x, ir::DT_FLOAT32), n);
-  b.SetFlag(kMte2V, id);
-  b.WaitFlag(kMte2V, id);
-  b.At(5).VecScalar(ir::VecScalarOp::ADDS, KernelBuilder::Ub(out, ir::DT_FLOAT32),
-                    KernelBuilder::Ub(in, ir::DT_FLOAT32), scalar, n);
-  b.SetFlag(kVMte3, id);
-  b.WaitFlag(kVMte3, id);
-  b.At(7).DataCopy(KernelBuilder::Gm(z, ir::DT_FLOAT32), KernelBuilder::Ub(out, ir::DT_FLOAT32), n);
-  return b.Build();
-}
 
 TEST(Race, TwoCoresWritingDifferentValuesToOneGmRangeRace) {
   LaunchResult r = Simulate(EveryCoreWritesOneRange(true), 2);
