@@ -23,14 +23,12 @@ rep::LaunchReport::Status ToProtoStatus(LaunchResult::Status s) {
 }
 
 // Diagnostic::Kind carries the proto's values.
-static_assert(static_cast<int>(Diagnostic::Kind::kDeadlock) == rep::Diagnostic::DEADLOCK &&
-              static_cast<int>(Diagnostic::Kind::kUnmatchedFlag) ==
-                  rep::Diagnostic::UNMATCHED_FLAG &&
-              static_cast<int>(Diagnostic::Kind::kRace) == rep::Diagnostic::RACE &&
-              static_cast<int>(Diagnostic::Kind::kUninitializedRead) ==
-                  rep::Diagnostic::UNINITIALIZED_READ &&
-              static_cast<int>(Diagnostic::Kind::kUnallocatedBuffer) ==
-                  rep::Diagnostic::UNALLOCATED_BUFFER);
+static_assert(
+    static_cast<int>(Diagnostic::Kind::kDeadlock) == rep::Diagnostic::DEADLOCK &&
+    static_cast<int>(Diagnostic::Kind::kUnmatchedFlag) == rep::Diagnostic::UNMATCHED_FLAG &&
+    static_cast<int>(Diagnostic::Kind::kRace) == rep::Diagnostic::RACE &&
+    static_cast<int>(Diagnostic::Kind::kUninitializedRead) == rep::Diagnostic::UNINITIALIZED_READ &&
+    static_cast<int>(Diagnostic::Kind::kUnallocatedBuffer) == rep::Diagnostic::UNALLOCATED_BUFFER);
 
 rep::CheckLevel ToProtoLevel(CheckLevel level) {
   return static_cast<rep::CheckLevel>(static_cast<int>(level) + 1);

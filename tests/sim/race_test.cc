@@ -73,7 +73,7 @@ TEST(Race, AMissingWaitIsARawNamingBothPipesAndLines) {
   // In issue order the root cause comes first. What follows is its consequence: without the
   // wait, nothing orders the next copies into the double buffers after these ones (WAW on
   // MTE2), nor the next add into z after the copy-out and the previous add (WAR, WAW).
-  EXPECT_EQ(&r.diagnostics[0], d);
+  EXPECT_EQ(r.diagnostics.data(), d);
   EXPECT_NE(Race(r, "WAW", 10, 10), nullptr);
   EXPECT_NE(Race(r, "WAR", 14, 17), nullptr);
   EXPECT_EQ(Races(r).size(), 6u);
