@@ -29,7 +29,11 @@ Status DecodeContext::SameDType(const TensorOperand& dst, const TensorOperand& s
 
 Status DecodeContext::FinishVector(Opcode op, MemOpInfo& m, uint32_t count, Instr* in) {
   if (Status s = CheckVectorDType(op, m.dst.dtype); !s.ok()) return s;
-  if (Status u = UseInteger(count, "count"); !u.ok()) return u;
+  if (!m.repeat_form) {
+    if (Status u = UseInteger(count, "count"); !u.ok()) return u;
+  } else if (count != 0) {
+    return OpError("count", "is set together with repeat; the mask/repeat form has no count");
+  }
   m.count = count;
   in->opcode = op;
   in->pipe = PipeId::kV;
@@ -49,6 +53,67 @@ Status DecodeContext::VectorOpcode(const char* ir_op, const char* kind_enum, int
   return Status::Ok();
 }
 
+Status DecodeContext::DecodeRepeat(Opcode op, const ir::VecRepeat& r, int operands, MemOpInfo* m) {
+  if ((Info(op).forms & kRepeatForm) == 0) {
+    return OpError("repeat", std::string(Info(op).mnemonic) + " has no mask/repeat form");
+  }
+  if (r.mask_len() != 0 && (r.mask_hi() != 0 || r.mask_lo() != 0)) {
+    return OpError("repeat.mask_len", "is set together with mask_hi/mask_lo; give one mask");
+  }
+  if ((r.mask_hi() != 0) != (r.mask_lo() != 0)) {
+    return OpError("repeat.mask_hi", "a bit mask needs both words (mask_hi and mask_lo)");
+  }
+  if (r.blk_stride_size() > operands || r.rep_stride_size() > operands) {
+    return OpError("repeat.blk_stride", "more strides than the " + std::to_string(operands) +
+                                            " operands of " + std::string(Info(op).mnemonic));
+  }
+  const std::pair<uint32_t, const char*> scalars[] = {{r.repeat_times(), "repeat.repeat_times"},
+                                                      {r.mask_len(), "repeat.mask_len"},
+                                                      {r.mask_hi(), "repeat.mask_hi"},
+                                                      {r.mask_lo(), "repeat.mask_lo"}};
+  for (const auto& [id, field] : scalars) {
+    if (Status s = UseOptionalInteger(id, field); !s.ok()) return s;
+  }
+  m->repeat_form = true;
+  m->repeat_times = r.repeat_times();
+  m->mask_len = r.mask_len();
+  m->mask_hi = r.mask_hi();
+  m->mask_lo = r.mask_lo();
+  for (int i = 0; i < r.blk_stride_size(); ++i) {
+    if (Status s = UseOptionalInteger(r.blk_stride(i), "repeat.blk_stride"); !s.ok()) return s;
+    m->blk_stride[i] = r.blk_stride(i);
+  }
+  for (int i = 0; i < r.rep_stride_size(); ++i) {
+    if (Status s = UseOptionalInteger(r.rep_stride(i), "repeat.rep_stride"); !s.ok()) return s;
+    m->rep_stride[i] = r.rep_stride(i);
+  }
+  return Status::Ok();
+}
+
+Status DecodeContext::DecodeVecMask(const ir::VecMaskOp& v, Instr* in) {
+  in->opcode = Opcode::kVecMask;
+  if (v.kind() < ir::VecMaskOp::SET_MASK || v.kind() > ir::VecMaskOp::RESET_MASK) {
+    return OpError("kind", std::to_string(v.kind()) + " is not a VecMaskOp.Kind value");
+  }
+  in->kind = static_cast<uint8_t>(v.kind());
+  if (v.kind() == ir::VecMaskOp::SET_MASK) {
+    if (Status s = UseInteger(v.mask_hi(), "mask_hi"); !s.ok()) return s;
+    if (Status s = UseInteger(v.mask_lo(), "mask_lo"); !s.ok()) return s;
+    in->a = v.mask_hi();
+    in->b = v.mask_lo();
+  } else if (v.kind() == ir::VecMaskOp::SET_MASK_LENGTH) {
+    if (Status s = UseInteger(v.length(), "length"); !s.ok()) return s;
+    in->c = v.length();
+    if (!ir::DType_IsValid(v.dtype()) || v.dtype() == ir::DT_INVALID || v.dtype() == ir::DT_BOOL) {
+      return OpError("dtype",
+                     IrDTypeName(v.dtype()) +
+                         " is not an element type; a mask length needs the type it counts");
+    }
+    in->dtype = ToDType(v.dtype());
+  }
+  return Status::Ok();
+}
+
 Status DecodeContext::DecodeVecBinary(const ir::VecBinaryOp& v, Instr* in) {
   in->opcode = Opcode::kVecAdd;
   Opcode op;
@@ -61,6 +126,9 @@ Status DecodeContext::DecodeVecBinary(const ir::VecBinaryOp& v, Instr* in) {
   if (Status s = DecodeTensor(v.src1(), "src1", true, &m.src1); !s.ok()) return s;
   if (Status s = SameDType(m.dst, m.src0, "src0"); !s.ok()) return s;
   if (Status s = SameDType(m.dst, m.src1, "src1"); !s.ok()) return s;
+  if (v.has_repeat()) {
+    if (Status s = DecodeRepeat(op, v.repeat(), 3, &m); !s.ok()) return s;
+  }
   return FinishVector(op, m, v.count(), in);
 }
 
@@ -74,6 +142,9 @@ Status DecodeContext::DecodeVecUnary(const ir::VecUnaryOp& v, Instr* in) {
   if (Status s = DecodeTensor(v.dst(), "dst", true, &m.dst); !s.ok()) return s;
   if (Status s = DecodeTensor(v.src(), "src", true, &m.src0); !s.ok()) return s;
   if (Status s = SameDType(m.dst, m.src0, "src"); !s.ok()) return s;
+  if (v.has_repeat()) {
+    if (Status s = DecodeRepeat(op, v.repeat(), 2, &m); !s.ok()) return s;
+  }
   return FinishVector(op, m, v.count(), in);
 }
 
@@ -95,6 +166,9 @@ Status DecodeContext::DecodeVecScalar(const ir::VecScalarOp& v, Instr* in) {
   }
   m.scalar = v.scalar();
   in->src_dtype = st;
+  if (v.has_repeat()) {
+    if (Status s = DecodeRepeat(op, v.repeat(), 2, &m); !s.ok()) return s;
+  }
   return FinishVector(op, m, v.count(), in);
 }
 

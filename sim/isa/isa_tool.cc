@@ -59,6 +59,7 @@ std::string FormsText(Forms f) {
   std::string s;
   if ((f & kCountForm) != 0) s += "count";
   if ((f & kCopyParamsForm) != 0) s += std::string(s.empty() ? "" : ", ") + "DataCopyParams";
+  if ((f & kRepeatForm) != 0) s += std::string(s.empty() ? "" : ", ") + "mask/repeat";
   return s.empty() ? "-" : s;
 }
 
@@ -67,6 +68,7 @@ std::string PythonForms(Forms f) {
   std::string s;
   if ((f & kCountForm) != 0) s += "\"count\", ";
   if ((f & kCopyParamsForm) != 0) s += "\"copy_params\", ";
+  if ((f & kRepeatForm) != 0) s += "\"repeat\", ";
   if (!s.empty()) s.erase(s.size() - 1);  // keep the trailing comma: a one-element tuple
   return s;
 }

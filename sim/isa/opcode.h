@@ -42,6 +42,7 @@ enum class OpClass : uint8_t {
   kVecBinary,  // dst, src0, src1 tensors
   kVecUnary,   // dst, src tensors
   kVecScalar,  // dst, src tensors and a scalar converted to the element type
+  kVecMask,    // a write of the vector mask register or its mode (scalar unit)
   kSetFlag,
   kWaitFlag,
   kPipeBarrier,
@@ -53,6 +54,7 @@ using Forms = uint8_t;
 inline constexpr Forms kNoForms = 0;
 inline constexpr Forms kCountForm = 1u << 0;       // the first `count` elements, densely
 inline constexpr Forms kCopyParamsForm = 1u << 1;  // DataCopyParams: block count, length, strides
+inline constexpr Forms kRepeatForm = 1u << 2;      // mask, repeat_times, block/repeat strides
 
 // Element types, as a bit per DType value.
 using DTypeSet = uint32_t;

@@ -93,6 +93,21 @@ struct MemOpInfo {
   bool params_form = false;
   uint32_t block_count = 0, block_len = 0, src_stride = 0, dst_stride = 0;  // slots, 0 = zero
   uint32_t scalar = 0;  // slot of vec_scalar's scalar
+  // Vector mask/repeat form (proto VecRepeat): slots, 0 = the default.
+  bool repeat_form = false;
+  uint32_t repeat_times = 0;
+  uint32_t mask_len = 0, mask_hi = 0, mask_lo = 0;  // none set: the mask register
+  uint32_t blk_stride[3] = {0, 0, 0};               // dst, src0, src1; default 1
+  uint32_t rep_stride[3] = {0, 0, 0};               // default 8
+};
+
+// VecMaskOp kinds; values are the IR's.
+enum class VecMaskKind : uint8_t {
+  kSetMask = 1,
+  kSetMaskLength = 2,
+  kSetMaskCount = 3,
+  kSetMaskNorm = 4,
+  kResetMask = 5,
 };
 
 struct SlotSpan {

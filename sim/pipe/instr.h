@@ -9,6 +9,7 @@
 #include "sim/core/cycle.h"
 #include "sim/isa/program.h"
 #include "sim/mem/mem_range.h"
+#include "sim/pipe/vector_mask.h"
 
 namespace aicore::sim {
 
@@ -48,7 +49,11 @@ struct IssuedInstr {
   uint64_t bytes = 0;        // bytes moved (copies) or written (vector ops)
   uint64_t bursts = 0;       // contiguous chunks of a copy
   uint64_t scalar_bits = 0;  // vec_scalar operand, converted to the element type
-  uint32_t flag = 0;         // set_flag / wait_flag: FlagFile index
+  // Vector mask/repeat form: the lanes and where they live. Its result is written back only
+  // where a lane is active (the scratch holds the image of dst's span, then a byte mask).
+  bool repeat_form = false;
+  VecGeometry geo;
+  uint32_t flag = 0;  // set_flag / wait_flag: FlagFile index
   uint32_t event_id = 0;
   PipeId barrier_pipe = PipeId::kS;
   TransferKind transfer = TransferKind::kNone;  // data movement: from the core's route

@@ -151,9 +151,100 @@ bool BuildDataCopy(const Instr& instr, const Evaluator& ev, const IssueEnv& env,
   return true;
 }
 
+// The mask/repeat form: lanes from the mask (its own, or the register's), iterations and strides
+// (asc-api.md 4.1). Each operand's span runs from its base to the last block an active lane
+// touches; a copy of the strides goes to the race checker when blocks are contiguous.
+bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& values,
+                       const Evaluator& ev, const IssueEnv& env, const Site& site,
+                       IssuedInstr* out) {
+  const MemOpInfo& m = env.program.mem_ops[instr.aux];
+  OpClass cls = Info(instr.opcode).op_class;
+  SIM_CHECK(env.vector_mask != nullptr, "a vector instruction issued without a mask register");
+  VectorMask& reg = *env.vector_mask;
+  VecGeometry& g = out->geo;
+  g.esize = static_cast<uint32_t>(DTypeSize(instr.dtype));
+  uint64_t repeat_times = 1;
+  if (m.repeat_times != 0 &&
+      !ev.InRange(m.repeat_times, "repeat_times", kMaxRepeatTimes, &repeat_times)) {
+    return false;
+  }
+  // is_set_mask=True: the instruction loads its mask into the register, in the current mode.
+  if (m.mask_len != 0) {
+    int64_t len = ev.Int(m.mask_len);
+    if (len < 0) return ev.Fail("field mask = " + std::to_string(len) + " is negative");
+    bool counter = reg.counter;
+    reg = MaskForLength(static_cast<uint64_t>(len), g.esize, counter);
+    reg.counter = counter;
+  } else if (m.mask_hi != 0) {
+    reg.hi = values[m.mask_hi].u;
+    reg.lo = values[m.mask_lo].u;
+  }
+  g.counter = reg.counter;
+  g.mask_hi = reg.hi;
+  g.mask_lo = reg.lo;
+  g.count = reg.lo;
+  g.repeats =
+      g.counter ? (g.count + g.lanes_per_repeat() - 1) / g.lanes_per_repeat() : repeat_times;
+  const char* blk_names[3] = {"dst_blk_stride", "src0_blk_stride", "src1_blk_stride"};
+  const char* rep_names[3] = {"dst_rep_stride", "src0_rep_stride", "src1_rep_stride"};
+  if (cls != OpClass::kVecBinary) blk_names[1] = "src_blk_stride", rep_names[1] = "src_rep_stride";
+  int operands = cls == OpClass::kVecBinary ? 3 : 2;
+  for (int k = 0; k < operands; ++k) {
+    if (m.blk_stride[k] != 0 && !ev.InRange(m.blk_stride[k], blk_names[k], kMaxU16, &g.blk[k])) {
+      return false;
+    }
+    if (m.rep_stride[k] != 0 && !ev.InRange(m.rep_stride[k], rep_names[k], kMaxU16, &g.rep[k])) {
+      return false;
+    }
+  }
+  const TensorOperand* tensors[3] = {&m.dst, &m.src0, &m.src1};
+  const char* names[3] = {"dst", cls == OpClass::kVecBinary ? "src0" : "src", "src1"};
+  uint64_t addrs[3] = {0, 0, 0};
+  uint8_t* hosts[3] = {nullptr, nullptr, nullptr};
+  // Sources first, then the destination: the order the range checks and races expect.
+  for (int k : {1, 2, 0}) {
+    if (k >= operands) continue;
+    std::string field = std::string(names[k]) + ".addr";
+    if (!ev.Address(tensors[k]->addr, field.c_str(), &addrs[k])) return false;
+    uint64_t span = g.Span(k);
+    // Whole iterations of contiguous blocks: the race checker sees the gaps between them.
+    uint64_t chunk = 0, pitch = 0;
+    if (!g.counter && (g.blk[k] == 1 || span <= kVectorBlockBytes)) {
+      int64_t last = g.LastLane(0);
+      chunk = last < 0
+                  ? 0
+                  : (static_cast<uint64_t>(last) / g.lanes_per_block() + 1) * kVectorBlockBytes;
+      pitch = g.rep[k] * kVectorBlockBytes;
+    }
+    if (!ResolveSide(*tensors[k], addrs[k], span, {names[k], k == 0}, env, site, &hosts[k], out,
+                     chunk, pitch)) {
+      return false;
+    }
+  }
+  if (cls == OpClass::kVecScalar) {
+    out->scalar_bits =
+        ToElementBits(values[m.scalar], env.program.value_dtypes[m.scalar], instr.dtype);
+  }
+  uint64_t dst_span = g.Span(0);
+  out->repeat_form = true;
+  out->src0 = Transfer{hosts[1], g.Span(1), g.Span(1), 1};
+  out->src1 = Transfer{hosts[2], g.Span(2), g.Span(2), 1};
+  out->dst = Transfer{hosts[0], dst_span, dst_span, dst_span > 0 ? 1u : 0u};
+  out->src0_addr = addrs[1];
+  out->src1_addr = addrs[2];
+  out->dst_addr = addrs[0];
+  out->bytes = g.ActiveLanes() * g.esize;
+  out->bursts = 1;
+  return true;
+}
+
 bool BuildVector(const Instr& instr, const std::vector<ScalarValue>& values, const Evaluator& ev,
                  const IssueEnv& env, const Site& site, IssuedInstr* out) {
   const MemOpInfo& m = env.program.mem_ops[instr.aux];
+  if (m.repeat_form) return BuildVectorRepeat(instr, values, ev, env, site, out);
+  // The library's count form runs in counter mode and leaves normal mode with every lane on
+  // (ascendc-semantics.md 6.2).
+  if (env.vector_mask != nullptr) *env.vector_mask = VectorMask{};
   int64_t count = ev.Int(m.count);
   if (count < 0) return ev.Fail("field count = " + std::to_string(count) + " is negative");
   uint64_t bytes = Bytes(static_cast<uint64_t>(count), DTypeSize(instr.dtype));

@@ -14,6 +14,7 @@
 #include "sim/mem/memory_map.h"
 #include "sim/pipe/instr.h"
 #include "sim/pipe/route.h"
+#include "sim/pipe/vector_mask.h"
 #include "sim/sync/flags.h"
 
 namespace aicore::sim {
@@ -26,6 +27,7 @@ struct IssueEnv {
   GlobalMemory& gm;
   FlagFile& flags;
   DiagnosticSink& diags;
+  VectorMask* vector_mask = nullptr;  // the core's mask register (the scalar unit's)
 };
 
 // Fills `out` (except issue/ready). Returns false after recording an error diagnostic.

@@ -175,7 +175,8 @@ bool Pipe::StartHead(Cycle now) {
       break;
     }
     default: {
-      uint32_t scratch = scratch_.Acquire(in.bytes);
+      // A mask/repeat-form result is the image of dst's span plus a byte mask of the lanes.
+      uint32_t scratch = scratch_.Acquire(in.repeat_form ? 2 * in.dst.chunk_bytes : in.bytes);
       PipeTiming t = Execute(in, now, scratch_.data(scratch));
       uint32_t slot = AllocateSlot();
       slots_[slot].is_set_flag = false;
@@ -184,6 +185,7 @@ bool Pipe::StartHead(Cycle now) {
       slots_[slot].dst = in.dst;
       slots_[slot].gm_write = in.transfer == TransferKind::kGmWrite;
       slots_[slot].gm = GmSpan{in.dst_addr, in.dst.chunk_bytes, in.dst.pitch, in.dst.chunks};
+      slots_[slot].masked = in.repeat_form;
       accept_at_ = t.accept_next;
       max_end_ = MaxCycle(max_end_, t.end);
       AccountBusy(now, t.end);
@@ -208,8 +210,16 @@ void Pipe::OnEnd(uint64_t slot_index, Cycle now) {
     const uint8_t* src = scratch_.data(f.scratch);
     if (f.gm_write && ctx_.gm_check != nullptr)
       ctx_.gm_check->OnWrite(SiteOf(f.instr, now), f.gm, src);
-    for (uint64_t c = 0; c < f.dst.chunks; ++c) {
-      std::memcpy(f.dst.base + c * f.dst.pitch, src + c * f.dst.chunk_bytes, f.dst.chunk_bytes);
+    if (f.masked) {
+      // Inactive lanes keep whatever UB holds when the result lands.
+      const uint8_t* written = src + f.dst.chunk_bytes;
+      for (uint64_t i = 0; i < f.dst.bytes(); ++i) {
+        if (written[i] != 0) f.dst.base[i] = src[i];
+      }
+    } else {
+      for (uint64_t c = 0; c < f.dst.chunks; ++c) {
+        std::memcpy(f.dst.base + c * f.dst.pitch, src + c * f.dst.chunk_bytes, f.dst.chunk_bytes);
+      }
     }
     scratch_.Release(f.scratch);
   }

@@ -116,6 +116,7 @@ class Pipe {
     Transfer dst;
     bool gm_write = false;  // a copy into GM: the GM checker sees its bytes land
     GmSpan gm;
+    bool masked = false;  // the scratch is dst's image then a byte mask: write masked bytes only
   };
 
   bool StartHead(Cycle now);  // false if the head cannot start at `now`

@@ -36,6 +36,7 @@ ScalarUnit::ScalarUnit(uint32_t core, LaunchContext& ctx, ScalarHost& host, cons
   }
   observe_ = track_ || races_ != nullptr;
   stats_.pipe = std::string(PipeName(PipeId::kS));
+  env_.vector_mask = &vector_mask_;
 }
 
 void ScalarUnit::ResetStats() {
@@ -56,6 +57,7 @@ void ScalarUnit::StartBlock(uint32_t block, const std::vector<ScalarValue>& init
   pending_.clear();
   pending_head_ = 0;
   tpipe_.StartBlock();
+  vector_mask_ = VectorMask{};  // a kernel starts in normal mode, all lanes on
   order_.Reset();
   auto_sync_.Reset();
   if (races_ != nullptr) races_->StartBlock();
@@ -456,9 +458,38 @@ bool ScalarUnit::ExecScalar(const Instr& in) {
     case OpClass::kSelect:
       out = IsTrue(values_[in.a], DType::kBool) ? values_[in.b] : values_[in.c];
       return true;
+    case OpClass::kVecMask:
+      ExecVectorMask(in);
+      return true;
     default:
       SIM_CHECK(false, std::string(Info(in.opcode).mnemonic) + " is not a scalar op");
       return false;
+  }
+}
+
+void ScalarUnit::ExecVectorMask(const Instr& in) {
+  switch (static_cast<VecMaskKind>(in.kind)) {
+    case VecMaskKind::kSetMask:
+      vector_mask_.hi = values_[in.a].u;
+      vector_mask_.lo = values_[in.b].u;
+      break;
+    case VecMaskKind::kSetMaskLength: {
+      int64_t len = Int(in.c);
+      bool counter = vector_mask_.counter;
+      vector_mask_ = MaskForLength(len < 0 ? 0 : static_cast<uint64_t>(len),
+                                   static_cast<uint32_t>(DTypeSize(in.dtype)), counter);
+      vector_mask_.counter = counter;  // a mask write leaves the mode as it was
+      break;
+    }
+    case VecMaskKind::kSetMaskCount:
+      vector_mask_.counter = true;
+      break;
+    case VecMaskKind::kSetMaskNorm:
+      vector_mask_.counter = false;
+      break;
+    case VecMaskKind::kResetMask:
+      vector_mask_.hi = vector_mask_.lo = ~uint64_t{0};
+      break;
   }
 }
 

@@ -2,6 +2,8 @@
 // instruction starts (its sources are read then) and written to UB at its end event.
 #include "sim/pipe/vector_pipe.h"
 
+#include <cstring>
+
 #include "sim/core/invariant.h"
 #include "sim/isa/opcode.h"
 #include "sim/pipe/dma_pipe.h"
@@ -30,16 +32,65 @@ PipeTiming VectorPipe::Execute(const IssuedInstr& in, Cycle now, uint8_t* scratc
   const OpcodeInfo& info = Info(instr.opcode);
   SIM_CHECK(info.semantics != nullptr,
             std::string(info.mnemonic) + " reached PIPE_V without vector semantics");
+  if (in.repeat_form) return ExecuteRepeat(in, now, scratch);
   info.semantics(
       VecOperands{instr.dtype, in.src0.base, in.src1.base, scratch, in.count, in.scalar_bits});
   // Counter mode: the hardware runs ceil(bytes / repeat_bytes) repeats, the last one partial.
-  // A repeat whose blocks collide in UB bank groups takes one beat per colliding block, so its
-  // cycles are multiplied by its worst N-way conflict.
   const VectorCost& cost = ctx_.costs.Vector(instr.opcode, instr.dtype);
   uint64_t repeat_bytes = ctx_.config.vector_repeat_bytes;
   uint64_t repeats = (in.bytes + repeat_bytes - 1) / repeat_bytes;
   uint64_t srcs[2] = {in.src0_addr, in.src1_addr};
   uint64_t beats = banks_.Beats(srcs, cls == OpClass::kVecBinary ? 2 : 1, in.dst_addr, in.bytes);
+  return Timing(cost, repeats, beats, now);
+}
+
+// One iteration at a time: its active source lanes gathered densely, the element function run on
+// them, the results scattered into dst's image with their bytes marked. Iterations run in order,
+// all reading UB as it was when the instruction started.
+PipeTiming VectorPipe::ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* scratch) {
+  const Instr& instr = *in.instr;
+  const OpcodeInfo& info = Info(instr.opcode);
+  const VecGeometry& g = in.geo;
+  uint64_t span = in.dst.chunk_bytes;
+  uint8_t* image = scratch;
+  uint8_t* written = scratch + span;
+  std::memset(written, 0, span);
+  constexpr uint64_t kRepeatBytes = kVectorRepeatBlocks * kVectorBlockBytes;
+  alignas(8) uint8_t src0[kRepeatBytes];
+  alignas(8) uint8_t src1[kRepeatBytes];
+  alignas(8) uint8_t result[kRepeatBytes];
+  uint32_t lanes = g.lanes_per_repeat();
+  bool binary = info.op_class == OpClass::kVecBinary;
+  for (uint64_t r = 0; r < g.repeats; ++r) {
+    std::memset(src0, 0, sizeof(src0));
+    std::memset(src1, 0, sizeof(src1));
+    for (uint32_t e = 0; e < lanes; ++e) {
+      if (!g.Active(r, e)) continue;
+      std::memcpy(src0 + e * g.esize, in.src0.base + g.Offset(1, r, e), g.esize);
+      if (binary) std::memcpy(src1 + e * g.esize, in.src1.base + g.Offset(2, r, e), g.esize);
+    }
+    info.semantics(VecOperands{instr.dtype, src0, src1, result, lanes, in.scalar_bits});
+    for (uint32_t e = 0; e < lanes; ++e) {
+      if (!g.Active(r, e)) continue;
+      uint64_t at = g.Offset(0, r, e);
+      std::memcpy(image + at, result + e * g.esize, g.esize);
+      std::memset(written + at, 1, g.esize);
+    }
+  }
+  // One pass of the pipeline per iteration; UB bank conflicts are modelled for dense operands.
+  const VectorCost& cost = ctx_.costs.Vector(instr.opcode, instr.dtype);
+  uint64_t beats = g.repeats;
+  if (g.Dense() && g.repeats > 0) {
+    uint64_t srcs[2] = {in.src0_addr, in.src1_addr};
+    beats = banks_.Beats(srcs, binary ? 2 : 1, in.dst_addr, g.repeats * kRepeatBytes);
+  }
+  return Timing(cost, g.repeats, beats, now);
+}
+
+// A repeat whose blocks collide in UB bank groups takes one beat per colliding block: the pipe
+// accepts the next instruction after beats * cycles_per_repeat, the result lands per_call later.
+PipeTiming VectorPipe::Timing(const VectorCost& cost, uint64_t repeats, uint64_t beats,
+                              Cycle now) {
   Cycle ideal = CeilCycles(static_cast<double>(repeats) * cost.cycles_per_repeat);
   Cycle occupancy =
       MaxCycle(Cycle(1), CeilCycles(static_cast<double>(beats) * cost.cycles_per_repeat));

@@ -4,6 +4,7 @@
 // dependent instruction without pipe_barrier(PIPE_V) reads stale UB, as on the chip.
 #pragma once
 
+#include "sim/isa/cost_table.h"
 #include "sim/mem/ub_banks.h"
 #include "sim/pipe/pipe.h"
 
@@ -18,6 +19,9 @@ class VectorPipe : public Pipe {
   PipeTiming Execute(const IssuedInstr& in, Cycle now, uint8_t* scratch) override;
 
  private:
+  PipeTiming ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* scratch);
+  PipeTiming Timing(const VectorCost& cost, uint64_t repeats, uint64_t beats, Cycle now);
+
   UbBankModel banks_;
 };
 

@@ -1,6 +1,8 @@
 """Basic API: data movement, vector instructions, synchronisation, system values."""
 from asc.language.basic.data_copy import *  # noqa: F401,F403
 from asc.language.basic.data_copy import __all__ as _copy_all
+from asc.language.basic.mask import *  # noqa: F401,F403
+from asc.language.basic.mask import __all__ as _mask_all
 from asc.language.basic.sync import *  # noqa: F401,F403
 from asc.language.basic.sync import __all__ as _sync_all
 from asc.language.basic.sys_var import *  # noqa: F401,F403
@@ -8,4 +10,4 @@ from asc.language.basic.sys_var import __all__ as _sys_all
 from asc.language.basic.vec import *  # noqa: F401,F403
 from asc.language.basic.vec import __all__ as _vec_all
 
-__all__ = list(_copy_all) + list(_sync_all) + list(_sys_all) + list(_vec_all)
+__all__ = list(_copy_all) + list(_mask_all) + list(_sync_all) + list(_sys_all) + list(_vec_all)

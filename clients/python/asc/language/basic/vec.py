@@ -1,5 +1,6 @@
-"""Vector instructions on UB tensors, count form (asc-api.md 4.5-4.7): binary, unary and
-scalar-vector element-wise ops, all issued to PIPE_V.
+"""Vector instructions on UB tensors (asc-api.md 4.5-4.7): binary, unary and scalar-vector
+element-wise ops, all issued to PIPE_V, each in its count form and its two mask/repeat forms
+(a continuous mask `mask: int`, or a bit mask `mask: [low_word, high_word]`).
 
 The op list, the IR kind of each op and the element types it accepts come from the simulator's
 instruction table (asc/_isa.py, generated from sim/isa/instructions.def at build time): one API
@@ -7,10 +8,11 @@ function per row, so adding an instruction there adds it here.
 """
 from asc import _isa
 from asc.codegen.builder import require_builder
-from asc.language.core.dispatch import Overload, Param, dispatch
+from asc.language.core.dispatch import Overload, Param, dispatch, of_type
 from asc.language.core.dtype import KnownTypes as KT
-from asc.language.core.ir_value import is_runtime_number, to_value
+from asc.language.core.ir_value import is_runtime_int, is_runtime_number, to_value
 from asc.language.core.tensor import tensor_ref
+from asc.language.core.types import BinaryRepeatParams, UnaryRepeatParams
 from asc.language.basic.common import check_ub, dtypes_text, is_bool, local_tensor, runtime_int
 
 
@@ -19,6 +21,14 @@ def _number(x) -> bool:
 
 
 _number.__name__ = "RuntimeNumber"
+
+
+def bit_mask(x) -> bool:
+    """A two-word bit mask: [bits of elements 0..63, bits of elements 64..127]."""
+    return isinstance(x, (list, tuple)) and len(x) == 2 and all(is_runtime_int(w) for w in x)
+
+
+bit_mask.__name__ = "List[RuntimeInt]"
 
 
 def _check_dtypes(api, allowed, **tensors):
@@ -32,28 +42,60 @@ def _check_dtypes(api, allowed, **tensors):
                         f"{dtypes_text(allowed)}")
 
 
+def emit_repeat(ir, mask, repeat_times, repeat_params, is_set_mask):
+    """Fills the VecRepeat of `ir`: the mask it loads (none with is_set_mask=False: the mask
+    register as set_vector_mask left it), the iterations and the strides of repeat_params."""
+    rep = ir.repeat
+    rep.repeat_times = to_value(repeat_times, KT.uint8).id
+    if is_set_mask:
+        if isinstance(mask, (list, tuple)):
+            rep.mask_lo = to_value(mask[0], KT.uint64).id
+            rep.mask_hi = to_value(mask[1], KT.uint64).id
+        else:
+            rep.mask_len = to_value(mask, KT.int64).id
+    blk, reps = repeat_params.strides()
+    rep.blk_stride.extend(to_value(v, KT.uint16).id for v in blk)
+    rep.rep_stride.extend(to_value(v, KT.uint16).id for v in reps)
+
+
+def _forms(api, params_type, count_params, emit):
+    """The count form and both mask/repeat forms of one op; `emit(ir_setup)` emits the op after
+    the checks, `ir_setup(ir)` filling its count or repeat fields."""
+    def count_form(count, is_set_mask=True):
+        emit(lambda ir: setattr(ir, "count", to_value(count, KT.int32).id))
+
+    def repeat_form(mask, repeat_times, repeat_params, is_set_mask=True):
+        emit(lambda ir: emit_repeat(ir, mask, repeat_times, repeat_params, is_set_mask))
+
+    repeat_params = [Param("repeat_times", runtime_int),
+                     Param("repeat_params", of_type(params_type)),
+                     Param("is_set_mask", is_bool, True)]
+    return [Overload(count_params, count_form),
+            Overload([Param("mask", runtime_int)] + repeat_params, repeat_form),
+            Overload([Param("mask", bit_mask)] + repeat_params, repeat_form)]
+
+
 def _binary(api, ir_op, kind, allowed):
     def op(dst, src0, src1, *args, **kwargs):
         require_builder(api)
 
-        def count_form(count, is_set_mask=True):
+        def emit(setup):
             check_ub(api, dst=dst, src0=src0, src1=src1)
             _check_dtypes(api, allowed, dst=dst, src0=src0, src1=src1)
             refs = [tensor_ref(t) for t in (dst, src0, src1)]
-            count_id = to_value(count, KT.int32).id
             ir = require_builder(api).emit(ir_op)
             ir.kind = kind
             ir.dst.CopyFrom(refs[0])
             ir.src0.CopyFrom(refs[1])
             ir.src1.CopyFrom(refs[2])
-            ir.count = count_id
+            setup(ir)
 
         _require_tensors(api, dst=dst, src0=src0, src1=src1)
-        dispatch(api, [Overload([Param("count", runtime_int),
-                                 Param("is_set_mask", is_bool, True)], count_form)],
-                 args, kwargs)
+        count = [Param("count", runtime_int), Param("is_set_mask", is_bool, True)]
+        dispatch(api, _forms(api, BinaryRepeatParams, count, emit), args, kwargs)
     op.__name__ = op.__qualname__ = api
-    op.__doc__ = f"{api}(dst, src0, src1, count): element-wise {api} of the first count elements."
+    op.__doc__ = (f"{api}(dst, src0, src1, count) or {api}(dst, src0, src1, mask, repeat_times, "
+                  f"repeat_params: BinaryRepeatParams, is_set_mask=True): element-wise {api}.")
     return op
 
 
@@ -61,21 +103,22 @@ def _unary(api, ir_op, kind, allowed):
     def op(dst, src, *args, **kwargs):
         require_builder(api)
 
-        def count_form(count):
+        def emit(setup):
             check_ub(api, dst=dst, src=src)
             _check_dtypes(api, allowed, dst=dst, src=src)
             refs = [tensor_ref(t) for t in (dst, src)]
-            count_id = to_value(count, KT.int32).id
             ir = require_builder(api).emit(ir_op)
             ir.kind = kind
             ir.dst.CopyFrom(refs[0])
             ir.src.CopyFrom(refs[1])
-            ir.count = count_id
+            setup(ir)
 
         _require_tensors(api, dst=dst, src=src)
-        dispatch(api, [Overload([Param("count", runtime_int)], count_form)], args, kwargs)
+        dispatch(api, _forms(api, UnaryRepeatParams, [Param("count", runtime_int)], emit),
+                 args, kwargs)
     op.__name__ = op.__qualname__ = api
-    op.__doc__ = f"{api}(dst, src, count): element-wise {api} of the first count elements."
+    op.__doc__ = (f"{api}(dst, src, count) or {api}(dst, src, mask, repeat_times, "
+                  f"repeat_params: UnaryRepeatParams, is_set_mask=True): element-wise {api}.")
     return op
 
 
@@ -83,7 +126,7 @@ def _scalar(api, ir_op, kind, allowed):
     def op(dst, src, scalar, *args, **kwargs):
         require_builder(api)
 
-        def count_form(count, is_set_mask=True):
+        def emit(setup):
             check_ub(api, dst=dst, src=src)
             _check_dtypes(api, allowed, dst=dst, src=src)
             if not _number(scalar):
@@ -92,20 +135,20 @@ def _scalar(api, ir_op, kind, allowed):
             refs = [tensor_ref(t) for t in (dst, src)]
             # asc-api.md 4.7: the scalar is converted to the tensor dtype first.
             scalar_id = to_value(scalar, src.dtype).id
-            count_id = to_value(count, KT.int32).id
             ir = require_builder(api).emit(ir_op)
             ir.kind = kind
             ir.dst.CopyFrom(refs[0])
             ir.src.CopyFrom(refs[1])
             ir.scalar = scalar_id
-            ir.count = count_id
+            setup(ir)
 
         _require_tensors(api, dst=dst, src=src)
-        dispatch(api, [Overload([Param("count", runtime_int),
-                                 Param("is_set_mask", is_bool, True)], count_form)],
-                 args, kwargs)
+        count = [Param("count", runtime_int), Param("is_set_mask", is_bool, True)]
+        dispatch(api, _forms(api, UnaryRepeatParams, count, emit), args, kwargs)
     op.__name__ = op.__qualname__ = api
-    op.__doc__ = f"{api}(dst, src, scalar, count): element-wise {api} with a scalar."
+    op.__doc__ = (f"{api}(dst, src, scalar, count) or {api}(dst, src, scalar, mask, "
+                  f"repeat_times, repeat_params: UnaryRepeatParams, is_set_mask=True): "
+                  f"element-wise {api} with a scalar.")
     return op
 
 
@@ -118,7 +161,7 @@ def _require_tensors(api, **tensors):
 _MAKERS = {"binary": _binary, "unary": _unary, "scalar": _scalar}
 
 __all__ = []
-for _api, _ir_op, _kind, _layout, _dtypes, _forms in _isa.VECTOR_OPS:
+for _api, _ir_op, _kind, _layout, _dtypes, _forms_of_row in _isa.VECTOR_OPS:
     globals()[_api] = _MAKERS[_layout](_api, _ir_op, _kind,
                                         tuple(getattr(KT, d) for d in _dtypes))
     __all__.append(_api)

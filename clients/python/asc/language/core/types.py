@@ -5,7 +5,7 @@ from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import KnownTypes
 from asc.language.core.ir_value import PlainValue, cast, is_runtime_int
 
-__all__ = ["DataCopyParams"]
+__all__ = ["DataCopyParams", "BinaryRepeatParams", "UnaryRepeatParams"]
 
 
 class _ParamStruct:
@@ -40,3 +40,25 @@ class DataCopyParams(_ParamStruct):
     """block_count chunks of block_len 32-byte blocks; strides are end-to-start gaps in blocks."""
     _fields = (("block_count", 1, KnownTypes.uint16), ("block_len", 0, KnownTypes.uint16),
                ("src_stride", 0, KnownTypes.uint16), ("dst_stride", 0, KnownTypes.uint16))
+
+
+class BinaryRepeatParams(_ParamStruct):
+    """Block strides inside an iteration and repeat strides between iterations, in 32-byte
+    blocks, of dst, src0 and src1 (1 and 8: dense)."""
+    _fields = (("dst_blk_stride", 1, KnownTypes.uint8), ("src0_blk_stride", 1, KnownTypes.uint8),
+               ("src1_blk_stride", 1, KnownTypes.uint8), ("dst_rep_stride", 8, KnownTypes.uint8),
+               ("src0_rep_stride", 8, KnownTypes.uint8), ("src1_rep_stride", 8, KnownTypes.uint8))
+
+    def strides(self):
+        return ((self.dst_blk_stride, self.src0_blk_stride, self.src1_blk_stride),
+                (self.dst_rep_stride, self.src0_rep_stride, self.src1_rep_stride))
+
+
+class UnaryRepeatParams(_ParamStruct):
+    """Block and repeat strides of dst and src, in 32-byte blocks (1 and 8: dense)."""
+    _fields = (("dst_blk_stride", 1, KnownTypes.uint16), ("src_blk_stride", 1, KnownTypes.uint16),
+               ("dst_rep_stride", 8, KnownTypes.uint8), ("src_rep_stride", 8, KnownTypes.uint8))
+
+    def strides(self):
+        return ((self.dst_blk_stride, self.src_blk_stride),
+                (self.dst_rep_stride, self.src_rep_stride))

@@ -1,0 +1,62 @@
+"""The vector mask register and its mode (asc-api.md 4.4, ascendc-semantics.md 6.1): scalar-unit
+writes that every later vector instruction of the core sees."""
+from asc.codegen.builder import require_builder
+from asc.language.core.dispatch import Overload, Param, dispatch, of_type
+from asc.language.core.dtype import DataType, KnownTypes as KT
+from asc.language.core.enums import MaskMode
+from asc.language.core.ir_value import to_value
+from asc._proto import kernel_pb2
+from asc.language.basic.common import runtime_int
+
+__all__ = ["set_vector_mask", "reset_mask", "set_mask_count", "set_mask_norm"]
+
+_K = kernel_pb2.VecMaskOp
+
+
+def _emit(api, kind):
+    ir = require_builder(api).emit("vec_mask")
+    ir.kind = kind
+    return ir
+
+
+def set_vector_mask(*args, dtype: DataType = KT.float16, mode: MaskMode = MaskMode.NORMAL):
+    """set_vector_mask(length, *, dtype, mode) loads the first `length` elements of `dtype` (in
+    counter mode: the element count); set_vector_mask(mask_high, mask_low, *, dtype, mode) loads
+    the two 64-bit words. `mode` says how the value is meant; the register's mode is changed
+    only by set_mask_count / set_mask_norm, as on the chip."""
+    api = "set_vector_mask"
+    require_builder(api)
+    if not isinstance(dtype, DataType):
+        raise TypeError(f"{api}(): dtype must be an asc dtype (asc.float16 ...), got "
+                        f"{type(dtype).__name__}")
+    if not isinstance(mode, MaskMode) and mode not in (0, 1):
+        raise TypeError(f"{api}(): mode must be an asc.MaskMode, got {mode!r}")
+
+    def length_form(length):
+        ir = _emit(api, _K.SET_MASK_LENGTH)
+        ir.length = to_value(length, KT.int64).id
+        ir.dtype = dtype.to_ir()
+
+    def words_form(mask_high, mask_low):
+        ir = _emit(api, _K.SET_MASK)
+        ir.mask_hi = to_value(mask_high, KT.uint64).id
+        ir.mask_lo = to_value(mask_low, KT.uint64).id
+
+    dispatch(api, [Overload([Param("length", runtime_int)], length_form),
+                   Overload([Param("mask_high", runtime_int), Param("mask_low", runtime_int)],
+                            words_form)], args, {})
+
+
+def reset_mask():
+    """Every bit of the mask register on."""
+    _emit("reset_mask", _K.RESET_MASK)
+
+
+def set_mask_count():
+    """Counter mode: the mask's low word is the element count of each instruction."""
+    _emit("set_mask_count", _K.SET_MASK_COUNT)
+
+
+def set_mask_norm():
+    """Normal mode (the default): the mask's bits enable lanes of every iteration."""
+    _emit("set_mask_norm", _K.SET_MASK_NORM)

@@ -1,0 +1,188 @@
+"""The mask/repeat forms of the element-wise vector ops (asc-api.md 4.1, 4.5-4.7) and the mask
+register (set_vector_mask, counter mode), against a numpy model of lanes, blocks and strides."""
+import numpy as np
+import pytest
+
+import asc
+import asc.lib.runtime as rt
+
+N = 1024  # elements per operand: room for every stride pattern below
+OPS = {name: getattr(asc, name) for name in ("add", "sub", "mul", "max", "min", "abs", "relu",
+                                             "sqrt", "adds", "muls", "maxs")}
+
+
+@asc.jit
+def repeat_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+                  out: asc.GlobalAddress, scalar, op: asc.ConstExpr[str],
+                  layout: asc.ConstExpr[str], mask: asc.ConstExpr, repeat: asc.ConstExpr[int],
+                  strides: asc.ConstExpr, setup: asc.ConstExpr[str]):
+    n = 1024
+    ga, gb, gc, go = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    ga.set_global_buffer(a)
+    gb.set_global_buffer(b)
+    gc.set_global_buffer(c)
+    go.set_global_buffer(out)
+    nbytes = n * a.dtype.sizeof()
+    la = asc.LocalTensor(a.dtype, asc.TPosition.VECIN, 0, n)
+    lb = asc.LocalTensor(a.dtype, asc.TPosition.VECIN, nbytes, n)
+    lc = asc.LocalTensor(a.dtype, asc.TPosition.VECOUT, 2 * nbytes, n)
+    asc.data_copy(la, ga, n)
+    asc.data_copy(lb, gb, n)
+    asc.data_copy(lc, gc, n)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    set_mask = True
+    if setup == "words":
+        asc.set_vector_mask(mask[1], mask[0], dtype=a.dtype)
+        set_mask = False
+    elif setup == "counter":
+        asc.set_mask_count()
+        asc.set_vector_mask(mask, dtype=a.dtype, mode=asc.MaskMode.COUNTER)
+        set_mask = False
+    elif setup == "counter_own_mask":
+        asc.set_mask_count()
+    if layout == "binary":
+        params = asc.BinaryRepeatParams(strides[0], strides[1], strides[2], strides[3],
+                                        strides[4], strides[5])
+        OPS[op](lc, la, lb, mask, repeat, params, is_set_mask=set_mask)
+    elif layout == "unary":
+        params = asc.UnaryRepeatParams(strides[0], strides[1], strides[2], strides[3])
+        OPS[op](lc, la, mask=mask, repeat_times=repeat, repeat_params=params,
+                         is_set_mask=set_mask)
+    else:
+        params = asc.UnaryRepeatParams(strides[0], strides[1], strides[2], strides[3])
+        OPS[op](lc, la, scalar, mask, repeat, params, set_mask)
+    if setup in ("counter", "counter_own_mask"):
+        asc.set_mask_norm()
+        asc.reset_mask()
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(go, lc, n)
+
+
+def lanes(mask, esize, repeats, counter):
+    """Active (iteration, lane) pairs: what the chip's mask register enables."""
+    per_repeat = 256 // esize
+    if counter:
+        return [(r, e) for r in range((mask + per_repeat - 1) // per_repeat)
+                for e in range(per_repeat) if r * per_repeat + e < mask]
+    if isinstance(mask, int):
+        active = list(range(min(mask, per_repeat)))
+    else:
+        bits = mask[0] | ((mask[1] << 64) if per_repeat > 64 else 0)
+        active = [e for e in range(per_repeat) if (bits >> e) & 1]
+    return [(r, e) for r in range(repeats) for e in active]
+
+
+def model(fn, dst, srcs, mask, repeats, blk, rep, counter=False):
+    esize = dst.dtype.itemsize
+    per_block = 32 // esize
+    out = dst.copy()
+    pairs = lanes(mask, esize, repeats, counter)
+
+    def index(k, r, e):
+        return (r * rep[k] * 32 + (e // per_block) * blk[k] * 32) // esize + e % per_block
+
+    d = np.array([index(0, r, e) for r, e in pairs], dtype=np.int64)
+    args = [s[np.array([index(k + 1, r, e) for r, e in pairs], dtype=np.int64)]
+            for k, s in enumerate(srcs)]
+    with np.errstate(all="ignore"):
+        out[d] = fn(*args)
+    return out
+
+
+def run(op, layout, dtype, mask, repeat, strides, setup="", scalar=0):
+    rng = np.random.default_rng(7)
+    if np.dtype(dtype).kind == "f":
+        a, b, c = (rng.uniform(-40, 40, N).astype(dtype) for _ in range(3))
+    else:
+        a, b, c = (rng.integers(-3000, 3000, N).astype(dtype) for _ in range(3))
+    out = np.zeros_like(a)
+    repeat_kernel[1, rt.current_stream()](a, b, c, out, scalar, op=op, layout=layout, mask=mask,
+                                          repeat=repeat, strides=strides, setup=setup)
+    return a, b, c, out
+
+
+BINARY = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "max": np.maximum,
+          "min": np.minimum}
+DENSE2 = (1, 1, 8, 8)
+DENSE3 = (1, 1, 1, 8, 8, 8)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "int16", "int32"])
+@pytest.mark.parametrize("op", sorted(BINARY))
+@pytest.mark.parametrize("mask,repeat,strides", [
+    (128, 2, DENSE3),                           # full iterations, dense
+    (37, 3, (2, 1, 3, 16, 8, 20)),              # partial continuous mask, every stride changed
+    ([0xF0F0_0000_0000_FFFF, 0x8000_0000_0000_0001], 2, (1, 2, 1, 8, 16, 0)),  # bit mask
+])
+def test_binary_repeat_forms(device, op, dtype, mask, repeat, strides):
+    a, b, c, out = run(op, "binary", dtype, mask, repeat, strides)
+    want = model(BINARY[op], c, [a, b], mask, repeat, strides[:3], strides[3:])
+    np.testing.assert_array_equal(out, want)
+
+
+def test_b32_ignores_the_high_mask_word(device):
+    a, b, c, out = run("add", "binary", "float32", [0xFF, 0xFFFF_FFFF_FFFF_FFFF], 1, DENSE3)
+    want = c.copy()
+    want[:8] = a[:8] + b[:8]
+    np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+@pytest.mark.parametrize("op,fn", [("abs", np.abs), ("relu", lambda x: np.maximum(x, 0)),
+                                   ("sqrt", None)])
+def test_unary_repeat_forms(device, op, fn, dtype):
+    strides = (2, 1, 20, 8)
+    a, b, c, out = run(op, "unary", dtype, 50, 2, strides)
+    if fn is None:
+        def fn(x):
+            return np.sqrt(x.astype(np.float64)).astype(dtype)
+    want = model(fn, c, [a], 50, 2, strides[:2], strides[2:])
+    if op == "sqrt":
+        np.testing.assert_array_equal(np.isnan(out), np.isnan(want))
+        np.testing.assert_allclose(np.nan_to_num(out), np.nan_to_num(want), rtol=1e-3)
+    else:
+        np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.parametrize("dtype,scalar", [("int32", 7), ("float16", 2.5), ("int16", -3)])
+@pytest.mark.parametrize("op,fn", [("adds", np.add), ("muls", np.multiply),
+                                   ("maxs", np.maximum)])
+def test_scalar_repeat_forms(device, op, fn, dtype, scalar):
+    strides = (1, 3, 8, 24)
+    a, b, c, out = run(op, "scalar", dtype, [0x5555_5555_5555_5555, 0x1], 2, strides,
+                       scalar=scalar)
+    s = np.array(scalar).astype(dtype)
+    want = model(lambda x: fn(x, s).astype(dtype), c, [a], [0x5555_5555_5555_5555, 0x1], 2,
+                 strides[:2], strides[2:])
+    np.testing.assert_array_equal(out, want)
+
+
+def test_is_set_mask_false_uses_set_vector_mask(device):
+    mask = [0x0000_0000_0000_00F0, 0x0000_0000_0000_0003]
+    a, b, c, out = run("sub", "binary", "float16", mask, 2, DENSE3, setup="words")
+    want = model(np.subtract, c, [a, b], mask, 2, DENSE3[:3], DENSE3[3:])
+    np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.parametrize("setup", ["counter", "counter_own_mask"])
+@pytest.mark.parametrize("dtype,count", [("float16", 300), ("float32", 150), ("int32", 64)])
+def test_counter_mode_counts_elements_over_iterations(device, setup, dtype, count):
+    # In counter mode repeat_times is ignored: the count decides how many iterations run.
+    a, b, c, out = run("add", "binary", dtype, count, 1, (1, 1, 1, 8, 8, 8), setup=setup)
+    want = c.copy()
+    want[:count] = a[:count] + b[:count]
+    np.testing.assert_array_equal(out, want)
+
+
+def test_a_zero_mask_or_zero_repeats_writes_nothing(device):
+    for mask, repeat in ((0, 2), (128, 0), ([0, 0], 3)):
+        a, b, c, out = run("add", "binary", "float16", mask, repeat, DENSE3)
+        np.testing.assert_array_equal(out, c)
+
+
+def test_full_iterations_cover_exactly_repeat_times_256_bytes(device):
+    a, b, c, out = run("add", "binary", "float16", 128, 4, DENSE3)
+    np.testing.assert_array_equal(out[:512], (a + b)[:512])
+    np.testing.assert_array_equal(out[512:], c[512:])
