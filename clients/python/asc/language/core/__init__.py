@@ -1,4 +1,5 @@
 """Core language objects: dtypes, enums, traced scalars, tensors, ranges, properties."""
+from asc import _unsupported
 from asc.language.core.array import ShapeInfo, array, get_shape_size
 from asc.language.core.auto_tensor import LocalTensorAuto
 from asc.language.core.constexpr import ConstExpr
@@ -16,3 +17,6 @@ from asc.language.core.utils import ceildiv, range, static_assert, static_range
 __all__ = (["ConstExpr", "PlainValue", "number", "GlobalAddress", "GlobalTensor", "LocalTensor",
             "LocalTensorAuto", "ShapeInfo", "array", "get_shape_size", "DataCopyParams", "ceildiv", "range", "static_assert", "static_range"]
            + list(_dtype_all) + list(_enums_all) + list(_prop_all))
+
+# pyasc names not implemented yet raise NotSupportedError, not AttributeError (asc/_unsupported.py).
+__getattr__ = _unsupported.module_getattr(__name__)

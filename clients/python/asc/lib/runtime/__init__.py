@@ -9,6 +9,7 @@ from __future__ import annotations
 import ctypes
 from typing import Dict, List, Optional, Tuple
 
+from asc import _unsupported
 from asc.lib.runtime.support import (CoreType, DeviceInfoType, DeviceModuleType, MemcpyKind,
                                      Stream)
 
@@ -262,3 +263,6 @@ def copy_data_to_device(src_mem_handle, nbytes: int) -> int:
 
 def copy_data_from_device(mem_dst_handle, mem_src_handle, nbytes: int) -> None:
     memcpy(mem_dst_handle, nbytes, mem_src_handle, nbytes, MemcpyKind.RT_MEMCPY_DEVICE_TO_HOST)
+
+# pyasc names not implemented yet raise NotSupportedError, not AttributeError (asc/_unsupported.py).
+__getattr__ = _unsupported.module_getattr(__name__)

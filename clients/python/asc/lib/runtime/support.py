@@ -9,6 +9,8 @@ from __future__ import annotations
 import ctypes
 import enum
 
+from asc import _unsupported
+
 __all__ = ["Stream", "Memory", "Kernel", "Function", "CoreType", "MemcpyKind",
            "DeviceModuleType", "DeviceInfoType"]
 
@@ -82,3 +84,6 @@ class DeviceInfoType(enum.IntEnum):
     INFO_TYPE_IP = 9
     INFO_TYPE_ENDIAN = 10
     INFO_TYPE_CUBE_NUM = 0x775A5A5A
+
+# pyasc names not implemented yet raise NotSupportedError, not AttributeError (asc/_unsupported.py).
+__getattr__ = _unsupported.module_getattr(__name__)
