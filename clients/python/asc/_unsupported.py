@@ -9,6 +9,9 @@ while a listed name is also defined).
 """
 from typing import Dict, FrozenSet, Tuple
 
+from asc import _tracebacks
+from asc.codegen.errors import NotSupportedError
+
 # Module -> names, as pyasc lays them out (asc-api.md section 0; sections in brackets).
 _NOT_YET: Dict[str, str] = {
     # [3.7-3.9, 4.1-4.2 parameter structs, 4.12]
@@ -105,16 +108,6 @@ def listed_modules() -> Tuple[str, ...]:
     return tuple(_NOT_YET) + tuple(_FLATTENED)
 
 
-class NotSupportedError(NotImplementedError):
-    """A pyasc name aicore-sim does not implement yet."""
-
-    def __init__(self, name: str):
-        self.name = name
-        self.hint = ("aicore-sim does not implement this part of pyasc yet; docs/frontend.md lists "
-                     "what runs on the simulator")
-        super().__init__(f"not supported by aicore-sim yet: {name}")
-
-
 def module_getattr(module: str):
     """A module-level `__getattr__` for `module`: listed names raise NotSupportedError, others
     the usual AttributeError."""
@@ -122,7 +115,7 @@ def module_getattr(module: str):
 
     def __getattr__(name: str):
         if name in names:
-            raise NotSupportedError(f"{module}.{name}")
+            raise _tracebacks.hide_internals(NotSupportedError(f"{module}.{name}"))
         raise AttributeError(f"module {module!r} has no attribute {name!r}")
 
     return __getattr__

@@ -9,6 +9,7 @@ import numbers
 import os
 from typing import Any, Dict, Optional, Tuple
 
+from asc import _tracebacks
 from asc.codegen.function_visitor import CodegenOptions, check_constexpr
 from asc.codegen.source import FunctionSource
 from asc.language.core.constexpr import is_constexpr_annotation
@@ -141,8 +142,13 @@ class JITFunction:
     def compile(self, *args, **kwargs) -> CompiledKernel:
         """Trace (or fetch from the cache) the specialization for these arguments; no launch.
         Arguments may be real values or MockTensor/MockValue placeholders."""
-        codegen, compile_, constexprs, host_args = self._prepare(args, kwargs)
-        return self._compiled(codegen, compile_, constexprs, host_args)
+        __tracebackhide__ = True  # noqa: F841 - read by pytest
+        try:
+            codegen, compile_, constexprs, host_args = self._prepare(args, kwargs)
+            return self._compiled(codegen, compile_, constexprs, host_args)
+        except Exception as exc:  # noqa: BLE001 - shown as the user's error, not our frames
+            _tracebacks.hide_internals(exc)
+            raise
 
     def _launch(self, options: LaunchOptions, args, kwargs):
         if not isinstance(options.core_num, int) or options.core_num <= 0:
@@ -177,7 +183,12 @@ class _BoundLaunch:
         self.options = options
 
     def __call__(self, *args, **kwargs):
-        return self.fn._launch(self.options, args, kwargs)
+        __tracebackhide__ = True  # noqa: F841 - read by pytest
+        try:
+            return self.fn._launch(self.options, args, kwargs)
+        except Exception as exc:  # noqa: BLE001 - shown as the user's error, not our frames
+            _tracebacks.hide_internals(exc)
+            raise
 
 
 def jit(fn=None, **options):

@@ -9,7 +9,8 @@ from __future__ import annotations
 import ctypes
 from typing import Dict, List, Optional, Tuple
 
-from asc import _unsupported
+from asc import _tracebacks, _unsupported
+from asc.codegen.errors import NotSupportedError
 from asc.lib.runtime.support import (CoreType, DeviceInfoType, DeviceModuleType, MemcpyKind,
                                      Stream)
 
@@ -157,9 +158,10 @@ def device_info(module_type, info_type, device_id=None) -> int:
             return cube
         if module is DeviceModuleType.RT_MODULE_TYPE_VECTOR_CORE:
             return vector
-    raise NotImplementedError(f"not supported by aicore-sim yet: device_info({module.name}, "
-                              f"{info.name}) (the simulator answers INFO_TYPE_CORE_NUM of "
-                              "RT_MODULE_TYPE_AICORE and RT_MODULE_TYPE_VECTOR_CORE)")
+    err = NotSupportedError(f"device_info({module.name}, {info.name})")
+    err.add_note("hint: the simulator answers INFO_TYPE_CORE_NUM of RT_MODULE_TYPE_AICORE and "
+                 "RT_MODULE_TYPE_VECTOR_CORE")
+    raise _tracebacks.hide_internals(err)
 
 
 def _core_counts() -> Tuple[int, int]:
