@@ -104,3 +104,4 @@ def test_jit_compiles_through_compiler_run():
                               always_compile=True)
     assert run.call_count == 1
     assert run.call_args.args[0].options.always_compile is True
+

@@ -16,7 +16,7 @@ from asc.codegen.errors import NotSupportedError
 _NOT_YET: Dict[str, str] = {
     # [3.7-3.9, 4.1-4.2 parameter structs, 4.12]
     "asc.language.core": """
-    LocalMemAllocator inline MrgSortSrcList SliceInfo BinaryRepeatParams UnaryRepeatParams
+    inline MrgSortSrcList SliceInfo BinaryRepeatParams UnaryRepeatParams
     CopyRepeatParams BrcbRepeatParams GatherRepeatParams GatherMaskParams
     TransDataTo5HDParams TransposeParamsExt DataCopyEnhancedParams Nd2NzParams
     Nz2NdParamsFull DataCopyCO12DstParams DataCopyExtParams DataCopyPadExtParams

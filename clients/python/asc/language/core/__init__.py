@@ -8,6 +8,7 @@ from asc.language.core.dtype import __all__ as _dtype_all
 from asc.language.core.enums import *  # noqa: F401,F403
 from asc.language.core.enums import __all__ as _enums_all
 from asc.language.core.ir_value import PlainValue, number
+from asc.language.core.local_mem_allocator import LocalMemAllocator
 from asc.language.core.properties import *  # noqa: F401,F403
 from asc.language.core.properties import __all__ as _prop_all
 from asc.language.core.tensor import GlobalAddress, GlobalTensor, LocalTensor
@@ -15,7 +16,7 @@ from asc.language.core.types import DataCopyParams
 from asc.language.core.utils import ceildiv, range, static_assert, static_range
 
 __all__ = (["ConstExpr", "PlainValue", "number", "GlobalAddress", "GlobalTensor", "LocalTensor",
-            "LocalTensorAuto", "ShapeInfo", "array", "get_shape_size", "DataCopyParams", "ceildiv", "range", "static_assert", "static_range"]
+            "LocalTensorAuto", "LocalMemAllocator", "ShapeInfo", "array", "get_shape_size", "DataCopyParams", "ceildiv", "range", "static_assert", "static_range"]
            + list(_dtype_all) + list(_enums_all) + list(_prop_all))
 
 # pyasc names not implemented yet raise NotSupportedError, not AttributeError (asc/_unsupported.py).
