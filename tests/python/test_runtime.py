@@ -1,9 +1,12 @@
 """`asc.lib.runtime` over the native runtime: memory, streams, launching on a created stream."""
 import ctypes
+import os
 
 import numpy as np
+import pytest
 
 import asc.lib.runtime as rt
+import asc.runtime.config as config
 from kernels import vadd_kernel
 
 
@@ -58,3 +61,53 @@ def test_launches_reuse_the_compiled_kernel(device):
     z = np.zeros(1024, dtype=np.float32)
     vadd_kernel[2, rt.current_stream()](z, z, z, 512)
     assert vadd_kernel.compile_count - before <= 2
+
+
+def _platform_file_counts(platform):
+    """(cube_cores, vector_cores) as the platform's config file states them."""
+    from google.protobuf import text_format
+    from asc._proto import soc_config_pb2
+    from conftest import REPO
+    path = os.path.join(REPO, "configs", f"{platform}.textproto")
+    with open(path, encoding="utf-8") as f:
+        desc = text_format.Parse(f.read(), soc_config_pb2.SocDescription())
+    return desc.cube_cores, desc.vector_cores
+
+
+@pytest.mark.parametrize("platform", ["Ascend910B1", "Ascend910B2", "Ascend910B4"])
+def test_device_info_reports_the_selected_platforms_core_counts(device, platform):
+    from asc.lib.runtime.support import DeviceInfoType, DeviceModuleType
+    config.set_platform(config.Backend.Model, config.Platform(platform))
+    aic = rt.device_info(DeviceModuleType.RT_MODULE_TYPE_AICORE,
+                         DeviceInfoType.INFO_TYPE_CORE_NUM)
+    aiv = rt.device_info(DeviceModuleType.RT_MODULE_TYPE_VECTOR_CORE,
+                         DeviceInfoType.INFO_TYPE_CORE_NUM)
+    assert (aic, aiv) == _platform_file_counts(platform)
+    # asc-api.md 10.8: the counts the examples derive their launch geometry from
+    assert (aic, aiv) == {"Ascend910B1": (25, 50), "Ascend910B2": (24, 48),
+                          "Ascend910B4": (20, 40)}[platform]
+    assert rt.device_info(4, 3) == aic  # plain ints work, as in pyasc
+
+
+def test_device_info_enums_have_pyascs_values_and_paths():
+    import asc.lib.runtime.support as support
+    from asc.lib.runtime import device_info
+    assert device_info is rt.device_info
+    assert support.DeviceModuleType.RT_MODULE_TYPE_SYSTEM == 0
+    assert support.DeviceModuleType.RT_MODULE_TYPE_AICORE == 4
+    assert support.DeviceModuleType.RT_MODULE_TYPE_VECTOR_CORE == 7
+    assert support.DeviceModuleType.RT_MODULE_TYPE_HOST_AICPU == 8
+    assert [m.value for m in support.DeviceModuleType] == list(range(9))
+    assert support.DeviceInfoType.INFO_TYPE_ENV == 0
+    assert support.DeviceInfoType.INFO_TYPE_CORE_NUM == 3
+    assert support.DeviceInfoType.INFO_TYPE_ENDIAN == 10
+    assert support.DeviceInfoType.INFO_TYPE_CUBE_NUM == 0x775A5A5A
+    assert rt.MemcpyKind is support.MemcpyKind and rt.Stream is support.Stream
+    assert support.MemcpyKind.RT_MEMCPY_DEVICE_TO_HOST == 2
+
+
+def test_device_info_of_other_figures_is_a_clear_not_supported_error(device):
+    from asc.lib.runtime.support import DeviceInfoType, DeviceModuleType
+    with pytest.raises(NotImplementedError, match="not supported by aicore-sim yet: "
+                       "device_info\\(RT_MODULE_TYPE_SYSTEM, INFO_TYPE_ENV\\)"):
+        rt.device_info(DeviceModuleType.RT_MODULE_TYPE_SYSTEM, DeviceInfoType.INFO_TYPE_ENV)

@@ -105,7 +105,9 @@ class FunctionVisitor:
         except Exception as exc:  # noqa: BLE001 - every tracing failure gets the source line
             if not self.options.capture_exceptions:
                 raise
-            raise self._error(CodegenError, f"{type(exc).__name__}: {exc}", node) from exc
+            err = self._error(CodegenError, f"{type(exc).__name__}: {exc}", node)
+            err.hint = getattr(exc, "hint", None)
+            raise err from exc
 
     def _at(self, node):
         self.builder.set_loc(self.src.filename, node.lineno, node.col_offset + self.src.col_shift)

@@ -64,6 +64,22 @@ def kernel_type_value(compile_options: CompileOptions) -> int:
     return KernelType(getattr(kernel_type, "value", kernel_type)).value
 
 
+class Compiler:
+    """pyasc's compile step: `Compiler(options).run(...)` turns one specialization of a kernel
+    into a `CompiledKernel`. pyasc lowers a traced MLIR module to a device binary here; in
+    aicore-sim tracing produces the kernel IR the simulator runs, so `run` traces."""
+
+    def __init__(self, options: Optional[CompileOptions] = None):
+        self.options = CompileOptions() if options is None else options
+
+    def run(self, jit_fn, arg_specs: List[ArgSpec], constexprs: Optional[Dict[str, Any]] = None,
+            codegen_options: Optional[CodegenOptions] = None) -> CompiledKernel:
+        """Trace `jit_fn` (a JITFunction) for runtime arguments `arg_specs` and compile-time
+        values `constexprs` (parameter name -> value)."""
+        return compile_kernel(jit_fn, list(arg_specs), dict(constexprs or {}),
+                              codegen_options or CodegenOptions(), self.options)
+
+
 def compile_kernel(jit_fn, arg_specs: List[ArgSpec], constexprs: Dict[str, Any],
                    codegen_options: CodegenOptions,
                    compile_options: CompileOptions) -> CompiledKernel:

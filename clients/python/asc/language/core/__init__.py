@@ -1,4 +1,5 @@
 """Core language objects: dtypes, enums, traced scalars, tensors, ranges, properties."""
+from asc import _unsupported
 from asc.language.core.array import ShapeInfo, array, get_shape_size
 from asc.language.core.auto_tensor import LocalTensorAuto
 from asc.language.core.constexpr import ConstExpr
@@ -7,6 +8,7 @@ from asc.language.core.dtype import __all__ as _dtype_all
 from asc.language.core.enums import *  # noqa: F401,F403
 from asc.language.core.enums import __all__ as _enums_all
 from asc.language.core.ir_value import PlainValue, number
+from asc.language.core.local_mem_allocator import LocalMemAllocator
 from asc.language.core.properties import *  # noqa: F401,F403
 from asc.language.core.properties import __all__ as _prop_all
 from asc.language.core.tensor import GlobalAddress, GlobalTensor, LocalTensor
@@ -14,6 +16,10 @@ from asc.language.core.types import BinaryRepeatParams, DataCopyParams, UnaryRep
 from asc.language.core.utils import ceildiv, range, static_assert, static_range
 
 __all__ = (["ConstExpr", "PlainValue", "number", "GlobalAddress", "GlobalTensor", "LocalTensor",
-            "LocalTensorAuto", "ShapeInfo", "array", "get_shape_size", "DataCopyParams", "BinaryRepeatParams",
-            "UnaryRepeatParams", "ceildiv", "range", "static_assert", "static_range"]
+            "LocalTensorAuto", "LocalMemAllocator", "ShapeInfo", "array", "get_shape_size",
+            "DataCopyParams", "BinaryRepeatParams", "UnaryRepeatParams", "ceildiv", "range",
+            "static_assert", "static_range"]
            + list(_dtype_all) + list(_enums_all) + list(_prop_all))
+
+# pyasc names not implemented yet raise NotSupportedError, not AttributeError (asc/_unsupported.py).
+__getattr__ = _unsupported.module_getattr(__name__)

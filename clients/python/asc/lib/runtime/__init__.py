@@ -7,8 +7,12 @@ simulator or a gRPC daemon via AICORE_SIM_ADDRESS) is the native module's busine
 from __future__ import annotations
 
 import ctypes
-import enum
-from typing import List, Optional
+from typing import Dict, List, Optional, Tuple
+
+from asc import _tracebacks, _unsupported
+from asc.codegen.errors import NotSupportedError
+from asc.lib.runtime.support import (CoreType, DeviceInfoType, DeviceModuleType, MemcpyKind,
+                                     Stream)
 
 __all__ = [
     "Stream", "CoreType", "MemcpyKind", "use_model", "use_npu", "is_initialized", "is_available",
@@ -16,7 +20,8 @@ __all__ = [
     "current_device", "set_device", "reset_device", "device_count", "current_stream",
     "create_stream", "destroy_stream", "synchronize", "synchronize_device", "malloc", "free",
     "memcpy", "memcpy_h2d", "memcpy_d2h", "copy_data_to_device", "copy_data_from_device",
-    "list_platforms", "get_runtime", "transport", "c2c_ctrl_addr",
+    "list_platforms", "get_runtime", "transport", "c2c_ctrl_addr", "device_info",
+    "DeviceModuleType", "DeviceInfoType",
 ]
 
 _DEFAULT_PLATFORM = "Ascend910B1"
@@ -28,45 +33,11 @@ class _State:
     runtime = None            # native Runtime
     runtime_platform: Optional[str] = None
     streams: dict = {}
+    # (cube_cores, vector_cores) per platform, as the runtime resolved its config.
+    core_counts: Dict[str, Tuple[int, int]] = {}
 
 
 _state = _State()
-
-
-class CoreType(enum.Enum):
-    AiCore = "AiCore"
-    VectorCore = "VectorCore"
-    CubeCore = "CubeCore"
-    AiCpu = "AiCpu"
-
-
-class MemcpyKind(enum.IntEnum):
-    RT_MEMCPY_HOST_TO_HOST = 0
-    RT_MEMCPY_HOST_TO_DEVICE = 1
-    RT_MEMCPY_DEVICE_TO_HOST = 2
-    RT_MEMCPY_DEVICE_TO_DEVICE = 3
-
-
-class Stream:
-    """A stream handle (pyasc uses an opaque ctypes pointer; here the runtime's stream id)."""
-
-    def __init__(self, handle: int):
-        self.handle = int(handle)
-
-    def __int__(self):
-        return self.handle
-
-    def __index__(self):
-        return self.handle
-
-    def __eq__(self, other):
-        return isinstance(other, Stream) and other.handle == self.handle
-
-    def __hash__(self):
-        return hash(("Stream", self.handle))
-
-    def __repr__(self):
-        return f"Stream({self.handle})"
 
 
 def _native():
@@ -166,10 +137,48 @@ def reset_device(device_id=None) -> None:
     _state.runtime = None
     _state.runtime_platform = None
     _state.streams = {}
+    _state.core_counts = {}
 
 
 def device_count() -> int:
     return 1
+
+
+def device_info(module_type, info_type, device_id=None) -> int:
+    """pyasc's device query; aicore-sim answers the core counts of the selected platform:
+    `(RT_MODULE_TYPE_AICORE, INFO_TYPE_CORE_NUM)` is the AIC (cube core) count,
+    `(RT_MODULE_TYPE_VECTOR_CORE, INFO_TYPE_CORE_NUM)` the AIV (vector core) count."""
+    if device_id is not None:
+        set_device(device_id)
+    module = DeviceModuleType(int(module_type))
+    info = DeviceInfoType(int(info_type))
+    if info is DeviceInfoType.INFO_TYPE_CORE_NUM:
+        cube, vector = _core_counts()
+        if module is DeviceModuleType.RT_MODULE_TYPE_AICORE:
+            return cube
+        if module is DeviceModuleType.RT_MODULE_TYPE_VECTOR_CORE:
+            return vector
+    err = NotSupportedError(f"device_info({module.name}, {info.name})")
+    err.add_note("hint: the simulator answers INFO_TYPE_CORE_NUM of RT_MODULE_TYPE_AICORE and "
+                 "RT_MODULE_TYPE_VECTOR_CORE")
+    raise _tracebacks.hide_internals(err)
+
+
+def _core_counts() -> Tuple[int, int]:
+    """The platform's (AIC, AIV) counts from the runtime itself. The native Runtime has no
+    config query, but every launch report carries the resolved SoC config it ran on, so one
+    launch of an empty kernel per platform asks the very runtime (embedded, or the daemon of
+    AICORE_SIM_ADDRESS, honouring AICORE_SIM_CONFIG_DIR) that later launches use."""
+    counts = _state.core_counts.get(_state.platform)
+    if counts is None:
+        from asc.codegen.builder import IRBuilder
+        from asc.runtime.report import LaunchReport
+        probe = IRBuilder("aicore_sim_device_info").finish()
+        raw = get_runtime().launch(probe.SerializeToString(), 1, [], check="off")
+        config = LaunchReport.from_bytes(raw).config
+        counts = (int(config["cube_cores"]), int(config["vector_cores"]))
+        _state.core_counts[_state.platform] = counts
+    return counts
 
 
 def c2c_ctrl_addr() -> int:
@@ -256,3 +265,6 @@ def copy_data_to_device(src_mem_handle, nbytes: int) -> int:
 
 def copy_data_from_device(mem_dst_handle, mem_src_handle, nbytes: int) -> None:
     memcpy(mem_dst_handle, nbytes, mem_src_handle, nbytes, MemcpyKind.RT_MEMCPY_DEVICE_TO_HOST)
+
+# pyasc names not implemented yet raise NotSupportedError, not AttributeError (asc/_unsupported.py).
+__getattr__ = _unsupported.module_getattr(__name__)

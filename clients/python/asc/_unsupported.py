@@ -1,0 +1,121 @@
+"""The pyasc names aicore-sim does not implement yet: the one list behind every public module's
+`__getattr__` (docs/frontend.md, "Not supported yet").
+
+Accessing a listed name raises `NotSupportedError("not supported by aicore-sim yet: NAME")`
+instead of an AttributeError (inside a traced kernel it arrives as a CodegenError at the kernel
+line). A module's `__getattr__` only runs for names the module does not define, so implementing a
+name makes it win automatically; delete it here when you do (tests/python/test_layout.py fails
+while a listed name is also defined).
+"""
+from typing import Dict, FrozenSet, Tuple
+
+from asc import _tracebacks
+from asc.codegen.errors import NotSupportedError
+
+# Module -> names, as pyasc lays them out (asc-api.md section 0; sections in brackets).
+_NOT_YET: Dict[str, str] = {
+    # [3.7-3.9, 4.1-4.2 parameter structs, 4.12]
+    "asc.language.core": """
+    inline MrgSortSrcList SliceInfo
+    CopyRepeatParams BrcbRepeatParams GatherRepeatParams GatherMaskParams
+    TransDataTo5HDParams TransposeParamsExt DataCopyEnhancedParams Nd2NzParams
+    Nz2NdParamsFull DataCopyCO12DstParams DataCopyExtParams DataCopyPadExtParams
+    DataCopyPadParams
+    """,
+    # [4.4-4.12] vector instructions and their mask/mode control: the vector engineer's list
+    "asc.language.basic": """
+    copy set_deq_scale VdeqInfo
+    add_relu sub_relu bitwise_and bitwise_or mul_add_dst fused_mul_add fused_mul_add_relu
+    add_deq_relu mul_cast add_relu_cast sub_relu_cast bilinear_interpolation bitwise_not
+    leaky_relu shift_left shift_right axpy duplicate cast cast_deq compare compare_scalar
+    get_cmp_mask set_cmp_mask select whole_reduce_sum whole_reduce_max whole_reduce_min
+    block_reduce_sum block_reduce_max block_reduce_min pair_reduce_sum repeat_reduce_sum
+    reduce_sum reduce_max reduce_min transpose trans_data_to_5hd brcb gather gatherb scatter
+    gather_mask get_gather_mask_remain_count sort32 mrg_sort mrg_sort4 rp_sort16 sort
+    proposal_concat proposal_extract get_sort_len get_sort_offset get_mrg_sort_result
+    MrgSort4Info
+    """
+    # [4.2-4.4, 4.13-4.16, 3.10] movement, sync, control, scalar, cube, debug, system
+    """
+    data_copy_pad set_pad_value load_image_to_local set_aipp_functions
+    LoadImageToLocalParams AippParams AippSwapParams AippPaddingParams AippSingleLineParams
+    AippDataTypeConvParams AippChannelPaddingParams AippColorSpaceConvParams
+    data_sync_barrier sync_all ib_set ib_wait notify_next_block wait_pre_block
+    cross_core_set_flag cross_core_wait_flag set_atomic_add set_atomic_max set_atomic_min
+    set_atomic_type set_atomic_none set_store_atomic_config get_store_atomic_config
+    set_hf32_mode set_hf32_trans_mode set_mm_layout_transform set_fix_pipe_pre_quant_flag
+    init_soc_state check_local_memory_ia CheckLocalMemoryIAParam set_sys_workspace
+    get_sys_workspace set_hccl_context get_hccl_context data_cache_clean_and_invalid
+    data_cache_preload icache_preload scalar_cast scalar_get_sff_value
+    scalar_get_count_of_value scalar_count_leading_zero count_bits_cnt_same_as_sign_bit
+    load_data LoadData2DParams LoadData2DParamsV2 LoadData3DParamsV1 LoadData3DParamsV2
+    LoadData3DParamsV2Pro load_data_with_transpose LoadData2dTransposeParams
+    LoadData2dTransposeParamsV2 load_data_with_sparse set_load_data_boundary
+    set_load_data_padding_value set_load_data_repeat LoadDataRepeatParam mmad
+    mmad_with_sparse MmadParams fixpipe FixpipeParamsV220 FixpipeConfig init_const_value
+    InitConstValueParams printf dump_tensor dump_acc_chk_point print_time_stamp
+    metrics_prof_start metrics_prof_stop TensorDesc ListTensorDesc get_task_ratio
+    get_program_counter get_icache_preload_status get_arch_version trap
+    """,
+    # [6] high-level API
+    "asc.language.adv": """
+    Matmul MatmulType MatmulConfig register_matmul TCubeTiling SoftmaxTiling softmax quant
+    QuantConfig rmsnorm RmsNormTiling swiglu concat extract get_matmul_api_tiling
+    MatmulApiStaticTiling get_normal_config get_mdl_config get_special_mdl_config
+    get_ib_share_norm_config get_basic_config get_special_basic_config get_mm_config
+    MatmulShapeParams MatmulQuantParams MatmulBatchParams MatmulFuncParams acos acosh asin
+    asinh atan atanh ceil cos cosh digamma erf erfc floor frac lgamma log round sign sin
+    sinh tan tanh trunc exp power xor axpy
+    """,
+    # [7] host-side Matmul tiling
+    "asc.lib.host": """
+    get_ascendc_platform PlatformAscendC PlatformAscendCManager MatmulApiTiling
+    MultiCoreMatmulTiling BatchMatmulTiling MatmulConfigParams TPosition CubeFormat DataType
+    MatrixTraverse MatrixMadType DequantType ScheduleType
+    """,
+    # [2.3] launch plumbing and profiling of the device runtime
+    "asc.lib.runtime": """
+    check_device_handle free_mem register_device_binary_kernel
+    unregister_device_binary_kernel register_function launch_kernel magic_elf_value
+    msprof_task_type set_pro_switch current_tick acl_init acl_finalize npu_utils
+    call_print_interface
+    """,
+    "asc.lib.runtime.support": """
+    MemoryType MallocPolicy MsprofTaskType ProfilingCommandHandle
+    """,
+    # [3.9] user structs
+    "asc.language.core.struct": """
+    Struct Field StructField
+    """,
+}
+
+# pyasc flattens core, basic and fwk into `asc` and `asc.language`.
+_FLATTENED: Dict[str, Tuple[str, ...]] = {
+    "asc": ("asc.language.core", "asc.language.basic", "asc.language.fwk"),
+    "asc.language": ("asc.language.core", "asc.language.basic", "asc.language.fwk"),
+}
+
+
+def not_yet(module: str) -> FrozenSet[str]:
+    """The listed names of `module`, including those flattened into it."""
+    names = set(_NOT_YET.get(module, "").split())
+    for part in _FLATTENED.get(module, ()):
+        names.update(_NOT_YET.get(part, "").split())
+    return frozenset(names)
+
+
+def listed_modules() -> Tuple[str, ...]:
+    return tuple(_NOT_YET) + tuple(_FLATTENED)
+
+
+def module_getattr(module: str):
+    """A module-level `__getattr__` for `module`: listed names raise NotSupportedError, others
+    the usual AttributeError."""
+    names = not_yet(module)
+
+    def __getattr__(name: str):
+        if name in names:
+            raise _tracebacks.hide_internals(NotSupportedError(f"{module}.{name}"))
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+
+    return __getattr__
