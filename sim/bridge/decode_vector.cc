@@ -156,8 +156,14 @@ Status DecodeContext::DecodeVecScalar(const ir::VecScalarOp& v, Instr* in) {
   }
   MemOpInfo m;
   if (Status s = DecodeTensor(v.dst(), "dst", true, &m.dst); !s.ok()) return s;
-  if (Status s = DecodeTensor(v.src(), "src", true, &m.src0); !s.ok()) return s;
-  if (Status s = SameDType(m.dst, m.src0, "src"); !s.ok()) return s;
+  bool fill = Info(op).op_class == OpClass::kVecFill;
+  if (fill && v.has_src()) {
+    return OpError("src", std::string(Info(op).mnemonic) + " has no source tensor");
+  }
+  if (!fill) {
+    if (Status s = DecodeTensor(v.src(), "src", true, &m.src0); !s.ok()) return s;
+    if (Status s = SameDType(m.dst, m.src0, "src"); !s.ok()) return s;
+  }
   DType st;
   if (Status u = Use(v.scalar(), "scalar", &st); !u.ok()) return u;
   if (!IsInteger(st) && !IsFloat(st)) {

@@ -23,6 +23,12 @@ std::string_view ShapeName(OpClass c) {
       return "unary";
     case OpClass::kVecScalar:
       return "scalar";
+    case OpClass::kVecBinaryDst:
+      return "binary_dst";
+    case OpClass::kVecScalarDst:
+      return "scalar_dst";
+    case OpClass::kVecFill:
+      return "fill";
     case OpClass::kDataCopy:
       return "copy";
     case OpClass::kSetFlag:

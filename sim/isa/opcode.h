@@ -38,11 +38,14 @@ enum class OpClass : uint8_t {
   kSelect,
   kFor,
   kIf,
-  kDataCopy,   // dst, src tensors
-  kVecBinary,  // dst, src0, src1 tensors
-  kVecUnary,   // dst, src tensors
-  kVecScalar,  // dst, src tensors and a scalar converted to the element type
-  kVecMask,    // a write of the vector mask register or its mode (scalar unit)
+  kDataCopy,      // dst, src tensors
+  kVecBinary,     // dst, src0, src1 tensors
+  kVecUnary,      // dst, src tensors
+  kVecScalar,     // dst, src tensors and a scalar converted to the element type
+  kVecBinaryDst,  // as kVecBinary, and dst is read too (multiply-add into dst)
+  kVecScalarDst,  // as kVecScalar, and dst is read too (axpy)
+  kVecFill,       // dst and a scalar, no source (duplicate)
+  kVecMask,       // a write of the vector mask register or its mode (scalar unit)
   kSetFlag,
   kWaitFlag,
   kPipeBarrier,
@@ -63,18 +66,25 @@ inline constexpr DTypeSet kF16 = DTypeBit(DType::kFloat16);
 inline constexpr DTypeSet kF32 = DTypeBit(DType::kFloat32);
 inline constexpr DTypeSet kI16 = DTypeBit(DType::kInt16);
 inline constexpr DTypeSet kI32 = DTypeBit(DType::kInt32);
+inline constexpr DTypeSet kU16 = DTypeBit(DType::kUInt16);
+inline constexpr DTypeSet kU32 = DTypeBit(DType::kUInt32);
+inline constexpr DTypeSet kBF16 = DTypeBit(DType::kBFloat16);
 inline constexpr DTypeSet kFloatTypes = kF16 | kF32;
 inline constexpr DTypeSet kArithTypes = kF16 | kF32 | kI16 | kI32;
+inline constexpr DTypeSet kB16Ints = kI16 | kU16;
+inline constexpr DTypeSet kShiftTypes = kI16 | kU16 | kI32 | kU32;
+inline constexpr DTypeSet kFillTypes = kF16 | kBF16 | kF32 | kI16 | kU16 | kI32 | kU32;
 inline constexpr DTypeSet kNoTypes = 0;
 
 // The operands of one vector compute instruction, resolved to host memory by the issue stage.
 struct VecOperands {
   DType dtype = DType::kInvalid;
   const uint8_t* src0 = nullptr;
-  const uint8_t* src1 = nullptr;  // binary only
-  uint8_t* dst = nullptr;         // must not overlap the sources (the pipe writes a scratch copy)
-  uint64_t count = 0;             // elements
-  uint64_t scalar_bits = 0;       // vector-scalar: the scalar already converted to `dtype`
+  const uint8_t* src1 = nullptr;    // binary only
+  uint8_t* dst = nullptr;           // must not overlap the sources (the pipe writes a scratch copy)
+  uint64_t count = 0;               // elements
+  uint64_t scalar_bits = 0;         // vector-scalar: the scalar already converted to `dtype`
+  const uint8_t* dst_in = nullptr;  // rows that read dst (kVecBinaryDst, kVecScalarDst): old dst
 };
 // Element semantics of one vector instruction over whole operands: dispatches once on the dtype,
 // then runs a tight loop (no per-element virtual calls). Only called for dtypes in the row's set.
@@ -124,6 +134,19 @@ inline const OpcodeInfo& Info(Opcode op) { return kOpcodeTable[static_cast<int>(
 
 // True for opcodes whose time comes from a VectorCost row (config `vector.costs`).
 inline bool IsVectorCompute(Opcode op) { return Info(op).semantics != nullptr; }
+
+// Operand layouts of vector compute rows: how many tensor sources, whether dst is also read.
+inline int VectorSources(OpClass c) {
+  return c == OpClass::kVecBinary || c == OpClass::kVecBinaryDst ? 2
+         : c == OpClass::kVecFill                                ? 0
+                                                                 : 1;
+}
+inline bool VectorReadsDst(OpClass c) {
+  return c == OpClass::kVecBinaryDst || c == OpClass::kVecScalarDst;
+}
+inline bool VectorHasScalar(OpClass c) {
+  return c == OpClass::kVecScalar || c == OpClass::kVecScalarDst || c == OpClass::kVecFill;
+}
 
 // True if the model implements vector opcode `op` for element type `t`.
 inline bool VectorOpSupports(Opcode op, DType t) { return (Info(op).dtypes & DTypeBit(t)) != 0; }

@@ -187,8 +187,9 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
       g.counter ? (g.count + g.lanes_per_repeat() - 1) / g.lanes_per_repeat() : repeat_times;
   const char* blk_names[3] = {"dst_blk_stride", "src0_blk_stride", "src1_blk_stride"};
   const char* rep_names[3] = {"dst_rep_stride", "src0_rep_stride", "src1_rep_stride"};
-  if (cls != OpClass::kVecBinary) blk_names[1] = "src_blk_stride", rep_names[1] = "src_rep_stride";
-  int operands = cls == OpClass::kVecBinary ? 3 : 2;
+  int sources = VectorSources(cls);
+  if (sources != 2) blk_names[1] = "src_blk_stride", rep_names[1] = "src_rep_stride";
+  int operands = 1 + sources;
   for (int k = 0; k < operands; ++k) {
     if (m.blk_stride[k] != 0 && !ev.InRange(m.blk_stride[k], blk_names[k], kMaxU16, &g.blk[k])) {
       return false;
@@ -198,12 +199,12 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
     }
   }
   const TensorOperand* tensors[3] = {&m.dst, &m.src0, &m.src1};
-  const char* names[3] = {"dst", cls == OpClass::kVecBinary ? "src0" : "src", "src1"};
+  const char* names[3] = {"dst", sources == 2 ? "src0" : "src", "src1"};
   uint64_t addrs[3] = {0, 0, 0};
   uint8_t* hosts[3] = {nullptr, nullptr, nullptr};
   // Sources first, then the destination: the order the range checks and races expect.
   for (int k : {1, 2, 0}) {
-    if (k >= operands) continue;
+    if (k >= operands) continue;  // duplicate has dst only: k = 0
     std::string field = std::string(names[k]) + ".addr";
     if (!ev.Address(tensors[k]->addr, field.c_str(), &addrs[k])) return false;
     uint64_t span = g.Span(k);
@@ -221,7 +222,7 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
       return false;
     }
   }
-  if (cls == OpClass::kVecScalar) {
+  if (VectorHasScalar(cls)) {
     out->scalar_bits =
         ToElementBits(values[m.scalar], env.program.value_dtypes[m.scalar], instr.dtype);
   }
@@ -249,26 +250,31 @@ bool BuildVector(const Instr& instr, const std::vector<ScalarValue>& values, con
   if (count < 0) return ev.Fail("field count = " + std::to_string(count) + " is negative");
   uint64_t bytes = Bytes(static_cast<uint64_t>(count), DTypeSize(instr.dtype));
   OpClass cls = Info(instr.opcode).op_class;
+  int sources = VectorSources(cls);
   uint64_t dst_addr = 0, src0_addr = 0, src1_addr = 0;
   if (!ev.Address(m.dst.addr, "dst.addr", &dst_addr)) return false;
-  if (!ev.Address(m.src0.addr, cls == OpClass::kVecBinary ? "src0.addr" : "src.addr", &src0_addr)) {
-    return false;
-  }
   uint8_t* dst = nullptr;
   uint8_t* src0 = nullptr;
   uint8_t* src1 = nullptr;
-  const char* src0_name = cls == OpClass::kVecBinary ? "src0" : "src";
-  if (!ResolveSide(m.src0, src0_addr, bytes, {src0_name, false}, env, site, &src0, out)) {
-    return false;
+  const char* src0_name = sources == 2 ? "src0" : "src";
+  if (sources >= 1) {
+    if (!ev.Address(m.src0.addr, sources == 2 ? "src0.addr" : "src.addr", &src0_addr)) {
+      return false;
+    }
+    if (!ResolveSide(m.src0, src0_addr, bytes, {src0_name, false}, env, site, &src0, out)) {
+      return false;
+    }
   }
-  if (cls == OpClass::kVecBinary) {
+  if (sources == 2) {
     if (!ev.Address(m.src1.addr, "src1.addr", &src1_addr)) return false;
     if (!ResolveSide(m.src1, src1_addr, bytes, {"src1", false}, env, site, &src1, out)) {
       return false;
     }
   }
+  // A row that also reads dst (multiply-add into dst) is ordered by its write range alone: a
+  // write conflicts with every earlier access, so no extra range is needed for the hazards.
   if (!ResolveSide(m.dst, dst_addr, bytes, {"dst", true}, env, site, &dst, out)) return false;
-  if (cls == OpClass::kVecScalar) {
+  if (VectorHasScalar(cls)) {
     out->scalar_bits =
         ToElementBits(values[m.scalar], env.program.value_dtypes[m.scalar], instr.dtype);
   }
@@ -311,6 +317,9 @@ bool BuildIssued(const Instr& instr, const std::vector<ScalarValue>& values, con
     case OpClass::kVecBinary:
     case OpClass::kVecUnary:
     case OpClass::kVecScalar:
+    case OpClass::kVecBinaryDst:
+    case OpClass::kVecScalarDst:
+    case OpClass::kVecFill:
       return BuildVector(instr, values, ev, env, site, out);
     case OpClass::kSetFlag:
     case OpClass::kWaitFlag:

@@ -33,14 +33,14 @@ PipeTiming VectorPipe::Execute(const IssuedInstr& in, Cycle now, uint8_t* scratc
   SIM_CHECK(info.semantics != nullptr,
             std::string(info.mnemonic) + " reached PIPE_V without vector semantics");
   if (in.repeat_form) return ExecuteRepeat(in, now, scratch);
-  info.semantics(
-      VecOperands{instr.dtype, in.src0.base, in.src1.base, scratch, in.count, in.scalar_bits});
+  info.semantics(VecOperands{instr.dtype, in.src0.base, in.src1.base, scratch, in.count,
+                             in.scalar_bits, in.dst.base});
   // Counter mode: the hardware runs ceil(bytes / repeat_bytes) repeats, the last one partial.
   const VectorCost& cost = ctx_.costs.Vector(instr.opcode, instr.dtype);
   uint64_t repeat_bytes = ctx_.config.vector_repeat_bytes;
   uint64_t repeats = (in.bytes + repeat_bytes - 1) / repeat_bytes;
   uint64_t srcs[2] = {in.src0_addr, in.src1_addr};
-  uint64_t beats = banks_.Beats(srcs, cls == OpClass::kVecBinary ? 2 : 1, in.dst_addr, in.bytes);
+  uint64_t beats = banks_.Beats(srcs, VectorSources(cls), in.dst_addr, in.bytes);
   return Timing(cost, repeats, beats, now);
 }
 
@@ -58,18 +58,23 @@ PipeTiming VectorPipe::ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* 
   constexpr uint64_t kRepeatBytes = kVectorRepeatBlocks * kVectorBlockBytes;
   alignas(8) uint8_t src0[kRepeatBytes];
   alignas(8) uint8_t src1[kRepeatBytes];
+  alignas(8) uint8_t old_dst[kRepeatBytes];
   alignas(8) uint8_t result[kRepeatBytes];
   uint32_t lanes = g.lanes_per_repeat();
-  bool binary = info.op_class == OpClass::kVecBinary;
+  int sources = VectorSources(info.op_class);
+  bool reads_dst = VectorReadsDst(info.op_class);
   for (uint64_t r = 0; r < g.repeats; ++r) {
     std::memset(src0, 0, sizeof(src0));
     std::memset(src1, 0, sizeof(src1));
+    std::memset(old_dst, 0, sizeof(old_dst));
     for (uint32_t e = 0; e < lanes; ++e) {
       if (!g.Active(r, e)) continue;
-      std::memcpy(src0 + e * g.esize, in.src0.base + g.Offset(1, r, e), g.esize);
-      if (binary) std::memcpy(src1 + e * g.esize, in.src1.base + g.Offset(2, r, e), g.esize);
+      uint64_t lane = uint64_t{e} * g.esize;
+      if (sources >= 1) std::memcpy(src0 + lane, in.src0.base + g.Offset(1, r, e), g.esize);
+      if (sources == 2) std::memcpy(src1 + lane, in.src1.base + g.Offset(2, r, e), g.esize);
+      if (reads_dst) std::memcpy(old_dst + lane, in.dst.base + g.Offset(0, r, e), g.esize);
     }
-    info.semantics(VecOperands{instr.dtype, src0, src1, result, lanes, in.scalar_bits});
+    info.semantics(VecOperands{instr.dtype, src0, src1, result, lanes, in.scalar_bits, old_dst});
     for (uint32_t e = 0; e < lanes; ++e) {
       if (!g.Active(r, e)) continue;
       uint64_t at = g.Offset(0, r, e);
@@ -82,15 +87,14 @@ PipeTiming VectorPipe::ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* 
   uint64_t beats = g.repeats;
   if (g.Dense() && g.repeats > 0) {
     uint64_t srcs[2] = {in.src0_addr, in.src1_addr};
-    beats = banks_.Beats(srcs, binary ? 2 : 1, in.dst_addr, g.repeats * kRepeatBytes);
+    beats = banks_.Beats(srcs, sources, in.dst_addr, g.repeats * kRepeatBytes);
   }
   return Timing(cost, g.repeats, beats, now);
 }
 
 // A repeat whose blocks collide in UB bank groups takes one beat per colliding block: the pipe
 // accepts the next instruction after beats * cycles_per_repeat, the result lands per_call later.
-PipeTiming VectorPipe::Timing(const VectorCost& cost, uint64_t repeats, uint64_t beats,
-                              Cycle now) {
+PipeTiming VectorPipe::Timing(const VectorCost& cost, uint64_t repeats, uint64_t beats, Cycle now) {
   Cycle ideal = CeilCycles(static_cast<double>(repeats) * cost.cycles_per_repeat);
   Cycle occupancy =
       MaxCycle(Cycle(1), CeilCycles(static_cast<double>(beats) * cost.cycles_per_repeat));

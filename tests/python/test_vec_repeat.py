@@ -7,8 +7,10 @@ import asc
 import asc.lib.runtime as rt
 
 N = 1024  # elements per operand: room for every stride pattern below
-OPS = {name: getattr(asc, name) for name in ("add", "sub", "mul", "max", "min", "abs", "relu",
-                                             "sqrt", "adds", "muls", "maxs")}
+OPS = {name: getattr(asc, name) for name in (
+    "add", "sub", "mul", "max", "min", "abs", "relu", "sqrt", "adds", "muls", "maxs", "add_relu",
+    "sub_relu", "bitwise_and", "bitwise_or", "mul_add_dst", "fused_mul_add", "fused_mul_add_relu",
+    "bitwise_not", "leaky_relu", "shift_left", "shift_right", "axpy", "duplicate")}
 
 
 @asc.jit
@@ -41,7 +43,16 @@ def repeat_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddre
         set_mask = False
     elif setup == "counter_own_mask":
         asc.set_mask_count()
-    if layout == "binary":
+    if setup == "count":
+        if layout == "binary":
+            OPS[op](lc, la, lb, mask)
+        elif layout == "unary":
+            OPS[op](lc, la, count=mask)
+        elif layout == "fill":
+            OPS[op](lc, scalar, mask)
+        else:
+            OPS[op](lc, la, scalar, mask)
+    elif layout == "binary":
         params = asc.BinaryRepeatParams(strides[0], strides[1], strides[2], strides[3],
                                         strides[4], strides[5])
         OPS[op](lc, la, lb, mask, repeat, params, is_set_mask=set_mask)
@@ -49,6 +60,8 @@ def repeat_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddre
         params = asc.UnaryRepeatParams(strides[0], strides[1], strides[2], strides[3])
         OPS[op](lc, la, mask=mask, repeat_times=repeat, repeat_params=params,
                          is_set_mask=set_mask)
+    elif layout == "fill":
+        OPS[op](lc, scalar, mask, repeat, strides[0], strides[2], set_mask)
     else:
         params = asc.UnaryRepeatParams(strides[0], strides[1], strides[2], strides[3])
         OPS[op](lc, la, scalar, mask, repeat, params, set_mask)
@@ -75,6 +88,12 @@ def lanes(mask, esize, repeats, counter):
 
 
 def model(fn, dst, srcs, mask, repeats, blk, rep, counter=False):
+    """dst after an op computing fn(*src_lanes) on the active lanes."""
+    return model_with_dst(lambda d, *xs: fn(*xs), dst, srcs, mask, repeats, blk, rep, counter)
+
+
+def model_with_dst(fn, dst, srcs, mask, repeats, blk, rep, counter=False):
+    """The same for ops that also read dst: fn(old_dst_lanes, *src_lanes)."""
     esize = dst.dtype.itemsize
     per_block = 32 // esize
     out = dst.copy()
@@ -87,7 +106,7 @@ def model(fn, dst, srcs, mask, repeats, blk, rep, counter=False):
     args = [s[np.array([index(k + 1, r, e) for r, e in pairs], dtype=np.int64)]
             for k, s in enumerate(srcs)]
     with np.errstate(all="ignore"):
-        out[d] = fn(*args)
+        out[d] = fn(dst[d], *args)
     return out
 
 
@@ -186,3 +205,89 @@ def test_full_iterations_cover_exactly_repeat_times_256_bytes(device):
     a, b, c, out = run("add", "binary", "float16", 128, 4, DENSE3)
     np.testing.assert_array_equal(out[:512], (a + b)[:512])
     np.testing.assert_array_equal(out[512:], c[512:])
+
+
+# ---- the families beyond add/sub/mul: one table, both forms --------------------------------
+
+def _relu(x):
+    return np.maximum(x, np.zeros_like(x))
+
+
+FAMILY = [
+    # op, layout, dtypes, fn(dst, srcs..., scalar) -> new dst values
+    ("add_relu", "binary", ["float16", "float32", "int16"], lambda d, a, b, s: _relu(a + b)),
+    ("sub_relu", "binary", ["float16", "float32", "int16"], lambda d, a, b, s: _relu(a - b)),
+    ("bitwise_and", "binary", ["int16", "uint16"], lambda d, a, b, s: a & b),
+    ("bitwise_or", "binary", ["int16", "uint16"], lambda d, a, b, s: a | b),
+    ("mul_add_dst", "binary", ["float16", "float32"], lambda d, a, b, s: (a * b) + d),
+    ("fused_mul_add", "binary", ["float16", "float32"], lambda d, a, b, s: (a * d) + b),
+    ("fused_mul_add_relu", "binary", ["float16", "float32"],
+     lambda d, a, b, s: _relu((a * d) + b)),
+    ("bitwise_not", "unary", ["int16", "uint16"], lambda d, a, s: ~a),
+    ("leaky_relu", "scalar", ["float16", "float32"],
+     lambda d, a, s: np.where(a >= 0, a, a * s)),
+    ("shift_left", "scalar", ["int16", "uint16", "int32", "uint32"], lambda d, a, s: a << s),
+    ("shift_right", "scalar", ["int16", "uint16", "int32", "uint32"], lambda d, a, s: a >> s),
+    ("axpy", "scalar", ["float16", "float32"], lambda d, a, s: (a * s) + d),
+    ("duplicate", "fill", ["float16", "float32", "int16", "uint16", "int32", "uint32"],
+     lambda d, s: np.full_like(d, s)),
+]
+SCALARS = {"leaky_relu": 0.25, "shift_left": 3, "shift_right": 2, "axpy": -1.5, "duplicate": 7}
+CASES = [(op, layout, dtype, fn) for op, layout, dtypes, fn in FAMILY for dtype in dtypes]
+
+
+def _inputs(dtype):
+    rng = np.random.default_rng(11)
+    kind = np.dtype(dtype).kind
+    if kind == "f":
+        return [rng.uniform(-8, 8, N).astype(dtype) for _ in range(3)]
+    info = np.iinfo(dtype)
+    lo, hi = max(info.min, -30000), min(info.max, 30000)
+    return [rng.integers(lo, hi, N).astype(dtype) for _ in range(3)]
+
+
+def _run_family(op, layout, dtype, mask, repeat, strides, setup):
+    a, b, c = _inputs(dtype)
+    out = np.zeros_like(a)
+    scalar = SCALARS.get(op, 0)
+    repeat_kernel[1, rt.current_stream()](a, b, c, out, scalar, op=op, layout=layout, mask=mask,
+                                          repeat=repeat, strides=strides, setup=setup)
+    s = np.array(scalar).astype(dtype)
+    return a, b, c, out, s
+
+
+def _apply(fn, layout, c, a, b, s):
+    if layout == "binary":
+        return lambda d, x, y: fn(d, x, y, s)
+    if layout == "fill":
+        return lambda d: fn(d, s)
+    return lambda d, x: fn(d, x, s)
+
+
+@pytest.mark.parametrize("op,layout,dtype,fn", CASES, ids=[f"{c[0]}-{c[2]}" for c in CASES])
+def test_family_count_form(device, op, layout, dtype, fn):
+    count = 300
+    a, b, c, out, s = _run_family(op, layout, dtype, count, 1, DENSE3, "count")
+    args = {"binary": [a, b], "unary": [a], "scalar": [a], "fill": []}[layout]
+    want = c.copy()
+    with np.errstate(all="ignore"):
+        new = _apply(fn, layout, c, a, b, s)(c[:count], *[x[:count] for x in args])
+    want[:count] = np.asarray(new).astype(dtype)
+    np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.parametrize("op,layout,dtype,fn", CASES, ids=[f"{c[0]}-{c[2]}" for c in CASES])
+def test_family_repeat_form_with_strides_and_partial_mask(device, op, layout, dtype, fn):
+    strides = (2, 1, 1, 20, 8, 9) if layout == "binary" else (2, 1, 20, 9)
+    mask = [0xF0F0_F0F0_0000_FFFF, 0x0000_0000_0000_00FF]
+    a, b, c, out, s = _run_family(op, layout, dtype, mask, 2, strides, "")
+    half = len(strides) // 2
+    args = {"binary": [a, b], "unary": [a], "scalar": [a], "fill": []}[layout]
+    apply = _apply(fn, layout, c, a, b, s)
+    per_dst = lambda d, *xs: np.asarray(apply(d, *xs)).astype(dtype)  # noqa: E731
+    blk, rep = strides[:half], strides[half:]
+    if layout == "fill":
+        blk, rep = (strides[0],), (strides[2],)
+    want = model_with_dst(per_dst, c, args, mask, 2, blk, rep)
+    np.testing.assert_array_equal(out, want)
+

@@ -157,7 +157,7 @@ TEST(VectorOps, EveryRowImplementsExactlyItsDTypes) {
     EXPECT_FALSE(row.cost.empty()) << row.mnemonic;
     for (int d = 1; d < kNumDTypes; ++d) {
       auto t = static_cast<DType>(d);
-      VecOperands ops{t, a.data(), b.data(), out.data(), 64, 0};
+      VecOperands ops{t, a.data(), b.data(), out.data(), 64, 0, b.data()};
       if (VectorOpSupports(row.opcode, t)) {
         EXPECT_NO_THROW(row.semantics(ops)) << row.mnemonic << " " << DTypeName(t);
       } else {
@@ -165,6 +165,41 @@ TEST(VectorOps, EveryRowImplementsExactlyItsDTypes) {
       }
     }
   }
+}
+
+TEST(VectorOps, DuplicateFillsBf16ByItsBits) {
+  std::vector<uint16_t> out(5);
+  uint16_t one_bf16 = 0x3F80;  // 1.0 in bfloat16: the high half of float 1.0f
+  VecDuplicate(VecOperands{DType::kBFloat16, nullptr, nullptr,
+                           reinterpret_cast<uint8_t*>(out.data()), out.size(), one_bf16});
+  for (uint16_t v : out) EXPECT_EQ(v, one_bf16);
+}
+
+TEST(VectorOps, ShiftsOfTheBitWidthOrMoreSaturate) {
+  std::vector<int16_t> x{-4, 4}, out(2);
+  auto run = [&](Opcode op, uint64_t amount) {
+    Info(op).semantics(VecOperands{DType::kInt16, reinterpret_cast<const uint8_t*>(x.data()),
+                                   nullptr, reinterpret_cast<uint8_t*>(out.data()), 2, amount});
+  };
+  run(Opcode::kVecShiftRight, 1);
+  EXPECT_EQ(out, (std::vector<int16_t>{-2, 2}));  // arithmetic
+  run(Opcode::kVecShiftRight, 16);
+  EXPECT_EQ(out, (std::vector<int16_t>{-1, 0}));
+  run(Opcode::kVecShiftLeft, 16);
+  EXPECT_EQ(out, (std::vector<int16_t>{0, 0}));
+  run(Opcode::kVecShiftLeft, 14);
+  EXPECT_EQ(out, (std::vector<int16_t>{0, 0}));  // 4 << 14 wraps to 0 in 16 bits
+}
+
+TEST(VectorOps, MultiplyAddRoundsTheProductFirst) {
+  // Half: 1.0009765625 * 1.0009765625 = 1.00195408... rounds to 1.001953125 before the add.
+  std::vector<uint16_t> a{FloatToHalf(1.0009765625f)}, b{FloatToHalf(1.0009765625f)};
+  std::vector<uint16_t> d{FloatToHalf(-1.001953125f)}, out(1);
+  VecMulAddDst(VecOperands{DType::kFloat16, reinterpret_cast<const uint8_t*>(a.data()),
+                           reinterpret_cast<const uint8_t*>(b.data()),
+                           reinterpret_cast<uint8_t*>(out.data()), 1, 0,
+                           reinterpret_cast<const uint8_t*>(d.data())});
+  EXPECT_EQ(HalfToFloat(out[0]), 0.0f);  // a fused rounding would leave 9.5e-7
 }
 
 TEST(VectorOps, TableRowsAreIndexedByTheirOpcode) {

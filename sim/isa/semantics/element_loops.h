@@ -43,6 +43,20 @@ void UnaryLoop(const uint8_t* a, uint8_t* d, uint64_t n, F f) {
   }
 }
 
+template <typename T, typename F>
+void TernaryLoop(const uint8_t* a, const uint8_t* b, const uint8_t* c, uint8_t* d, uint64_t n,
+                 F f) {
+  T x[kChunk], y[kChunk], w[kChunk], z[kChunk];
+  for (uint64_t i = 0; i < n; i += kChunk) {
+    uint64_t m = std::min(kChunk, n - i);
+    std::memcpy(x, a + i * sizeof(T), m * sizeof(T));
+    std::memcpy(y, b + i * sizeof(T), m * sizeof(T));
+    std::memcpy(w, c + i * sizeof(T), m * sizeof(T));
+    for (uint64_t j = 0; j < m; ++j) z[j] = f(x[j], y[j], w[j]);
+    std::memcpy(d + i * sizeof(T), z, m * sizeof(T));
+  }
+}
+
 // IEEE maximum/minimum: NaN wins, -0 < +0.
 inline float FMax(float a, float b) {
   if (a != a) return a;

@@ -86,4 +86,16 @@ void VecRelu(const VecOperands& o) {
   }
 }
 
+void VecNot(const VecOperands& o) {
+  switch (o.dtype) {
+    case DType::kInt16:
+    case DType::kUInt16:
+      UnaryLoop<uint16_t>(o.src0, o.dst, o.count,
+                          [](uint16_t x) { return static_cast<uint16_t>(~x); });
+      return;
+    default:
+      UnsupportedDType("bitwise_not", o.dtype);
+  }
+}
+
 }  // namespace aicore::sim

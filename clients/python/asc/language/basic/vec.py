@@ -152,16 +152,66 @@ def _scalar(api, ir_op, kind, allowed):
     return op
 
 
+def _fill(api, ir_op, kind, allowed):
+    def op(dst, scalar, *args, **kwargs):
+        require_builder(api)
+
+        def emit(setup):
+            check_ub(api, dst=dst)
+            _check_dtypes(api, allowed, dst=dst)
+            if not _number(scalar):
+                raise TypeError(f"{api}(): scalar must be a number or a traced scalar, "
+                                f"got {type(scalar).__name__}")
+            scalar_id = to_value(scalar, dst.dtype).id
+            ir = require_builder(api).emit(ir_op)
+            ir.kind = kind
+            ir.dst.CopyFrom(tensor_ref(dst))
+            ir.scalar = scalar_id
+            setup(ir)
+
+        def count_form(count, is_set_mask=True):
+            emit(lambda ir: setattr(ir, "count", to_value(count, KT.int32).id))
+
+        def repeat_form(mask, repeat_times, dst_block_stride, dst_repeat_stride,
+                        is_set_mask=True):
+            strides = _FillStrides(dst_block_stride, dst_repeat_stride)
+            emit(lambda ir: emit_repeat(ir, mask, repeat_times, strides, is_set_mask))
+
+        _require_tensors(api, dst=dst)
+        tail = [Param("repeat_times", runtime_int), Param("dst_block_stride", runtime_int),
+                Param("dst_repeat_stride", runtime_int), Param("is_set_mask", is_bool, True)]
+        dispatch(api, [Overload([Param("count", runtime_int), Param("is_set_mask", is_bool, True)],
+                                count_form),
+                       Overload([Param("mask", runtime_int)] + tail, repeat_form),
+                       Overload([Param("mask", bit_mask)] + tail, repeat_form)], args, kwargs)
+    op.__name__ = op.__qualname__ = api
+    op.__doc__ = (f"{api}(dst, scalar, count) or {api}(dst, scalar, mask, repeat_times, "
+                  f"dst_block_stride, dst_repeat_stride, is_set_mask=True): fill with scalar.")
+    return op
+
+
+class _FillStrides:
+    """duplicate's strides, given as plain ints rather than a params struct."""
+
+    def __init__(self, blk, rep):
+        self._blk, self._rep = blk, rep
+
+    def strides(self):
+        return (self._blk,), (self._rep,)
+
+
 def _require_tensors(api, **tensors):
     for name, t in tensors.items():
         if not local_tensor(t):
             raise TypeError(f"{api}(): '{name}' must be a LocalTensor, got {type(t).__name__}")
 
 
-_MAKERS = {"binary": _binary, "unary": _unary, "scalar": _scalar}
+_MAKERS = {"binary": _binary, "unary": _unary, "scalar": _scalar, "binary_dst": _binary,
+           "scalar_dst": _scalar, "fill": _fill}
 
 __all__ = []
 for _api, _ir_op, _kind, _layout, _dtypes, _forms_of_row in _isa.VECTOR_OPS:
+    # pyasc has no bfloat16: the simulator's bf16 rows are reachable from C++ and the IR only.
     globals()[_api] = _MAKERS[_layout](_api, _ir_op, _kind,
-                                        tuple(getattr(KT, d) for d in _dtypes))
+                                        tuple(getattr(KT, d) for d in _dtypes if hasattr(KT, d)))
     __all__.append(_api)
