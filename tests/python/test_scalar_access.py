@@ -8,6 +8,7 @@ import pytest
 import asc
 import asc.lib.runtime as rt
 from asc.codegen.errors import CodegenError
+from asc.runtime.errors import KernelWarning
 
 def _line_of(kernel, text: str) -> int:
     lines, first = inspect.getsourcelines(kernel.fn)
@@ -89,7 +90,8 @@ def vector_then_scalar(x: asc.GlobalAddress, y: asc.GlobalAddress, sync: asc.Con
 def test_a_missing_v_s_is_a_race_naming_both_lines(device):
     x = np.arange(64, dtype=np.float32)
     y = np.zeros(8, dtype=np.float32)
-    report = vector_then_scalar[1, rt.current_stream()](x, y, False, check="warn")
+    with pytest.warns(KernelWarning, match="RACE"):
+        report = vector_then_scalar[1, rt.current_stream()](x, y, False, check="warn")
     races = [d for d in report.diagnostics if d.kind == "RACE"]
     assert len(races) == 1, report.check.summary
     race = races[0]
