@@ -220,6 +220,10 @@ void CopyShared(const Message& p, SocConfig* out) {
   c.queue_depth_fixpipe = q.fixpipe();
   c.scalar_op_cycles = p.scalar().op_cycles();
   c.scalar_issue_cycles = p.scalar().issue_cycles();
+  c.scalar_local_load_cycles = p.scalar().local_load_cycles();
+  c.scalar_local_store_cycles = p.scalar().local_store_cycles();
+  c.scalar_gm_load_cycles = p.scalar().gm_load_cycles();
+  c.scalar_gm_store_cycles = p.scalar().gm_store_cycles();
   c.vector_repeat_bytes = p.vector().repeat_bytes();
   for (const cfg::VectorCost& v : p.vector().costs()) {
     c.vector_costs.push_back({v.op(), v.dtype(), v.per_call_cycles(), v.cycles_per_repeat()});
@@ -383,6 +387,10 @@ void ToProto(const SocConfig& c, cfg::SocConfig* out) {
   q->set_fixpipe(c.queue_depth_fixpipe);
   out->mutable_scalar()->set_op_cycles(c.scalar_op_cycles);
   out->mutable_scalar()->set_issue_cycles(c.scalar_issue_cycles);
+  out->mutable_scalar()->set_local_load_cycles(c.scalar_local_load_cycles);
+  out->mutable_scalar()->set_local_store_cycles(c.scalar_local_store_cycles);
+  out->mutable_scalar()->set_gm_load_cycles(c.scalar_gm_load_cycles);
+  out->mutable_scalar()->set_gm_store_cycles(c.scalar_gm_store_cycles);
   out->mutable_vector()->set_repeat_bytes(c.vector_repeat_bytes);
   for (const VectorCostRow& r : c.vector_costs) {
     cfg::VectorCost* v = out->mutable_vector()->add_costs();

@@ -91,6 +91,13 @@ class DecodeContext {
   Status DecodeSysValue(const ir::SysValueOp& v, Instr* in);
   Status DecodeSelect(const ir::SelectOp& sel, Instr* in);
 
+  // ---- decode_scalar_access.cc ---------------------------------------------------------
+  // The tensor and index shared by loads and stores: into `out`, in->a and in->dtype.
+  Status DecodeScalarAccess(const ir::TensorRef& tensor, const std::string& name, uint32_t index,
+                            Instr* in, TensorOperand* out);
+  Status DecodeScalarLoad(const ir::ScalarLoadOp& l, Instr* in);
+  Status DecodeScalarStore(const ir::ScalarStoreOp& st, Instr* in);
+
   // ---- decode_control.cc ---------------------------------------------------------------
   Status DecodeFor(const ir::ForOp& f, Instr* in, uint32_t depth);
   Status DecodeIf(const ir::IfOp& f, Instr* in, uint32_t depth);

@@ -179,6 +179,10 @@ Status DecodeContext::DecodeOpBody(const ir::Op& op, Instr* in, uint32_t depth) 
       return DecodeIf(op.if_op(), in, depth);
     case ir::Op::kSelect:
       return DecodeSelect(op.select(), in);
+    case ir::Op::kScalarLoad:
+      return DecodeScalarLoad(op.scalar_load(), in);
+    case ir::Op::kScalarStore:
+      return DecodeScalarStore(op.scalar_store(), in);
     case ir::Op::kDataCopy:
       return DecodeDataCopy(op.data_copy(), in);
     case ir::Op::kVecBinary:

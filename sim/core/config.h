@@ -57,6 +57,10 @@ struct SocConfig {
 
   uint32_t scalar_op_cycles = 0;
   uint32_t scalar_issue_cycles = 0;
+  uint32_t scalar_local_load_cycles = 0;  // get_value / set_value of one element
+  uint32_t scalar_local_store_cycles = 0;
+  uint32_t scalar_gm_load_cycles = 0;
+  uint32_t scalar_gm_store_cycles = 0;
 
   uint32_t vector_repeat_bytes = 0;
   std::vector<VectorCostRow> vector_costs;

@@ -40,6 +40,9 @@ std::string_view ShapeName(OpClass c) {
       return "control";
     case OpClass::kFramework:
       return "framework";
+    case OpClass::kScalarLoad:
+    case OpClass::kScalarStore:
+      return "scalar load/store";
     default:
       return "scalar unit";
   }

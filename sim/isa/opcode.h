@@ -18,6 +18,8 @@ enum class ExecUnit : uint8_t {
   kPipe,       // issued into a pipe queue
   kFramework,  // a TPipe/TQue/TBufPool library call run by the scalar unit (sim/fwk); it may
                // issue set_flag / wait_flag / barriers into pipes
+  kScalarMem,  // a scalar-unit load or store of one tensor element: in program order, but at
+               // global time and seen by flags and checkers as a PIPE_S access
 };
 
 // How the pipe of a pipe instruction is chosen.
@@ -50,6 +52,8 @@ enum class OpClass : uint8_t {
   kWaitFlag,
   kPipeBarrier,
   kFramework,
+  kScalarLoad,   // result = tensor[index] (tensor in MemOpInfo::src0)
+  kScalarStore,  // tensor[index] = value (tensor in MemOpInfo::dst)
 };
 
 // Operand forms an instruction accepts (bit set).

@@ -1,11 +1,13 @@
 // Program walking, scalar execution and instruction issue (see scalar_unit.h).
 #include "sim/pipe/scalar_unit.h"
 
+#include <cstring>
 #include <limits>
 
 #include "sim/check/buffer_use.h"
 #include "sim/core/invariant.h"
 #include "sim/pipe/launch_context.h"
+#include "sim/pipe/scalar_access.h"
 #include "sim/sync/hard_event.h"
 
 namespace aicore::sim {
@@ -160,6 +162,11 @@ bool ScalarUnit::DrainPending(Cycle now) {
       wait_ = Wait::kNone;
       NoteBarrierAll();
       Advance(config.barrier_cycles);
+      ++pending_head_;
+      continue;
+    }
+    if (p.pipe == PipeId::kS) {
+      if (!RunOnScalar(p, now)) return false;
       ++pending_head_;
       continue;
     }
@@ -396,6 +403,14 @@ void ScalarUnit::Run(Cycle now) {
         }
         if (!ExecFramework(in, now)) return;
         break;
+      case ExecUnit::kScalarMem:
+        // Memory is shared with the pipes: the access happens at the global time.
+        if (time_ > now) {
+          ScheduleResume(time_);
+          return;
+        }
+        if (!IssueScalarAccess(in, now)) return;
+        break;
     }
   }
 }
@@ -587,12 +602,8 @@ bool ScalarUnit::IssuePipeInstr(const Instr& in, Cycle now) {
       ctx_.Stop(LaunchResult::Status::kKernelFault);
       return false;
     }
-    NoteScalarSet(flag);
-    host_.OnSetFlag(flag, &in, now);
+    ScalarSetFlag(in, flag, now);
     ++frames_.back().pc;
-    ++stats_.instructions;
-    ++ctx_.instructions;
-    Advance(config.scalar_op_cycles);
     return true;
   }
   if (cls == OpClass::kWaitFlag && HardEvent(in.event).dst == PipeId::kS) {
@@ -601,21 +612,8 @@ bool ScalarUnit::IssuePipeInstr(const Instr& in, Cycle now) {
       ctx_.Stop(LaunchResult::Status::kKernelFault);
       return false;
     }
-    if (!env_.flags.IsSet(flag)) {
-      if (wait_ != Wait::kFlag) wait_since_ = now;
-      wait_ = Wait::kFlag;
-      wait_flag_ = flag;
-      wait_instr_ = &in;
-      return false;
-    }
-    env_.flags.Clear(flag);
-    NoteScalarWait(flag);
-    if (wait_ == Wait::kFlag) stats_.wait_flag_cycles += (now - wait_since_).value();
-    wait_ = Wait::kNone;
+    if (!ScalarWaitFlag(in, flag, now)) return false;
     ++frames_.back().pc;
-    ++stats_.instructions;
-    ++ctx_.instructions;
-    Advance(config.scalar_op_cycles);
     return true;
   }
   if (cls == OpClass::kPipeBarrier &&
@@ -663,6 +661,93 @@ bool ScalarUnit::IssuePipeInstr(const Instr& in, Cycle now) {
   pending_.push_back(p);
   ++frames_.back().pc;
   return DrainPending(now);
+}
+
+bool ScalarUnit::IssueScalarAccess(const Instr& in, Cycle now) {
+  PendingIssue p;
+  p.pipe = PipeId::kS;
+  Site site = SiteOf(&in, PipeId::kS);
+  if (!BuildScalarAccess(in, values_, env_, site, &p.issued) ||
+      !CheckBufferUse(tpipe_, p.issued.ranges, p.issued.num_ranges, site,
+                      ctx_.check != CheckLevel::kOff, ctx_.diags)) {
+    ctx_.Stop(LaunchResult::Status::kKernelFault);
+    return false;
+  }
+  if (track_ && !PlanAutoSync(in, PipeId::kS, p.issued)) return false;
+  pending_.push_back(p);
+  ++frames_.back().pc;
+  return DrainPending(now);
+}
+
+bool ScalarUnit::RunOnScalar(const PendingIssue& p, Cycle now) {
+  const Instr& in = *p.issued.instr;
+  uint32_t flag = p.issued.flag;
+  switch (Info(in.opcode).op_class) {
+    case OpClass::kSetFlag:
+      ScalarSetFlag(in, flag, now);
+      return true;
+    case OpClass::kWaitFlag:
+      if (!ScalarWaitFlag(in, flag, now)) return false;
+      if (in.kind == static_cast<uint8_t>(SyncOrigin::kAutoSync)) {
+        // As a pipe's wait does (OnWaitPassed): the inserted pair's id is free again.
+        tpipe_.events().ReleaseInserted(env_.flags.EventOf(flag), env_.flags.IdOf(flag));
+      }
+      return true;
+    default:
+      ExecScalarAccess(p.issued);
+      ++stats_.instructions;
+      ++ctx_.instructions;
+      return true;
+  }
+}
+
+void ScalarUnit::ScalarSetFlag(const Instr& in, uint32_t flag, Cycle now) {
+  NoteScalarSet(flag);
+  host_.OnSetFlag(flag, &in, now);
+  ++stats_.instructions;
+  ++ctx_.instructions;
+  Advance(ctx_.config.scalar_op_cycles);
+}
+
+bool ScalarUnit::ScalarWaitFlag(const Instr& in, uint32_t flag, Cycle now) {
+  if (!env_.flags.IsSet(flag)) {
+    if (wait_ != Wait::kFlag) wait_since_ = now;
+    wait_ = Wait::kFlag;
+    wait_flag_ = flag;
+    wait_instr_ = &in;
+    return false;
+  }
+  env_.flags.Clear(flag);
+  NoteScalarWait(flag);
+  if (wait_ == Wait::kFlag) stats_.wait_flag_cycles += (now - wait_since_).value();
+  wait_ = Wait::kNone;
+  ++stats_.instructions;
+  ++ctx_.instructions;
+  Advance(ctx_.config.scalar_op_cycles);
+  return true;
+}
+
+void ScalarUnit::ExecScalarAccess(const IssuedInstr& issued) {
+  const Instr& in = *issued.instr;
+  const SocConfig& config = ctx_.config;
+  if (observe_) NoteIssued(PipeId::kS, issued);
+  const MemRange& r = issued.ranges[0];
+  bool gm = r.space == MemSpace::kGm;
+  Site site = SiteOf(&in, PipeId::kS);
+  GmSpan span{r.lo, issued.bytes, issued.bytes, 1};
+  if (in.opcode == Opcode::kScalarStore) {
+    uint8_t data[sizeof(uint64_t)];
+    std::memcpy(data, &issued.scalar_bits, issued.bytes);  // little-endian, as the chip
+    if (gm && ctx_.gm_check != nullptr) ctx_.gm_check->OnWrite(site, span, data);
+    std::memcpy(issued.dst.base, data, issued.bytes);
+    Advance(gm ? config.scalar_gm_store_cycles : config.scalar_local_store_cycles);
+    return;
+  }
+  if (gm && ctx_.gm_check != nullptr) ctx_.gm_check->OnRead(site, span);
+  uint64_t bits = 0;
+  std::memcpy(&bits, issued.src0.base, issued.bytes);
+  values_[in.result] = FromElementBits(bits, in.dtype);
+  Advance(gm ? config.scalar_gm_load_cycles : config.scalar_local_load_cycles);
 }
 
 }  // namespace aicore::sim

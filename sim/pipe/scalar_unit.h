@@ -77,6 +77,7 @@ class ScalarUnit {
   void ResetStats();
 
  private:
+  struct PendingIssue;
   struct Frame {
     uint32_t region = 0;
     uint32_t pc = 0;
@@ -94,6 +95,16 @@ class ScalarUnit {
   // Returns false when the scalar unit must stop (blocked, fault).
   bool IssuePipeInstr(const Instr& in, Cycle now);
   bool ExecFramework(const Instr& in, Cycle now);
+  // get_value / set_value: checks the element, plans auto_sync's waits, queues the access.
+  bool IssueScalarAccess(const Instr& in, Cycle now);
+  // A queued item of the scalar unit itself (an inserted S-side set_flag / wait_flag, or an
+  // element access); false when it must wait for its flag.
+  bool RunOnScalar(const PendingIssue& p, Cycle now);
+  void ExecScalarAccess(const IssuedInstr& issued);
+  // set_flag / wait_flag executed by the scalar unit itself (the program's or an inserted one);
+  // the wait returns false (and waits) while its flag is not set.
+  void ScalarSetFlag(const Instr& in, uint32_t flag, Cycle now);
+  bool ScalarWaitFlag(const Instr& in, uint32_t flag, Cycle now);
   // The pipe `in` issues to on this core: its table rule, or its route for a copy. kS after a
   // fault when this core has no route for the copy.
   PipeId PipeFor(const Instr& in);
@@ -144,7 +155,8 @@ class ScalarUnit {
   uint64_t queue_full_stall_cycles_ = 0;
   std::array<uint64_t, kNumPipes> queue_full_by_pipe_{};
 
-  // An instruction on its way into a pipe, or the PIPE_ALL drain of TPipe.destroy.
+  // An instruction on its way into a pipe, the PIPE_ALL drain of TPipe.destroy, or (pipe kS) an
+  // S-side sync or element access the scalar unit runs itself, in the same order.
   struct PendingIssue {
     IssuedInstr issued;
     PipeId pipe = PipeId::kS;

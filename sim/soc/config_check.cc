@@ -83,6 +83,10 @@ Status ValidateSocConfig(const SocConfig& c, const std::string& origin) {
   // Zero-cost scalar ops would let a scalar-only loop run forever without time passing.
   k.Positive(c.scalar_op_cycles, "scalar.op_cycles");
   k.NonNegative(c.scalar_issue_cycles, "scalar.issue_cycles");
+  k.Positive(c.scalar_local_load_cycles, "scalar.local_load_cycles");
+  k.Positive(c.scalar_local_store_cycles, "scalar.local_store_cycles");
+  k.Positive(c.scalar_gm_load_cycles, "scalar.gm_load_cycles");
+  k.Positive(c.scalar_gm_store_cycles, "scalar.gm_store_cycles");
   k.Positive(c.vector_repeat_bytes, "vector.repeat_bytes");
   if (c.vector_repeat_bytes % 32 != 0) k.Fail("vector.repeat_bytes", "must be a multiple of 32");
   struct Dma {

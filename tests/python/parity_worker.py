@@ -52,6 +52,14 @@ def run_all():
                                    "cycles": report.cycles, "config_hash": report.config_hash,
                                    "check": report.check.to_dict(),
                                    "diagnostics": [d.to_dict() for d in report.diagnostics]}
+    # Struct arguments (a GM copy of the packed bytes) read by scalar-unit loads.
+    from test_struct import Shape, Tiling, tiled_fill
+    y = np.zeros(16, dtype=np.int32)
+    report = tiled_fill[1, rt.current_stream()](
+        y, Tiling(used_core_num=3, scale=0.5, shape=Shape(m=4, n=9)))
+    results["struct-scalar-access"] = {"sha": hashlib.sha256(y.tobytes()).hexdigest(),
+                                       "cycles": report.cycles,
+                                       "config_hash": report.config_hash}
     return results
 
 

@@ -108,6 +108,21 @@ class KernelBuilder {
     s->set_false_value(b);
     return id;
   }
+  // get_value / set_value: one element of `t` at element offset `index`.
+  uint32_t ScalarLoad(const ir::TensorRef& t, uint32_t index) {
+    uint32_t id = NewValue();
+    auto* l = AddOp()->mutable_scalar_load();
+    l->set_result(id);
+    *l->mutable_src() = t;
+    l->set_index(index);
+    return id;
+  }
+  void ScalarStore(const ir::TensorRef& t, uint32_t index, uint32_t value) {
+    auto* st = AddOp()->mutable_scalar_store();
+    *st->mutable_dst() = t;
+    st->set_index(index);
+    st->set_value(value);
+  }
   // GM byte address = ptr + elements * element_bytes (all uint64).
   uint32_t GmAddr(uint32_t ptr, uint32_t elements_i64, uint32_t element_bytes) {
     uint32_t bytes = Mul(elements_i64, Const(element_bytes));

@@ -27,6 +27,8 @@ inline constexpr uint32_t kMte3Mte2 = 19;
 inline constexpr uint32_t kMte2Mte3 = 20;
 inline constexpr uint32_t kVS = 22;
 inline constexpr uint32_t kSV = 21;
+inline constexpr uint32_t kMte2S = 24;
+inline constexpr uint32_t kSMte3 = 25;
 
 inline SocConfig Config(const std::string& platform = "Ascend910B1") {
   StatusOr<SocConfig> c = LoadSocConfig(platform);

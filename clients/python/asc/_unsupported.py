@@ -83,10 +83,6 @@ _NOT_YET: Dict[str, str] = {
     "asc.lib.runtime.support": """
     MemoryType MallocPolicy MsprofTaskType ProfilingCommandHandle
     """,
-    # [3.9] user structs
-    "asc.language.core.struct": """
-    Struct Field StructField
-    """,
 }
 
 # pyasc flattens core, basic and fwk into `asc` and `asc.language`.

@@ -54,6 +54,10 @@ def _op_text(op, indent: str, out: list, files) -> None:
             out.append(f"{indent}  yield " + ", ".join(f"%{y}" for y in m.else_yields))
         out.append(f"{indent}}}")
         return
+    elif kind == "scalar_load":
+        text = f"%{m.result} = get_value {_ref(m.src)}[%{m.index}]"
+    elif kind == "scalar_store":
+        text = f"set_value {_ref(m.dst)}[%{m.index}] = %{m.value}"
     elif kind == "data_copy":
         if m.params_form:
             args = (f"params(%{m.block_count}, %{m.block_len}, %{m.src_stride}, "

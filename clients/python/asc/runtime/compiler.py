@@ -36,12 +36,16 @@ class CompileOptions:
 
 
 class ArgSpec(NamedTuple):
-    """What the kernel sees of one runtime argument: a GM pointer or a scalar, and its dtype."""
+    """What the kernel sees of one runtime argument: a GM pointer or a scalar, and its dtype. A
+    `Struct` argument is a pointer to its packed bytes (uint8) with `struct` its class."""
     name: str
     kind: str  # "ptr" or "scalar"
     dtype: DataType
+    struct: Any = None
 
     def key(self) -> str:
+        if self.struct is not None:
+            return f"StructArgType:{self.struct.__module__}.{self.struct.__qualname__}"
         prefix = "PointerArgType" if self.kind == "ptr" else "PlainArgType"
         return f"{prefix}:{self.dtype.name}"
 
@@ -125,6 +129,9 @@ def _bind_param(builder: IRBuilder, spec: ArgSpec):
     if spec.kind == "ptr":
         param.kind = kernel_pb2.Param.KIND_POINTER
         param.dtype = spec.dtype.to_ir()
+        if spec.struct is not None:
+            # pyasc's kernel copies a struct argument into a local struct at entry.
+            return spec.struct._load(PlainValue(param.value, KnownTypes.uint64))
         return GlobalAddress(PlainValue(param.value, KnownTypes.uint64), spec.dtype)
     param.kind = kernel_pb2.Param.KIND_SCALAR
     param.dtype = spec.dtype.to_ir()

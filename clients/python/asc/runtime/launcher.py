@@ -47,6 +47,7 @@ class HostArg:
         self.value = value  # scalar value (int/float) for scalars
         self.array = array  # host data for pointers; a CPU torch tensor's numpy view shares memory
         self.device_addr: Optional[int] = None
+        self.copy_back = True  # struct bytes are not copied back (asc-api.md 1.7)
 
 
 def _torch_tensor_type():
@@ -70,6 +71,12 @@ def convert_arg(name: str, value) -> HostArg:
         dtype = DataType(str(value.dtype))
         scalar = float(value) if dtype.is_float() else int(value)
         return HostArg(ArgSpec(name, "scalar", dtype), value=scalar)
+    from asc.language.core.struct import Struct
+    if isinstance(value, Struct):
+        arg = HostArg(ArgSpec(name, "ptr", KnownTypes.uint8, type(value)),
+                      array=np.frombuffer(value.pack(), dtype=np.uint8).copy())
+        arg.copy_back = False
+        return arg
     tensor_type = _torch_tensor_type()
     if tensor_type is not None and isinstance(value, tensor_type):
         return _convert_torch(name, value)
@@ -145,7 +152,7 @@ class Launcher:
             runtime.synchronize(stream_id)
             report = LaunchReport.from_bytes(raw)
             for arg in user_args:
-                if arg.spec.kind == "ptr" and arg.array.nbytes:
+                if arg.spec.kind == "ptr" and arg.copy_back and arg.array.nbytes:
                     _copy_back(runtime, arg)
         finally:
             for addr in allocated:

@@ -15,6 +15,7 @@ from typing import Optional
 
 from asc._proto import kernel_pb2
 from asc.codegen.builder import current_builder, require_builder
+from asc.language.core import scalar_access
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import DataType, KnownTypes
 from asc.language.core.enums import CacheMode, CacheRwMode, TPosition
@@ -94,6 +95,19 @@ def _view_index(index, api: str):
     return index
 
 
+class _ShapeInfoHolder:
+    """`set_shape_info` / `get_shape_info` of both tensors: a compile-time `ShapeInfo` the tensor
+    (and its views) carries for the APIs that read it."""
+
+    def set_shape_info(self, shape_info) -> None:
+        self._shape_info = shape_info
+
+    def get_shape_info(self):
+        if self._shape_info is None:
+            raise RuntimeError("get_shape_info(): no ShapeInfo was set on this tensor")
+        return self._shape_info
+
+
 class GlobalAddress:
     """A typed GM pointer; `x + n` advances by n elements, `x.dtype` is the element type."""
 
@@ -122,7 +136,7 @@ class GlobalAddress:
         return GlobalAddress(values[0], self.dtype)
 
 
-class GlobalTensor:
+class GlobalTensor(_ShapeInfoHolder):
     """A view of GM; unbound until `set_global_buffer`."""
 
     def __init__(self):
@@ -130,6 +144,7 @@ class GlobalTensor:
         self._addr = None
         self._size = None
         self._cache_mode = CacheMode.CACHE_MODE_NORMAL
+        self._shape_info = None
         self.dtype: Optional[DataType] = None
 
     @classmethod
@@ -137,6 +152,7 @@ class GlobalTensor:
         t = cls.__new__(cls)
         t._addr, t.dtype, t._size = addr, dtype, size
         t._cache_mode = CacheMode.CACHE_MODE_NORMAL if cache_mode is None else cache_mode
+        t._shape_info = None
         t._depth = require_builder("GlobalTensor").depth
         return t
 
@@ -170,7 +186,9 @@ class GlobalTensor:
         size = None
         if isinstance(self._size, numbers.Integral) and isinstance(offset, numbers.Integral):
             size = self._size - offset
-        return GlobalTensor._make(addr, self.dtype, size, self._cache_mode)
+        view = GlobalTensor._make(addr, self.dtype, size, self._cache_mode)
+        view._shape_info = self._shape_info
+        return view
 
     def set_l2_cache_hint(self, mode=CacheMode.CACHE_MODE_NORMAL, rw_mode=CacheRwMode.RW) -> None:
         """How this tensor's GM traffic uses L2 (CACHE_MODE_DISABLE bypasses it). A compile-time
@@ -191,6 +209,26 @@ class GlobalTensor:
     def get_phy_addr(self, offset=0) -> GlobalAddress:
         self._check_bound("get_phy_addr")
         return GlobalAddress(self._addr, self.dtype) + offset
+
+    def get_value(self, offset):
+        """Element `offset`, read by the scalar unit (a PIPE_S access of GM)."""
+        self._check_bound("get_value")
+        return scalar_access.load(self, offset, "GlobalTensor.get_value")
+
+    def set_value(self, offset, value) -> None:
+        """Element `offset` = `value` converted to the tensor dtype (a PIPE_S write of GM)."""
+        self._check_bound("set_value")
+        scalar_access.store(self, offset, value, "GlobalTensor.set_value")
+
+    def get_size(self):
+        """The element count given to `set_global_buffer` (uint64; 0 when none was)."""
+        self._check_bound("get_size")
+        if self._size is None:
+            return 0
+        if isinstance(self._size, numbers.Integral):
+            return int(self._size)
+        return cast(self._size, _GM_ADDR)
+
 
     def _fill_ref(self, ref: kernel_pb2.TensorRef) -> None:
         self._check_bound("GlobalTensor")
@@ -218,14 +256,17 @@ class GlobalTensor:
                 _size_dtype(self._size) if self._size is not None else None)
 
     def _ir_rebuild(self, values):
-        return GlobalTensor._make(values[0], self.dtype, values[1] if len(values) > 1 else None)
+        t = GlobalTensor._make(values[0], self.dtype, values[1] if len(values) > 1 else None,
+                               self._cache_mode)
+        t._shape_info = self._shape_info
+        return t
 
 
 def _size_dtype(size) -> DataType:
     return size.dtype if isinstance(size, PlainValue) else _COUNT
 
 
-class LocalTensor:
+class LocalTensor(_ShapeInfoHolder):
     """A typed view of on-chip memory at a byte address of the physical buffer of `pos`.
 
     Besides (position, address, dtype, element count) a tensor remembers the buffer it views
@@ -410,13 +451,19 @@ class LocalTensor:
             return cast(addr, _PHY_ADDR)
         return to_value(addr, _PHY_ADDR)
 
-    def set_shape_info(self, shape_info) -> None:
-        self._shape_info = shape_info
 
-    def get_shape_info(self):
-        if self._shape_info is None:
-            raise RuntimeError("get_shape_info(): no ShapeInfo was set on this tensor")
-        return self._shape_info
+    # ---- element access (scalar unit) ---------------------------------------------------------
+
+    def get_value(self, index):
+        """Element `index`, read by the scalar unit (PIPE_S): needs V_S / MTE2_S after the pipe
+        that wrote it (auto_sync inserts them)."""
+        self._check_storage("get_value")
+        return scalar_access.load(self, index, "LocalTensor.get_value")
+
+    def set_value(self, index, value) -> None:
+        """Element `index` = `value` converted to the tensor dtype, written by the scalar unit."""
+        self._check_storage("set_value")
+        scalar_access.store(self, index, value, "LocalTensor.set_value")
 
     # ---- IR -----------------------------------------------------------------------------------
 
