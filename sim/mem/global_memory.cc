@@ -67,7 +67,7 @@ StatusOr<uint64_t> GlobalMemory::Malloc(uint64_t bytes) {
                              "-byte allocation. Fix: free buffers, "
                              "or allocate fewer, larger ones");
   }
-  Status reserved = store_.Reserve(space_);
+  Status reserved = store_.Reserve(offset + block, space_);
   if (!reserved.ok()) return reserved;
   GmAllocation a;
   a.base = kBaseAddress + offset;
