@@ -251,7 +251,7 @@ SocConfig Resolve(const cfg::SocDescription& p) {
   c.gm_misaligned_efficiency = g.misaligned_efficiency();
   c.gm_latency_cycles = g.latency_cycles();
   c.gm_alloc_alignment_bytes = g.alloc_alignment_bytes();
-  c.gm_alloc_slack_bytes = g.alloc_slack_bytes();
+  c.gm_alloc_block_bytes = g.alloc_block_bytes();
   c.launch_overhead_cycles =
       static_cast<uint64_t>(std::llround(NsToCycles(p.launch_overhead_ns(), mhz)));
   c.launch_overhead_per_core_cycles =
@@ -346,7 +346,7 @@ SocConfig FromProto(const cfg::SocConfig& p) {
   c.gm_misaligned_efficiency = g.misaligned_efficiency();
   c.gm_latency_cycles = g.latency_cycles();
   c.gm_alloc_alignment_bytes = g.alloc_alignment_bytes();
-  c.gm_alloc_slack_bytes = g.alloc_slack_bytes();
+  c.gm_alloc_block_bytes = g.alloc_block_bytes();
   c.launch_overhead_cycles = p.launch_overhead_cycles();
   c.launch_overhead_per_core_cycles = p.launch_overhead_per_core_cycles();
   c.l2 = L2Config{p.l2().line_bytes(), p.l2().ways(), p.l2().bytes_per_cycle(),
@@ -415,7 +415,7 @@ void ToProto(const SocConfig& c, cfg::SocConfig* out) {
   g->set_misaligned_efficiency(c.gm_misaligned_efficiency);
   g->set_latency_cycles(c.gm_latency_cycles);
   g->set_alloc_alignment_bytes(c.gm_alloc_alignment_bytes);
-  g->set_alloc_slack_bytes(c.gm_alloc_slack_bytes);
+  g->set_alloc_block_bytes(c.gm_alloc_block_bytes);
   out->set_flag_ids_per_event(c.flag_ids_per_event);
   out->set_flag_latency_cycles(c.flag_latency_cycles);
   out->set_barrier_cycles(c.barrier_cycles);

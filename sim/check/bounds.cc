@@ -2,6 +2,7 @@
 // the op, the source line and a fix (see bounds.h).
 #include "sim/check/bounds.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace aicore::sim {
@@ -14,6 +15,14 @@ std::string Hex(uint64_t v) {
 }
 
 std::string Verb(AccessRole role) { return role.write ? "writes" : "reads"; }
+
+// "tensor z (the 4000-byte allocation at 0x100000000)": named by the kernel argument that
+// points into it, when one does.
+std::string Tensor(const GmAllocation& a, const DiagnosticSink& sink) {
+  std::string what = "the " + std::to_string(a.size) + "-byte allocation at " + Hex(a.base);
+  const std::string* name = sink.GmTensorName(a.base);
+  return name != nullptr ? "tensor " + *name + " (" + what + ")" : what;
+}
 
 }  // namespace
 
@@ -65,31 +74,46 @@ uint8_t* CheckGmAccess(GlobalMemory& gm, uint64_t address, uint64_t span, uint64
   if (a.kind == GmAccessKind::kOutOfBounds) {
     std::string nearest;
     if (const GmAllocation* n = gm.Nearest(address)) {
-      nearest = "; the nearest allocation below it is [" + Hex(n->base) + ", " +
-                Hex(n->base + n->size) + ") (" + std::to_string(n->size) + " bytes + " +
-                std::to_string(n->slack) + " bytes of slack)";
+      nearest = "; the nearest allocation below it is " + Tensor(*n, sink) + ", mapped up to " +
+                Hex(n->block_end());
     }
     sink.Error(sink.Make(Diagnostic::Kind::kGmOutOfBounds, Diagnostic::Severity::kError, site,
                          sink.Prefix(site) + ": operand " + role.operand + " " + Verb(role) + " " +
-                             range + ", which is not inside any device allocation" + nearest +
+                             range +
+                             ", which is not inside mapped device memory (no live "
+                             "allocation's block holds all of it)" +
+                             nearest +
                              ". Fix: check the GM offset and the copy length against the "
                              "tensor's size."));
     return nullptr;
   }
-  if (a.kind == GmAccessKind::kSlack) {
-    const GmAllocation& n = *a.allocation;
-    uint64_t past = address + span - (n.base + n.size);
-    sink.Warn(
-        sink.Make(Diagnostic::Kind::kGmSlackAccess, Diagnostic::Severity::kWarning, site,
-                  sink.Prefix(site) + ": operand " + role.operand + " " + Verb(role) + " " + range +
-                      ", which ends " + std::to_string(past) + " bytes past the end of the " +
-                      std::to_string(n.size) + "-byte allocation at " + Hex(n.base) +
-                      " (inside its " + std::to_string(n.slack) +
-                      "-byte slack). It works because the runtime pads allocations, but the "
-                      "bytes do not belong to the tensor. Fix: copy only the tensor's size, or "
-                      "allocate the padded size explicitly."),
-        site.instr);
+  const GmAllocation& t = *a.allocation;
+  std::string what = sink.Prefix(site) + ": operand " + role.operand + " " + Verb(role) + " " +
+                     range + ", which runs " + std::to_string(end - t.end()) +
+                     " bytes past the end of " + Tensor(t, sink);
+  Diagnostic d;
+  if (a.other != nullptr) {
+    const GmAllocation& o = *a.other;
+    what += ", beyond its " + std::to_string(t.block) + "-byte allocator block and into " +
+            Tensor(o, sink) + ": the chip " + (role.write ? "overwrites " : "reads ") +
+            "its bytes GM[" + Hex(o.base) + ", " + Hex(std::min(end, o.end())) + ") silently" +
+            (role.write ? ", corrupting it" : "") +
+            ". Fix: copy only the tensor's elements (clip the last tile, DataCopyPad), or "
+            "allocate the padded size.";
+    d = sink.Make(Diagnostic::Kind::kGmOverrun, Diagnostic::Severity::kWarning, site, what);
+    d.address_lo = o.base;
+    d.address_hi = std::min(end, o.end());
+  } else {
+    what += ", in mapped device memory that belongs to no tensor (its " + std::to_string(t.block) +
+            "-byte allocator block): the chip runs it silently, but the bytes are not the "
+            "tensor's. Fix: copy only the tensor's elements (clip the last tile, DataCopyPad), "
+            "or allocate the padded size.";
+    d = sink.Make(Diagnostic::Kind::kGmOverrun, Diagnostic::Severity::kWarning, site, what);
+    d.address_lo = t.end();
+    d.address_hi = end;
   }
+  d.memory = "GM";
+  sink.Warn(std::move(d), site.instr);
   return a.host;
 }
 

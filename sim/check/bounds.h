@@ -1,6 +1,6 @@
 // Memory access checks done when an instruction is issued (all its operands are known then):
 // local-memory alignment and capacity (INVALID_OPERAND / OUT_OF_BOUNDS, fatal) and GM ranges
-// against device allocations (GM_OUT_OF_BOUNDS fatal, GM_SLACK_ACCESS a warning).
+// against mapped device memory (GM_OUT_OF_BOUNDS fatal, GM_OVERRUN past a tensor a warning).
 #pragma once
 
 #include <cstdint>
@@ -23,8 +23,8 @@ bool CheckLocalAccess(const LocalMemory& mem, uint64_t address, uint64_t span, u
                       AccessRole role, const Site& site, DiagnosticSink& sink);
 
 // [address, address + span) in GM; `element_bytes` is the required alignment. Returns the host
-// pointer of the first byte, or nullptr after recording an error. Accesses that end in an
-// allocation's slack record a warning and succeed.
+// pointer of the first byte, or nullptr after recording an error. Accesses past a tensor's end
+// but in mapped memory (its block, or a neighbouring tensor's) record a warning and succeed.
 uint8_t* CheckGmAccess(GlobalMemory& gm, uint64_t address, uint64_t span, uint64_t element_bytes,
                        AccessRole role, const Site& site, DiagnosticSink& sink);
 

@@ -40,6 +40,16 @@ std::string DiagnosticSink::Prefix(const Site& site) const {
   return s;
 }
 
+void DiagnosticSink::NameGmTensor(uint64_t base, const std::string& name) {
+  std::string& names = gm_tensors_[base];
+  names += (names.empty() ? "" : ", ") + name;
+}
+
+const std::string* DiagnosticSink::GmTensorName(uint64_t base) const {
+  auto it = gm_tensors_.find(base);
+  return it == gm_tensors_.end() ? nullptr : &it->second;
+}
+
 void DiagnosticSink::Error(Diagnostic d) {
   has_error_ = true;
   diagnostics_.push_back(std::move(d));

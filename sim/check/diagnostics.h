@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <tuple>
@@ -47,6 +48,11 @@ class DiagnosticSink {
   // names them ("cores 0-7 ..."), and counts races, errors and warnings into `summary`.
   void Finish(CheckSummary* summary);
 
+  // GM tensors by allocation base, named by the kernel arguments that point into them, so a GM
+  // finding can say which tensor it concerns. Several arguments into one allocation: "x, y".
+  void NameGmTensor(uint64_t base, const std::string& name);
+  const std::string* GmTensorName(uint64_t base) const;
+
   bool has_error() const { return has_error_; }
   const Program& program() const { return program_; }
   std::vector<Diagnostic>& diagnostics() { return diagnostics_; }
@@ -54,6 +60,7 @@ class DiagnosticSink {
  private:
   const Program& program_;
   std::vector<Diagnostic> diagnostics_;
+  std::map<uint64_t, std::string> gm_tensors_;
   std::set<std::pair<int, const Instr*>> warned_;
   std::set<std::tuple<uint32_t, int, const Instr*, const Instr*>> paired_;
   bool has_error_ = false;

@@ -74,7 +74,7 @@ struct SocConfig {
   double gm_misaligned_efficiency = 0;
   uint32_t gm_latency_cycles = 0;
   uint64_t gm_alloc_alignment_bytes = 0;
-  uint64_t gm_alloc_slack_bytes = 0;
+  uint64_t gm_alloc_block_bytes = 0;
 
   uint32_t flag_ids_per_event = 0;
   uint32_t flag_latency_cycles = 0;

@@ -39,7 +39,7 @@ struct Diagnostic {
     kDeadlock = 1,
     kOutOfBounds = 2,
     kGmOutOfBounds = 3,
-    kGmSlackAccess = 4,
+    kGmOverrun = 4,  // past a tensor, in mapped memory (warning)
     kInvalidOperand = 5,
     kCycleLimit = 6,
     kFlagOverflow = 7,

@@ -1,6 +1,7 @@
-// Allocation bookkeeping and access classification for GM (see global_memory.h).
+// Block allocation and access classification for GM (see global_memory.h).
 #include "sim/mem/global_memory.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -8,14 +9,12 @@
 namespace aicore::sim {
 namespace {
 
-// Device virtual addresses start here so that 0 (a null GlobalAddress) never maps, and
-// consecutive allocations are separated by an unmapped guard so that running off the end of
-// one never lands silently in the next. Addresses are never reused, so a stale pointer to a
-// freed buffer is reported instead of reading someone else's data.
+// Device addresses start here so that 0 (a null GlobalAddress) never maps. Blocks are handed out
+// at increasing addresses and reused only once the address space is used up, so a stale pointer
+// to a freed buffer is usually reported (its block is unmapped) instead of reading another's data.
 constexpr uint64_t kBaseAddress = 1ull << 32;
-constexpr uint64_t kGuardBytes = 1ull << 20;
 
-uint64_t AlignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+uint64_t RoundUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
 std::string Hex(uint64_t v) {
   char buf[32];
@@ -25,11 +24,30 @@ std::string Hex(uint64_t v) {
 
 }  // namespace
 
-GlobalMemory::GlobalMemory(uint64_t capacity_bytes, uint64_t alignment_bytes, uint64_t slack_bytes)
-    : capacity_(capacity_bytes),
-      alignment_(alignment_bytes == 0 ? 1 : alignment_bytes),
-      slack_(slack_bytes),
-      next_address_(kBaseAddress) {}
+GlobalMemory::GlobalMemory(uint64_t capacity_bytes, uint64_t alignment_bytes, uint64_t block_bytes)
+    : capacity_(capacity_bytes) {
+  // A block that is not a whole number of alignments would misalign the next allocation.
+  uint64_t alignment = alignment_bytes == 0 ? 1 : alignment_bytes;
+  block_ = RoundUp(block_bytes == 0 ? alignment : block_bytes, alignment);
+  space_ = RoundUp(capacity_ == 0 ? 1 : capacity_, block_);
+}
+
+bool GlobalMemory::Place(uint64_t bytes, uint64_t* offset) const {
+  if (next_ <= space_ && bytes <= space_ - next_) {
+    *offset = next_;
+    return true;
+  }
+  // First fit among the holes freed blocks left.
+  uint64_t at = 0;
+  for (const auto& [base, a] : allocations_) {
+    uint64_t lo = base - kBaseAddress;
+    if (lo - at >= bytes) break;
+    at = lo + a.block;
+  }
+  if (at > space_ || bytes > space_ - at) return false;
+  *offset = at;
+  return true;
+}
 
 StatusOr<uint64_t> GlobalMemory::Malloc(uint64_t bytes) {
   if (bytes > capacity_ || bytes_allocated_ > capacity_ - bytes) {
@@ -37,16 +55,28 @@ StatusOr<uint64_t> GlobalMemory::Malloc(uint64_t bytes) {
                              " bytes requested, " + std::to_string(bytes_allocated_) + " of " +
                              std::to_string(capacity_) + " in use");
   }
-  uint64_t base = AlignUp(next_address_, alignment_);
+  uint64_t block = RoundUp(bytes == 0 ? 1 : bytes, block_);
+  uint64_t offset = 0;
+  if (bytes > space_ || !Place(block, &offset)) {
+    return ResourceExhausted("device memory exhausted: " + std::to_string(allocations_.size()) +
+                             " live allocations fill the " + std::to_string(space_) +
+                             "-byte device address space in " + std::to_string(block_) +
+                             "-byte allocator blocks (each allocation takes whole blocks, " +
+                             "gm.alloc_block_bytes); no free run of " + std::to_string(block) +
+                             " bytes is left for a " + std::to_string(bytes) +
+                             "-byte allocation. Fix: free buffers, "
+                             "or allocate fewer, larger ones");
+  }
+  Status reserved = store_.Reserve(offset + block, space_);
+  if (!reserved.ok()) return reserved;
   GmAllocation a;
-  a.base = base;
+  a.base = kBaseAddress + offset;
   a.size = bytes;
-  a.slack = slack_;
-  a.data.assign(bytes + slack_, 0);
-  next_address_ = base + bytes + slack_ + kGuardBytes;
+  a.block = block;
+  next_ = std::max(next_, offset + block);
   bytes_allocated_ += bytes;
-  allocations_.emplace(base, std::move(a));
-  return base;
+  allocations_.emplace(a.base, a);
+  return a.base;
 }
 
 Status GlobalMemory::Free(uint64_t address) {
@@ -54,34 +84,55 @@ Status GlobalMemory::Free(uint64_t address) {
   if (it == allocations_.end()) {
     return NotFound("Free(" + Hex(address) + "): not the start of a live device allocation");
   }
-  bytes_allocated_ -= it->second.size;
-  // A later allocation at these addresses starts unwritten.
-  written_.Visit(it->second.base, it->second.base + it->second.size + it->second.slack,
-                 [](uint64_t, uint64_t, bool& w) { w = false; });
+  const GmAllocation& a = it->second;
+  bytes_allocated_ -= a.size;
+  // A later allocation of this block starts zeroed and unwritten, and the host gets its pages back.
+  store_.Release(a.base - kBaseAddress, a.block);
+  written_.Visit(a.base, a.block_end(), [](uint64_t, uint64_t, bool& w) { w = false; });
   allocations_.erase(it);
   return Status::Ok();
 }
 
-const GmAllocation* GlobalMemory::Containing(uint64_t address, uint64_t bytes) const {
+std::map<uint64_t, GmAllocation>::const_iterator GlobalMemory::BlockAt(uint64_t address) const {
   auto it = allocations_.upper_bound(address);
-  if (it == allocations_.begin()) return nullptr;
+  if (it == allocations_.begin()) return allocations_.end();
   --it;
-  const GmAllocation& a = it->second;
-  uint64_t limit = a.size + a.slack;
-  uint64_t offset = address - a.base;
-  if (offset > limit || bytes > limit - offset) return nullptr;
-  return &a;
+  return address < it->second.block_end() ? it : allocations_.end();
+}
+
+bool GlobalMemory::Mapped(uint64_t address, uint64_t bytes) const {
+  if (address + bytes < address) return false;
+  auto it = BlockAt(address);
+  if (it == allocations_.end()) return false;
+  // Neighbouring blocks are contiguous mapped memory; a freed or never-used block is a gap.
+  uint64_t end = address + bytes;
+  uint64_t mapped = it->second.block_end();
+  while (end > mapped) {
+    ++it;
+    if (it == allocations_.end() || it->first != mapped) return false;
+    mapped = it->second.block_end();
+  }
+  return true;
 }
 
 Status GlobalMemory::Write(uint64_t address, const void* src, uint64_t bytes) {
   if (bytes == 0) return Status::Ok();
-  const GmAllocation* a = Containing(address, bytes);
-  if (a == nullptr) {
+  if (!Mapped(address, bytes)) {
     return InvalidArgument("Write of " + std::to_string(bytes) + " bytes at " + Hex(address) +
-                           " is not inside one device allocation");
+                           " is not inside mapped device memory (a live allocation's blocks)");
   }
-  std::memcpy(const_cast<uint8_t*>(a->data.data()) + (address - a->base), src, bytes);
+  std::memcpy(store_.data() + (address - kBaseAddress), src, bytes);
   MarkWritten(address, address + bytes);
+  return Status::Ok();
+}
+
+Status GlobalMemory::Read(uint64_t address, void* dst, uint64_t bytes) const {
+  if (bytes == 0) return Status::Ok();
+  if (!Mapped(address, bytes)) {
+    return InvalidArgument("Read of " + std::to_string(bytes) + " bytes at " + Hex(address) +
+                           " is not inside mapped device memory (a live allocation's blocks)");
+  }
+  std::memcpy(dst, store_.data() + (address - kBaseAddress), bytes);
   return Status::Ok();
 }
 
@@ -89,7 +140,7 @@ void GlobalMemory::MarkWritten(uint64_t lo, uint64_t hi) {
   written_.Visit(lo, hi, [](uint64_t, uint64_t, bool& w) { w = true; });
 }
 
-std::pair<uint64_t, uint64_t> GlobalMemory::Unwritten(uint64_t lo, uint64_t hi) const {
+std::pair<uint64_t, uint64_t> GlobalMemory::UnwrittenIn(uint64_t lo, uint64_t hi) const {
   uint64_t at = lo;
   std::pair<uint64_t, uint64_t> gap{0, 0};
   written_.ForEach(lo, hi, [&](uint64_t a, uint64_t b, const bool& w) {
@@ -102,25 +153,31 @@ std::pair<uint64_t, uint64_t> GlobalMemory::Unwritten(uint64_t lo, uint64_t hi) 
   return gap;
 }
 
-Status GlobalMemory::Read(uint64_t address, void* dst, uint64_t bytes) const {
-  if (bytes == 0) return Status::Ok();
-  const GmAllocation* a = Containing(address, bytes);
-  if (a == nullptr) {
-    return InvalidArgument("Read of " + std::to_string(bytes) + " bytes at " + Hex(address) +
-                           " is not inside one device allocation");
+std::pair<uint64_t, uint64_t> GlobalMemory::Unwritten(uint64_t lo, uint64_t hi) const {
+  auto it = allocations_.upper_bound(lo);
+  if (it != allocations_.begin()) --it;
+  for (; it != allocations_.end() && it->first < hi; ++it) {
+    uint64_t tlo = std::max(lo, it->second.base), thi = std::min(hi, it->second.end());
+    if (tlo >= thi) continue;
+    if (auto gap = UnwrittenIn(tlo, thi); gap.second > gap.first) return gap;
   }
-  std::memcpy(dst, a->data.data() + (address - a->base), bytes);
-  return Status::Ok();
+  return {0, 0};
 }
 
 GmAccess GlobalMemory::Check(uint64_t address, uint64_t bytes) {
   GmAccess r;
-  auto* a = const_cast<GmAllocation*>(Containing(address, bytes));
-  if (a == nullptr) return r;
-  r.allocation = a;
-  r.host = a->data.data() + (address - a->base);
-  uint64_t end_offset = address - a->base + bytes;
-  r.kind = end_offset <= a->size ? GmAccessKind::kInside : GmAccessKind::kSlack;
+  if (!Mapped(address, bytes)) return r;
+  auto it = BlockAt(address);
+  r.allocation = &it->second;
+  r.host = store_.data() + (address - kBaseAddress);
+  if (address + bytes <= it->second.end()) {
+    r.kind = GmAccessKind::kInside;
+    return r;
+  }
+  r.kind = GmAccessKind::kOverrun;
+  // Mapped: a block the access runs into follows directly, and its tensor starts its block.
+  ++it;
+  if (it != allocations_.end() && address + bytes > it->first) r.other = &it->second;
   return r;
 }
 

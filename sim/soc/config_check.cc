@@ -129,6 +129,10 @@ Status ValidateSocConfig(const SocConfig& c, const std::string& origin) {
       (c.gm_alloc_alignment_bytes & (c.gm_alloc_alignment_bytes - 1)) != 0) {
     k.Fail("gm.alloc_alignment_bytes", "must be a power of two");
   }
+  k.Positive(static_cast<double>(c.gm_alloc_block_bytes), "gm.alloc_block_bytes");
+  if (c.gm_alloc_alignment_bytes != 0 && c.gm_alloc_block_bytes % c.gm_alloc_alignment_bytes != 0) {
+    k.Fail("gm.alloc_block_bytes", "must be a multiple of gm.alloc_alignment_bytes");
+  }
   k.Positive(c.flag_ids_per_event, "flag_ids_per_event");
   if (c.flag_ids_per_event > 64) k.Fail("flag_ids_per_event", "must be <= 64");
   if (!k.status().ok()) return k.status();

@@ -13,7 +13,7 @@ namespace aicore::sim {
 Device::Device(SocConfig config)
     : config_(std::move(config)),
       gm_(std::make_unique<GlobalMemory>(config_.hbm_bytes, config_.gm_alloc_alignment_bytes,
-                                         config_.gm_alloc_slack_bytes)) {}
+                                         config_.gm_alloc_block_bytes)) {}
 
 Device::~Device() = default;
 

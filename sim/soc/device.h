@@ -58,8 +58,9 @@ class Device {
 
   const SocConfig& config() const { return config_; }
 
-  // Device memory. Addresses are aligned and padded as config().gm says; Free and Read/Write of
-  // an address outside every allocation fail with NotFound / InvalidArgument.
+  // Device memory. Each allocation starts its own block of config().gm_alloc_block_bytes (see
+  // sim/mem/global_memory.h); Free of an address that is no allocation's start and Read/Write
+  // outside mapped memory fail with NotFound / InvalidArgument.
   StatusOr<uint64_t> Malloc(uint64_t bytes);
   Status Free(uint64_t address);
   Status Write(uint64_t address, const void* src, uint64_t bytes);

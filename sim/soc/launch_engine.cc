@@ -97,6 +97,13 @@ StatusOr<LaunchResult> LaunchEngine::Run(const Program& program, uint32_t block_
   LaunchContext ctx(config_, program, costs_, gm_);
   ctx.block_dim = block_dim;
   ctx.check = options.check;
+  // GM findings name the tensor by the argument that points into it.
+  for (const ParamInfo& p : program.params) {
+    if (p.kind != ParamInfo::Kind::kPointer) continue;
+    if (const GmAllocation* a = gm_.Check(initial[p.slot].u, 1).allocation) {
+      ctx.diags.NameGmTensor(a->base, p.name);
+    }
+  }
   if (ctx.check != CheckLevel::kOff) ctx.gm_check = std::make_unique<GmChecker>(gm_, ctx.diags);
   ctx.max_cycles = options.max_cycles;
   ctx.cancel = options.cancel;

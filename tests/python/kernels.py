@@ -75,3 +75,55 @@ def scalar_slots(n):
 
 def read_slots(buf):
     return [int(v) for v in buf[::8]]
+
+
+# ---- pyasc's whole-tile tail: every core moves one full tile, past the tensor's end ----------
+
+TAIL_TILE = 512
+
+
+@asc.jit
+def whole_tile_add_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress,
+                          block_length: int):
+    """As pyasc's own multi-core tests write it: core i starts at i * block_length and copies a
+    whole TAIL_TILE in, adds, and copies the whole tile out, whatever the tensor's length; the
+    last cores read and write past the end of x, y and z (mapped memory on the chip)."""
+    offset = asc.get_block_idx() * block_length
+    x_gm = asc.GlobalTensor()
+    y_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x + offset, TAIL_TILE)
+    y_gm.set_global_buffer(y + offset, TAIL_TILE)
+    z_gm.set_global_buffer(z + offset, TAIL_TILE)
+    pipe = asc.TPipe()
+    in_x = asc.TQue(asc.TPosition.VECIN, 1)
+    in_y = asc.TQue(asc.TPosition.VECIN, 1)
+    out_z = asc.TQue(asc.TPosition.VECOUT, 1)
+    pipe.init_buffer(in_x, 1, TAIL_TILE * x.dtype.sizeof())
+    pipe.init_buffer(in_y, 1, TAIL_TILE * y.dtype.sizeof())
+    pipe.init_buffer(out_z, 1, TAIL_TILE * z.dtype.sizeof())
+    x_local = in_x.alloc_tensor(x.dtype)
+    y_local = in_y.alloc_tensor(y.dtype)
+    asc.data_copy(x_local, x_gm, TAIL_TILE)
+    asc.data_copy(y_local, y_gm, TAIL_TILE)
+    in_x.enque(x_local)
+    in_y.enque(y_local)
+    x_in = in_x.deque(x.dtype)
+    y_in = in_y.deque(y.dtype)
+    z_local = out_z.alloc_tensor(z.dtype)
+    asc.add(z_local, x_in, y_in, TAIL_TILE)
+    out_z.enque(z_local)
+    in_x.free_tensor(x_in)
+    in_y.free_tensor(y_in)
+    z_out = out_z.deque(z.dtype)
+    asc.data_copy(z_gm, z_out, TAIL_TILE)
+    out_z.free_tensor(z_out)
+
+
+def run_whole_tile_add(x, y, cores, **options):
+    """z = x + y on `cores` cores, block_length rounded up to 8 elements (32 bytes)."""
+    z = np.zeros_like(x)
+    block_length = (x.size + cores - 1) // cores
+    block_length = (block_length + 7) // 8 * 8
+    report = whole_tile_add_kernel[cores, rt.current_stream()](x, y, z, block_length, **options)
+    return z, report

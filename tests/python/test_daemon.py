@@ -68,3 +68,5 @@ def test_daemon_and_embedded_are_bit_identical(device, daemon):
             f"{name}: diagnostics differ"
         assert remote[name].get("check") == local[name].get("check"), f"{name}: checks differ"
     assert local["race-diagnostics"]["check"]["races"] == 3
+    tail = [d["kind"] for d in local["tail-overrun"]["diagnostics"]]
+    assert tail.count("GM_OVERRUN") == 3 and "GM_OUT_OF_BOUNDS" not in tail

@@ -55,6 +55,9 @@ std::string GoldenPath(const std::string& name) {
   return std::string(AICORE_TEST_DATA_DIR) + "/golden/diagnostics/" + name + ".txt";
 }
 
+// Floats in one allocator block of the preset (gm.alloc_block_bytes, 2 MiB).
+constexpr int64_t kBlockFloats = (2 << 20) / 4;
+
 ir::Kernel WaitWithoutSet() {
   KernelBuilder b("stuck", "deadlock.py");
   b.At(7).WaitFlag(kMte2V, b.Const(3, ir::DT_INT32));
@@ -138,14 +141,17 @@ const std::vector<Case>& Cases() {
       {"invalid_operand_event_id", Diagnostic::Kind::kInvalidOperand, EventIdOutOfRange},
       {"invalid_operand_freed_tensor", Diagnostic::Kind::kInvalidOperand,
        [] { return IdleQueueBufferUse(true); }},
+      // x and y each start a 2 MiB block (gm.alloc_block_bytes), y's right behind x's: 2 blocks
+      // from x is past y's block, unmapped.
       {"gm_out_of_bounds",
        Diagnostic::Kind::kGmOutOfBounds,
-       [] { return CopyFromGm(200, 8); },
+       [] { return CopyFromGm(2 * kBlockFloats, 8); },
        1,
        {8, 1024}},
-      {"gm_slack_access",
-       Diagnostic::Kind::kGmSlackAccess,
-       [] { return CopyFromGm(0, 16); },
+      {"gm_overrun", Diagnostic::Kind::kGmOverrun, [] { return CopyFromGm(0, 16); }, 1, {8, 16}},
+      {"gm_overrun_into_tensor",
+       Diagnostic::Kind::kGmOverrun,
+       [] { return CopyFromGm(kBlockFloats - 8, 16); },
        1,
        {8, 16}},
       {"cycle_limit", Diagnostic::Kind::kCycleLimit, Spin, 1, {}, 100000},

@@ -1,5 +1,5 @@
 // Kernel faults and warnings: deadlock (fails fast, one diagnostic per waiter with pipe, event,
-// id and file:line), UB overflow and misalignment, GM out of bounds vs. slack, event ids,
+// id and file:line), UB overflow and misalignment, GM out of bounds vs. overrun, event ids,
 // flag overflow / unmatched flags, the cycle limit, and scalar faults.
 #include <gtest/gtest.h>
 
@@ -212,38 +212,92 @@ TEST(Bounds, VectorOverflowIsOutOfBounds) {
   EXPECT_TRUE(Contains(d->message, "operand src reads UB[")) << d->message;
 }
 
-TEST(Bounds, GmSlackAccessWarnsAndContinues) {
+// Every allocation starts its own allocator block (gm.alloc_block_bytes, 2 MiB): a copy past a
+// tensor's end reads or writes mapped memory, as on the chip.
+TEST(Bounds, GmOverrunWarnsAndContinues) {
   SocConfig c = Config();
   Device device(c);
-  // 8 floats requested, 16 copied: the second half is in the allocation's slack.
+  // 8 floats requested, 16 copied: the second half is in x's block, beyond the tensor.
   std::vector<float> src(8, 2.0f);
   uint64_t x = Upload(device, src);
   uint64_t y = Upload(device, std::vector<float>(16, 0.0f));
   LaunchResult r = Launch(device, CopyFromGm(0, 16), {ArgValue::Address(x), ArgValue::Address(y)});
   EXPECT_EQ(r.status, LaunchResult::Status::kOk);
-  const Diagnostic* d = FindDiag(r, Diagnostic::Kind::kGmSlackAccess);
+  const Diagnostic* d = FindDiag(r, Diagnostic::Kind::kGmOverrun);
   ASSERT_NE(d, nullptr);
   EXPECT_EQ(d->severity, Diagnostic::Severity::kWarning);
-  EXPECT_TRUE(Contains(d->message, "32 bytes past the end of the 32-byte allocation"))
+  EXPECT_EQ(d->location.line, 20u);
+  EXPECT_TRUE(Contains(d->message,
+                       "runs 32 bytes past the end of tensor x (the 32-byte "
+                       "allocation at "))
       << d->message;
+  EXPECT_TRUE(Contains(d->message, "belongs to no tensor")) << d->message;
+  EXPECT_EQ(d->address_lo, x + 32);
+  EXPECT_EQ(d->address_hi, x + 64);
+  // The overrun bytes were never written: the overrun says so, initcheck does not repeat it.
+  EXPECT_EQ(FindDiag(r, Diagnostic::Kind::kUninitializedRead), nullptr);
   std::vector<float> out = Download<float>(device, y, 16);
   EXPECT_EQ(out[7], 2.0f);
-  EXPECT_EQ(out[8], 0.0f);  // slack bytes start zeroed
+  EXPECT_EQ(out[8], 0.0f);  // blocks start zeroed
 }
 
-TEST(Bounds, GmBeyondTheSlackIsAnError) {
+// y's argument points 16 bytes before the end of its block, z's block follows: the copy writes z.
+ir::Kernel CopyIntoNeighbour() {
+  KernelBuilder b("spill", "spill.py");
+  uint32_t x = b.PointerParam("x", ir::DT_FLOAT32);
+  uint32_t y = b.PointerParam("y", ir::DT_FLOAT32);
+  b.PointerParam("z", ir::DT_FLOAT32);
+  uint32_t ub = b.Const(0);
+  uint32_t n = b.Const(8, ir::DT_INT32);
+  uint32_t id = b.Const(0, ir::DT_INT32);
+  uint32_t gy = b.GmAddr(y, b.Const((2 << 20) / 4 - 4), 4);
+  b.At(5).DataCopy(KernelBuilder::Ub(ub, ir::DT_FLOAT32), KernelBuilder::Gm(x, ir::DT_FLOAT32), n);
+  b.SetFlag(kMte2Mte3, id);
+  b.WaitFlag(kMte2Mte3, id);
+  b.At(8).DataCopy(KernelBuilder::Gm(gy, ir::DT_FLOAT32), KernelBuilder::Ub(ub, ir::DT_FLOAT32), n);
+  return b.Build();
+}
+
+TEST(Bounds, GmOverrunIntoAnotherTensorWritesItAndNamesBoth) {
+  Device device(Config());
+  uint64_t x = Upload(device, std::vector<float>(8, 5.0f));
+  uint64_t y = Upload(device, std::vector<float>(8, 0.0f));
+  uint64_t z = Upload(device, std::vector<float>(8, 1.0f));
+  ASSERT_EQ(z, y + device.config().gm_alloc_block_bytes);
+  LaunchResult r = Launch(device, CopyIntoNeighbour(),
+                          {ArgValue::Address(x), ArgValue::Address(y), ArgValue::Address(z)});
+  EXPECT_EQ(r.status, LaunchResult::Status::kOk);
+  const Diagnostic* d = FindDiag(r, Diagnostic::Kind::kGmOverrun);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->location.line, 8u);
+  EXPECT_TRUE(Contains(d->message, "past the end of tensor y (the 32-byte allocation at "))
+      << d->message;
+  EXPECT_TRUE(Contains(d->message, "into tensor z (the 32-byte allocation at ")) << d->message;
+  EXPECT_TRUE(Contains(d->message, "overwrites its bytes")) << d->message;
+  EXPECT_EQ(d->address_lo, z);
+  EXPECT_EQ(d->address_hi, z + 16);
+  // As on the chip, z's first four elements now hold x's.
+  std::vector<float> out = Download<float>(device, z, 8);
+  EXPECT_EQ(out[0], 5.0f);
+  EXPECT_EQ(out[3], 5.0f);
+  EXPECT_EQ(out[4], 1.0f);
+}
+
+TEST(Bounds, GmOutsideMappedMemoryIsAnError) {
   SocConfig c = Config();
   Device device(c);
   uint64_t x = Upload(device, std::vector<float>(8, 2.0f));
   uint64_t y = Upload(device, std::vector<float>(1024, 0.0f));
-  int64_t too_far = static_cast<int64_t>((32 + c.gm_alloc_slack_bytes) / 4);
+  // Past y's block, which ends two blocks after x: nothing is mapped there.
+  int64_t too_far = static_cast<int64_t>(2 * c.gm_alloc_block_bytes / 4);
   LaunchResult r =
       Launch(device, CopyFromGm(too_far, 8), {ArgValue::Address(x), ArgValue::Address(y)});
   ASSERT_EQ(r.status, LaunchResult::Status::kKernelFault);
   const Diagnostic* d = FindDiag(r, Diagnostic::Kind::kGmOutOfBounds);
   ASSERT_NE(d, nullptr);
   EXPECT_EQ(d->location.line, 20u);
-  EXPECT_TRUE(Contains(d->message, "not inside any device allocation")) << d->message;
+  EXPECT_TRUE(Contains(d->message, "not inside mapped device memory")) << d->message;
+  EXPECT_TRUE(Contains(d->message, "nearest allocation below it is tensor y")) << d->message;
 }
 
 TEST(Flags, EventIdOutOfRangeIsInvalidOperand) {

@@ -998,8 +998,8 @@ TEST(TraceWriter, ReportRoundTripGivesTheSameFiles) {
   // Fields the trace does not read must survive the round trip too.
   Diagnostic warning;
   warning.severity = Diagnostic::Severity::kWarning;
-  warning.kind = Diagnostic::Kind::kGmSlackAccess;
-  warning.message = "slack";
+  warning.kind = Diagnostic::Kind::kGmOverrun;
+  warning.message = "overrun";
   warning.core = 1;
   warning.location = {"k.py", 7, 3};
   r.diagnostics.push_back(warning);

@@ -24,4 +24,4 @@ class KernelCheckError(KernelFaultError):
 
 
 class KernelWarning(UserWarning):
-    """A warning diagnostic of a successful launch (e.g. GM access within allocation slack)."""
+    """A warning diagnostic of a successful launch (e.g. a GM access past the end of a tensor)."""
