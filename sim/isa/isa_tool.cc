@@ -34,6 +34,11 @@ std::string_view ShapeName(OpClass c) {
       return "control";
     case OpClass::kFramework:
       return "framework";
+    case OpClass::kPrintf:
+    case OpClass::kDumpTensor:
+    case OpClass::kTrap:
+    case OpClass::kProfMark:
+      return "debug";
     default:
       return "scalar unit";
   }

@@ -18,6 +18,7 @@ enum class ExecUnit : uint8_t {
   kPipe,       // issued into a pipe queue
   kFramework,  // a TPipe/TQue/TBufPool library call run by the scalar unit (sim/fwk); it may
                // issue set_flag / wait_flag / barriers into pipes
+  kDebug,      // printf, dump_tensor, trap, profiling marks: the scalar unit, at global time
 };
 
 // How the pipe of a pipe instruction is chosen.
@@ -47,6 +48,10 @@ enum class OpClass : uint8_t {
   kWaitFlag,
   kPipeBarrier,
   kFramework,
+  kPrintf,      // a format and its scalar arguments
+  kDumpTensor,  // a tensor, desc, dump_size and optional shape dims
+  kTrap,
+  kProfMark,    // metrics_prof_start / stop, print_time_stamp
 };
 
 // Operand forms an instruction accepts (bit set).
