@@ -234,8 +234,9 @@ LaunchResult FromProto(const rep::LaunchReport& report) {
     d.cycle = pd.cycle();
     d.location = FromProto(pd.location());
     d.text = pd.text();
-    d.kind = pd.kind() == rep::DebugOutput::KIND_INVALID ? DebugRecord::Kind::kPrintf
-                                                         : static_cast<DebugRecord::Kind>(pd.kind());
+    d.kind = pd.kind() == rep::DebugOutput::KIND_INVALID
+                 ? DebugRecord::Kind::kPrintf
+                 : static_cast<DebugRecord::Kind>(pd.kind());
   }
   return r;
 }

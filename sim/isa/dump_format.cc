@@ -92,10 +92,10 @@ class Printer {
 
 std::string FormatDumpTensor(const DumpHeader& h, const uint8_t* data,
                              const std::vector<uint64_t>& shape, uint64_t budget_bytes) {
-  std::string out = "DumpTensor: desc=" + std::to_string(h.desc) +
-                    ", addr=" + std::to_string(h.addr) + ", data_type=" +
-                    std::string(DTypeName(h.dtype)) + ", position=" + std::string(h.position) +
-                    ", dump_size=" + std::to_string(h.dump_size) + "\n";
+  std::string out =
+      "DumpTensor: desc=" + std::to_string(h.desc) + ", addr=" + std::to_string(h.addr) +
+      ", data_type=" + std::string(DTypeName(h.dtype)) + ", position=" + std::string(h.position) +
+      ", dump_size=" + std::to_string(h.dump_size) + "\n";
   Printer p(h.dtype, data, h.dump_size, shape, budget_bytes, &out);
   p.Level(0);
   if (!shape.empty()) p.Rest();

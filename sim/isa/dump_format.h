@@ -15,7 +15,7 @@ namespace aicore::sim {
 
 struct DumpHeader {
   uint32_t desc = 0;
-  uint64_t addr = 0;          // byte address in its memory
+  uint64_t addr = 0;  // byte address in its memory
   DType dtype = DType::kInvalid;
   std::string_view position;  // "UB", "GM"
   uint64_t dump_size = 0;     // elements

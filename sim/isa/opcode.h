@@ -51,7 +51,7 @@ enum class OpClass : uint8_t {
   kPrintf,      // a format and its scalar arguments
   kDumpTensor,  // a tensor, desc, dump_size and optional shape dims
   kTrap,
-  kProfMark,    // metrics_prof_start / stop, print_time_stamp
+  kProfMark,  // metrics_prof_start / stop, print_time_stamp
 };
 
 // Operand forms an instruction accepts (bit set).

@@ -252,11 +252,11 @@ struct FormatPiece {
 };
 
 struct DebugInfo {
-  std::vector<FormatPiece> pieces;  // printf: parsed and checked at decode
-  SlotSpan args;                    // printf: one slot per conversion
-  TensorOperand tensor;             // dump_tensor
+  std::vector<FormatPiece> pieces;   // printf: parsed and checked at decode
+  SlotSpan args;                     // printf: one slot per conversion
+  TensorOperand tensor;              // dump_tensor
   uint32_t desc = 0, dump_size = 0;  // dump_tensor: slots; print_time_stamp: desc = desc_id
-  SlotSpan shape;                   // dump_tensor: ShapeInfo dims, may be empty
+  SlotSpan shape;                    // dump_tensor: ShapeInfo dims, may be empty
 };
 
 class Program {

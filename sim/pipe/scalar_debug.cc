@@ -71,8 +71,8 @@ bool ScalarUnit::ExecDebug(const Instr& in, Cycle now) {
         // Ascend C's PrintTimeStamp line; the pc is the op's index, as in traces.
         Emit(in, DebugRecord::Kind::kTimeStamp,
              "descId is " + std::to_string(static_cast<uint32_t>(Int(d.desc))) +
-                 ", rsv is 0, timeStamp is " + std::to_string(SystemCounter()) +
-                 ", pcPtr is " + std::to_string(in.op_index) + ", entry is 0.\n");
+                 ", rsv is 0, timeStamp is " + std::to_string(SystemCounter()) + ", pcPtr is " +
+                 std::to_string(in.op_index) + ", entry is 0.\n");
       }
       if (ctx_.timeline != nullptr) {
         InstrRecord r;

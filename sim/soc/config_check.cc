@@ -122,8 +122,7 @@ Status ValidateSocConfig(const SocConfig& c, const std::string& origin) {
   k.Positive(static_cast<double>(c.ub_banks.bank_bytes), "ub_banks.bank_bytes");
   k.Positive(c.debug.system_counter_mhz, "debug.system_counter_mhz");
   k.Positive(static_cast<double>(c.debug.output_bytes_per_core), "debug.output_bytes_per_core");
-  k.Positive(static_cast<double>(c.debug.output_bytes_per_launch),
-             "debug.output_bytes_per_launch");
+  k.Positive(static_cast<double>(c.debug.output_bytes_per_launch), "debug.output_bytes_per_launch");
   k.Positive(static_cast<double>(c.gm_alloc_alignment_bytes), "gm.alloc_alignment_bytes");
   if (c.gm_alloc_alignment_bytes != 0 &&
       (c.gm_alloc_alignment_bytes & (c.gm_alloc_alignment_bytes - 1)) != 0) {

@@ -141,9 +141,9 @@ void AppendSlice(std::string* out, const Layout& l, const Slice& s, const TrackN
     out->append(",\"ph\":\"i\",\"s\":\"t\",\"ts\":" + l.Us(s.begin) + ",\"pid\":" + track.pid +
                 ",\"tid\":" + track.tid + ",\"cname\":\"" + cname + "\",\"args\":{\"code\":");
   } else {
-    out->append(",\"ph\":\"X\",\"ts\":" + l.Us(s.begin) + ",\"dur\":" +
-                l.Us(s.end - s.begin) + ",\"pid\":" + track.pid + ",\"tid\":" + track.tid +
-                ",\"cname\":\"" + cname + "\",\"args\":{\"code\":");
+    out->append(",\"ph\":\"X\",\"ts\":" + l.Us(s.begin) + ",\"dur\":" + l.Us(s.end - s.begin) +
+                ",\"pid\":" + track.pid + ",\"tid\":" + track.tid + ",\"cname\":\"" + cname +
+                "\",\"args\":{\"code\":");
   }
   AppendJsonString(out, SourceCode(r));
   out->append(",\"detail\":");

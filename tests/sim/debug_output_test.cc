@@ -1,11 +1,12 @@
 // Device debug output: printf formats (parsing, rejections, C conversions), DumpTensor's text
 // and the bounded sink that drops what does not fit in a core's dump space.
+#include "sim/core/debug_output.h"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <vector>
 
-#include "sim/core/debug_output.h"
 #include "sim/isa/dump_format.h"
 #include "sim/isa/fp16.h"
 #include "sim/isa/printf_format.h"
@@ -27,8 +28,8 @@ ScalarValue F(double v) {
 }
 
 TEST(Printf, IntegerConversionsSeeTheValueInItsOwnWidth) {
-  EXPECT_EQ(Format("%d|%u|%x|%5i|%-3d|", {IntValue(-1), IntValue(-1), IntValue(-1), IntValue(42),
-                                          IntValue(7)},
+  EXPECT_EQ(Format("%d|%u|%x|%5i|%-3d|",
+                   {IntValue(-1), IntValue(-1), IntValue(-1), IntValue(42), IntValue(7)},
                    {DType::kInt32, DType::kInt32, DType::kInt32, DType::kInt64, DType::kInt16}),
             "-1|4294967295|ffffffff|   42|7  |");
   EXPECT_EQ(Format("%lld %lx", {IntValue(-2), IntValue(-1)}, {DType::kInt64, DType::kInt64}),
@@ -42,8 +43,9 @@ TEST(Printf, FloatsAndMixedConversions) {
   // A float to %d prints its integer part; an int to %f its value (never garbage).
   EXPECT_EQ(Format("%d %f", {F(2.75), IntValue(3)}, {DType::kFloat32, DType::kInt32}),
             "2 3.000000");
-  EXPECT_EQ(Format("100%% %c %p", {IntValue(65), IntValue(0x1000)}, {DType::kInt32, DType::kUInt64}),
-            "100% A 0x1000");
+  EXPECT_EQ(
+      Format("100%% %c %p", {IntValue(65), IntValue(0x1000)}, {DType::kInt32, DType::kUInt64}),
+      "100% A 0x1000");
 }
 
 TEST(Printf, BadFormatsAreRejectedWithTheReason) {
@@ -72,8 +74,7 @@ TEST(DumpTensor, HeaderThenValuesFlatOrByShape) {
 TEST(DumpTensor, FormattingStopsAtTheBudget) {
   std::vector<int32_t> ints(100000, 7);
   DumpHeader h{0, 0, DType::kInt32, "GM", ints.size()};
-  std::string text =
-      FormatDumpTensor(h, reinterpret_cast<const uint8_t*>(ints.data()), {}, 1000);
+  std::string text = FormatDumpTensor(h, reinterpret_cast<const uint8_t*>(ints.data()), {}, 1000);
   EXPECT_LT(text.size(), 1100u);
 }
 
