@@ -16,10 +16,28 @@ constexpr size_t kMaxSpecDigits = 3;
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
-// One conversion with a C format of `spec` and `conv` (plus `length`) for `value`.
+// The <cinttypes> conversion of a 64-bit integer for `conv` ("ld" for 'd' on LP64 hosts).
+const char* Int64Conversion(char conv) {
+  switch (conv) {
+    case 'd':
+      return PRId64;
+    case 'i':
+      return PRIi64;
+    case 'u':
+      return PRIu64;
+    case 'x':
+      return PRIx64;
+    case 'X':
+      return PRIX64;
+    default:
+      return PRIo64;
+  }
+}
+
+// One conversion: "%" + `spec` + `conversion` for `value`.
 template <typename T>
-void Append(std::string* out, const std::string& spec, const char* length, char conv, T value) {
-  std::string fmt = "%" + spec + length + conv;
+void Append(std::string* out, const std::string& spec, const char* conversion, T value) {
+  std::string fmt = "%" + spec + conversion;
   char buf[512];
   int n = std::snprintf(buf, sizeof buf, fmt.c_str(), value);
   if (n > 0) out->append(buf, static_cast<size_t>(n) < sizeof buf ? n : sizeof buf - 1);
@@ -110,18 +128,19 @@ std::string FormatPrintf(const std::vector<FormatPiece>& pieces, const ScalarVal
     char conv = p.conversion;
     bool is_float = IsFloat(t);
     if (kFloatConversions.find(conv) != std::string_view::npos) {
-      Append(&out, p.spec, "", conv, is_float ? v.f : static_cast<double>(AsInt64(v, t)));
+      const char f[2] = {conv, 0};
+      Append(&out, p.spec, f, is_float ? v.f : static_cast<double>(AsInt64(v, t)));
     } else if (conv == 'p') {
       // The 64-bit address in 0x-prefixed hex (glibc's %p would print 0 as "(nil)").
       out += "0x";
-      Append(&out, p.spec, "ll", 'x', static_cast<unsigned long long>(v.u));
+      Append(&out, p.spec, PRIx64, v.u);
     } else if (conv == 'c') {
-      Append(&out, p.spec, "", 'c', static_cast<int>(is_float ? v.f : AsInt64(v, t)));
+      Append(&out, p.spec, "c", static_cast<int>(is_float ? v.f : AsInt64(v, t)));
     } else {
       int64_t i = is_float ? static_cast<int64_t>(v.f) : AsInt64(v, t);
       bool is_signed_conv = conv == 'd' || conv == 'i';
       if (is_signed_conv) {
-        Append(&out, p.spec, "ll", conv, static_cast<long long>(i));
+        Append(&out, p.spec, Int64Conversion(conv), i);
       } else {
         // Unsigned conversions of a narrower signed value see its two's complement in its
         // own width, as C's promotion would (printf("%x", -1) of an int32 is ffffffff).
@@ -129,7 +148,7 @@ std::string FormatPrintf(const std::vector<FormatPiece>& pieces, const ScalarVal
         uint32_t bits = DTypeBits(t);
         if (!is_float && bits < 64 && bits > 0) u &= (uint64_t{1} << bits) - 1;
         if (t == DType::kUInt64) u = v.u;
-        Append(&out, p.spec, "ll", conv, static_cast<unsigned long long>(u));
+        Append(&out, p.spec, Int64Conversion(conv), u);
       }
     }
   }
