@@ -236,6 +236,9 @@ void CopyShared(const Message& p, SocConfig* out) {
   c.barrier_cycles = p.barrier_cycles();
   c.ub_banks =
       UbBankConfig{p.ub_banks().block_bytes(), p.ub_banks().groups(), p.ub_banks().bank_bytes()};
+  const cfg::DebugUnit& d = p.debug();
+  c.debug = DebugConfig{d.system_counter_mhz(), d.printf_cycles(), d.dump_fixed_cycles(),
+                        d.output_bytes_per_core(), d.output_bytes_per_launch()};
 }
 
 // A description's figures at its clock.
@@ -431,6 +434,12 @@ void ToProto(const SocConfig& c, cfg::SocConfig* out) {
   ub->set_block_bytes(c.ub_banks.block_bytes);
   ub->set_groups(c.ub_banks.groups);
   ub->set_bank_bytes(c.ub_banks.bank_bytes);
+  cfg::DebugUnit* debug = out->mutable_debug();
+  debug->set_system_counter_mhz(c.debug.system_counter_mhz);
+  debug->set_printf_cycles(c.debug.printf_cycles);
+  debug->set_dump_fixed_cycles(c.debug.dump_fixed_cycles);
+  debug->set_output_bytes_per_core(c.debug.output_bytes_per_core);
+  debug->set_output_bytes_per_launch(c.debug.output_bytes_per_launch);
 }
 
 std::string ConfigHash(const SocConfig& config) {

@@ -132,6 +132,12 @@ class DecodeContext {
                         const std::string& kind_name, uint32_t* index) const;
   Status DecodeFramework(const ir::FrameworkOp& op, Instr* in);
 
+  // ---- decode_debug.cc -----------------------------------------------------------------
+  Status DecodePrintf(const ir::PrintfOp& op, Instr* in);
+  Status DecodeDumpTensor(const ir::DumpTensorOp& op, Instr* in);
+  Status DecodeTrap(Instr* in);
+  Status DecodeProfMark(const ir::ProfMarkOp& op, Instr* in);
+
   const ir::Kernel& k_;
   std::shared_ptr<Program> p_;
   std::vector<int32_t> def_scope_;  // per id: scope instance that defined it, -1 = undefined

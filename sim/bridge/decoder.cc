@@ -202,6 +202,14 @@ Status DecodeContext::DecodeOpBody(const ir::Op& op, Instr* in, uint32_t depth) 
       return DecodePipeBarrier(op.pipe_barrier(), in);
     case ir::Op::kFramework:
       return DecodeFramework(op.framework(), in);
+    case ir::Op::kPrintf:
+      return DecodePrintf(op.printf(), in);
+    case ir::Op::kDumpTensor:
+      return DecodeDumpTensor(op.dump_tensor(), in);
+    case ir::Op::kTrap:
+      return DecodeTrap(in);
+    case ir::Op::kProfMark:
+      return DecodeProfMark(op.prof_mark(), in);
     case ir::Op::KIND_NOT_SET:
       break;
   }

@@ -28,7 +28,11 @@ static_assert(
     static_cast<int>(Diagnostic::Kind::kUnmatchedFlag) == rep::Diagnostic::UNMATCHED_FLAG &&
     static_cast<int>(Diagnostic::Kind::kRace) == rep::Diagnostic::RACE &&
     static_cast<int>(Diagnostic::Kind::kUninitializedRead) == rep::Diagnostic::UNINITIALIZED_READ &&
-    static_cast<int>(Diagnostic::Kind::kUnallocatedBuffer) == rep::Diagnostic::UNALLOCATED_BUFFER);
+    static_cast<int>(Diagnostic::Kind::kUnallocatedBuffer) == rep::Diagnostic::UNALLOCATED_BUFFER &&
+    static_cast<int>(Diagnostic::Kind::kTrap) == rep::Diagnostic::TRAP);
+// DebugRecord::Kind carries the proto's values.
+static_assert(static_cast<int>(DebugRecord::Kind::kPrintf) == rep::DebugOutput::PRINTF &&
+              static_cast<int>(DebugRecord::Kind::kTruncated) == rep::DebugOutput::TRUNCATED);
 
 rep::CheckLevel ToProtoLevel(CheckLevel level) {
   return static_cast<rep::CheckLevel>(static_cast<int>(level) + 1);
@@ -139,6 +143,15 @@ void ToProto(const LaunchResult& r, rep::LaunchReport* out) {
     pt->set_end_cycle(t.end_cycle);
     pt->set_detail(t.detail);
   }
+  for (const DebugRecord& d : r.debug_output) {
+    rep::DebugOutput* pd = out->add_debug_output();
+    pd->set_core(d.core);
+    pd->set_block_idx(d.block_idx);
+    pd->set_cycle(d.cycle);
+    ToProto(d.location, pd->mutable_location());
+    pd->set_text(d.text);
+    pd->set_kind(static_cast<rep::DebugOutput::Kind>(d.kind));
+  }
 }
 
 LaunchResult FromProto(const rep::LaunchReport& report) {
@@ -213,6 +226,17 @@ LaunchResult FromProto(const rep::LaunchReport& report) {
     t.start_cycle = pt.start_cycle();
     t.end_cycle = pt.end_cycle();
     t.detail = pt.detail();
+  }
+  for (const rep::DebugOutput& pd : report.debug_output()) {
+    DebugRecord& d = r.debug_output.emplace_back();
+    d.core = pd.core();
+    d.block_idx = pd.block_idx();
+    d.cycle = pd.cycle();
+    d.location = FromProto(pd.location());
+    d.text = pd.text();
+    d.kind = pd.kind() == rep::DebugOutput::KIND_INVALID
+                 ? DebugRecord::Kind::kPrintf
+                 : static_cast<DebugRecord::Kind>(pd.kind());
   }
   return r;
 }

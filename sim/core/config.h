@@ -38,6 +38,15 @@ struct UbBankConfig {
   uint64_t bank_bytes = 0;
 };
 
+// Device debug support (proto DebugUnit): the system counter and printf / dump_tensor bounds.
+struct DebugConfig {
+  double system_counter_mhz = 0;  // get_system_cycle's rate
+  uint32_t printf_cycles = 0;
+  uint32_t dump_fixed_cycles = 0;
+  uint64_t output_bytes_per_core = 0;
+  uint64_t output_bytes_per_launch = 0;
+};
+
 struct SocConfig {
   std::string name;
   std::string arch;
@@ -84,6 +93,7 @@ struct SocConfig {
 
   L2Config l2;
   UbBankConfig ub_banks;
+  DebugConfig debug;
 
   // Kernel start-up before the first instruction of a launch that uses `cores` cores: the head
   // overhead grows with the core count (hardware-910b.md 7).

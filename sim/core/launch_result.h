@@ -31,6 +31,18 @@ struct InstrRecord {
   std::string detail;        // e.g. "MTE2_V id=0"; "inserted by auto_sync" for inserted syncs
 };
 
+// One piece of device output (printf, dump_tensor, print_time_stamp), as the host prints it.
+// Mirrors aicore.report.v1.DebugOutput.
+struct DebugRecord {
+  enum class Kind : int { kPrintf = 1, kDumpTensor = 2, kTimeStamp = 3, kTruncated = 4 };
+  uint32_t core = 0;
+  uint32_t block_idx = 0;
+  uint64_t cycle = 0;
+  SourcePoint location;
+  std::string text;
+  Kind kind = Kind::kPrintf;
+};
+
 // Mirrors aicore.report.v1.Diagnostic (sim/bridge converts).
 struct Diagnostic {
   enum class Severity { kWarning, kError };
@@ -48,7 +60,8 @@ struct Diagnostic {
                               // that does not stop the launch: the chip computes on)
     kGmSharedWrite = 10,      // two cores wrote identical bytes to one GM range (warning)
     kUninitializedRead = 11,  // bytes read before anything wrote them in this launch (warning)
-    kUnallocatedBuffer = 12   // access to a queue buffer no alloc_tensor handed out (warning)
+    kUnallocatedBuffer = 12,  // access to a queue buffer no alloc_tensor handed out (warning)
+    kTrap = 13                // the kernel called trap() (error)
   };
   Severity severity = Severity::kError;
   Kind kind = Kind::kDeadlock;
@@ -137,6 +150,7 @@ struct LaunchResult {
   uint64_t simulated_instructions = 0;
   std::vector<InstrRecord> timeline;  // empty unless LaunchOptions::record_timeline
   CheckSummary check;
+  std::vector<DebugRecord> debug_output;  // by core, then cycle
 };
 
 }  // namespace aicore::sim

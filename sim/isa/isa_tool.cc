@@ -43,6 +43,11 @@ std::string_view ShapeName(OpClass c) {
     case OpClass::kScalarLoad:
     case OpClass::kScalarStore:
       return "scalar load/store";
+    case OpClass::kPrintf:
+    case OpClass::kDumpTensor:
+    case OpClass::kTrap:
+    case OpClass::kProfMark:
+      return "debug";
     default:
       return "scalar unit";
   }

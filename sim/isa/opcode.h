@@ -20,6 +20,7 @@ enum class ExecUnit : uint8_t {
                // issue set_flag / wait_flag / barriers into pipes
   kScalarMem,  // a scalar-unit load or store of one tensor element: in program order, but at
                // global time and seen by flags and checkers as a PIPE_S access
+  kDebug,      // printf, dump_tensor, trap, profiling marks: the scalar unit, at global time
 };
 
 // How the pipe of a pipe instruction is chosen.
@@ -54,6 +55,10 @@ enum class OpClass : uint8_t {
   kFramework,
   kScalarLoad,   // result = tensor[index] (tensor in MemOpInfo::src0)
   kScalarStore,  // tensor[index] = value (tensor in MemOpInfo::dst)
+  kPrintf,      // a format and its scalar arguments
+  kDumpTensor,  // a tensor, desc, dump_size and optional shape dims
+  kTrap,
+  kProfMark,  // metrics_prof_start / stop, print_time_stamp
 };
 
 // Operand forms an instruction accepts (bit set).

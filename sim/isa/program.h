@@ -238,6 +238,27 @@ struct FwkInfo {
   MemSpace memory = MemSpace::kInvalid;  // GET_BASE_ADDR: the position's memory
 };
 
+// ---- debug output (printf, dump_tensor, print_time_stamp; asc-api.md 4.15) ------------------
+
+// ProfMarkOp kinds; values are the IR's.
+enum class ProfMarkKind : uint8_t { kMetricsProfStart = 1, kMetricsProfStop = 2, kTimeStamp = 3 };
+
+// A printf format piece (sim/isa/printf_format.h): literal text followed by at most one
+// conversion.
+struct FormatPiece {
+  std::string literal;  // "%%" already reduced to "%"
+  char conversion = 0;  // 'd', 'u', 'x', 'f', 'c', 'p' ...; 0: literal only
+  std::string spec;     // flags, width and precision: "-08.3" (length modifiers dropped)
+};
+
+struct DebugInfo {
+  std::vector<FormatPiece> pieces;   // printf: parsed and checked at decode
+  SlotSpan args;                     // printf: one slot per conversion
+  TensorOperand tensor;              // dump_tensor
+  uint32_t desc = 0, dump_size = 0;  // dump_tensor: slots; print_time_stamp: desc = desc_id
+  SlotSpan shape;                    // dump_tensor: ShapeInfo dims, may be empty
+};
+
 class Program {
  public:
   static constexpr uint32_t kNoFile = 0xffffffffu;
@@ -259,6 +280,7 @@ class Program {
   std::vector<QueueInfo> queues;  // QueueDecl id i is queues[i - 1]
   std::vector<PoolInfo> pools;    // BufPoolDecl id i is pools[i - 1]
   std::vector<FwkInfo> fwk_ops;
+  std::vector<DebugInfo> debug_ops;  // Instr::aux of debug opcodes
 
   const uint32_t* Slots(SlotSpan s) const { return slot_lists.data() + s.offset; }
   // "add.py:34" (or "<unknown>" when the op has no file).

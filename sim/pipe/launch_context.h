@@ -12,6 +12,7 @@
 #include "sim/check/gm_checker.h"
 #include "sim/core/config.h"
 #include "sim/core/cycle.h"
+#include "sim/core/debug_output.h"
 #include "sim/core/event_queue.h"
 #include "sim/core/launch_result.h"
 #include "sim/isa/cost_table.h"
@@ -23,7 +24,13 @@ namespace aicore::sim {
 
 struct LaunchContext {
   LaunchContext(const SocConfig& c, const Program& p, const CostTable& t, GlobalMemory& g)
-      : config(c), program(p), costs(t), gm(g), gm_path(c), diags(p) {}
+      : config(c),
+        program(p),
+        costs(t),
+        gm(g),
+        gm_path(c),
+        diags(p),
+        debug_out(c.debug.output_bytes_per_core, c.debug.output_bytes_per_launch) {}
 
   const SocConfig& config;
   const Program& program;
@@ -32,6 +39,7 @@ struct LaunchContext {
   GmPath gm_path;  // L2 + HBM channels shared by every core; cold for every launch
   EventQueue events;
   DiagnosticSink diags;
+  DebugSink debug_out;  // printf / dump_tensor / print_time_stamp text
 
   uint32_t block_dim = 0;
   CheckLevel check = CheckLevel::kWarn;          // kOff: no race / initialisation / hygiene checks

@@ -397,11 +397,17 @@ void ScalarUnit::Run(Cycle now) {
         if (!IssuePipeInstr(in, now)) return;
         break;
       case ExecUnit::kFramework:
+      case ExecUnit::kDebug:
+        // Framework calls touch pipes; debug output is stamped with, and dumps read memory at,
+        // the global time.
         if (time_ > now) {
           ScheduleResume(time_);
           return;
         }
-        if (!ExecFramework(in, now)) return;
+        if (!(Info(in.opcode).unit == ExecUnit::kDebug ? ExecDebug(in, now)
+                                                       : ExecFramework(in, now))) {
+          return;
+        }
         break;
       case ExecUnit::kScalarMem:
         // Memory is shared with the pipes: the access happens at the global time.
@@ -464,7 +470,7 @@ bool ScalarUnit::ExecScalar(const Instr& in) {
           v = host_.core_type() == CoreType::kAiv ? 1 : 0;
           break;
         case SysValueKind::kSystemCycle:
-          v = static_cast<int64_t>(time_.value());
+          v = SystemCounter();
           break;
       }
       out = CastScalar(IntValue(v), DType::kInt64, in.dtype);

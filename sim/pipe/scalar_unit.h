@@ -105,6 +105,13 @@ class ScalarUnit {
   // the wait returns false (and waits) while its flag is not set.
   void ScalarSetFlag(const Instr& in, uint32_t flag, Cycle now);
   bool ScalarWaitFlag(const Instr& in, uint32_t flag, Cycle now);
+  // printf, dump_tensor, trap, profiling marks (scalar_debug.cc); false when it must stop.
+  bool ExecDebug(const Instr& in, Cycle now);
+  bool ExecDumpTensor(const Instr& in, Cycle now);
+  void Emit(const Instr& in, DebugRecord::Kind kind, std::string text);
+  // get_system_cycle(): the 50 MHz system counter at the scalar unit's time, derived from the
+  // core clock (counter = cycles * counter_mhz / clock_mhz, rounded down).
+  int64_t SystemCounter() const;
   // The pipe `in` issues to on this core: its table rule, or its route for a copy. kS after a
   // fault when this core has no route for the copy.
   PipeId PipeFor(const Instr& in);

@@ -124,6 +124,9 @@ Status ValidateSocConfig(const SocConfig& c, const std::string& origin) {
   k.Positive(c.ub_banks.block_bytes, "ub_banks.block_bytes");
   k.Positive(c.ub_banks.groups, "ub_banks.groups");
   k.Positive(static_cast<double>(c.ub_banks.bank_bytes), "ub_banks.bank_bytes");
+  k.Positive(c.debug.system_counter_mhz, "debug.system_counter_mhz");
+  k.Positive(static_cast<double>(c.debug.output_bytes_per_core), "debug.output_bytes_per_core");
+  k.Positive(static_cast<double>(c.debug.output_bytes_per_launch), "debug.output_bytes_per_launch");
   k.Positive(static_cast<double>(c.gm_alloc_alignment_bytes), "gm.alloc_alignment_bytes");
   if (c.gm_alloc_alignment_bytes != 0 &&
       (c.gm_alloc_alignment_bytes & (c.gm_alloc_alignment_bytes - 1)) != 0) {

@@ -181,6 +181,7 @@ StatusOr<LaunchResult> LaunchEngine::Run(const Program& program, uint32_t block_
   ctx.diags.Finish(&result.check);
   result.diagnostics = std::move(ctx.diags.diagnostics());
   result.simulated_instructions = ctx.instructions;
+  result.debug_output = ctx.debug_out.Take();
 
   if (ctx.debug_log) {
     log->debug("{}: {} blocks on {} cores, {} cycles, {} instructions, {} diagnostics",

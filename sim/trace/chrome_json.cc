@@ -122,6 +122,9 @@ void AppendMetadata(std::string* out, std::string_view name, const TrackNames& t
   out->append(":" + arg_json + "}},\n");
 }
 
+// InstrRecord::detail of the scalar unit's profiling marks (sim/pipe/scalar_debug.cc).
+constexpr std::string_view kProfilingMark = "profiling mark";
+
 std::string SourceCode(const InstrRecord& r) {
   return r.location.file + ":" + std::to_string(r.location.line);
 }
@@ -133,9 +136,15 @@ void AppendSlice(std::string* out, const Layout& l, const Slice& s, const TrackN
   if (s.sync == SyncKind::kWait) cname = "yellow";
   out->append("{\"name\":");
   AppendJsonString(out, r.op);
-  out->append(",\"ph\":\"X\",\"ts\":" + l.Us(s.begin) + ",\"dur\":" + l.Us(s.end - s.begin) +
-              ",\"pid\":" + track.pid + ",\"tid\":" + track.tid + ",\"cname\":\"" + cname +
-              "\",\"args\":{\"code\":");
+  if (r.detail == kProfilingMark) {
+    // metrics_prof_start/stop, print_time_stamp: a point in time on the scalar track.
+    out->append(",\"ph\":\"i\",\"s\":\"t\",\"ts\":" + l.Us(s.begin) + ",\"pid\":" + track.pid +
+                ",\"tid\":" + track.tid + ",\"cname\":\"" + cname + "\",\"args\":{\"code\":");
+  } else {
+    out->append(",\"ph\":\"X\",\"ts\":" + l.Us(s.begin) + ",\"dur\":" + l.Us(s.end - s.begin) +
+                ",\"pid\":" + track.pid + ",\"tid\":" + track.tid + ",\"cname\":\"" + cname +
+                "\",\"args\":{\"code\":");
+  }
   AppendJsonString(out, SourceCode(r));
   out->append(",\"detail\":");
   AppendJsonString(out, r.detail);

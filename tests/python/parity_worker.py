@@ -19,6 +19,7 @@ import warnings  # noqa: E402
 from asc.runtime.errors import KernelWarning  # noqa: E402
 from fwk_kernels import add_static_no_flags_kernel  # noqa: E402
 from kernels import elementwise_kernel, run_vadd, run_whole_tile_add  # noqa: E402
+from debug_kernels import print_kernel  # noqa: E402
 
 
 def run_all():
@@ -70,6 +71,12 @@ def run_all():
                                "cycles": report.cycles, "config_hash": report.config_hash,
                                "check": report.check.to_dict(),
                                "diagnostics": [d.to_dict() for d in report.diagnostics]}
+    # printf / dump_tensor output travels in the report: same records, same order, both ways.
+    x = np.arange(4 * 64, dtype=np.float32)
+    report = print_kernel[4, rt.current_stream()](x, 64, 0.5)
+    results["debug-output"] = {"sha": hashlib.sha256(x.tobytes()).hexdigest(),
+                               "cycles": report.cycles, "config_hash": report.config_hash,
+                               "debug": [d.to_dict() for d in report.debug_output]}
     return results
 
 

@@ -319,6 +319,7 @@ void MutateOnce(google::protobuf::Message* m, std::mt19937& rng) {
   const auto* d = m->GetDescriptor();
   const auto* r = m->GetReflection();
   for (int depth = 0; depth < 12; ++depth) {
+    if (d->field_count() == 0) return;  // an empty message (TrapOp) has nothing to mutate
     const FieldDescriptor* f = d->field(rng() % d->field_count());
     if (f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
       if (f->is_repeated()) {
@@ -614,6 +615,41 @@ TEST(DecoderFramework, SyncOptionsAndDerivedQueueEvents) {
   EXPECT_EQ(prog.queues[3].free_event, kMte3Mte2);
   EXPECT_EQ(prog.queues[3].label, "TQueBind bind");
   EXPECT_EQ(prog.queues[0].memory, MemSpace::kUb);
+}
+
+}  // namespace
+}  // namespace aicore::sim::testing
+
+namespace aicore::sim::testing {
+namespace {
+
+// printf formats are checked once, at decode, against the op's arguments.
+std::string RejectPrintf(const std::string& format, int args) {
+  KernelBuilder b("k", "k.py");
+  uint32_t v = b.Const(1, ir::DT_INT32);  // op 0
+  ir::PrintfOp* p = b.At(7).AddOp()->mutable_printf();
+  p->set_format(format);
+  for (int i = 0; i < args; ++i) p->add_args(v);
+  return Reject(b.Build());
+}
+
+TEST(Decoder, PrintfFormatsAreCheckedAgainstTheirArguments) {
+  EXPECT_EQ(RejectPrintf("%d %d", 1),
+            "op 1 (printf) at k.py:7: field args: the format has 2 conversion(s) but 1 "
+            "argument(s) are given");
+  EXPECT_NE(RejectPrintf("%s", 1).find("field format: %s at offset 0 has no string argument"),
+            std::string::npos);
+  EXPECT_NE(RejectPrintf(std::string(5000, 'a'), 0).find("exceed the limit of 4096"),
+            std::string::npos);
+  EXPECT_TRUE(DecodeKernel([] {
+                KernelBuilder b("k", "k.py");
+                uint32_t v = b.Const(1, ir::DT_INT32);
+                ir::PrintfOp* p = b.AddOp()->mutable_printf();
+                p->set_format("%5.2f%%\n");
+                p->add_args(v);
+                return b.Build();
+              }())
+                  .ok());
 }
 
 }  // namespace

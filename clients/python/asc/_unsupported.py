@@ -53,9 +53,8 @@ _NOT_YET: Dict[str, str] = {
     LoadData2dTransposeParamsV2 load_data_with_sparse set_load_data_boundary
     set_load_data_padding_value set_load_data_repeat LoadDataRepeatParam mmad
     mmad_with_sparse MmadParams fixpipe FixpipeParamsV220 FixpipeConfig init_const_value
-    InitConstValueParams printf dump_tensor dump_acc_chk_point print_time_stamp
-    metrics_prof_start metrics_prof_stop TensorDesc ListTensorDesc get_task_ratio
-    get_program_counter get_icache_preload_status get_arch_version trap
+    InitConstValueParams TensorDesc ListTensorDesc get_task_ratio
+    get_program_counter get_icache_preload_status get_arch_version
     """,
     # [6] high-level API
     "asc.language.adv": """

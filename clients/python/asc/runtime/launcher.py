@@ -161,6 +161,7 @@ class Launcher:
                 except RuntimeError:
                     pass
         _append_report_file(report)
+        print_debug_output(report)
         check_report(report)
         return report
 
@@ -182,6 +183,15 @@ def _copy_back(runtime, arg: HostArg) -> None:
     staging = np.empty(arr.shape, dtype=arr.dtype)
     runtime.memcpy_d2h(staging.reshape(-1).view(np.uint8), arg.device_addr)
     arr[...] = staging
+
+
+def print_debug_output(report: LaunchReport) -> None:
+    """Device printf / dump_tensor output goes to stdout once the kernel is done, as the chip's
+    appears on the host; before any failure is raised, so a trap's preceding prints show."""
+    text = report.debug_text
+    if text:
+        sys.stdout.write(text)
+        sys.stdout.flush()
 
 
 def _max_cycles() -> int:

@@ -172,8 +172,25 @@ class TimelineRecord(_Record):
         self.detail = msg.detail
 
 
+class DebugOutput(_Record):
+    """One piece of device output (printf, dump_tensor, print_time_stamp, or the note saying
+    output was dropped): which core and block printed it, at which cycle, from which line."""
+    _fields = ("core", "block_idx", "cycle", "file", "line", "kind", "text")
+
+    def __init__(self, msg: report_pb2.DebugOutput):
+        self.core = int(msg.core)
+        self.block_idx = int(msg.block_idx)
+        self.cycle = int(msg.cycle)
+        self.file = msg.location.file
+        self.line = int(msg.location.line)
+        self.kind = report_pb2.DebugOutput.Kind.Name(msg.kind)
+        self.text = msg.text
+
+
 # Ops that only order pipes: a pipe "executing" one of them does no work.
 SYNC_OPS = frozenset({"set_flag", "wait_flag", "pipe_barrier", "barrier"})
+# Profiling marks (metrics_prof_start/stop, print_time_stamp): zero-length records on S.
+MARK_OPS = frozenset({"metrics_prof_start", "metrics_prof_stop", "print_time_stamp"})
 
 Interval = Tuple[int, int]
 
@@ -207,7 +224,7 @@ class LaunchReport(_Record):
     with its field names) with `config_hash`, which is equal for equal figures."""
     _fields = ("status", "kernel_name", "platform", "block_dim", "cycles", "duration_us",
                "clock_mhz", "simulated_instructions", "cores", "diagnostics", "timeline",
-               "config", "config_hash", "check")
+               "config", "config_hash", "check", "debug_output")
 
     def __init__(self, msg: report_pb2.LaunchReport):
         self.proto = msg
@@ -226,6 +243,13 @@ class LaunchReport(_Record):
         self.config: dict = _message_dict(msg.config)
         self.config_hash = msg.config_hash
         self.check = CheckReport(msg.check)
+        # printf / dump_tensor output by core, then cycle (what the launcher prints).
+        self.debug_output: List[DebugOutput] = [DebugOutput(d) for d in msg.debug_output]
+
+    @property
+    def debug_text(self) -> str:
+        """The device output as the host prints it after the launch."""
+        return "".join(d.text for d in self.debug_output)
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "LaunchReport":
@@ -248,7 +272,7 @@ class LaunchReport(_Record):
         for r in self.timeline:
             if core is not None and r.core != core:
                 continue
-            if not include_sync and r.op in SYNC_OPS:
+            if r.op in MARK_OPS or (not include_sync and r.op in SYNC_OPS):
                 continue
             out.setdefault(r.pipe, []).append((r.start_cycle, r.end_cycle))
         return {p: (_merge(v) if merged else sorted(v)) for p, v in out.items()}

@@ -5,7 +5,8 @@ from asc.language.core.dtype import DataType, KnownTypes
 from asc.language.core.ir_value import PlainValue, const
 
 __all__ = ["get_block_idx", "get_block_num", "get_sub_block_idx", "get_sub_block_num",
-           "ascend_is_aic", "ascend_is_aiv", "get_system_cycle", "get_data_block_size_in_bytes"]
+           "ascend_is_aic", "ascend_is_aiv", "get_system_cycle", "get_data_block_size_in_bytes",
+           "trap"]
 
 _SV = kernel_pb2.SysValueOp
 
@@ -48,3 +49,8 @@ def get_system_cycle() -> PlainValue:
 
 def get_data_block_size_in_bytes() -> PlainValue:
     return const(32, KnownTypes.int32, "get_data_block_size_in_bytes")
+
+
+def trap() -> None:
+    """Stops the AI Core: the launch fails with a KernelFaultError naming this line."""
+    require_builder("trap").emit("trap")

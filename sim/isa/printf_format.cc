@@ -1,0 +1,158 @@
+// Ascend C printf formats (see printf_format.h).
+#include "sim/isa/printf_format.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+
+namespace aicore::sim {
+namespace {
+
+constexpr std::string_view kFlags = "-+ #0";
+constexpr std::string_view kIntConversions = "diuxXo";
+constexpr std::string_view kFloatConversions = "fFeEgGaA";
+// Bounds one conversion's text: a width or precision of this many digits at most.
+constexpr size_t kMaxSpecDigits = 3;
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// The <cinttypes> conversion of a 64-bit integer for `conv` ("ld" for 'd' on LP64 hosts).
+const char* Int64Conversion(char conv) {
+  switch (conv) {
+    case 'd':
+      return PRId64;
+    case 'i':
+      return PRIi64;
+    case 'u':
+      return PRIu64;
+    case 'x':
+      return PRIx64;
+    case 'X':
+      return PRIX64;
+    default:
+      return PRIo64;
+  }
+}
+
+// One conversion: "%" + `spec` + `conversion` for `value`.
+template <typename T>
+void Append(std::string* out, const std::string& spec, const char* conversion, T value) {
+  std::string fmt = "%" + spec + conversion;
+  char buf[512];
+  int n = std::snprintf(buf, sizeof buf, fmt.c_str(), value);
+  if (n > 0) out->append(buf, static_cast<size_t>(n) < sizeof buf ? n : sizeof buf - 1);
+}
+
+}  // namespace
+
+std::string ParsePrintfFormat(std::string_view format, std::vector<FormatPiece>* out) {
+  out->clear();
+  FormatPiece piece;
+  size_t i = 0;
+  while (i < format.size()) {
+    char c = format[i++];
+    if (c != '%') {
+      piece.literal += c;
+      continue;
+    }
+    if (i < format.size() && format[i] == '%') {
+      piece.literal += '%';
+      ++i;
+      continue;
+    }
+    size_t start = i - 1;
+    std::string spec;
+    while (i < format.size() && kFlags.find(format[i]) != std::string_view::npos) {
+      spec += format[i++];
+    }
+    size_t digits = 0;
+    while (i < format.size() && IsDigit(format[i])) spec += format[i++], ++digits;
+    if (i < format.size() && format[i] == '.') {
+      spec += format[i++];
+      size_t precision = 0;
+      while (i < format.size() && IsDigit(format[i])) spec += format[i++], ++precision;
+      digits = precision > digits ? precision : digits;
+    }
+    if (i < format.size() && format[i] == '*') {
+      return "conversion at offset " + std::to_string(start) +
+             ": a '*' width or precision is not supported; write the number into the format";
+    }
+    if (digits > kMaxSpecDigits) {
+      return "conversion at offset " + std::to_string(start) +
+             ": width or precision has more than 3 digits";
+    }
+    // Length modifiers only say how C reads the vararg; the value's own type decides here.
+    while (i < format.size() && std::strchr("hlLqjzt", format[i]) != nullptr) ++i;
+    if (i >= format.size()) {
+      return "the format ends inside a conversion at offset " + std::to_string(start) +
+             " (write %% for a literal '%')";
+    }
+    char conv = format[i++];
+    bool known = kIntConversions.find(conv) != std::string_view::npos ||
+                 kFloatConversions.find(conv) != std::string_view::npos || conv == 'c' ||
+                 conv == 'p';
+    if (conv == 's') {
+      return "%s at offset " + std::to_string(start) +
+             " has no string argument at run time: pass a Python str, which the frontend "
+             "substitutes when it traces the kernel";
+    }
+    if (!known) {
+      return std::string("unsupported conversion '%") + conv + "' at offset " +
+             std::to_string(start) + " (use d i u x X o f F e E g G a A c p or %%)";
+    }
+    piece.conversion = conv;
+    piece.spec = spec;
+    out->push_back(std::move(piece));
+    piece = FormatPiece();
+  }
+  if (!piece.literal.empty()) out->push_back(std::move(piece));
+  return "";
+}
+
+uint32_t CountConversions(const std::vector<FormatPiece>& pieces) {
+  uint32_t n = 0;
+  for (const FormatPiece& p : pieces) n += p.conversion != 0 ? 1 : 0;
+  return n;
+}
+
+std::string FormatPrintf(const std::vector<FormatPiece>& pieces, const ScalarValue* values,
+                         const DType* types) {
+  std::string out;
+  uint32_t arg = 0;
+  for (const FormatPiece& p : pieces) {
+    out += p.literal;
+    if (p.conversion == 0) continue;
+    ScalarValue v = values[arg];
+    DType t = types[arg];
+    ++arg;
+    char conv = p.conversion;
+    bool is_float = IsFloat(t);
+    if (kFloatConversions.find(conv) != std::string_view::npos) {
+      const char f[2] = {conv, 0};
+      Append(&out, p.spec, f, is_float ? v.f : static_cast<double>(AsInt64(v, t)));
+    } else if (conv == 'p') {
+      // The 64-bit address in 0x-prefixed hex (glibc's %p would print 0 as "(nil)").
+      out += "0x";
+      Append(&out, p.spec, PRIx64, v.u);
+    } else if (conv == 'c') {
+      Append(&out, p.spec, "c", static_cast<int>(is_float ? v.f : AsInt64(v, t)));
+    } else {
+      int64_t i = is_float ? static_cast<int64_t>(v.f) : AsInt64(v, t);
+      bool is_signed_conv = conv == 'd' || conv == 'i';
+      if (is_signed_conv) {
+        Append(&out, p.spec, Int64Conversion(conv), i);
+      } else {
+        // Unsigned conversions of a narrower signed value see its two's complement in its
+        // own width, as C's promotion would (printf("%x", -1) of an int32 is ffffffff).
+        uint64_t u = static_cast<uint64_t>(i);
+        uint32_t bits = DTypeBits(t);
+        if (!is_float && bits < 64 && bits > 0) u &= (uint64_t{1} << bits) - 1;
+        if (t == DType::kUInt64) u = v.u;
+        Append(&out, p.spec, Int64Conversion(conv), u);
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace aicore::sim
