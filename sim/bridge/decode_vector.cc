@@ -2,6 +2,7 @@
 // table (sim/isa/instructions.def), so a new row needs no code here.
 #include "sim/bridge/decode_context.h"
 #include "sim/isa/opcode.h"
+#include "sim/isa/semantics/cast.h"
 
 namespace aicore::sim {
 
@@ -112,6 +113,34 @@ Status DecodeContext::DecodeVecMask(const ir::VecMaskOp& v, Instr* in) {
     in->dtype = ToDType(v.dtype());
   }
   return Status::Ok();
+}
+
+Status DecodeContext::DecodeVecCast(const ir::VecCastOp& v, Instr* in) {
+  in->opcode = Opcode::kVecCast;
+  MemOpInfo m;
+  if (Status s = DecodeTensor(v.dst(), "dst", true, &m.dst); !s.ok()) return s;
+  if (Status s = DecodeTensor(v.src(), "src", true, &m.src0); !s.ok()) return s;
+  RoundModeSet modes = CastModes(m.src0.dtype, m.dst.dtype);
+  std::string pair =
+      std::string(DTypeName(m.src0.dtype)) + " -> " + std::string(DTypeName(m.dst.dtype));
+  if (modes == 0) {
+    return OpError("dst.dtype", "the chip has no cast " + pair +
+                                    " (ascendc-semantics.md 5.2; int32 -> float16 is cast_deq)");
+  }
+  if (v.round_mode() >= static_cast<uint32_t>(kNumRoundModes) ||
+      (modes & (1u << v.round_mode())) == 0) {
+    std::string given = v.round_mode() < static_cast<uint32_t>(kNumRoundModes)
+                            ? std::string(RoundModeName(static_cast<RoundMode>(v.round_mode())))
+                            : std::to_string(v.round_mode());
+    return OpError("round_mode", given + " is not a mode of the cast " + pair + "; use one of " +
+                                     RoundModeList(modes));
+  }
+  in->kind = static_cast<uint8_t>(v.round_mode());
+  in->src_dtype = m.src0.dtype;
+  if (v.has_repeat()) {
+    if (Status s = DecodeRepeat(Opcode::kVecCast, v.repeat(), 2, &m); !s.ok()) return s;
+  }
+  return FinishVector(Opcode::kVecCast, m, v.count(), in);
 }
 
 Status DecodeContext::DecodeVecBinary(const ir::VecBinaryOp& v, Instr* in) {

@@ -29,6 +29,8 @@ std::string_view ShapeName(OpClass c) {
       return "scalar_dst";
     case OpClass::kVecFill:
       return "fill";
+    case OpClass::kVecCast:
+      return "cast";
     case OpClass::kDataCopy:
       return "copy";
     case OpClass::kSetFlag:

@@ -48,6 +48,7 @@ enum class OpClass : uint8_t {
   kVecBinaryDst,  // as kVecBinary, and dst is read too (multiply-add into dst)
   kVecScalarDst,  // as kVecScalar, and dst is read too (axpy)
   kVecFill,       // dst and a scalar, no source (duplicate)
+  kVecCast,       // dst, src of another element type, a round mode
   kVecMask,       // a write of the vector mask register or its mode (scalar unit)
   kSetFlag,
   kWaitFlag,
@@ -55,8 +56,8 @@ enum class OpClass : uint8_t {
   kFramework,
   kScalarLoad,   // result = tensor[index] (tensor in MemOpInfo::src0)
   kScalarStore,  // tensor[index] = value (tensor in MemOpInfo::dst)
-  kPrintf,      // a format and its scalar arguments
-  kDumpTensor,  // a tensor, desc, dump_size and optional shape dims
+  kPrintf,       // a format and its scalar arguments
+  kDumpTensor,   // a tensor, desc, dump_size and optional shape dims
   kTrap,
   kProfMark,  // metrics_prof_start / stop, print_time_stamp
 };
@@ -82,6 +83,8 @@ inline constexpr DTypeSet kFloatTypes = kF16 | kF32;
 inline constexpr DTypeSet kArithTypes = kF16 | kF32 | kI16 | kI32;
 inline constexpr DTypeSet kB16Ints = kI16 | kU16;
 inline constexpr DTypeSet kShiftTypes = kI16 | kU16 | kI32 | kU32;
+inline constexpr DTypeSet kCastDstTypes = DTypeBit(DType::kInt8) | DTypeBit(DType::kUInt8) | kI16 |
+                                          kI32 | DTypeBit(DType::kInt64) | kF16 | kBF16 | kF32;
 inline constexpr DTypeSet kFillTypes = kF16 | kBF16 | kF32 | kI16 | kU16 | kI32 | kU32;
 inline constexpr DTypeSet kNoTypes = 0;
 
@@ -94,6 +97,8 @@ struct VecOperands {
   uint64_t count = 0;               // elements
   uint64_t scalar_bits = 0;         // vector-scalar: the scalar already converted to `dtype`
   const uint8_t* dst_in = nullptr;  // rows that read dst (kVecBinaryDst, kVecScalarDst): old dst
+  DType src_dtype = DType::kInvalid;  // kVecCast: the source's element type (dtype is dst's)
+  uint8_t round_mode = 0;             // kVecCast: RoundMode
 };
 // Element semantics of one vector instruction over whole operands: dispatches once on the dtype,
 // then runs a tight loop (no per-element virtual calls). Only called for dtypes in the row's set.

@@ -1,6 +1,7 @@
 // Operand evaluation and checking for issued instructions (see issue.h).
 #include "sim/pipe/issue.h"
 
+#include <algorithm>
 #include <limits>
 #include <string>
 
@@ -163,6 +164,12 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
   VectorMask& reg = *env.vector_mask;
   VecGeometry& g = out->geo;
   g.esize = static_cast<uint32_t>(DTypeSize(instr.dtype));
+  if (cls == OpClass::kVecCast) {
+    // Iterations hold 256 bytes of the wider type; each operand packs its own elements.
+    g.size[0] = g.esize;
+    g.size[1] = static_cast<uint32_t>(DTypeSize(m.src0.dtype));
+    g.esize = std::max(g.size[0], g.size[1]);
+  }
   uint64_t repeat_times = 1;
   if (m.repeat_times != 0 &&
       !ev.InRange(m.repeat_times, "repeat_times", kMaxRepeatTimes, &repeat_times)) {
@@ -214,7 +221,7 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
       int64_t last = g.LastLane(0);
       chunk = last < 0
                   ? 0
-                  : (static_cast<uint64_t>(last) / g.lanes_per_block() + 1) * kVectorBlockBytes;
+                  : (static_cast<uint64_t>(last) / g.lanes_per_block(k) + 1) * kVectorBlockBytes;
       pitch = g.rep[k] * kVectorBlockBytes;
     }
     if (!ResolveSide(*tensors[k], addrs[k], span, {names[k], k == 0}, env, site, &hosts[k], out,
@@ -251,6 +258,9 @@ bool BuildVector(const Instr& instr, const std::vector<ScalarValue>& values, con
   uint64_t bytes = Bytes(static_cast<uint64_t>(count), DTypeSize(instr.dtype));
   OpClass cls = Info(instr.opcode).op_class;
   int sources = VectorSources(cls);
+  // Sources in their own element type (a cast's differs from dst's).
+  uint64_t src_bytes =
+      sources == 0 ? 0 : Bytes(static_cast<uint64_t>(count), DTypeSize(m.src0.dtype));
   uint64_t dst_addr = 0, src0_addr = 0, src1_addr = 0;
   if (!ev.Address(m.dst.addr, "dst.addr", &dst_addr)) return false;
   uint8_t* dst = nullptr;
@@ -261,13 +271,13 @@ bool BuildVector(const Instr& instr, const std::vector<ScalarValue>& values, con
     if (!ev.Address(m.src0.addr, sources == 2 ? "src0.addr" : "src.addr", &src0_addr)) {
       return false;
     }
-    if (!ResolveSide(m.src0, src0_addr, bytes, {src0_name, false}, env, site, &src0, out)) {
+    if (!ResolveSide(m.src0, src0_addr, src_bytes, {src0_name, false}, env, site, &src0, out)) {
       return false;
     }
   }
   if (sources == 2) {
     if (!ev.Address(m.src1.addr, "src1.addr", &src1_addr)) return false;
-    if (!ResolveSide(m.src1, src1_addr, bytes, {"src1", false}, env, site, &src1, out)) {
+    if (!ResolveSide(m.src1, src1_addr, src_bytes, {"src1", false}, env, site, &src1, out)) {
       return false;
     }
   }
@@ -278,8 +288,8 @@ bool BuildVector(const Instr& instr, const std::vector<ScalarValue>& values, con
     out->scalar_bits =
         ToElementBits(values[m.scalar], env.program.value_dtypes[m.scalar], instr.dtype);
   }
-  out->src0 = Transfer{src0, bytes, bytes, bytes > 0 ? 1u : 0u};
-  out->src1 = Transfer{src1, bytes, bytes, bytes > 0 ? 1u : 0u};
+  out->src0 = Transfer{src0, src_bytes, src_bytes, src_bytes > 0 ? 1u : 0u};
+  out->src1 = Transfer{src1, src_bytes, src_bytes, src_bytes > 0 ? 1u : 0u};
   out->dst = Transfer{dst, bytes, bytes, bytes > 0 ? 1u : 0u};
   out->src0_addr = src0_addr;
   out->src1_addr = src1_addr;
@@ -320,6 +330,7 @@ bool BuildIssued(const Instr& instr, const std::vector<ScalarValue>& values, con
     case OpClass::kVecBinaryDst:
     case OpClass::kVecScalarDst:
     case OpClass::kVecFill:
+    case OpClass::kVecCast:
       return BuildVector(instr, values, ev, env, site, out);
     case OpClass::kSetFlag:
     case OpClass::kWaitFlag:

@@ -52,7 +52,7 @@ uint64_t VecGeometry::Span(int k) const {
   for (uint64_t r = first; r < repeats; ++r) {
     int64_t last = LastLane(r);
     if (last < 0) continue;
-    uint64_t block = static_cast<uint64_t>(last) / lanes_per_block();
+    uint64_t block = static_cast<uint64_t>(last) / lanes_per_block(k);
     end = std::max(end, (r * rep[k] + block * blk[k] + 1) * kVectorBlockBytes);
   }
   return end;

@@ -26,16 +26,20 @@ VectorMask MaskForLength(uint64_t len, uint32_t esize, bool counter);
 // Where the lanes of one mask/repeat-form instruction live. Operand k is 0 dst, 1 src0, 2 src1;
 // strides are in 32-byte blocks.
 struct VecGeometry {
-  uint32_t esize = 0;    // element bytes
-  uint64_t repeats = 0;  // iterations that run
-  bool counter = false;  // counter mode: `count` lanes in total, iterations filled in order
-  uint64_t count = 0;    // counter mode
-  uint64_t mask_hi = 0;  // normal mode: the lanes of every iteration
+  uint32_t esize = 0;            // element bytes of the lanes (a cast's wider type)
+  uint32_t size[3] = {0, 0, 0};  // element bytes per operand where they differ (cast); 0: esize
+  uint64_t repeats = 0;          // iterations that run
+  bool counter = false;          // counter mode: `count` lanes in total, iterations filled in order
+  uint64_t count = 0;            // counter mode
+  uint64_t mask_hi = 0;          // normal mode: the lanes of every iteration
   uint64_t mask_lo = 0;
   uint64_t blk[3] = {1, 1, 1};
   uint64_t rep[3] = {8, 8, 8};
 
-  uint32_t lanes_per_block() const { return static_cast<uint32_t>(kVectorBlockBytes / esize); }
+  uint32_t SizeOf(int k) const { return size[k] != 0 ? size[k] : esize; }
+  uint32_t lanes_per_block(int k = 0) const {
+    return static_cast<uint32_t>(kVectorBlockBytes / SizeOf(k));
+  }
   uint32_t lanes_per_repeat() const {
     return static_cast<uint32_t>(kVectorRepeatBlocks * kVectorBlockBytes / esize);
   }
@@ -47,8 +51,8 @@ struct VecGeometry {
   }
   // Byte offset of lane `e` of iteration `r` of operand `k` from the operand's base.
   uint64_t Offset(int k, uint64_t r, uint32_t e) const {
-    return (r * rep[k] + e / lanes_per_block() * blk[k]) * kVectorBlockBytes +
-           e % lanes_per_block() * esize;
+    return (r * rep[k] + e / lanes_per_block(k) * blk[k]) * kVectorBlockBytes +
+           e % lanes_per_block(k) * SizeOf(k);
   }
   // The highest active lane of iteration `r`, or -1 when none is.
   int64_t LastLane(uint64_t r) const;

@@ -2,6 +2,7 @@
 // instruction starts (its sources are read then) and written to UB at its end event.
 #include "sim/pipe/vector_pipe.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "sim/core/invariant.h"
@@ -34,11 +35,13 @@ PipeTiming VectorPipe::Execute(const IssuedInstr& in, Cycle now, uint8_t* scratc
             std::string(info.mnemonic) + " reached PIPE_V without vector semantics");
   if (in.repeat_form) return ExecuteRepeat(in, now, scratch);
   info.semantics(VecOperands{instr.dtype, in.src0.base, in.src1.base, scratch, in.count,
-                             in.scalar_bits, in.dst.base});
-  // Counter mode: the hardware runs ceil(bytes / repeat_bytes) repeats, the last one partial.
+                             in.scalar_bits, in.dst.base, instr.src_dtype, instr.kind});
+  // Counter mode: the hardware runs ceil(bytes / repeat_bytes) repeats, the last one partial;
+  // a cast's repeats hold 256 bytes of its wider type.
   const VectorCost& cost = ctx_.costs.Vector(instr.opcode, instr.dtype);
   uint64_t repeat_bytes = ctx_.config.vector_repeat_bytes;
-  uint64_t repeats = (in.bytes + repeat_bytes - 1) / repeat_bytes;
+  uint64_t lane_bytes = std::max(in.bytes, in.src0.bytes());
+  uint64_t repeats = (lane_bytes + repeat_bytes - 1) / repeat_bytes;
   uint64_t srcs[2] = {in.src0_addr, in.src1_addr};
   uint64_t beats = banks_.Beats(srcs, VectorSources(cls), in.dst_addr, in.bytes);
   return Timing(cost, repeats, beats, now);
@@ -69,17 +72,19 @@ PipeTiming VectorPipe::ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* 
     std::memset(old_dst, 0, sizeof(old_dst));
     for (uint32_t e = 0; e < lanes; ++e) {
       if (!g.Active(r, e)) continue;
-      uint64_t lane = uint64_t{e} * g.esize;
-      if (sources >= 1) std::memcpy(src0 + lane, in.src0.base + g.Offset(1, r, e), g.esize);
-      if (sources == 2) std::memcpy(src1 + lane, in.src1.base + g.Offset(2, r, e), g.esize);
-      if (reads_dst) std::memcpy(old_dst + lane, in.dst.base + g.Offset(0, r, e), g.esize);
+      uint32_t s = g.SizeOf(1);
+      uint32_t d = g.SizeOf(0);
+      if (sources >= 1) std::memcpy(src0 + e * s, in.src0.base + g.Offset(1, r, e), s);
+      if (sources == 2) std::memcpy(src1 + e * s, in.src1.base + g.Offset(2, r, e), s);
+      if (reads_dst) std::memcpy(old_dst + e * d, in.dst.base + g.Offset(0, r, e), d);
     }
-    info.semantics(VecOperands{instr.dtype, src0, src1, result, lanes, in.scalar_bits, old_dst});
+    info.semantics(VecOperands{instr.dtype, src0, src1, result, lanes, in.scalar_bits, old_dst,
+                               instr.src_dtype, instr.kind});
     for (uint32_t e = 0; e < lanes; ++e) {
       if (!g.Active(r, e)) continue;
       uint64_t at = g.Offset(0, r, e);
-      std::memcpy(image + at, result + e * g.esize, g.esize);
-      std::memset(written + at, 1, g.esize);
+      std::memcpy(image + at, result + e * g.SizeOf(0), g.SizeOf(0));
+      std::memset(written + at, 1, g.SizeOf(0));
     }
   }
   // One pass of the pipeline per iteration; UB bank conflicts are modelled for dense operands.

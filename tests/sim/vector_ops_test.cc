@@ -12,6 +12,7 @@
 #include "sim/core/invariant.h"
 #include "sim/isa/fp16.h"
 #include "sim/isa/opcode.h"
+#include "sim/isa/semantics/cast.h"
 
 namespace aicore::sim {
 namespace {
@@ -158,6 +159,12 @@ TEST(VectorOps, EveryRowImplementsExactlyItsDTypes) {
     for (int d = 1; d < kNumDTypes; ++d) {
       auto t = static_cast<DType>(d);
       VecOperands ops{t, a.data(), b.data(), out.data(), 64, 0, b.data()};
+      // A cast's row lists destination types; any source it has from float32 or int32 will do.
+      if (row.op_class == OpClass::kVecCast) {
+        ops.src_dtype = CastModes(DType::kFloat32, t) != 0 ? DType::kFloat32 : DType::kInt32;
+        if (CastModes(ops.src_dtype, t) == 0) ops.src_dtype = DType::kFloat16;
+        ops.round_mode = static_cast<uint8_t>(RoundMode::kTrunc);
+      }
       if (VectorOpSupports(row.opcode, t)) {
         EXPECT_NO_THROW(row.semantics(ops)) << row.mnemonic << " " << DTypeName(t);
       } else {
@@ -200,6 +207,75 @@ TEST(VectorOps, MultiplyAddRoundsTheProductFirst) {
                            reinterpret_cast<uint8_t*>(out.data()), 1, 0,
                            reinterpret_cast<const uint8_t*>(d.data())});
   EXPECT_EQ(HalfToFloat(out[0]), 0.0f);  // a fused rounding would leave 9.5e-7
+}
+
+uint64_t Cast(uint64_t bits, DType src, DType dst, RoundMode m) {
+  return CastBits(bits, src, dst, m);
+}
+uint32_t F(float f) { return std::bit_cast<uint32_t>(f); }
+
+TEST(Cast, FloatToHalfInEveryRoundMode) {
+  // 1 + 2^-11 is halfway between 1 and the next half (1 + 2^-10).
+  uint32_t mid = F(1.0f + 0x1p-11f);
+  EXPECT_EQ(Cast(mid, DType::kFloat32, DType::kFloat16, RoundMode::kRint), 0x3C00u);
+  EXPECT_EQ(Cast(mid, DType::kFloat32, DType::kFloat16, RoundMode::kRound), 0x3C01u);
+  EXPECT_EQ(Cast(mid, DType::kFloat32, DType::kFloat16, RoundMode::kFloor), 0x3C00u);
+  EXPECT_EQ(Cast(mid, DType::kFloat32, DType::kFloat16, RoundMode::kCeil), 0x3C01u);
+  EXPECT_EQ(Cast(mid, DType::kFloat32, DType::kFloat16, RoundMode::kTrunc), 0x3C00u);
+  EXPECT_EQ(Cast(mid, DType::kFloat32, DType::kFloat16, RoundMode::kOdd), 0x3C01u);
+  uint32_t neg = F(-(1.0f + 0x1p-11f));
+  EXPECT_EQ(Cast(neg, DType::kFloat32, DType::kFloat16, RoundMode::kFloor), 0xBC01u);
+  EXPECT_EQ(Cast(neg, DType::kFloat32, DType::kFloat16, RoundMode::kCeil), 0xBC00u);
+  // Overflow: nearest gives inf, toward zero the largest half.
+  EXPECT_EQ(Cast(F(70000.0f), DType::kFloat32, DType::kFloat16, RoundMode::kRint), 0x7C00u);
+  EXPECT_EQ(Cast(F(70000.0f), DType::kFloat32, DType::kFloat16, RoundMode::kTrunc), 0x7BFFu);
+  // Subnormal halves: 2^-24 is the smallest.
+  EXPECT_EQ(Cast(F(0x1p-24f), DType::kFloat32, DType::kFloat16, RoundMode::kRint), 0x0001u);
+  EXPECT_EQ(Cast(F(0x1p-26f), DType::kFloat32, DType::kFloat16, RoundMode::kCeil), 0x0001u);
+}
+
+TEST(Cast, FloatToIntegerSaturatesAndNanIsZero) {
+  EXPECT_EQ(Cast(F(2.5f), DType::kFloat32, DType::kInt32, RoundMode::kRint), 2u);
+  EXPECT_EQ(Cast(F(2.5f), DType::kFloat32, DType::kInt32, RoundMode::kRound), 3u);
+  EXPECT_EQ(Cast(F(-2.5f), DType::kFloat32, DType::kInt32, RoundMode::kRound),
+            static_cast<uint32_t>(-3));
+  EXPECT_EQ(Cast(F(0x1p22f + 0.5f), DType::kFloat32, DType::kInt16, RoundMode::kRint), 32767u);
+  EXPECT_EQ(Cast(F(NAN), DType::kFloat32, DType::kInt32, RoundMode::kTrunc), 0u);
+  EXPECT_EQ(Cast(F(-INFINITY), DType::kFloat32, DType::kInt16, RoundMode::kTrunc), 0x8000u);
+  EXPECT_EQ(Cast(0xFC00u, DType::kFloat16, DType::kUInt8, RoundMode::kNone), 0u);  // -inf
+}
+
+TEST(Cast, FloatToFloatIsRoundToIntegralAndMinusZeroBecomesPlus) {
+  EXPECT_EQ(Cast(F(-0.3f), DType::kFloat32, DType::kFloat32, RoundMode::kTrunc), 0u);
+  EXPECT_EQ(Cast(F(1.5f), DType::kFloat32, DType::kFloat32, RoundMode::kRint), F(2.0f));
+  EXPECT_EQ(Cast(F(-1.5f), DType::kFloat32, DType::kFloat32, RoundMode::kFloor), F(-2.0f));
+}
+
+TEST(Cast, Bf16BothWays) {
+  // 1 + 2^-8 is halfway between two bf16 values: RINT keeps 1.0, CEIL takes the next.
+  uint32_t mid = F(1.0f + 0x1p-8f);
+  EXPECT_EQ(Cast(mid, DType::kFloat32, DType::kBFloat16, RoundMode::kRint), 0x3F80u);
+  EXPECT_EQ(Cast(mid, DType::kFloat32, DType::kBFloat16, RoundMode::kCeil), 0x3F81u);
+  EXPECT_EQ(Cast(0x3FC0u, DType::kBFloat16, DType::kFloat32, RoundMode::kNone), F(1.5f));
+  EXPECT_EQ(Cast(0xC0B0u, DType::kBFloat16, DType::kInt32, RoundMode::kTrunc),
+            static_cast<uint32_t>(-5));  // -5.5
+}
+
+TEST(Cast, IntegersSaturateAndWidenExactly) {
+  EXPECT_EQ(Cast(static_cast<uint32_t>(-70000), DType::kInt32, DType::kInt16, RoundMode::kNone),
+            0x8000u);
+  EXPECT_EQ(Cast(static_cast<uint32_t>(-5), DType::kInt32, DType::kInt64, RoundMode::kNone),
+            static_cast<uint64_t>(-5));
+  // int32 -> float: 2^31 - 1 is not a float; nearest rounds to 2^31, toward zero below it.
+  EXPECT_EQ(Cast(0x7FFFFFFFu, DType::kInt32, DType::kFloat32, RoundMode::kRint), F(0x1p31f));
+  EXPECT_EQ(Cast(0x7FFFFFFFu, DType::kInt32, DType::kFloat32, RoundMode::kTrunc), F(2147483520.0f));
+}
+
+TEST(Cast, TheTableNamesEveryLegalPair) {
+  EXPECT_NE(CastModes(DType::kFloat32, DType::kFloat16) & RoundModeBit(RoundMode::kOdd), 0);
+  EXPECT_EQ(CastModes(DType::kFloat16, DType::kFloat32), RoundModeBit(RoundMode::kNone));
+  EXPECT_EQ(CastModes(DType::kInt32, DType::kFloat16), 0);  // that is cast_deq
+  EXPECT_EQ(RoundModeList(CastModes(DType::kInt16, DType::kFloat32)), "CAST_NONE");
 }
 
 TEST(VectorOps, TableRowsAreIndexedByTheirOpcode) {

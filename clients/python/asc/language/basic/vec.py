@@ -190,6 +190,36 @@ def _fill(api, ir_op, kind, allowed):
     return op
 
 
+def _cast(api, ir_op, kind, allowed):
+    def op(dst, src, round_mode, *args, **kwargs):
+        require_builder(api)
+        from asc.language.core.constexpr import ConstExpr
+        from asc.language.core.enums import RoundMode
+        mode = ConstExpr.unwrap(round_mode)
+        if not isinstance(mode, int) or isinstance(mode, bool) or mode not in iter(RoundMode):
+            raise TypeError(f"{api}(): round_mode must be an asc.RoundMode (CAST_NONE, "
+                            f"CAST_RINT, ...), got {round_mode!r}")
+
+        def emit(setup):
+            check_ub(api, dst=dst, src=src)
+            # Which (src, dst, mode) triples the chip converts is checked by the simulator,
+            # which names the legal modes (pyasc passes dtypes through to the compiler).
+            ir = require_builder(api).emit(ir_op)
+            ir.dst.CopyFrom(tensor_ref(dst))
+            ir.src.CopyFrom(tensor_ref(src))
+            ir.round_mode = int(mode)
+            setup(ir)
+
+        _require_tensors(api, dst=dst, src=src)
+        dispatch(api, _forms(api, UnaryRepeatParams, [Param("count", runtime_int)], emit),
+                 args, kwargs)
+    op.__name__ = op.__qualname__ = api
+    op.__doc__ = (f"{api}(dst, src, round_mode, count) or {api}(dst, src, round_mode, mask, "
+                  f"repeat_times, repeat_params: UnaryRepeatParams, is_set_mask=True): convert "
+                  f"src to dst's element type in the given RoundMode.")
+    return op
+
+
 class _FillStrides:
     """duplicate's strides, given as plain ints rather than a params struct."""
 
@@ -207,7 +237,7 @@ def _require_tensors(api, **tensors):
 
 
 _MAKERS = {"binary": _binary, "unary": _unary, "scalar": _scalar, "binary_dst": _binary,
-           "scalar_dst": _scalar, "fill": _fill}
+           "scalar_dst": _scalar, "fill": _fill, "cast": _cast}
 
 __all__ = []
 for _api, _ir_op, _kind, _layout, _dtypes, _forms_of_row in _isa.VECTOR_OPS:
