@@ -31,6 +31,10 @@ Status DecodeContext::SameDType(const TensorOperand& dst, const TensorOperand& s
 Status DecodeContext::FinishVector(Opcode op, MemOpInfo& m, uint32_t count, Instr* in) {
   if (Status s = CheckVectorDType(op, m.dst.dtype); !s.ok()) return s;
   if (!m.repeat_form) {
+    if ((Info(op).forms & kCountForm) == 0) {
+      return OpError("repeat", std::string(Info(op).mnemonic) +
+                                   " has only the mask/repeat form; give repeat, not count");
+    }
     if (Status u = UseInteger(count, "count"); !u.ok()) return u;
   } else if (count != 0) {
     return OpError("count", "is set together with repeat; the mask/repeat form has no count");

@@ -7,10 +7,13 @@ namespace {
 constexpr std::string_view kLevelNames[] = {"off", "warn", "strict", "strict-all"};
 
 // By Diagnostic::Kind value: aicore.report.v1.Diagnostic.Kind's names.
-constexpr std::string_view kKindNames[] = {
-    "KIND_INVALID",    "DEADLOCK",           "OUT_OF_BOUNDS",     "GM_OUT_OF_BOUNDS", "GM_OVERRUN",
-    "INVALID_OPERAND", "CYCLE_LIMIT",        "FLAG_OVERFLOW",     "UNMATCHED_FLAG",   "RACE",
-    "GM_SHARED_WRITE", "UNINITIALIZED_READ", "UNALLOCATED_BUFFER", "TRAP"};
+constexpr std::string_view kKindNames[] = {"KIND_INVALID",       "DEADLOCK",
+                                           "OUT_OF_BOUNDS",      "GM_OUT_OF_BOUNDS",
+                                           "GM_OVERRUN",         "INVALID_OPERAND",
+                                           "CYCLE_LIMIT",        "FLAG_OVERFLOW",
+                                           "UNMATCHED_FLAG",     "RACE",
+                                           "GM_SHARED_WRITE",    "UNINITIALIZED_READ",
+                                           "UNALLOCATED_BUFFER", "TRAP"};
 
 }  // namespace
 

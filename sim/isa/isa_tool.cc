@@ -31,6 +31,8 @@ std::string_view ShapeName(OpClass c) {
       return "fill";
     case OpClass::kVecCast:
       return "cast";
+    case OpClass::kVecReduce:
+      return "reduce";
     case OpClass::kDataCopy:
       return "copy";
     case OpClass::kSetFlag:

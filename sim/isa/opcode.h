@@ -49,6 +49,7 @@ enum class OpClass : uint8_t {
   kVecScalarDst,  // as kVecScalar, and dst is read too (axpy)
   kVecFill,       // dst and a scalar, no source (duplicate)
   kVecCast,       // dst, src of another element type, a round mode
+  kVecReduce,     // dst, src: one result per iteration (dst's repeat stride in elements)
   kVecMask,       // a write of the vector mask register or its mode (scalar unit)
   kSetFlag,
   kWaitFlag,

@@ -164,6 +164,7 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
   VectorMask& reg = *env.vector_mask;
   VecGeometry& g = out->geo;
   g.esize = static_cast<uint32_t>(DTypeSize(instr.dtype));
+  g.dst_per_repeat = cls == OpClass::kVecReduce;
   if (cls == OpClass::kVecCast) {
     // Iterations hold 256 bytes of the wider type; each operand packs its own elements.
     g.size[0] = g.esize;
@@ -217,7 +218,8 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
     uint64_t span = g.Span(k);
     // Whole iterations of contiguous blocks: the race checker sees the gaps between them.
     uint64_t chunk = 0, pitch = 0;
-    if (!g.counter && (g.blk[k] == 1 || span <= kVectorBlockBytes)) {
+    if (!g.counter && !(k == 0 && g.dst_per_repeat) &&
+        (g.blk[k] == 1 || span <= kVectorBlockBytes)) {
       int64_t last = g.LastLane(0);
       chunk = last < 0
                   ? 0
@@ -331,6 +333,7 @@ bool BuildIssued(const Instr& instr, const std::vector<ScalarValue>& values, con
     case OpClass::kVecScalarDst:
     case OpClass::kVecFill:
     case OpClass::kVecCast:
+    case OpClass::kVecReduce:
       return BuildVector(instr, values, ev, env, site, out);
     case OpClass::kSetFlag:
     case OpClass::kWaitFlag:

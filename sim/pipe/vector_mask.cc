@@ -46,6 +46,12 @@ int64_t VecGeometry::LastLane(uint64_t r) const {
 
 uint64_t VecGeometry::Span(int k) const {
   uint64_t end = 0;
+  if (k == 0 && dst_per_repeat) {
+    for (uint64_t r = repeats; r-- > 0;) {
+      if (LastLane(r) >= 0) return Offset(0, r, 0) + SizeOf(0);
+    }
+    return 0;
+  }
   // Iterations differ only in counter mode (the last one partial): the last and the one before
   // it bound the span, strides being non-negative.
   uint64_t first = repeats >= 2 ? repeats - 2 : 0;

@@ -33,6 +33,8 @@ struct VecGeometry {
   uint64_t count = 0;            // counter mode
   uint64_t mask_hi = 0;          // normal mode: the lanes of every iteration
   uint64_t mask_lo = 0;
+  // Reductions: dst receives one element per iteration, rep[0] elements apart (not blocks).
+  bool dst_per_repeat = false;
   uint64_t blk[3] = {1, 1, 1};
   uint64_t rep[3] = {8, 8, 8};
 
@@ -51,6 +53,7 @@ struct VecGeometry {
   }
   // Byte offset of lane `e` of iteration `r` of operand `k` from the operand's base.
   uint64_t Offset(int k, uint64_t r, uint32_t e) const {
+    if (k == 0 && dst_per_repeat) return r * rep[0] * SizeOf(0);
     return (r * rep[k] + e / lanes_per_block(k) * blk[k]) * kVectorBlockBytes +
            e % lanes_per_block(k) * SizeOf(k);
   }

@@ -80,6 +80,13 @@ PipeTiming VectorPipe::ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* 
     }
     info.semantics(VecOperands{instr.dtype, src0, src1, result, lanes, in.scalar_bits, old_dst,
                                instr.src_dtype, instr.kind});
+    if (g.dst_per_repeat) {  // a reduction: one result per iteration
+      if (g.LastLane(r) < 0) continue;
+      uint64_t at = g.Offset(0, r, 0);
+      std::memcpy(image + at, result, g.SizeOf(0));
+      std::memset(written + at, 1, g.SizeOf(0));
+      continue;
+    }
     for (uint32_t e = 0; e < lanes; ++e) {
       if (!g.Active(r, e)) continue;
       uint64_t at = g.Offset(0, r, e);

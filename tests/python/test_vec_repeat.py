@@ -291,3 +291,77 @@ def test_family_repeat_form_with_strides_and_partial_mask(device, op, layout, dt
     want = model_with_dst(per_dst, c, args, mask, 2, blk, rep)
     np.testing.assert_array_equal(out, want)
 
+
+
+# ---- whole_reduce_sum: one sum per iteration, in the hardware's tree order -----------------
+
+@asc.jit
+def reduce_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, mask: asc.ConstExpr,
+                  repeat: asc.ConstExpr[int], dst_rep: asc.ConstExpr[int],
+                  src_blk: asc.ConstExpr[int], src_rep: asc.ConstExpr[int]):
+    n = 1024
+    gx, gy = asc.GlobalTensor(), asc.GlobalTensor()
+    gx.set_global_buffer(x)
+    gy.set_global_buffer(y)
+    src = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, n)
+    dst = asc.LocalTensor(x.dtype, asc.TPosition.VECOUT, 8192, 64)
+    asc.data_copy(src, gx, n)
+    asc.data_copy(dst, gy, 64)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.whole_reduce_sum(dst, src, mask, repeat, dst_rep, src_blk, src_rep)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(gy, dst, 64)
+
+
+def tree_sum(values):
+    """Adjacent pairs, level by level, each addition in the element type."""
+    v = list(values)
+    while len(v) > 1:
+        nxt = [v[i] + v[i + 1] for i in range(0, len(v) - 1, 2)]
+        if len(v) % 2:
+            nxt.append(v[-1])
+        v = nxt
+    return v[0]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+@pytest.mark.parametrize("mask,repeat,dst_rep,src_blk,src_rep", [
+    (128, 3, 1, 1, 8),                         # full iterations, dense results
+    (37, 2, 4, 1, 8),                          # partial mask, results 4 elements apart
+    ([0xFFFF_0000_FFFF_0001, 0x8000_0000_0000_0001], 2, 2, 2, 16),  # bit mask and strides
+])
+def test_whole_reduce_sum_adds_each_iteration_in_tree_order(device, dtype, mask, repeat,
+                                                            dst_rep, src_blk, src_rep):
+    rng = np.random.default_rng(2)
+    x = rng.uniform(-4, 4, N).astype(dtype)
+    y = np.full(64, 99, dtype=dtype)
+    out = y.copy()
+    reduce_kernel[1, rt.current_stream()](x, out, mask, repeat, dst_rep, src_blk, src_rep)
+    esize = x.dtype.itemsize
+    per_repeat, per_block = 256 // esize, 32 // esize
+    active = {e for r, e in lanes(mask, esize, 1, False)}
+    want = y.copy()
+    for r in range(repeat):
+        vals = []
+        for e in range(per_repeat):
+            idx = (r * src_rep * 32 + (e // per_block) * src_blk * 32) // esize + e % per_block
+            vals.append(x[idx] if e in active else x.dtype.type(0))
+        want[r * dst_rep] = tree_sum(vals)
+    np.testing.assert_array_equal(out, want)
+
+
+def test_half_tree_sum_differs_from_a_sequential_sum(device):
+    # The tree is observable: 2048 + 1 + 1 + ... rounds away the ones one at a time
+    # sequentially, but the tree adds the ones to each other first.
+    x = np.zeros(N, dtype=np.float16)
+    x[0] = 2048
+    x[1:128] = 1
+    out = np.zeros(64, dtype=np.float16)
+    reduce_kernel[1, rt.current_stream()](x, out, 128, 1, 1, 1, 8)
+    assert out[0] == tree_sum(list(x[:128]))
+    sequential = np.float16(0)
+    for v in x[:128]:
+        sequential = np.float16(sequential + v)
+    assert out[0] != sequential

@@ -174,7 +174,7 @@ def _fill(api, ir_op, kind, allowed):
 
         def repeat_form(mask, repeat_times, dst_block_stride, dst_repeat_stride,
                         is_set_mask=True):
-            strides = _FillStrides(dst_block_stride, dst_repeat_stride)
+            strides = _Strides((dst_block_stride,), (dst_repeat_stride,))
             emit(lambda ir: emit_repeat(ir, mask, repeat_times, strides, is_set_mask))
 
         _require_tensors(api, dst=dst)
@@ -220,14 +220,48 @@ def _cast(api, ir_op, kind, allowed):
     return op
 
 
-class _FillStrides:
-    """duplicate's strides, given as plain ints rather than a params struct."""
+def _reduce(api, ir_op, kind, allowed):
+    def op(dst, src, mask, *args, **kwargs):
+        require_builder(api)
+
+        def repeat_form(repeat_time, dst_rep_stride, src_blk_stride, src_rep_stride,
+                        is_set_mask=True):
+            check_ub(api, dst=dst, src=src)
+            _check_dtypes(api, allowed, dst=dst, src=src)
+            ir = require_builder(api).emit(ir_op)
+            ir.kind = kind
+            ir.dst.CopyFrom(tensor_ref(dst))
+            ir.src.CopyFrom(tensor_ref(src))
+            # dst_rep_stride counts elements of dst: one result per iteration.
+            emit_repeat(ir, mask, repeat_time,
+                        _Strides((1, src_blk_stride), (dst_rep_stride, src_rep_stride)),
+                        is_set_mask)
+
+        _require_tensors(api, dst=dst, src=src)
+        if not (runtime_int(mask) or bit_mask(mask)):
+            raise TypeError(f"{api}(): mask must be an int or [low_word, high_word], got "
+                            f"{type(mask).__name__}")
+        dispatch(api, [Overload([Param("repeat_time", runtime_int),
+                                 Param("dst_rep_stride", runtime_int),
+                                 Param("src_blk_stride", runtime_int),
+                                 Param("src_rep_stride", runtime_int),
+                                 Param("is_set_mask", is_bool, True)], repeat_form)],
+                 args, kwargs)
+    op.__name__ = op.__qualname__ = api
+    op.__doc__ = (f"{api}(dst, src, mask, repeat_time, dst_rep_stride, src_blk_stride, "
+                  f"src_rep_stride, is_set_mask=True): one result per iteration, written "
+                  f"dst_rep_stride elements apart.")
+    return op
+
+
+class _Strides:
+    """Strides given as plain ints rather than a params struct: (block strides, repeat strides)."""
 
     def __init__(self, blk, rep):
-        self._blk, self._rep = blk, rep
+        self._blk, self._rep = tuple(blk), tuple(rep)
 
     def strides(self):
-        return (self._blk,), (self._rep,)
+        return self._blk, self._rep
 
 
 def _require_tensors(api, **tensors):
@@ -237,7 +271,8 @@ def _require_tensors(api, **tensors):
 
 
 _MAKERS = {"binary": _binary, "unary": _unary, "scalar": _scalar, "binary_dst": _binary,
-           "scalar_dst": _scalar, "fill": _fill, "cast": _cast}
+           "scalar_dst": _scalar, "fill": _fill, "cast": _cast,
+           "reduce": _reduce}
 
 __all__ = []
 for _api, _ir_op, _kind, _layout, _dtypes, _forms_of_row in _isa.VECTOR_OPS:
