@@ -147,6 +147,56 @@ Status DecodeContext::DecodeVecCast(const ir::VecCastOp& v, Instr* in) {
   return FinishVector(Opcode::kVecCast, m, v.count(), in);
 }
 
+Status DecodeContext::DecodeVecCompare(const ir::VecCompareOp& v, Instr* in) {
+  in->opcode = Opcode::kVecCompare;
+  Opcode op;
+  if (Status s = VectorOpcode("vec_compare", "VecCompareOp.Kind", v.kind(), &op); !s.ok()) {
+    return s;
+  }
+  bool scalar = op == Opcode::kVecCompareScalar;
+  MemOpInfo m;
+  if (Status s = DecodeTensor(v.dst(), "dst", true, &m.dst); !s.ok()) return s;
+  if (Status s = DecodeTensor(v.src0(), "src0", true, &m.src0); !s.ok()) return s;
+  if (!IsInteger(m.dst.dtype)) {
+    return OpError("dst.dtype", std::string(DTypeProtoName(m.dst.dtype)) +
+                                    " cannot hold a bit mask; use DT_UINT8");
+  }
+  if (Status s = CheckVectorDType(op, m.src0.dtype); !s.ok()) return s;
+  constexpr uint32_t kEq = 2, kNumModes = 6;
+  if (v.cmp_mode() >= kNumModes) {
+    return OpError("cmp_mode", std::to_string(v.cmp_mode()) + " is not a CMPMODE (LT 0 .. NE 5)");
+  }
+  if (m.src0.dtype == DType::kInt32 && v.cmp_mode() != kEq) {
+    return OpError("cmp_mode", "int32 compares only EQ on the chip (ascendc-semantics.md 5.6)");
+  }
+  if (scalar) {
+    if (v.has_src1()) return OpError("src1", "compare_scalar compares against `scalar`, not src1");
+    DType st;
+    if (Status u = Use(v.scalar(), "scalar", &st); !u.ok()) return u;
+    m.scalar = v.scalar();
+  } else {
+    if (Status s = DecodeTensor(v.src1(), "src1", true, &m.src1); !s.ok()) return s;
+    if (m.src1.dtype != m.src0.dtype) {
+      return OpError("src1.dtype", std::string(DTypeProtoName(m.src1.dtype)) +
+                                       " differs from src0.dtype " +
+                                       std::string(DTypeProtoName(m.src0.dtype)));
+    }
+  }
+  if (v.has_repeat()) {
+    if (Status s = DecodeRepeat(op, v.repeat(), scalar ? 2 : 3, &m); !s.ok()) return s;
+  } else if (Status u = UseInteger(v.count(), "count"); !u.ok()) {
+    return u;
+  }
+  m.count = v.count();
+  in->opcode = op;
+  in->pipe = PipeId::kV;
+  in->dtype = m.src0.dtype;  // the element type compared; dst is bytes of bits
+  in->kind = static_cast<uint8_t>(v.cmp_mode());
+  in->aux = static_cast<uint32_t>(p_->mem_ops.size());
+  p_->mem_ops.push_back(m);
+  return Status::Ok();
+}
+
 Status DecodeContext::DecodeVecBinary(const ir::VecBinaryOp& v, Instr* in) {
   in->opcode = Opcode::kVecAdd;
   Opcode op;

@@ -195,6 +195,8 @@ Status DecodeContext::DecodeOpBody(const ir::Op& op, Instr* in, uint32_t depth) 
       return DecodeVecMask(op.vec_mask(), in);
     case ir::Op::kVecCast:
       return DecodeVecCast(op.vec_cast(), in);
+    case ir::Op::kVecCompare:
+      return DecodeVecCompare(op.vec_compare(), in);
     case ir::Op::kSetFlag:
       return DecodeFlag(op.set_flag().event(), op.set_flag().event_id(),
                         /*is_set=*/true, in);

@@ -33,6 +33,8 @@ std::string_view ShapeName(OpClass c) {
       return "cast";
     case OpClass::kVecReduce:
       return "reduce";
+    case OpClass::kVecCompare:
+      return "compare";
     case OpClass::kDataCopy:
       return "copy";
     case OpClass::kSetFlag:

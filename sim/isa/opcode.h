@@ -50,6 +50,7 @@ enum class OpClass : uint8_t {
   kVecFill,       // dst and a scalar, no source (duplicate)
   kVecCast,       // dst, src of another element type, a round mode
   kVecReduce,     // dst, src: one result per iteration (dst's repeat stride in elements)
+  kVecCompare,    // dst bit mask, src0, src1 (or a scalar), a compare mode; ignores the mask
   kVecMask,       // a write of the vector mask register or its mode (scalar unit)
   kSetFlag,
   kWaitFlag,
@@ -99,7 +100,7 @@ struct VecOperands {
   uint64_t scalar_bits = 0;         // vector-scalar: the scalar already converted to `dtype`
   const uint8_t* dst_in = nullptr;  // rows that read dst (kVecBinaryDst, kVecScalarDst): old dst
   DType src_dtype = DType::kInvalid;  // kVecCast: the source's element type (dtype is dst's)
-  uint8_t round_mode = 0;             // kVecCast: RoundMode
+  uint8_t round_mode = 0;             // kVecCast: RoundMode; kVecCompare: CMPMODE
 };
 // Element semantics of one vector instruction over whole operands: dispatches once on the dtype,
 // then runs a tight loop (no per-element virtual calls). Only called for dtypes in the row's set.
@@ -152,9 +153,9 @@ inline bool IsVectorCompute(Opcode op) { return Info(op).semantics != nullptr; }
 
 // Operand layouts of vector compute rows: how many tensor sources, whether dst is also read.
 inline int VectorSources(OpClass c) {
-  return c == OpClass::kVecBinary || c == OpClass::kVecBinaryDst ? 2
-         : c == OpClass::kVecFill                                ? 0
-                                                                 : 1;
+  if (c == OpClass::kVecBinary || c == OpClass::kVecBinaryDst || c == OpClass::kVecCompare)
+    return 2;
+  return c == OpClass::kVecFill ? 0 : 1;
 }
 inline bool VectorReadsDst(OpClass c) {
   return c == OpClass::kVecBinaryDst || c == OpClass::kVecScalarDst;

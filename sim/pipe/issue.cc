@@ -176,8 +176,20 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
       !ev.InRange(m.repeat_times, "repeat_times", kMaxRepeatTimes, &repeat_times)) {
     return false;
   }
+  bool compare = cls == OpClass::kVecCompare;
   // is_set_mask=True: the instruction loads its mask into the register, in the current mode.
-  if (m.mask_len != 0) {
+  if (compare) {
+    // Compare to UB ignores the mask (ascendc-semantics.md 5.6): every lane of its iterations,
+    // or in the count form its first `count` lanes.
+    g.dst_bits = true;
+    g.counter = !m.repeat_form;
+    g.mask_hi = g.mask_lo = ~uint64_t{0};
+    if (g.counter) {
+      int64_t count = ev.Int(m.count);
+      if (count < 0) return ev.Fail("field count = " + std::to_string(count) + " is negative");
+      g.count = static_cast<uint64_t>(count);
+    }
+  } else if (m.mask_len != 0) {
     int64_t len = ev.Int(m.mask_len);
     if (len < 0) return ev.Fail("field mask = " + std::to_string(len) + " is negative");
     bool counter = reg.counter;
@@ -187,15 +199,17 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
     reg.hi = values[m.mask_hi].u;
     reg.lo = values[m.mask_lo].u;
   }
-  g.counter = reg.counter;
-  g.mask_hi = reg.hi;
-  g.mask_lo = reg.lo;
-  g.count = reg.lo;
+  if (!compare) {
+    g.counter = reg.counter;
+    g.mask_hi = reg.hi;
+    g.mask_lo = reg.lo;
+    g.count = reg.lo;
+  }
   g.repeats =
       g.counter ? (g.count + g.lanes_per_repeat() - 1) / g.lanes_per_repeat() : repeat_times;
   const char* blk_names[3] = {"dst_blk_stride", "src0_blk_stride", "src1_blk_stride"};
   const char* rep_names[3] = {"dst_rep_stride", "src0_rep_stride", "src1_rep_stride"};
-  int sources = VectorSources(cls);
+  int sources = compare && m.scalar != 0 ? 1 : VectorSources(cls);
   if (sources != 2) blk_names[1] = "src_blk_stride", rep_names[1] = "src_rep_stride";
   int operands = 1 + sources;
   for (int k = 0; k < operands; ++k) {
@@ -218,7 +232,7 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
     uint64_t span = g.Span(k);
     // Whole iterations of contiguous blocks: the race checker sees the gaps between them.
     uint64_t chunk = 0, pitch = 0;
-    if (!g.counter && !(k == 0 && g.dst_per_repeat) &&
+    if (!g.counter && !(k == 0 && (g.dst_per_repeat || g.dst_bits)) &&
         (g.blk[k] == 1 || span <= kVectorBlockBytes)) {
       int64_t last = g.LastLane(0);
       chunk = last < 0
@@ -231,7 +245,7 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
       return false;
     }
   }
-  if (VectorHasScalar(cls)) {
+  if (VectorHasScalar(cls) || m.scalar != 0) {
     out->scalar_bits =
         ToElementBits(values[m.scalar], env.program.value_dtypes[m.scalar], instr.dtype);
   }
@@ -251,7 +265,9 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
 bool BuildVector(const Instr& instr, const std::vector<ScalarValue>& values, const Evaluator& ev,
                  const IssueEnv& env, const Site& site, IssuedInstr* out) {
   const MemOpInfo& m = env.program.mem_ops[instr.aux];
-  if (m.repeat_form) return BuildVectorRepeat(instr, values, ev, env, site, out);
+  if (m.repeat_form || Info(instr.opcode).op_class == OpClass::kVecCompare) {
+    return BuildVectorRepeat(instr, values, ev, env, site, out);
+  }
   // The library's count form runs in counter mode and leaves normal mode with every lane on
   // (ascendc-semantics.md 6.2).
   if (env.vector_mask != nullptr) *env.vector_mask = VectorMask{};
@@ -286,7 +302,7 @@ bool BuildVector(const Instr& instr, const std::vector<ScalarValue>& values, con
   // A row that also reads dst (multiply-add into dst) is ordered by its write range alone: a
   // write conflicts with every earlier access, so no extra range is needed for the hazards.
   if (!ResolveSide(m.dst, dst_addr, bytes, {"dst", true}, env, site, &dst, out)) return false;
-  if (VectorHasScalar(cls)) {
+  if (VectorHasScalar(cls) || m.scalar != 0) {
     out->scalar_bits =
         ToElementBits(values[m.scalar], env.program.value_dtypes[m.scalar], instr.dtype);
   }
@@ -334,6 +350,7 @@ bool BuildIssued(const Instr& instr, const std::vector<ScalarValue>& values, con
     case OpClass::kVecFill:
     case OpClass::kVecCast:
     case OpClass::kVecReduce:
+    case OpClass::kVecCompare:
       return BuildVector(instr, values, ev, env, site, out);
     case OpClass::kSetFlag:
     case OpClass::kWaitFlag:

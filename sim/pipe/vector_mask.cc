@@ -46,6 +46,7 @@ int64_t VecGeometry::LastLane(uint64_t r) const {
 
 uint64_t VecGeometry::Span(int k) const {
   uint64_t end = 0;
+  if (k == 0 && dst_bits) return (ActiveLanes() + 7) / 8;
   if (k == 0 && dst_per_repeat) {
     for (uint64_t r = repeats; r-- > 0;) {
       if (LastLane(r) >= 0) return Offset(0, r, 0) + SizeOf(0);

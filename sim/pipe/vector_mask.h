@@ -35,6 +35,8 @@ struct VecGeometry {
   uint64_t mask_lo = 0;
   // Reductions: dst receives one element per iteration, rep[0] elements apart (not blocks).
   bool dst_per_repeat = false;
+  // Compares: dst is a bit mask, bit r * lanes + e for lane e of iteration r, packed densely.
+  bool dst_bits = false;
   uint64_t blk[3] = {1, 1, 1};
   uint64_t rep[3] = {8, 8, 8};
 

@@ -58,13 +58,16 @@ PipeTiming VectorPipe::ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* 
   uint8_t* image = scratch;
   uint8_t* written = scratch + span;
   std::memset(written, 0, span);
+  // A compare's last byte may be partly outside its lanes: those bits keep dst's value.
+  if (g.dst_bits && span > 0) std::memcpy(image, in.dst.base, span);
   constexpr uint64_t kRepeatBytes = kVectorRepeatBlocks * kVectorBlockBytes;
   alignas(8) uint8_t src0[kRepeatBytes];
   alignas(8) uint8_t src1[kRepeatBytes];
   alignas(8) uint8_t old_dst[kRepeatBytes];
   alignas(8) uint8_t result[kRepeatBytes];
   uint32_t lanes = g.lanes_per_repeat();
-  int sources = VectorSources(info.op_class);
+  int sources = in.src1.base == nullptr ? std::min(VectorSources(info.op_class), 1)
+                                        : VectorSources(info.op_class);
   bool reads_dst = VectorReadsDst(info.op_class);
   for (uint64_t r = 0; r < g.repeats; ++r) {
     std::memset(src0, 0, sizeof(src0));
@@ -80,6 +83,17 @@ PipeTiming VectorPipe::ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* 
     }
     info.semantics(VecOperands{instr.dtype, src0, src1, result, lanes, in.scalar_bits, old_dst,
                                instr.src_dtype, instr.kind});
+    if (g.dst_bits) {  // a compare: one bit per lane, LSB first
+      for (uint32_t e = 0; e < lanes; ++e) {
+        if (!g.Active(r, e)) continue;
+        uint64_t bit = r * lanes + e;
+        auto mask = static_cast<uint8_t>(1u << (bit % 8));
+        image[bit / 8] =
+            static_cast<uint8_t>((image[bit / 8] & ~mask) | (result[e] != 0 ? mask : 0));
+        written[bit / 8] = 1;
+      }
+      continue;
+    }
     if (g.dst_per_repeat) {  // a reduction: one result per iteration
       if (g.LastLane(r) < 0) continue;
       uint64_t at = g.Offset(0, r, 0);

@@ -365,3 +365,32 @@ def test_half_tree_sum_differs_from_a_sequential_sum(device):
     for v in x[:128]:
         sequential = np.float16(sequential + v)
     assert out[0] != sequential
+
+
+@asc.jit
+def traced_repeat_kernel(a: asc.GlobalAddress, out: asc.GlobalAddress, repeat: int, mask: int,
+                         stride: int):
+    ga, go = asc.GlobalTensor(), asc.GlobalTensor()
+    ga.set_global_buffer(a)
+    go.set_global_buffer(out)
+    la = asc.LocalTensor(a.dtype, asc.TPosition.VECIN, 0, 1024)
+    lc = asc.LocalTensor(a.dtype, asc.TPosition.VECOUT, 4096, 1024)
+    asc.data_copy(la, ga, 1024)
+    asc.data_copy(lc, go, 1024)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    # Runtime mask, iterations and strides: converted (uint8, int64, uint16) before the op.
+    asc.adds(lc, la, 1.0, mask, repeat, asc.UnaryRepeatParams(1, 1, stride, stride))
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(go, lc, 1024)
+
+
+def test_runtime_mask_repeat_and_strides(device):
+    a = np.arange(1024, dtype=np.float32)
+    out = np.zeros(1024, dtype=np.float32)
+    traced_repeat_kernel[1, rt.current_stream()](a, out, 3, 10, 16)
+    want = np.zeros(1024, dtype=np.float32)
+    for r in range(3):
+        want[r * 128:r * 128 + 10] = a[r * 128:r * 128 + 10] + 1
+    np.testing.assert_array_equal(out, want)

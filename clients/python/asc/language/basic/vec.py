@@ -42,30 +42,46 @@ def _check_dtypes(api, allowed, **tensors):
                         f"{dtypes_text(allowed)}")
 
 
-def emit_repeat(ir, mask, repeat_times, repeat_params, is_set_mask):
-    """Fills the VecRepeat of `ir`: the mask it loads (none with is_set_mask=False: the mask
-    register as set_vector_mask left it), the iterations and the strides of repeat_params."""
-    rep = ir.repeat
-    rep.repeat_times = to_value(repeat_times, KT.uint8).id
+def repeat_fields(mask, repeat_times, repeat_params, is_set_mask):
+    """The VecRepeat of an op: the mask it loads (none with is_set_mask=False: the mask register
+    as set_vector_mask left it), the iterations and the strides of repeat_params. The values are
+    traced now, before the op that uses them is emitted; the returned function fills the op."""
+    times = to_value(repeat_times, KT.uint8).id
+    mask_ids = {}
     if is_set_mask:
         if isinstance(mask, (list, tuple)):
-            rep.mask_lo = to_value(mask[0], KT.uint64).id
-            rep.mask_hi = to_value(mask[1], KT.uint64).id
+            mask_ids = {"mask_lo": to_value(mask[0], KT.uint64).id,
+                        "mask_hi": to_value(mask[1], KT.uint64).id}
         else:
-            rep.mask_len = to_value(mask, KT.int64).id
+            mask_ids = {"mask_len": to_value(mask, KT.int64).id}
     blk, reps = repeat_params.strides()
-    rep.blk_stride.extend(to_value(v, KT.uint16).id for v in blk)
-    rep.rep_stride.extend(to_value(v, KT.uint16).id for v in reps)
+    blk_ids = [to_value(v, KT.uint16).id for v in blk]
+    rep_ids = [to_value(v, KT.uint16).id for v in reps]
+
+    def fill(ir):
+        rep = ir.repeat
+        rep.repeat_times = times
+        for field, value in mask_ids.items():
+            setattr(rep, field, value)
+        rep.blk_stride.extend(blk_ids)
+        rep.rep_stride.extend(rep_ids)
+    return fill
+
+
+def count_fields(count):
+    """The count of a count-form op, traced before the op is emitted."""
+    count_id = to_value(count, KT.int32).id
+    return lambda ir: setattr(ir, "count", count_id)
 
 
 def _forms(api, params_type, count_params, emit):
-    """The count form and both mask/repeat forms of one op; `emit(ir_setup)` emits the op after
-    the checks, `ir_setup(ir)` filling its count or repeat fields."""
+    """The count form and both mask/repeat forms of one op; `emit(fill)` emits the op after the
+    checks, `fill(ir)` setting its count or repeat fields (traced before the op)."""
     def count_form(count, is_set_mask=True):
-        emit(lambda ir: setattr(ir, "count", to_value(count, KT.int32).id))
+        emit(count_fields(count))
 
     def repeat_form(mask, repeat_times, repeat_params, is_set_mask=True):
-        emit(lambda ir: emit_repeat(ir, mask, repeat_times, repeat_params, is_set_mask))
+        emit(repeat_fields(mask, repeat_times, repeat_params, is_set_mask))
 
     repeat_params = [Param("repeat_times", runtime_int),
                      Param("repeat_params", of_type(params_type)),
@@ -170,12 +186,12 @@ def _fill(api, ir_op, kind, allowed):
             setup(ir)
 
         def count_form(count, is_set_mask=True):
-            emit(lambda ir: setattr(ir, "count", to_value(count, KT.int32).id))
+            emit(count_fields(count))
 
         def repeat_form(mask, repeat_times, dst_block_stride, dst_repeat_stride,
                         is_set_mask=True):
             strides = _Strides((dst_block_stride,), (dst_repeat_stride,))
-            emit(lambda ir: emit_repeat(ir, mask, repeat_times, strides, is_set_mask))
+            emit(repeat_fields(mask, repeat_times, strides, is_set_mask))
 
         _require_tensors(api, dst=dst)
         tail = [Param("repeat_times", runtime_int), Param("dst_block_stride", runtime_int),
@@ -228,14 +244,15 @@ def _reduce(api, ir_op, kind, allowed):
                         is_set_mask=True):
             check_ub(api, dst=dst, src=src)
             _check_dtypes(api, allowed, dst=dst, src=src)
+            # dst_rep_stride counts elements of dst: one result per iteration.
+            fill = repeat_fields(mask, repeat_time,
+                                 _Strides((1, src_blk_stride), (dst_rep_stride, src_rep_stride)),
+                                 is_set_mask)
             ir = require_builder(api).emit(ir_op)
             ir.kind = kind
             ir.dst.CopyFrom(tensor_ref(dst))
             ir.src.CopyFrom(tensor_ref(src))
-            # dst_rep_stride counts elements of dst: one result per iteration.
-            emit_repeat(ir, mask, repeat_time,
-                        _Strides((1, src_blk_stride), (dst_rep_stride, src_rep_stride)),
-                        is_set_mask)
+            fill(ir)
 
         _require_tensors(api, dst=dst, src=src)
         if not (runtime_int(mask) or bit_mask(mask)):
@@ -251,6 +268,63 @@ def _reduce(api, ir_op, kind, allowed):
     op.__doc__ = (f"{api}(dst, src, mask, repeat_time, dst_rep_stride, src_blk_stride, "
                   f"src_rep_stride, is_set_mask=True): one result per iteration, written "
                   f"dst_rep_stride elements apart.")
+    return op
+
+
+def _compare(api, ir_op, kind, allowed):
+    scalar_form = api == "compare_scalar"
+    params_type = UnaryRepeatParams if scalar_form else BinaryRepeatParams
+
+    def op(dst, src0, src1, cmp_mode, *args, **kwargs):
+        require_builder(api)
+        from asc.language.core.constexpr import ConstExpr
+        from asc.language.core.enums import CMPMODE
+        mode = ConstExpr.unwrap(cmp_mode)
+        if isinstance(mode, bool) or not isinstance(mode, int) or mode not in iter(CMPMODE):
+            raise TypeError(f"{api}(): cmp_mode must be an asc.CMPMODE (LT, GT, EQ, LE, GE, NE), "
+                            f"got {cmp_mode!r}")
+
+        def emit(setup):
+            tensors = {"dst": dst, "src0": src0} if scalar_form else \
+                {"dst": dst, "src0": src0, "src1": src1}
+            check_ub(api, **tensors)
+            if src0.dtype not in allowed:
+                raise TypeError(f"{api}(): dtype {src0.dtype} is not supported; allowed: "
+                                f"{dtypes_text(allowed)}")
+            scalar_id = 0
+            if scalar_form:
+                if not _number(src1):
+                    raise TypeError(f"{api}(): src1_scalar must be a number or a traced scalar, "
+                                    f"got {type(src1).__name__}")
+                scalar_id = to_value(src1, src0.dtype).id  # defined before the op uses it
+            ir = require_builder(api).emit(ir_op)
+            ir.kind = kind
+            ir.dst.CopyFrom(tensor_ref(dst))
+            ir.src0.CopyFrom(tensor_ref(src0))
+            if scalar_form:
+                ir.scalar = scalar_id
+            else:
+                ir.src1.CopyFrom(tensor_ref(src1))
+            ir.cmp_mode = int(mode)
+            setup(ir)
+
+        def count_form(count):
+            emit(count_fields(count))
+
+        def repeat_form(mask, repeat_times, repeat_params):
+            # The mask is ignored by compares to UB on the chip; it is still part of the call.
+            emit(repeat_fields(mask, repeat_times, repeat_params, False))
+
+        _require_tensors(api, dst=dst, src0=src0)
+        if not scalar_form:
+            _require_tensors(api, src1=src1)
+        tail = [Param("repeat_times", runtime_int), Param("repeat_params", of_type(params_type))]
+        dispatch(api, [Overload([Param("count", runtime_int)], count_form),
+                       Overload([Param("mask", runtime_int)] + tail, repeat_form),
+                       Overload([Param("mask", bit_mask)] + tail, repeat_form)], args, kwargs)
+    op.__name__ = op.__qualname__ = api
+    op.__doc__ = (f"{api}(dst, src0, src1, cmp_mode, count) or {api}(dst, src0, src1, cmp_mode, "
+                  f"mask, repeat_times, repeat_params): dst bit e = src0[e] <cmp_mode> src1[e].")
     return op
 
 
@@ -272,7 +346,7 @@ def _require_tensors(api, **tensors):
 
 _MAKERS = {"binary": _binary, "unary": _unary, "scalar": _scalar, "binary_dst": _binary,
            "scalar_dst": _scalar, "fill": _fill, "cast": _cast,
-           "reduce": _reduce}
+           "reduce": _reduce, "compare": _compare}
 
 __all__ = []
 for _api, _ir_op, _kind, _layout, _dtypes, _forms_of_row in _isa.VECTOR_OPS:
