@@ -1,6 +1,8 @@
 // Comparisons (asc-api.md 4.9, ascendc-semantics.md 5.6): one byte per lane, 1 where
 // src0 <mode> src1 (or the scalar) holds; the pipe packs the bytes into dst's bit mask. IEEE
 // comparisons, except that NE with a NaN operand is 0 on A2 ([BOUND]).
+#include <type_traits>
+
 #include "sim/isa/semantics/element_loops.h"
 
 namespace aicore::sim {
@@ -9,6 +11,15 @@ namespace {
 using namespace semantics;  // NOLINT(google-build-using-namespace): the family's toolkit
 
 enum class CmpMode : uint8_t { kLt = 0, kGt = 1, kEq = 2, kLe = 3, kGe = 4, kNe = 5 };
+
+template <typename V>
+bool IsNan(V v) {
+  if constexpr (std::is_floating_point_v<V>) {
+    return std::isnan(v);
+  } else {
+    return false;
+  }
+}
 
 template <typename V>
 bool Holds(CmpMode m, V a, V b) {
@@ -24,7 +35,7 @@ bool Holds(CmpMode m, V a, V b) {
     case CmpMode::kGe:
       return a >= b;
     case CmpMode::kNe:
-      return a != b && a == a && b == b;  // NaN: 0 on the chip
+      return a != b && !IsNan(a) && !IsNan(b);  // NaN: 0 on the chip
   }
   return false;
 }
