@@ -197,6 +197,35 @@ Status DecodeContext::DecodeVecCompare(const ir::VecCompareOp& v, Instr* in) {
   return Status::Ok();
 }
 
+Status DecodeContext::DecodeVecSelect(const ir::VecSelectOp& v, Instr* in) {
+  in->opcode = Opcode::kVecSelect;
+  constexpr uint32_t kTensorScalar = 1, kTensorTensor = 2;
+  if (v.sel_mode() != kTensorScalar && v.sel_mode() != kTensorTensor) {
+    return OpError("sel_mode", std::to_string(v.sel_mode()) +
+                                   " is not modelled: use VSEL_TENSOR_SCALAR_MODE (1) or "
+                                   "VSEL_TENSOR_TENSOR_MODE (2); the CMPMASK register mode (0) "
+                                   "is not supported by aicore-sim yet");
+  }
+  MemOpInfo m;
+  if (Status s = DecodeTensor(v.dst(), "dst", true, &m.dst); !s.ok()) return s;
+  if (Status s = DecodeTensor(v.sel_mask(), "sel_mask", true, &m.sel); !s.ok()) return s;
+  if (Status s = DecodeTensor(v.src0(), "src0", true, &m.src0); !s.ok()) return s;
+  if (Status s = SameDType(m.dst, m.src0, "src0"); !s.ok()) return s;
+  if (v.sel_mode() == kTensorTensor) {
+    if (Status s = DecodeTensor(v.src1(), "src1", true, &m.src1); !s.ok()) return s;
+    if (Status s = SameDType(m.dst, m.src1, "src1"); !s.ok()) return s;
+  } else {
+    DType st;
+    if (Status u = Use(v.scalar(), "scalar", &st); !u.ok()) return u;
+    m.scalar = v.scalar();
+  }
+  in->kind = static_cast<uint8_t>(v.sel_mode());
+  if (v.has_repeat()) {
+    if (Status s = DecodeRepeat(Opcode::kVecSelect, v.repeat(), 3, &m); !s.ok()) return s;
+  }
+  return FinishVector(Opcode::kVecSelect, m, v.count(), in);
+}
+
 Status DecodeContext::DecodeVecBinary(const ir::VecBinaryOp& v, Instr* in) {
   in->opcode = Opcode::kVecAdd;
   Opcode op;

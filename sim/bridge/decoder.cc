@@ -197,6 +197,8 @@ Status DecodeContext::DecodeOpBody(const ir::Op& op, Instr* in, uint32_t depth) 
       return DecodeVecCast(op.vec_cast(), in);
     case ir::Op::kVecCompare:
       return DecodeVecCompare(op.vec_compare(), in);
+    case ir::Op::kVecSelect:
+      return DecodeVecSelect(op.vec_select(), in);
     case ir::Op::kSetFlag:
       return DecodeFlag(op.set_flag().event(), op.set_flag().event_id(),
                         /*is_set=*/true, in);

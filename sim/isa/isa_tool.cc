@@ -35,6 +35,8 @@ std::string_view ShapeName(OpClass c) {
       return "reduce";
     case OpClass::kVecCompare:
       return "compare";
+    case OpClass::kVecSelect:
+      return "select";
     case OpClass::kDataCopy:
       return "copy";
     case OpClass::kSetFlag:

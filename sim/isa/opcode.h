@@ -51,6 +51,7 @@ enum class OpClass : uint8_t {
   kVecCast,       // dst, src of another element type, a round mode
   kVecReduce,     // dst, src: one result per iteration (dst's repeat stride in elements)
   kVecCompare,    // dst bit mask, src0, src1 (or a scalar), a compare mode; ignores the mask
+  kVecSelect,     // dst, selection bits, src0, src1 (or a scalar)
   kVecMask,       // a write of the vector mask register or its mode (scalar unit)
   kSetFlag,
   kWaitFlag,
@@ -100,7 +101,8 @@ struct VecOperands {
   uint64_t scalar_bits = 0;         // vector-scalar: the scalar already converted to `dtype`
   const uint8_t* dst_in = nullptr;  // rows that read dst (kVecBinaryDst, kVecScalarDst): old dst
   DType src_dtype = DType::kInvalid;  // kVecCast: the source's element type (dtype is dst's)
-  uint8_t round_mode = 0;             // kVecCast: RoundMode; kVecCompare: CMPMODE
+  uint8_t round_mode = 0;             // kVecCast: RoundMode; kVecCompare: CMPMODE; select: SelMode
+  const uint8_t* select = nullptr;    // kVecSelect: one byte per element, nonzero picks src0
 };
 // Element semantics of one vector instruction over whole operands: dispatches once on the dtype,
 // then runs a tight loop (no per-element virtual calls). Only called for dtypes in the row's set.
@@ -153,8 +155,10 @@ inline bool IsVectorCompute(Opcode op) { return Info(op).semantics != nullptr; }
 
 // Operand layouts of vector compute rows: how many tensor sources, whether dst is also read.
 inline int VectorSources(OpClass c) {
-  if (c == OpClass::kVecBinary || c == OpClass::kVecBinaryDst || c == OpClass::kVecCompare)
+  if (c == OpClass::kVecBinary || c == OpClass::kVecBinaryDst || c == OpClass::kVecCompare ||
+      c == OpClass::kVecSelect) {
     return 2;
+  }
   return c == OpClass::kVecFill ? 0 : 1;
 }
 inline bool VectorReadsDst(OpClass c) {

@@ -89,6 +89,7 @@ struct TensorOperand {
 // Operands of data_copy and vector instructions.
 struct MemOpInfo {
   TensorOperand dst, src0, src1;
+  TensorOperand sel;   // select's bit mask
   uint32_t count = 0;  // slot; count form
   bool params_form = false;
   uint32_t block_count = 0, block_len = 0, src_stride = 0, dst_stride = 0;  // slots, 0 = zero

@@ -53,6 +53,7 @@ struct IssuedInstr {
   // where a lane is active (the scratch holds the image of dst's span, then a byte mask).
   bool repeat_form = false;
   VecGeometry geo;
+  Transfer sel;  // select: the selection bit mask (bit r * lanes + e for lane e of iteration r)
   uint32_t flag = 0;  // set_flag / wait_flag: FlagFile index
   uint32_t event_id = 0;
   PipeId barrier_pipe = PipeId::kS;
@@ -62,7 +63,8 @@ struct IssuedInstr {
   uint64_t src0_addr = 0, src1_addr = 0, dst_addr = 0;
   CacheMode gm_cache_mode = CacheMode::kNormal;
   // Memory touched (sources then destination), for auto_sync and use-after-free checks.
-  MemRange ranges[3];
+  static constexpr uint8_t kMaxRanges = 4;  // sources (select: its bit mask too), then dst
+  MemRange ranges[kMaxRanges];
   uint8_t num_ranges = 0;
 };
 

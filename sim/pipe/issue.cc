@@ -72,7 +72,7 @@ bool ResolveSide(const TensorOperand& t, uint64_t address, uint64_t span, Access
                  uint64_t chunk = 0, uint64_t pitch = 0) {
   *host = nullptr;
   if (span == 0) return true;
-  if (out->num_ranges < 3) {
+  if (out->num_ranges < IssuedInstr::kMaxRanges) {
     bool strided = chunk != 0 && pitch > chunk;
     out->ranges[out->num_ranges++] = MemRange{
         t.space, address, address + span, role.write, strided ? chunk : 0, strided ? pitch : 0};
@@ -177,6 +177,16 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
     return false;
   }
   bool compare = cls == OpClass::kVecCompare;
+  // A count-form select runs as one counter-mode instruction over `count` lanes, and leaves
+  // normal mode with every lane on, as the library's does (ascendc-semantics.md 5.7).
+  if (cls == OpClass::kVecSelect && !m.repeat_form) {
+    int64_t count = ev.Int(m.count);
+    if (count < 0) return ev.Fail("field count = " + std::to_string(count) + " is negative");
+    reg = VectorMask{};
+    reg.counter = true;
+    reg.hi = 0;
+    reg.lo = static_cast<uint64_t>(count);
+  }
   // is_set_mask=True: the instruction loads its mask into the register, in the current mode.
   if (compare) {
     // Compare to UB ignores the mask (ascendc-semantics.md 5.6): every lane of its iterations,
@@ -209,7 +219,8 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
       g.counter ? (g.count + g.lanes_per_repeat() - 1) / g.lanes_per_repeat() : repeat_times;
   const char* blk_names[3] = {"dst_blk_stride", "src0_blk_stride", "src1_blk_stride"};
   const char* rep_names[3] = {"dst_rep_stride", "src0_rep_stride", "src1_rep_stride"};
-  int sources = compare && m.scalar != 0 ? 1 : VectorSources(cls);
+  bool one_source = (compare || cls == OpClass::kVecSelect) && m.scalar != 0;
+  int sources = one_source ? 1 : VectorSources(cls);
   if (sources != 2) blk_names[1] = "src_blk_stride", rep_names[1] = "src_rep_stride";
   int operands = 1 + sources;
   for (int k = 0; k < operands; ++k) {
@@ -224,6 +235,19 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
   const char* names[3] = {"dst", sources == 2 ? "src0" : "src", "src1"};
   uint64_t addrs[3] = {0, 0, 0};
   uint8_t* hosts[3] = {nullptr, nullptr, nullptr};
+  if (cls == OpClass::kVecSelect) {
+    // Iteration r reads bits r * lanes .. of the selection mask.
+    uint64_t sel_addr = 0;
+    if (!ev.Address(m.sel.addr, "sel_mask.addr", &sel_addr)) return false;
+    uint64_t bits = g.repeats * g.lanes_per_repeat();
+    if (g.counter) bits = std::min(bits, g.count);
+    uint64_t sel_bytes = (bits + 7) / 8;
+    uint8_t* sel = nullptr;
+    if (!ResolveSide(m.sel, sel_addr, sel_bytes, {"sel_mask", false}, env, site, &sel, out)) {
+      return false;
+    }
+    out->sel = Transfer{sel, sel_bytes, sel_bytes, 1};
+  }
   // Sources first, then the destination: the order the range checks and races expect.
   for (int k : {1, 2, 0}) {
     if (k >= operands) continue;  // duplicate has dst only: k = 0
@@ -265,8 +289,11 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
 bool BuildVector(const Instr& instr, const std::vector<ScalarValue>& values, const Evaluator& ev,
                  const IssueEnv& env, const Site& site, IssuedInstr* out) {
   const MemOpInfo& m = env.program.mem_ops[instr.aux];
-  if (m.repeat_form || Info(instr.opcode).op_class == OpClass::kVecCompare) {
-    return BuildVectorRepeat(instr, values, ev, env, site, out);
+  OpClass shape = Info(instr.opcode).op_class;
+  if (m.repeat_form || shape == OpClass::kVecCompare || shape == OpClass::kVecSelect) {
+    bool ok = BuildVectorRepeat(instr, values, ev, env, site, out);
+    if (shape == OpClass::kVecSelect && !m.repeat_form) *env.vector_mask = VectorMask{};
+    return ok;
   }
   // The library's count form runs in counter mode and leaves normal mode with every lane on
   // (ascendc-semantics.md 6.2).
@@ -351,6 +378,7 @@ bool BuildIssued(const Instr& instr, const std::vector<ScalarValue>& values, con
     case OpClass::kVecCast:
     case OpClass::kVecReduce:
     case OpClass::kVecCompare:
+    case OpClass::kVecSelect:
       return BuildVector(instr, values, ev, env, site, out);
     case OpClass::kSetFlag:
     case OpClass::kWaitFlag:

@@ -65,6 +65,7 @@ PipeTiming VectorPipe::ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* 
   alignas(8) uint8_t src1[kRepeatBytes];
   alignas(8) uint8_t old_dst[kRepeatBytes];
   alignas(8) uint8_t result[kRepeatBytes];
+  uint8_t select[kRepeatBytes];  // select: the iteration's bits, one byte per lane
   uint32_t lanes = g.lanes_per_repeat();
   int sources = in.src1.base == nullptr ? std::min(VectorSources(info.op_class), 1)
                                         : VectorSources(info.op_class);
@@ -81,8 +82,16 @@ PipeTiming VectorPipe::ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* 
       if (sources == 2) std::memcpy(src1 + e * s, in.src1.base + g.Offset(2, r, e), s);
       if (reads_dst) std::memcpy(old_dst + e * d, in.dst.base + g.Offset(0, r, e), d);
     }
+    const uint8_t* picks = nullptr;
+    if (in.sel.base != nullptr) {
+      for (uint32_t e = 0; e < lanes; ++e) {
+        uint64_t bit = r * lanes + e;
+        select[e] = bit < in.sel.chunk_bytes * 8 ? (in.sel.base[bit / 8] >> (bit % 8)) & 1u : 0;
+      }
+      picks = select;
+    }
     info.semantics(VecOperands{instr.dtype, src0, src1, result, lanes, in.scalar_bits, old_dst,
-                               instr.src_dtype, instr.kind});
+                               instr.src_dtype, instr.kind, picks});
     if (g.dst_bits) {  // a compare: one bit per lane, LSB first
       for (uint32_t e = 0; e < lanes; ++e) {
         if (!g.Active(r, e)) continue;

@@ -80,4 +80,19 @@ void VecCompare(const VecOperands& o) { Compare(o, false); }
 
 void VecCompareScalar(const VecOperands& o) { Compare(o, true); }
 
+// Select (ascendc-semantics.md 5.7): mode 1 against the scalar, mode 2 against src1.
+void VecSelect(const VecOperands& o) {
+  constexpr uint8_t kTensorScalar = 1;
+  if (o.dtype != DType::kFloat16 && o.dtype != DType::kFloat32) UnsupportedDType("select", o.dtype);
+  uint32_t size = DTypeSize(o.dtype);
+  bool scalar = o.round_mode == kTensorScalar;
+  for (uint64_t i = 0; i < o.count; ++i) {
+    bool pick = o.select != nullptr && o.select[i] != 0;
+    const uint8_t* from = pick     ? o.src0 + i * size
+                          : scalar ? reinterpret_cast<const uint8_t*>(&o.scalar_bits)
+                                   : o.src1 + i * size;
+    std::memcpy(o.dst + i * size, from, size);
+  }
+}
+
 }  // namespace aicore::sim

@@ -328,6 +328,54 @@ def _compare(api, ir_op, kind, allowed):
     return op
 
 
+def _select(api, ir_op, kind, allowed):
+    def op(dst, sel_mask, src0, src1, sel_mode, *args, **kwargs):
+        require_builder(api)
+        from asc.language.core.constexpr import ConstExpr
+        from asc.language.core.enums import SelMode
+        mode = ConstExpr.unwrap(sel_mode)
+        if isinstance(mode, bool) or not isinstance(mode, int) or mode not in iter(SelMode):
+            raise TypeError(f"{api}(): sel_mode must be an asc.SelMode, got {sel_mode!r}")
+        if mode == SelMode.VSEL_CMPMASK_SPR:
+            raise NotImplementedError(
+                "not supported by aicore-sim yet: select with SelMode.VSEL_CMPMASK_SPR (the "
+                "CMPMASK register); use VSEL_TENSOR_TENSOR_MODE or VSEL_TENSOR_SCALAR_MODE")
+        tensor_mode = mode == SelMode.VSEL_TENSOR_TENSOR_MODE
+
+        def emit(fill):
+            tensors = {"dst": dst, "sel_mask": sel_mask, "src0": src0}
+            if tensor_mode:
+                tensors["src1"] = src1
+            check_ub(api, **tensors)
+            _check_dtypes(api, allowed, **{k: v for k, v in tensors.items() if k != "sel_mask"})
+            scalar_id = 0
+            if not tensor_mode:
+                if not _number(src1):
+                    raise TypeError(f"{api}(): with VSEL_TENSOR_SCALAR_MODE src1 must be a "
+                                    f"number or a traced scalar, got {type(src1).__name__}")
+                scalar_id = to_value(src1, src0.dtype).id
+            ir = require_builder(api).emit(ir_op)
+            ir.dst.CopyFrom(tensor_ref(dst))
+            ir.sel_mask.CopyFrom(tensor_ref(sel_mask))
+            ir.src0.CopyFrom(tensor_ref(src0))
+            if tensor_mode:
+                ir.src1.CopyFrom(tensor_ref(src1))
+            else:
+                ir.scalar = scalar_id
+            ir.sel_mode = int(mode)
+            fill(ir)
+
+        _require_tensors(api, dst=dst, sel_mask=sel_mask, src0=src0)
+        if tensor_mode:
+            _require_tensors(api, src1=src1)
+        dispatch(api, _forms(api, BinaryRepeatParams, [Param("count", runtime_int)], emit),
+                 args, kwargs)
+    op.__name__ = op.__qualname__ = api
+    op.__doc__ = (f"{api}(dst, sel_mask, src0, src1, sel_mode, count) or the mask/repeat form: "
+                  f"dst[e] = src0[e] where bit e of sel_mask is 1, else src1[e] (or the scalar).")
+    return op
+
+
 class _Strides:
     """Strides given as plain ints rather than a params struct: (block strides, repeat strides)."""
 
@@ -346,7 +394,8 @@ def _require_tensors(api, **tensors):
 
 _MAKERS = {"binary": _binary, "unary": _unary, "scalar": _scalar, "binary_dst": _binary,
            "scalar_dst": _scalar, "fill": _fill, "cast": _cast,
-           "reduce": _reduce, "compare": _compare}
+           "reduce": _reduce, "compare": _compare,
+           "select": _select}
 
 __all__ = []
 for _api, _ir_op, _kind, _layout, _dtypes, _forms_of_row in _isa.VECTOR_OPS:
