@@ -235,6 +235,7 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
   const char* names[3] = {"dst", sources == 2 ? "src0" : "src", "src1"};
   uint64_t addrs[3] = {0, 0, 0};
   uint8_t* hosts[3] = {nullptr, nullptr, nullptr};
+  uint64_t spans[3] = {g.Span(0), operands > 1 ? g.Span(1) : 0, operands > 2 ? g.Span(2) : 0};
   if (cls == OpClass::kVecSelect) {
     // Iteration r reads bits r * lanes .. of the selection mask.
     uint64_t sel_addr = 0;
@@ -253,7 +254,7 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
     if (k >= operands) continue;  // duplicate has dst only: k = 0
     std::string field = std::string(names[k]) + ".addr";
     if (!ev.Address(tensors[k]->addr, field.c_str(), &addrs[k])) return false;
-    uint64_t span = g.Span(k);
+    uint64_t span = spans[k];
     // Whole iterations of contiguous blocks: the race checker sees the gaps between them.
     uint64_t chunk = 0, pitch = 0;
     if (!g.counter && !(k == 0 && (g.dst_per_repeat || g.dst_bits)) &&
@@ -273,10 +274,10 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
     out->scalar_bits =
         ToElementBits(values[m.scalar], env.program.value_dtypes[m.scalar], instr.dtype);
   }
-  uint64_t dst_span = g.Span(0);
+  uint64_t dst_span = spans[0];
   out->repeat_form = true;
-  out->src0 = Transfer{hosts[1], g.Span(1), g.Span(1), 1};
-  out->src1 = Transfer{hosts[2], g.Span(2), g.Span(2), 1};
+  out->src0 = Transfer{hosts[1], spans[1], spans[1], 1};
+  out->src1 = Transfer{hosts[2], spans[2], spans[2], 1};
   out->dst = Transfer{hosts[0], dst_span, dst_span, dst_span > 0 ? 1u : 0u};
   out->src0_addr = addrs[1];
   out->src1_addr = addrs[2];

@@ -9,7 +9,9 @@ function per row, so adding an instruction there adds it here.
 from asc import _isa
 from asc.codegen.builder import require_builder
 from asc.language.core.dispatch import Overload, Param, dispatch, of_type
+from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import KnownTypes as KT
+from asc.language.core.enums import CMPMODE, RoundMode, SelMode
 from asc.language.core.ir_value import is_runtime_int, is_runtime_number, to_value
 from asc.language.core.tensor import tensor_ref
 from asc.language.core.types import BinaryRepeatParams, UnaryRepeatParams
@@ -29,6 +31,15 @@ def bit_mask(x) -> bool:
 
 
 bit_mask.__name__ = "List[RuntimeInt]"
+
+
+def _enum_arg(api, name, value, enum, choices):
+    """A compile-time enum argument (round_mode, cmp_mode, sel_mode) as its enum member."""
+    mode = ConstExpr.unwrap(value)
+    if isinstance(mode, bool) or not isinstance(mode, int) or mode not in iter(enum):
+        raise TypeError(f"{api}(): {name} must be an asc.{enum.__name__} ({choices}), "
+                        f"got {value!r}")
+    return enum(mode)
 
 
 def _check_dtypes(api, allowed, **tensors):
@@ -209,12 +220,7 @@ def _fill(api, ir_op, kind, allowed):
 def _cast(api, ir_op, kind, allowed):
     def op(dst, src, round_mode, *args, **kwargs):
         require_builder(api)
-        from asc.language.core.constexpr import ConstExpr
-        from asc.language.core.enums import RoundMode
-        mode = ConstExpr.unwrap(round_mode)
-        if not isinstance(mode, int) or isinstance(mode, bool) or mode not in iter(RoundMode):
-            raise TypeError(f"{api}(): round_mode must be an asc.RoundMode (CAST_NONE, "
-                            f"CAST_RINT, ...), got {round_mode!r}")
+        mode = _enum_arg(api, "round_mode", round_mode, RoundMode, "CAST_NONE, CAST_RINT, ...")
 
         def emit(setup):
             check_ub(api, dst=dst, src=src)
@@ -277,12 +283,7 @@ def _compare(api, ir_op, kind, allowed):
 
     def op(dst, src0, src1, cmp_mode, *args, **kwargs):
         require_builder(api)
-        from asc.language.core.constexpr import ConstExpr
-        from asc.language.core.enums import CMPMODE
-        mode = ConstExpr.unwrap(cmp_mode)
-        if isinstance(mode, bool) or not isinstance(mode, int) or mode not in iter(CMPMODE):
-            raise TypeError(f"{api}(): cmp_mode must be an asc.CMPMODE (LT, GT, EQ, LE, GE, NE), "
-                            f"got {cmp_mode!r}")
+        mode = _enum_arg(api, "cmp_mode", cmp_mode, CMPMODE, "LT, GT, EQ, LE, GE, NE")
 
         def emit(setup):
             tensors = {"dst": dst, "src0": src0} if scalar_form else \
@@ -331,11 +332,8 @@ def _compare(api, ir_op, kind, allowed):
 def _select(api, ir_op, kind, allowed):
     def op(dst, sel_mask, src0, src1, sel_mode, *args, **kwargs):
         require_builder(api)
-        from asc.language.core.constexpr import ConstExpr
-        from asc.language.core.enums import SelMode
-        mode = ConstExpr.unwrap(sel_mode)
-        if isinstance(mode, bool) or not isinstance(mode, int) or mode not in iter(SelMode):
-            raise TypeError(f"{api}(): sel_mode must be an asc.SelMode, got {sel_mode!r}")
+        mode = _enum_arg(api, "sel_mode", sel_mode, SelMode,
+                         "VSEL_TENSOR_TENSOR_MODE, VSEL_TENSOR_SCALAR_MODE")
         if mode == SelMode.VSEL_CMPMASK_SPR:
             raise NotImplementedError(
                 "not supported by aicore-sim yet: select with SelMode.VSEL_CMPMASK_SPR (the "
