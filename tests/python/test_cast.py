@@ -25,10 +25,20 @@ def cast_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, n: asc.ConstExpr[int
     asc.wait_flag(asc.HardEvent.MTE2_V, 0)
     if form == "count":
         asc.cast(dst, src, mode, n)
-    else:
+    elif form == "repeat":
         # half -> int32 style: 64 lanes per iteration; the narrow side packs 4 blocks.
         asc.cast(dst, src, mode, [0x0000_FFFF_0000_FFFF, 0], 2,
                  asc.UnaryRepeatParams(1, 1, 8, 4))
+    elif form == "strided":
+        # A partial continuous mask; dst blocks 2 apart, iterations 16 (dst) and 4 (src) apart.
+        asc.cast(dst, src, mode, 37, 2, asc.UnaryRepeatParams(2, 1, 16, 4))
+    else:
+        # Counter mode: 100 elements over as many 64-lane iterations as they need.
+        asc.set_mask_count()
+        asc.set_vector_mask(100, dtype=y.dtype, mode=asc.MaskMode.COUNTER)
+        asc.cast(dst, src, mode, 100, 1, asc.UnaryRepeatParams(1, 1, 8, 4), is_set_mask=False)
+        asc.set_mask_norm()
+        asc.reset_mask()
     asc.set_flag(asc.HardEvent.V_MTE3, 0)
     asc.wait_flag(asc.HardEvent.V_MTE3, 0)
     asc.data_copy(gy, dst, n)
@@ -138,6 +148,33 @@ def test_repeat_form_counts_lanes_of_the_wider_type(device):
         for e in list(range(16)) + list(range(32, 48)):
             want[64 * r + e] = int(np.trunc(np.float64(x[64 * r + e])))
     np.testing.assert_array_equal(got, want)
+
+
+def _cast_lanes(x, init, lanes, blk, rep):
+    """init with lane (r, e) of each pair cast half -> int32 by truncation; blk/rep are
+    (dst, src) strides in blocks."""
+    want = init.copy()
+    for r, e in lanes:
+        d = r * rep[0] * 8 + (e // 8) * blk[0] * 8 + e % 8
+        s = r * rep[1] * 16 + (e // 16) * blk[1] * 16 + e % 16
+        want[d] = int(np.trunc(np.float64(x[s])))
+    return want
+
+
+def test_repeat_form_partial_mask_and_block_strides(device):
+    x = floats(scale=100.0).astype(np.float16)
+    init = np.full(N, -7, dtype=np.int32)
+    got = run(x, np.int32, M.CAST_TRUNC, form="strided", init=init)
+    lanes = [(r, e) for r in range(2) for e in range(37)]
+    np.testing.assert_array_equal(got, _cast_lanes(x, init, lanes, (2, 1), (16, 4)))
+
+
+def test_counter_mode_runs_the_count_over_iterations(device):
+    x = floats(scale=100.0).astype(np.float16)
+    init = np.full(N, -7, dtype=np.int32)
+    got = run(x, np.int32, M.CAST_TRUNC, form="counter", init=init)
+    lanes = [(k // 64, k % 64) for k in range(100)]
+    np.testing.assert_array_equal(got, _cast_lanes(x, init, lanes, (1, 1), (8, 4)))
 
 
 def test_an_illegal_mode_names_the_legal_ones(device):

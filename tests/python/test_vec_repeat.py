@@ -394,3 +394,21 @@ def test_runtime_mask_repeat_and_strides(device):
     for r in range(3):
         want[r * 128:r * 128 + 10] = a[r * 128:r * 128 + 10] + 1
     np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.parametrize("op,layout,dtype,fn", CASES, ids=[f"{c[0]}-{c[2]}" for c in CASES])
+def test_family_counter_mode_with_strides(device, op, layout, dtype, fn):
+    # Counter mode: set_vector_mask(count, mode=COUNTER) enables `count` elements over as many
+    # iterations as they need (repeat_times is ignored); the strides still place each iteration.
+    count = 200
+    strides = (1, 2, 1, 10, 16, 8) if layout == "binary" else (1, 2, 10, 16)
+    a, b, c, out, s = _run_family(op, layout, dtype, count, 1, strides, "counter")
+    half = len(strides) // 2
+    args = {"binary": [a, b], "unary": [a], "scalar": [a], "fill": []}[layout]
+    apply = _apply(fn, layout, c, a, b, s)
+    per_dst = lambda d, *xs: np.asarray(apply(d, *xs)).astype(dtype)  # noqa: E731
+    blk, rep = strides[:half], strides[half:]
+    if layout == "fill":
+        blk, rep = (strides[0],), (strides[2],)
+    want = model_with_dst(per_dst, c, args, count, 1, blk, rep, counter=True)
+    np.testing.assert_array_equal(out, want)
