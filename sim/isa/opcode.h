@@ -52,6 +52,7 @@ enum class OpClass : uint8_t {
   kVecReduce,     // dst, src: one result per iteration (dst's repeat stride in elements)
   kVecCompare,    // dst bit mask, src0, src1 (or a scalar), a compare mode; ignores the mask
   kVecSelect,     // dst, selection bits, src0, src1 (or a scalar)
+  kVecBilinear,   // dst windows, src0 blocks at offsets from a tensor, src1 scalars
   kVecMask,       // a write of the vector mask register or its mode (scalar unit)
   kSetFlag,
   kWaitFlag,

@@ -89,7 +89,9 @@ struct TensorOperand {
 // Operands of data_copy and vector instructions.
 struct MemOpInfo {
   TensorOperand dst, src0, src1;
-  TensorOperand sel;   // select's bit mask
+  TensorOperand sel;  // select's bit mask; bilinear_interpolation's src0_offset
+  // bilinear_interpolation: slots of h_repeat, v_repeat, v_r_offset and repeat_mode
+  uint32_t h_repeat = 0, v_repeat = 0, v_offset = 0, repeat_mode = 0;
   uint32_t count = 0;  // slot; count form
   bool params_form = false;
   uint32_t block_count = 0, block_len = 0, src_stride = 0, dst_stride = 0;  // slots, 0 = zero

@@ -39,6 +39,13 @@ enum class TransferKind : uint8_t {
   kLocalCopy,  // between local memories of the core (UB -> UB on PIPE_V)
 };
 
+// bilinear_interpolation's steps: v_repeat windows, each summing h_repeat gathered vectors.
+struct BilinearShape {
+  uint64_t h_repeat = 0, v_repeat = 0;
+  uint64_t v_offset_bytes = 0;  // between the windows of vertical steps
+  bool per_block = false;       // repeat_mode: 8 scalars per step, one per block
+};
+
 struct IssuedInstr {
   const Instr* instr = nullptr;
   Cycle issue;  // the scalar unit pushed it
@@ -53,7 +60,9 @@ struct IssuedInstr {
   // where a lane is active (the scratch holds the image of dst's span, then a byte mask).
   bool repeat_form = false;
   VecGeometry geo;
-  Transfer sel;  // select: the selection bit mask (bit r * lanes + e for lane e of iteration r)
+  Transfer sel;  // select: the selection bit mask (bit r * lanes + e for lane e of iteration r);
+                 // bilinear_interpolation: src0_offset
+  BilinearShape bilinear;
   uint32_t flag = 0;  // set_flag / wait_flag: FlagFile index
   uint32_t event_id = 0;
   PipeId barrier_pipe = PipeId::kS;

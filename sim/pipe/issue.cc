@@ -152,6 +152,23 @@ bool BuildDataCopy(const Instr& instr, const Evaluator& ev, const IssueEnv& env,
   return true;
 }
 
+// is_set_mask=True: the instruction loads its own mask into the register, in the current mode;
+// without one (is_set_mask=False) the register stays as set_vector_mask left it.
+bool LoadOwnMask(const MemOpInfo& m, const std::vector<ScalarValue>& values, const Evaluator& ev,
+                 uint32_t esize, VectorMask* reg) {
+  if (m.mask_len != 0) {
+    int64_t len = ev.Int(m.mask_len);
+    if (len < 0) return ev.Fail("field mask = " + std::to_string(len) + " is negative");
+    bool counter = reg->counter;
+    *reg = MaskForLength(static_cast<uint64_t>(len), esize, counter);
+    reg->counter = counter;
+  } else if (m.mask_hi != 0) {
+    reg->hi = values[m.mask_hi].u;
+    reg->lo = values[m.mask_lo].u;
+  }
+  return true;
+}
+
 // The mask/repeat form: lanes from the mask (its own, or the register's), iterations and strides
 // (asc-api.md 4.1). Each operand's span runs from its base to the last block an active lane
 // touches; a copy of the strides goes to the race checker when blocks are contiguous.
@@ -199,15 +216,8 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
       if (count < 0) return ev.Fail("field count = " + std::to_string(count) + " is negative");
       g.count = static_cast<uint64_t>(count);
     }
-  } else if (m.mask_len != 0) {
-    int64_t len = ev.Int(m.mask_len);
-    if (len < 0) return ev.Fail("field mask = " + std::to_string(len) + " is negative");
-    bool counter = reg.counter;
-    reg = MaskForLength(static_cast<uint64_t>(len), g.esize, counter);
-    reg.counter = counter;
-  } else if (m.mask_hi != 0) {
-    reg.hi = values[m.mask_hi].u;
-    reg.lo = values[m.mask_lo].u;
+  } else if (!LoadOwnMask(m, values, ev, g.esize, &reg)) {
+    return false;
   }
   if (!compare) {
     g.counter = reg.counter;
@@ -283,6 +293,82 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
   out->src1_addr = addrs[2];
   out->dst_addr = addrs[0];
   out->bytes = g.ActiveLanes() * g.esize;
+  out->bursts = 1;
+  return true;
+}
+
+// bilinear_interpolation (asc-api.md 4.5): v_repeat windows of 128 half lanes in dst, each the
+// sum of h_repeat steps. The blocks a step gathers come from offsets read when it executes, so
+// the race checker sees src0's whole view as read (the rest of the memory when its size is
+// unknown), and the pipe checks each offset against that span.
+bool BuildBilinear(const Instr& instr, const std::vector<ScalarValue>& values, const Evaluator& ev,
+                   const IssueEnv& env, const Site& site, IssuedInstr* out) {
+  const MemOpInfo& m = env.program.mem_ops[instr.aux];
+  SIM_CHECK(env.vector_mask != nullptr, "a vector instruction issued without a mask register");
+  VectorMask& reg = *env.vector_mask;
+  VecGeometry& g = out->geo;
+  g.esize = static_cast<uint32_t>(DTypeSize(instr.dtype));
+  if (!LoadOwnMask(m, values, ev, g.esize, &reg)) return false;
+  g.counter = reg.counter;
+  g.mask_hi = reg.hi;
+  g.mask_lo = reg.lo;
+  g.count = reg.lo;
+  uint64_t h_repeat = 0, v_repeat = 0, v_offset = 0, dst_blk = 0;
+  if (!ev.InRange(m.h_repeat, "h_repeat", kMaxRepeatTimes, &h_repeat) ||
+      !ev.InRange(m.v_repeat, "v_repeat", kMaxRepeatTimes, &v_repeat) ||
+      !ev.InRange(m.v_offset, "v_r_offset", kMaxU16, &v_offset) ||
+      !ev.InRange(m.blk_stride[0], "dst_blk_stride", kMaxU16, &dst_blk)) {
+    return false;
+  }
+  g.repeats = v_repeat;
+  g.blk[0] = dst_blk;
+  BilinearShape& b = out->bilinear;
+  b.h_repeat = h_repeat;
+  b.v_repeat = v_repeat;
+  b.v_offset_bytes = v_offset * g.esize;
+  b.per_block = ev.Int(m.repeat_mode) != 0;
+  uint64_t steps = h_repeat * v_repeat;
+  uint64_t dst_addr = 0, src0_addr = 0, offsets_addr = 0, src1_addr = 0;
+  if (!ev.Address(m.dst.addr, "dst.addr", &dst_addr) ||
+      !ev.Address(m.src0.addr, "src0.addr", &src0_addr) ||
+      !ev.Address(m.sel.addr, "src0_offset.addr", &offsets_addr) ||
+      !ev.Address(m.src1.addr, "src1.addr", &src1_addr)) {
+    return false;
+  }
+  uint64_t src0_span = 0;
+  if (steps > 0 && g.LastLane(0) >= 0) {
+    LocalMemory* mem = env.memories.Find(m.src0.space);
+    SIM_CHECK(mem != nullptr, "bilinear_interpolation src0 on a core without its memory");
+    int64_t count = m.src0.count != 0 ? ev.Int(m.src0.count) : -1;
+    src0_span = count >= 0 ? static_cast<uint64_t>(count) * g.esize
+                           : (src0_addr < mem->capacity() ? mem->capacity() - src0_addr : 0);
+  }
+  uint64_t offsets_bytes = steps * kVectorRepeatBlocks * sizeof(uint32_t);
+  uint64_t src1_bytes = steps * (b.per_block ? kVectorRepeatBlocks : 1) * g.esize;
+  int64_t last = g.LastLane(0);
+  uint64_t dst_span = steps == 0 || last < 0
+                          ? 0
+                          : (v_repeat - 1) * b.v_offset_bytes +
+                                (static_cast<uint64_t>(last) / g.lanes_per_block() * dst_blk + 1) *
+                                    kVectorBlockBytes;
+  if (dst_span == 0) offsets_bytes = src1_bytes = 0;
+  uint8_t *src0 = nullptr, *offsets = nullptr, *src1 = nullptr, *dst = nullptr;
+  if (!ResolveSide(m.src0, src0_addr, src0_span, {"src0", false}, env, site, &src0, out) ||
+      !ResolveSide(m.sel, offsets_addr, offsets_bytes, {"src0_offset", false}, env, site, &offsets,
+                   out) ||
+      !ResolveSide(m.src1, src1_addr, src1_bytes, {"src1", false}, env, site, &src1, out) ||
+      !ResolveSide(m.dst, dst_addr, dst_span, {"dst", true}, env, site, &dst, out)) {
+    return false;
+  }
+  out->repeat_form = true;
+  out->src0 = Transfer{src0, src0_span, src0_span, 1};
+  out->sel = Transfer{offsets, offsets_bytes, offsets_bytes, 1};
+  out->src1 = Transfer{src1, src1_bytes, src1_bytes, 1};
+  out->dst = Transfer{dst, dst_span, dst_span, dst_span > 0 ? 1u : 0u};
+  out->src0_addr = src0_addr;
+  out->src1_addr = src1_addr;
+  out->dst_addr = dst_addr;
+  out->bytes = g.ActiveLanes() * g.esize * h_repeat;
   out->bursts = 1;
   return true;
 }
@@ -381,6 +467,8 @@ bool BuildIssued(const Instr& instr, const std::vector<ScalarValue>& values, con
     case OpClass::kVecCompare:
     case OpClass::kVecSelect:
       return BuildVector(instr, values, ev, env, site, out);
+    case OpClass::kVecBilinear:
+      return BuildBilinear(instr, values, ev, env, site, out);
     case OpClass::kSetFlag:
     case OpClass::kWaitFlag:
       if (!ResolveFlag(instr, values, env, site, &out->flag)) return false;

@@ -33,6 +33,7 @@ PipeTiming VectorPipe::Execute(const IssuedInstr& in, Cycle now, uint8_t* scratc
   const OpcodeInfo& info = Info(instr.opcode);
   SIM_CHECK(info.semantics != nullptr,
             std::string(info.mnemonic) + " reached PIPE_V without vector semantics");
+  if (info.op_class == OpClass::kVecBilinear) return ExecuteBilinear(in, now, scratch);
   if (in.repeat_form) return ExecuteRepeat(in, now, scratch);
   info.semantics(VecOperands{instr.dtype, in.src0.base, in.src1.base, scratch, in.count,
                              in.scalar_bits, in.dst.base, instr.src_dtype, instr.kind});

@@ -116,4 +116,14 @@ void VecFusedMulAddRelu(const VecOperands& o) {
   MulThenAdd("fused_mul_add_relu", o.src0, o.dst_in, o.src1, o, ReluF);
 }
 
+// One horizontal step of bilinear_interpolation: the gathered vector (src0) times the step's
+// scalars (src1, one per lane), added to the running sum (dst_in) after the first step.
+void VecBilinearInterpolation(const VecOperands& o) {
+  if (o.dst_in == nullptr) {
+    VecMul(o);
+    return;
+  }
+  MulThenAdd("bilinear_interpolation", o.src0, o.src1, o.dst_in, o, Identity);
+}
+
 }  // namespace aicore::sim

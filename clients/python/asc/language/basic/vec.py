@@ -374,6 +374,66 @@ def _select(api, ir_op, kind, allowed):
     return op
 
 
+def _literal_bool(x) -> bool:
+    return isinstance(ConstExpr.unwrap(x), bool)
+
+
+_literal_bool.__name__ = "bool"
+
+
+def _bilinear(api, ir_op, kind, allowed):
+    def op(dst, src0, src0_offset, src1, *args, **kwargs):
+        require_builder(api)
+        _require_tensors(api, dst=dst, src0=src0, src0_offset=src0_offset, src1=src1)
+
+        def emit(mask, h_repeat, repeat_mode, dst_blk_stride, v_r_offset, v_repeat,
+                 shared_tmp_buffer):
+            check_ub(api, dst=dst, src0=src0, src0_offset=src0_offset, src1=src1,
+                     shared_tmp_buffer=shared_tmp_buffer)
+            _check_dtypes(api, allowed, dst=dst, src0=src0, src1=src1)
+            if src0_offset.dtype != KT.uint32:
+                raise TypeError(f"{api}(): src0_offset must be a uint32 tensor of byte offsets, "
+                                f"got {src0_offset.dtype}")
+            ids = {"h_repeat": to_value(h_repeat, KT.uint8).id,
+                   "repeat_mode": to_value(int(ConstExpr.unwrap(repeat_mode)), KT.int32).id,
+                   "dst_blk_stride": to_value(dst_blk_stride, KT.uint16).id,
+                   "v_r_offset": to_value(v_r_offset, KT.uint16).id,
+                   "v_repeat": to_value(v_repeat, KT.uint8).id}
+            fill = repeat_fields(mask, 1, _Strides((), ()), True)
+            refs = {name: tensor_ref(t) for name, t in (
+                ("dst", dst), ("src0", src0), ("src0_offset", src0_offset), ("src1", src1),
+                ("shared_tmp", shared_tmp_buffer))}
+            # The offsets may select any block of src0: the simulator checks them against its
+            # extent (to the end of its buffer when no size was set).
+            if refs["src0"].count == 0:
+                refs["src0"].count = to_value(src0.get_size(), KT.int32).id
+            ir = require_builder(api).emit(ir_op)
+            for name, ref in refs.items():
+                getattr(ir, name).CopyFrom(ref)
+            for field, value in ids.items():
+                setattr(ir, field, value)
+            fill(_MaskOnly(ir.mask))
+
+        tail = [Param("h_repeat", runtime_int), Param("repeat_mode", _literal_bool),
+                Param("dst_blk_stride", runtime_int), Param("v_r_offset", runtime_int),
+                Param("v_repeat", runtime_int), Param("shared_tmp_buffer", local_tensor)]
+        dispatch(api, [Overload([Param("mask", runtime_int)] + tail, emit),
+                       Overload([Param("mask", bit_mask)] + tail, emit)], args, kwargs)
+    op.__name__ = op.__qualname__ = api
+    op.__doc__ = (f"{api}(dst, src0, src0_offset, src1, mask, h_repeat, repeat_mode, "
+                  f"dst_blk_stride, v_r_offset, v_repeat, shared_tmp_buffer): per vertical step "
+                  f"the sum over horizontal steps of 8 blocks of src0 (at byte offsets from "
+                  f"src0_offset) times src1's scalars, into a 128-element window of dst.")
+    return op
+
+
+class _MaskOnly:
+    """The VecRepeat of an op that has a mask but no iterations or strides of its own."""
+
+    def __init__(self, rep):
+        self.repeat = rep
+
+
 class _Strides:
     """Strides given as plain ints rather than a params struct: (block strides, repeat strides)."""
 
@@ -393,7 +453,7 @@ def _require_tensors(api, **tensors):
 _MAKERS = {"binary": _binary, "unary": _unary, "scalar": _scalar, "binary_dst": _binary,
            "scalar_dst": _scalar, "fill": _fill, "cast": _cast,
            "reduce": _reduce, "compare": _compare,
-           "select": _select}
+           "select": _select, "bilinear": _bilinear}
 
 __all__ = []
 for _api, _ir_op, _kind, _layout, _dtypes, _forms_of_row in _isa.VECTOR_OPS:
