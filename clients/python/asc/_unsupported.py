@@ -50,7 +50,7 @@ _NOT_YET: Dict[str, str] = {
     LoadData2dTransposeParamsV2 load_data_with_sparse set_load_data_boundary
     set_load_data_padding_value set_load_data_repeat LoadDataRepeatParam mmad
     mmad_with_sparse MmadParams fixpipe FixpipeParamsV220 FixpipeConfig init_const_value
-    InitConstValueParams TensorDesc ListTensorDesc get_task_ratio
+    InitConstValueParams get_task_ratio
     get_program_counter get_icache_preload_status get_arch_version
     """,
     # [6] high-level API

@@ -4,6 +4,8 @@ from asc.language.basic.data_copy import *  # noqa: F401,F403
 from asc.language.basic.data_copy import __all__ as _copy_all
 from asc.language.basic.debug import *  # noqa: F401,F403
 from asc.language.basic.debug import __all__ as _debug_all
+from asc.language.basic.list_tensor import *  # noqa: F401,F403
+from asc.language.basic.list_tensor import __all__ as _list_all
 from asc.language.basic.mask import *  # noqa: F401,F403
 from asc.language.basic.mask import __all__ as _mask_all
 from asc.language.basic.sync import *  # noqa: F401,F403
@@ -13,7 +15,8 @@ from asc.language.basic.sys_var import __all__ as _sys_all
 from asc.language.basic.vec import *  # noqa: F401,F403
 from asc.language.basic.vec import __all__ as _vec_all
 
-__all__ = list(_copy_all) + list(_debug_all) + list(_mask_all) + list(_sync_all) + list(_sys_all) + list(_vec_all)
+__all__ = (list(_copy_all) + list(_debug_all) + list(_list_all) + list(_mask_all)
+           + list(_sync_all) + list(_sys_all) + list(_vec_all))
 
 # pyasc names not implemented yet raise NotSupportedError, not AttributeError (asc/_unsupported.py).
 __getattr__ = _unsupported.module_getattr(__name__)

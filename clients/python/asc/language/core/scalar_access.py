@@ -46,6 +46,11 @@ def store(tensor, index, value, api: str) -> None:
     value = ConstExpr.unwrap(value)
     if isinstance(value, bool):
         value = int(value)
+    from asc.language.core.tensor import GlobalAddress  # tensor.py imports this module
+    if isinstance(value, GlobalAddress):
+        # A GlobalAddress stores its device address, as (uint64_t)ptr does in Ascend C: how a
+        # kernel fills a ListTensorDesc's pointer table.
+        value = value._addr
     if not isinstance(value, (numbers.Number, PlainValue)):
         raise TypeError(f"{api}: value must be a number or a traced scalar, got "
                         f"{type(value).__name__}")
