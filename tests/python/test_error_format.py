@@ -20,7 +20,7 @@ from asc.runtime.jit import MockTensor
 @asc.jit
 def kernel(x: asc.GlobalAddress):
     t = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, 64)
-    asc.set_aipp_functions(t)
+    asc.load_image_to_local(t)
 
 kernel.compile(MockTensor(asc.float32))
 """
@@ -52,9 +52,9 @@ def test_kernel_error_is_one_block_at_the_kernel_line(tmp_path):
         f'  File "{script}", line 10, in <module>',
         "    kernel.compile(MockTensor(asc.float32))",
         f'asc.codegen.errors.CodegenError: File "{script}", line 8',
-        "    asc.set_aipp_functions(t)",
+        "    asc.load_image_to_local(t)",
         "    ^",
-        "NotSupportedError: not supported by aicore-sim yet: asc.set_aipp_functions",
+        "NotSupportedError: not supported by aicore-sim yet: asc.load_image_to_local",
         "hint: aicore-sim does not implement this part of pyasc yet; docs/frontend.md lists what "
         "runs on the simulator",
     ]

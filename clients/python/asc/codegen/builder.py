@@ -55,6 +55,7 @@ class IRBuilder:
         self._cse: List[Dict[tuple, int]] = [{}]
         self._files: Dict[str, int] = {}
         self._strip_loc = strip_loc
+        self.aipp_config = None  # the last set_aipp_functions (asc/language/basic/aipp.py)
         self.loc: Tuple[int, int, int] = (0, 0, 0)
         # Free-form per-kernel state for language objects (e.g. the TPipe of a later issue).
         self.state: Dict[str, object] = {}
