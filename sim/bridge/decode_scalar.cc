@@ -1,6 +1,7 @@
 // Decoding of scalar-unit ops: constants, scalar arithmetic and casts, system values, select.
 #include "sim/bridge/decode_context.h"
 #include "sim/isa/scalar_ops.h"
+#include "sim/isa/semantics/cast.h"
 
 namespace aicore::sim {
 
@@ -161,6 +162,32 @@ Status DecodeContext::DecodeScalarUnary(const ir::ScalarUnaryOp& u, Instr* in) {
     case ScalarUnaryKind::kCast:
       if (!src_given) return OpError("src_dtype", "CAST needs the operand type");
       break;
+    case ScalarUnaryKind::kFirstZero:
+    case ScalarUnaryKind::kFirstOne:
+    case ScalarUnaryKind::kCountZeros:
+    case ScalarUnaryKind::kCountOnes:
+    case ScalarUnaryKind::kClz:
+    case ScalarUnaryKind::kCls: {
+      DType want = kind == ScalarUnaryKind::kCls ? DType::kInt64 : DType::kUInt64;
+      if (t != DType::kInt64) return OpError("dtype", "the bit helpers produce DT_INT64");
+      if (operand != want) return UseTyped(u.operand(), "operand", want);
+      break;
+    }
+    case ScalarUnaryKind::kRoundCast: {
+      if (operand != DType::kFloat32) return UseTyped(u.operand(), "operand", DType::kFloat32);
+      RoundModeSet modes = CastModes(DType::kFloat32, t);
+      if (t != DType::kInt32 && t != DType::kFloat16) {
+        return OpError("dtype", "ROUND_CAST converts float32 to DT_INT32 or DT_FLOAT16 only");
+      }
+      if (u.round_mode() >= kNumRoundModes ||
+          (modes & RoundModeBit(static_cast<RoundMode>(u.round_mode()))) == 0) {
+        return OpError("round_mode",
+                       std::to_string(u.round_mode()) + " is not a mode of float32 -> " +
+                           std::string(DTypeName(t)) + "; use one of " + RoundModeList(modes));
+      }
+      in->imm.i = u.round_mode();
+      break;
+    }
   }
   in->kind = static_cast<uint8_t>(kind);
   in->dtype = t;

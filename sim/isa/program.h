@@ -61,7 +61,19 @@ enum class ScalarBinaryKind : uint8_t {
   kLogicalAnd = 30,
   kLogicalOr = 31,
 };
-enum class ScalarUnaryKind : uint8_t { kNeg = 1, kLogicalNot = 2, kBitNot = 3, kCast = 4 };
+enum class ScalarUnaryKind : uint8_t {
+  kNeg = 1,
+  kLogicalNot = 2,
+  kBitNot = 3,
+  kCast = 4,
+  kFirstZero = 5,
+  kFirstOne = 6,
+  kCountZeros = 7,
+  kCountOnes = 8,
+  kClz = 9,
+  kCls = 10,
+  kRoundCast = 11,  // Instr.imm.i holds the RoundMode
+};
 enum class SysValueKind : uint8_t {
   kBlockIdx = 1,
   kBlockNum = 2,

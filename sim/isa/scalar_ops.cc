@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "sim/isa/fp16.h"
+#include "sim/isa/semantics/cast.h"
 
 namespace aicore::sim {
 namespace {
@@ -253,8 +254,28 @@ ScalarFault EvalScalarBinary(ScalarBinaryKind kind, DType t, ScalarValue a, Scal
   }
 }
 
-ScalarValue EvalScalarUnary(ScalarUnaryKind kind, DType t, DType src, ScalarValue v) {
+ScalarValue EvalScalarUnary(ScalarUnaryKind kind, DType t, DType src, ScalarValue v,
+                            uint8_t round_mode) {
   switch (kind) {
+    case ScalarUnaryKind::kFirstZero:
+      return IntValue(~v.u == 0 ? -1 : std::countr_one(v.u));
+    case ScalarUnaryKind::kFirstOne:
+      return IntValue(v.u == 0 ? -1 : std::countr_zero(v.u));
+    case ScalarUnaryKind::kCountZeros:
+      return IntValue(64 - std::popcount(v.u));
+    case ScalarUnaryKind::kCountOnes:
+      return IntValue(std::popcount(v.u));
+    case ScalarUnaryKind::kClz:
+      return IntValue(std::countl_zero(v.u));
+    case ScalarUnaryKind::kCls:  // the run of sign copies below the sign bit
+      return IntValue((v.i < 0 ? std::countl_one(v.u) : std::countl_zero(v.u)) - 1);
+    case ScalarUnaryKind::kRoundCast: {
+      float x = static_cast<float>(v.f);
+      uint32_t bits = std::bit_cast<uint32_t>(x);
+      uint64_t out = CastBits(bits, DType::kFloat32, t, static_cast<RoundMode>(round_mode));
+      if (t == DType::kInt32) return IntValue(static_cast<int32_t>(static_cast<uint32_t>(out)));
+      return FloatValue(HalfToFloat(static_cast<uint16_t>(out)));
+    }
     case ScalarUnaryKind::kNeg:
       return IsFloat(t) ? FloatValue(-v.f) : WrapInteger(0 - v.u, t);
     case ScalarUnaryKind::kLogicalNot:

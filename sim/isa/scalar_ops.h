@@ -40,8 +40,10 @@ ScalarValue CastScalar(ScalarValue v, DType from, DType to);
 // Operands have `operand_type`; the result has `operand_type`, or BOOL for comparisons/logicals.
 ScalarFault EvalScalarBinary(ScalarBinaryKind kind, DType operand_type, ScalarValue lhs,
                              ScalarValue rhs, ScalarValue* out);
-// NEG / BIT_NOT keep the type; LOGICAL_NOT gives BOOL; CAST is CastScalar.
-ScalarValue EvalScalarUnary(ScalarUnaryKind kind, DType type, DType src_type, ScalarValue v);
+// NEG / BIT_NOT keep the type; LOGICAL_NOT gives BOOL; CAST is CastScalar; the bit helpers give
+// int64; ROUND_CAST converts in `round_mode` (a RoundMode the cast table admits).
+ScalarValue EvalScalarUnary(ScalarUnaryKind kind, DType type, DType src_type, ScalarValue v,
+                            uint8_t round_mode = 0);
 // A signed view of an integer/bool value (uint64 values above INT64_MAX saturate), used for
 // counts and addresses.
 int64_t AsInt64(ScalarValue v, DType t);

@@ -445,7 +445,7 @@ bool ScalarUnit::ExecScalar(const Instr& in) {
     }
     case OpClass::kScalarUnary:
       out = EvalScalarUnary(static_cast<ScalarUnaryKind>(in.kind), in.dtype, in.src_dtype,
-                            values_[in.a]);
+                            values_[in.a], static_cast<uint8_t>(in.imm.i));
       return true;
     case OpClass::kSysValue: {
       int64_t v = 0;

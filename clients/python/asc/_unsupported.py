@@ -34,18 +34,14 @@ _NOT_YET: Dict[str, str] = {
     """
     # [4.2-4.4, 4.13-4.16, 3.10] movement, sync, control, scalar, cube, debug, system
     """
-    data_copy_pad set_pad_value load_image_to_local set_aipp_functions
-    LoadImageToLocalParams AippParams AippSwapParams AippPaddingParams AippSingleLineParams
-    AippDataTypeConvParams AippChannelPaddingParams AippColorSpaceConvParams
+    data_copy_pad set_pad_value load_image_to_local LoadImageToLocalParams
     data_sync_barrier sync_all ib_set ib_wait notify_next_block wait_pre_block
     cross_core_set_flag cross_core_wait_flag set_atomic_add set_atomic_max set_atomic_min
     set_atomic_type set_atomic_none set_store_atomic_config get_store_atomic_config
     set_hf32_mode set_hf32_trans_mode set_mm_layout_transform set_fix_pipe_pre_quant_flag
     init_soc_state check_local_memory_ia CheckLocalMemoryIAParam set_sys_workspace
     get_sys_workspace set_hccl_context get_hccl_context data_cache_clean_and_invalid
-    data_cache_preload icache_preload scalar_cast scalar_get_sff_value
-    scalar_get_count_of_value scalar_count_leading_zero count_bits_cnt_same_as_sign_bit
-    load_data LoadData2DParams LoadData2DParamsV2 LoadData3DParamsV1 LoadData3DParamsV2
+    data_cache_preload icache_preload load_data LoadData2DParams LoadData2DParamsV2 LoadData3DParamsV1 LoadData3DParamsV2
     LoadData3DParamsV2Pro load_data_with_transpose LoadData2dTransposeParams
     LoadData2dTransposeParamsV2 load_data_with_sparse set_load_data_boundary
     set_load_data_padding_value set_load_data_repeat LoadDataRepeatParam mmad

@@ -119,6 +119,7 @@ void VecFusedMulAddRelu(const VecOperands& o) {
 // One horizontal step of bilinear_interpolation: the gathered vector (src0) times the step's
 // scalars (src1, one per lane), added to the running sum (dst_in) after the first step.
 void VecBilinearInterpolation(const VecOperands& o) {
+  if (o.dtype != DType::kFloat16) UnsupportedDType("bilinear_interpolation", o.dtype);
   if (o.dst_in == nullptr) {
     VecMul(o);
     return;

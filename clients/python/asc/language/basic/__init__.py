@@ -1,5 +1,7 @@
 """Basic API: data movement, vector instructions, synchronisation, system values, debug output."""
 from asc import _unsupported
+from asc.language.basic.aipp import *  # noqa: F401,F403
+from asc.language.basic.aipp import __all__ as _aipp_all
 from asc.language.basic.data_copy import *  # noqa: F401,F403
 from asc.language.basic.data_copy import __all__ as _copy_all
 from asc.language.basic.debug import *  # noqa: F401,F403
@@ -8,6 +10,8 @@ from asc.language.basic.list_tensor import *  # noqa: F401,F403
 from asc.language.basic.list_tensor import __all__ as _list_all
 from asc.language.basic.mask import *  # noqa: F401,F403
 from asc.language.basic.mask import __all__ as _mask_all
+from asc.language.basic.scalar import *  # noqa: F401,F403
+from asc.language.basic.scalar import __all__ as _scalar_all
 from asc.language.basic.sync import *  # noqa: F401,F403
 from asc.language.basic.sync import __all__ as _sync_all
 from asc.language.basic.sys_var import *  # noqa: F401,F403
@@ -15,8 +19,8 @@ from asc.language.basic.sys_var import __all__ as _sys_all
 from asc.language.basic.vec import *  # noqa: F401,F403
 from asc.language.basic.vec import __all__ as _vec_all
 
-__all__ = (list(_copy_all) + list(_debug_all) + list(_list_all) + list(_mask_all)
-           + list(_sync_all) + list(_sys_all) + list(_vec_all))
+__all__ = (list(_aipp_all) + list(_copy_all) + list(_debug_all) + list(_list_all) + list(_mask_all)
+           + list(_scalar_all) + list(_sync_all) + list(_sys_all) + list(_vec_all))
 
 # pyasc names not implemented yet raise NotSupportedError, not AttributeError (asc/_unsupported.py).
 __getattr__ = _unsupported.module_getattr(__name__)
