@@ -37,6 +37,8 @@ std::string_view ShapeName(OpClass c) {
       return "compare";
     case OpClass::kVecSelect:
       return "select";
+    case OpClass::kVecCopy:
+      return "vector_copy";
     case OpClass::kDataCopy:
       return "copy";
     case OpClass::kSetFlag:
