@@ -104,6 +104,8 @@ class DecodeContext {
 
   // ---- decode_data_copy.cc -------------------------------------------------------------
   Status DecodeDataCopy(const ir::DataCopyOp& c, Instr* in);
+  Status DecodePadForm(const ir::DataCopyOp& c, MemOpInfo* m, Instr* in);
+  Status DecodeStoreConfig(const ir::StoreConfigOp& c, Instr* in);
 
   // ---- decode_vector.cc ----------------------------------------------------------------
   Status CheckVectorDType(Opcode op, DType t);

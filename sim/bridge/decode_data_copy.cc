@@ -54,9 +54,95 @@ Status DecodeContext::DecodeDataCopy(const ir::DataCopyOp& c, Instr* in) {
     m.src_stride = c.src_stride();
     m.dst_stride = c.dst_stride();
   }
+  if (c.pad_form()) {
+    if (Status s = DecodePadForm(c, &m, in); !s.ok()) return s;
+  } else if (c.is_pad() != 0 || c.left_padding() != 0 || c.right_padding() != 0 ||
+             c.padding_value() != 0) {
+    return OpError("pad_form",
+                   "false, but is_pad/left_padding/right_padding/padding_value are set (they "
+                   "belong to data_copy_pad)");
+  }
   in->dtype = m.dst.dtype;
   in->aux = static_cast<uint32_t>(p_->mem_ops.size());
   p_->mem_ops.push_back(m);
+  return Status::Ok();
+}
+
+// data_copy_pad: GM -> UB with optional padding, or UB -> GM of unaligned byte lengths
+// (ascendc-semantics.md 5.11). 64-bit types go through the b32 instruction on the chip with
+// doubled paddings; the model does not take that path yet.
+Status DecodeContext::DecodePadForm(const ir::DataCopyOp& c, MemOpInfo* m, Instr* in) {
+  in->opcode = Opcode::kDataCopyPad;
+  if (!c.params_form()) {
+    return OpError("params_form", "false; data_copy_pad has only the params form");
+  }
+  bool gm_in = m->src0.space == MemSpace::kGm && m->dst.space != MemSpace::kGm;
+  bool gm_out = m->dst.space == MemSpace::kGm && m->src0.space != MemSpace::kGm;
+  if (!gm_in && !gm_out) {
+    return OpError("dst.space", std::string(MemSpaceName(m->src0.space)) + " -> " +
+                                    std::string(MemSpaceName(m->dst.space)) +
+                                    " is not a data_copy_pad path (GM -> UB or UB -> GM)");
+  }
+  uint64_t esize = DTypeSize(m->dst.dtype);
+  if (esize != 1 && esize != 2 && esize != 4) {
+    return OpError("dst.dtype", std::string(DTypeProtoName(m->dst.dtype)) +
+                                    " is not supported by data_copy_pad yet (1, 2 and 4-byte "
+                                    "element types)");
+  }
+  if (gm_out && (c.is_pad() != 0 || c.left_padding() != 0 || c.right_padding() != 0 ||
+                 c.padding_value() != 0)) {
+    return OpError("is_pad", "padding is set on a UB -> GM data_copy_pad; only GM -> UB pads");
+  }
+  if (Status u = UseOptionalInteger(c.is_pad(), "is_pad"); !u.ok()) return u;
+  if (Status u = UseOptionalInteger(c.left_padding(), "left_padding"); !u.ok()) return u;
+  if (Status u = UseOptionalInteger(c.right_padding(), "right_padding"); !u.ok()) return u;
+  if (c.padding_value() != 0) {
+    DType t;
+    if (Status u = Use(c.padding_value(), "padding_value", &t); !u.ok()) return u;
+  } else if (c.is_pad() != 0) {
+    return OpError("padding_value", "unset, but is_pad is given; set the value it loads");
+  }
+  m->pad_form = true;
+  m->is_pad = c.is_pad();
+  m->left_padding = c.left_padding();
+  m->right_padding = c.right_padding();
+  m->padding_value = c.padding_value();
+  return Status::Ok();
+}
+
+// set_pad_value, set_atomic_* and get_store_atomic_config: scalar-unit register accesses.
+Status DecodeContext::DecodeStoreConfig(const ir::StoreConfigOp& c, Instr* in) {
+  in->opcode = Opcode::kStoreConfig;
+  if (c.kind() < ir::StoreConfigOp::SET_PAD_VALUE ||
+      c.kind() > ir::StoreConfigOp::GET_STORE_ATOMIC_CONFIG) {
+    return OpError("kind", std::to_string(c.kind()) + " is not a StoreConfigOp.Kind value");
+  }
+  in->kind = static_cast<uint8_t>(c.kind());
+  switch (c.kind()) {
+    case ir::StoreConfigOp::SET_PAD_VALUE: {
+      DType t;
+      if (Status u = Use(c.value(), "value", &t); !u.ok()) return u;
+      in->a = c.value();
+      break;
+    }
+    case ir::StoreConfigOp::SET_ATOMIC:
+      if (Status u = UseInteger(c.atomic_type(), "atomic_type"); !u.ok()) return u;
+      if (Status u = UseInteger(c.atomic_op(), "atomic_op"); !u.ok()) return u;
+      in->a = c.atomic_type();
+      in->b = c.atomic_op();
+      break;
+    case ir::StoreConfigOp::SET_ATOMIC_TYPE:
+      if (Status u = UseInteger(c.atomic_type(), "atomic_type"); !u.ok()) return u;
+      in->a = c.atomic_type();
+      break;
+    default:
+      if (Status d = Define(c.result(), DType::kInt16, "result"); !d.ok()) return d;
+      if (Status d = Define(c.result2(), DType::kInt16, "result2"); !d.ok()) return d;
+      in->result = c.result();
+      in->c = c.result2();
+      in->dtype = DType::kInt16;
+      break;
+  }
   return Status::Ok();
 }
 

@@ -218,6 +218,8 @@ Status DecodeContext::DecodeOpBody(const ir::Op& op, Instr* in, uint32_t depth) 
       return DecodeTrap(in);
     case ir::Op::kProfMark:
       return DecodeProfMark(op.prof_mark(), in);
+    case ir::Op::kStoreConfig:
+      return DecodeStoreConfig(op.store_config(), in);
     case ir::Op::KIND_NOT_SET:
       break;
   }

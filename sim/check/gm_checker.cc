@@ -83,6 +83,13 @@ void GmChecker::OnRead(const Site& site, const GmSpan& span) {
                    "depends on timing",
                kCoresFix);
       }
+      if (int32_t atomic = OtherCore(s.atomic_writers, site.core); atomic >= 0) {
+        Report(site, Diagnostic::Kind::kRace, "RAW", atomic, s.atomic_pipe, s.atomic_instr, a, b,
+               "this " + op + " reads bytes that core " + std::to_string(atomic) +
+                   " atomically accumulates into in this launch, and nothing orders the two "
+                   "cores, so what it reads depends on timing",
+               kCoresFix);
+      }
       s.readers |= Bit(site.core);
       s.read_instr = site.instr;
       s.read_pipe = site.pipe;
@@ -90,7 +97,7 @@ void GmChecker::OnRead(const Site& site, const GmSpan& span) {
   }
 }
 
-void GmChecker::OnWrite(const Site& site, const GmSpan& span, const uint8_t* data) {
+void GmChecker::OnWrite(const Site& site, const GmSpan& span, const uint8_t* data, bool atomic) {
   const Program& program = sink_.program();
   std::string op = site.instr != nullptr ? std::string(Info(site.instr->opcode).mnemonic) : "copy";
   auto core = static_cast<int32_t>(site.core);
@@ -104,9 +111,15 @@ void GmChecker::OnWrite(const Site& site, const GmSpan& span, const uint8_t* dat
                             std::string(PipeName(s.write_pipe)) + " " +
                             std::string(Info(s.write_instr->opcode).mnemonic) + " at " +
                             program.Where(*s.write_instr);
-        bool same =
-            now.host != nullptr && std::memcmp(now.host + (a - lo), bytes + (a - lo), b - a) == 0;
-        if (same) {
+        bool same = !atomic && now.host != nullptr &&
+                    std::memcmp(now.host + (a - lo), bytes + (a - lo), b - a) == 0;
+        if (atomic) {
+          Report(site, Diagnostic::Kind::kRace, "WAW", s.writer, s.write_pipe, s.write_instr, a, b,
+                 "this atomic " + op + " accumulates into bytes that " + other +
+                     " writes without an atomic mode in this launch, and nothing orders the two "
+                     "cores, so the result depends on which lands first",
+                 kCoresFix);
+        } else if (same) {
           Report(site, Diagnostic::Kind::kGmSharedWrite, "WAW", s.writer, s.write_pipe,
                  s.write_instr, a, b,
                  "this " + op + " writes bytes that " + other +
@@ -134,7 +147,25 @@ void GmChecker::OnWrite(const Site& site, const GmSpan& span, const uint8_t* dat
                    "the old or the new bytes",
                kCoresFix);
       }
-      s = Shadow{core, site.instr, site.pipe, 0, nullptr, PipeId::kS};
+      if (int32_t other = OtherCore(s.atomic_writers, site.core); other >= 0 && !atomic) {
+        Report(site, Diagnostic::Kind::kRace, "WAW", other, s.atomic_pipe, s.atomic_instr, a, b,
+               "this " + op + " overwrites bytes that core " + std::to_string(other) +
+                   " atomically accumulates into in this launch, and nothing orders the two "
+                   "cores, so the result depends on which lands last",
+               kCoresFix);
+      }
+      if (atomic) {
+        // Atomic stores of several cores commute with each other: remember them, and keep the
+        // last plain writer so a later store of another core is still judged against it.
+        s.atomic_writers |= Bit(site.core);
+        s.atomic_instr = site.instr;
+        s.atomic_pipe = site.pipe;
+        s.readers = 0;
+        s.read_instr = nullptr;
+        s.read_pipe = PipeId::kS;
+      } else {
+        s = Shadow{core, site.instr, site.pipe, 0, nullptr, PipeId::kS, 0, nullptr, PipeId::kS};
+      }
     });
     gm_.MarkWritten(lo, hi);
   }

@@ -4,7 +4,9 @@
 // whole-tile tail kernels do, is a GM_SHARED_WRITE warning instead. A read of GM bytes that
 // neither the host nor a kernel wrote is an UNINITIALIZED_READ warning. Blocks of one core run
 // one after another and so are ordered; within a core, the race checker judges GM accesses by
-// the core's flags like any other memory.
+// the core's flags like any other memory. Stores under an atomic mode (set_atomic_add ...) of
+// several cores into one range are not a race, as accumulating is their point; an atomic store
+// and a plain store or a read of another core still are.
 #pragma once
 
 #include <cstdint>
@@ -30,13 +32,17 @@ class GmChecker {
   // A copy reads `span` as it starts.
   void OnRead(const Site& site, const GmSpan& span);
   // A copy's bytes land: `data` holds them chunk after chunk; GM still holds the old bytes.
-  void OnWrite(const Site& site, const GmSpan& span, const uint8_t* data);
+  // `atomic`: the store combines with GM under an atomic mode.
+  void OnWrite(const Site& site, const GmSpan& span, const uint8_t* data, bool atomic = false);
 
  private:
   struct Shadow {
-    int32_t writer = -1;  // core of the last write in this launch, -1: none
+    int32_t writer = -1;  // core of the last plain write in this launch, -1: none
     const Instr* write_instr = nullptr;
     PipeId write_pipe = PipeId::kS;
+    uint64_t atomic_writers = 0;  // cores (bit per core) that stored atomically since then
+    const Instr* atomic_instr = nullptr;
+    PipeId atomic_pipe = PipeId::kS;
     uint64_t readers = 0;  // cores (bit per core, the first 64) that read since that write
     const Instr* read_instr = nullptr;
     PipeId read_pipe = PipeId::kS;

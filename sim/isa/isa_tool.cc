@@ -39,6 +39,8 @@ std::string_view ShapeName(OpClass c) {
       return "select";
     case OpClass::kVecBilinear:
       return "bilinear";
+    case OpClass::kVecCopy:
+      return "vector_copy";
     case OpClass::kDataCopy:
       return "copy";
     case OpClass::kSetFlag:

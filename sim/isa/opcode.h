@@ -63,7 +63,9 @@ enum class OpClass : uint8_t {
   kPrintf,       // a format and its scalar arguments
   kDumpTensor,   // a tensor, desc, dump_size and optional shape dims
   kTrap,
-  kProfMark,  // metrics_prof_start / stop, print_time_stamp
+  kProfMark,     // metrics_prof_start / stop, print_time_stamp
+  kVecCopy,      // dst, src tensors: a UB -> UB copy of the active lanes (mask/repeat form only)
+  kStoreConfig,  // a write or read of the pad value / atomic-store registers (scalar unit)
 };
 
 // Operand forms an instruction accepts (bit set).

@@ -114,6 +114,18 @@ struct MemOpInfo {
   uint32_t mask_len = 0, mask_hi = 0, mask_lo = 0;  // none set: the mask register
   uint32_t blk_stride[3] = {0, 0, 0};               // dst, src0, src1; default 1
   uint32_t rep_stride[3] = {0, 0, 0};               // default 8
+  // data_copy_pad (proto DataCopyOp.pad_form): slots, 0 = false / none.
+  bool pad_form = false;
+  uint32_t is_pad = 0, left_padding = 0, right_padding = 0, padding_value = 0;
+};
+
+// StoreConfigOp kinds; values are the IR's. Instr::a = value / atomic_type, b = atomic_op,
+// result and c = the two results of GET_STORE_ATOMIC_CONFIG.
+enum class StoreConfigKind : uint8_t {
+  kSetPadValue = 1,
+  kSetAtomic = 2,
+  kSetAtomicType = 3,
+  kGetStoreAtomicConfig = 4,
 };
 
 // VecMaskOp kinds; values are the IR's.

@@ -3,6 +3,7 @@
 #include "sim/pipe/dma_pipe.h"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "sim/core/invariant.h"
@@ -46,10 +47,47 @@ DmaPipe::DmaPipe(PipeId id, uint32_t core, uint32_t queue_depth, LaunchContext& 
                  FlagFile& flags, PipeListener& listener, const DmaCostConfig& cost)
     : Pipe(id, core, queue_depth, ctx, flags, listener), cost_(cost) {}
 
+namespace {
+
+// data_copy_pad's bytes as they land, dst's chunks back to back (see PadLayout): a GM -> UB
+// block padded to 32 bytes, or a UB -> GM chunk without the dummy bytes of its last block.
+void GatherPadded(const IssuedInstr& in, uint8_t* out) {
+  const PadLayout& p = in.pad;
+  uint64_t data = in.transfer == TransferKind::kGmRead ? in.src0.chunk_bytes : in.dst.chunk_bytes;
+  for (uint64_t c = 0; c < in.dst.chunks; ++c) {
+    uint8_t* block = out + c * in.dst.chunk_bytes;
+    const uint8_t* src = in.src0.base + c * in.src0.pitch;
+    if (in.transfer == TransferKind::kGmWrite) {
+      std::memcpy(block, src, data);
+      continue;
+    }
+    auto fill = [&](uint64_t from, uint64_t to, const uint8_t* element) {
+      for (uint64_t at = from; at + p.esize <= to; at += p.esize) {
+        std::memcpy(block + at, element, p.esize);
+      }
+    };
+    uint8_t value[8];
+    std::memcpy(value, &p.fill_bits, sizeof(value));  // little-endian: the element's bytes
+    fill(0, p.left, value);
+    std::memcpy(block + p.left, src, data);
+    fill(p.left + data, p.left + data + p.right, value);
+    // The dummy up to 32 bytes repeats the block's first element without paddings, else the
+    // pad value (ascendc-semantics.md 5.11 leaves the latter unconfirmed: model's choice).
+    bool no_pads = p.left == 0 && p.right == 0;
+    fill(p.left + data + p.right, in.dst.chunk_bytes, no_pads ? src : value);
+  }
+}
+
+}  // namespace
+
 PipeTiming DmaPipe::Execute(const IssuedInstr& in, Cycle now, uint8_t* scratch) {
   SIM_CHECK(in.transfer == TransferKind::kGmRead || in.transfer == TransferKind::kGmWrite,
             "a DMA engine got a copy that has no GM side");
-  Gather(in.src0, scratch);
+  if (in.pad.active) {
+    GatherPadded(in, scratch);
+  } else {
+    Gather(in.src0, scratch);
+  }
   bool reads_gm = in.transfer == TransferKind::kGmRead;
   if (reads_gm && ctx_.gm_check != nullptr) {
     ctx_.gm_check->OnRead(SiteOf(in.instr, now),

@@ -8,6 +8,7 @@
 
 #include "sim/core/cycle.h"
 #include "sim/isa/program.h"
+#include "sim/isa/semantics/atomic.h"
 #include "sim/mem/mem_range.h"
 #include "sim/pipe/vector_mask.h"
 
@@ -46,6 +47,17 @@ struct BilinearShape {
   bool per_block = false;       // repeat_mode: 8 scalars per step, one per block
 };
 
+// How data_copy_pad lays one GM -> UB block out in UB (ascendc-semantics.md 5.11): `left`
+// bytes of the pad value, the block's bytes, `right` bytes of the pad value, then the dummy up
+// to the next 32 bytes (the pad value, or the block's first element when left = right = 0).
+// UB -> GM copies each chunk's first dst.chunk_bytes bytes.
+struct PadLayout {
+  bool active = false;
+  uint32_t left = 0, right = 0;  // bytes
+  uint32_t esize = 0;
+  uint64_t fill_bits = 0;  // the pad value in the element type
+};
+
 struct IssuedInstr {
   const Instr* instr = nullptr;
   Cycle issue;  // the scalar unit pushed it
@@ -71,6 +83,10 @@ struct IssuedInstr {
   // of src0, src1 and dst, and the L2 hint of the GM side of a copy.
   uint64_t src0_addr = 0, src1_addr = 0, dst_addr = 0;
   CacheMode gm_cache_mode = CacheMode::kNormal;
+  PadLayout pad;  // data_copy_pad
+  // A store into GM under an atomic mode: each element lands as op(old, new) in this type.
+  DType atomic_type = DType::kInvalid;
+  AtomicOp atomic_op = AtomicOp::kSum;
   // Memory touched (sources then destination), for auto_sync and use-after-free checks.
   static constexpr uint8_t kMaxRanges = 4;  // sources (select: its bit mask too), then dst
   MemRange ranges[kMaxRanges];

@@ -16,6 +16,9 @@ namespace {
 // u16.
 constexpr int64_t kMaxBlockCount = 4095;
 constexpr int64_t kMaxU16 = 65535;
+// DataCopyExtParams (ascendc-semantics.md 5.11): blockLen in bytes up to 2097151, u32 strides.
+constexpr int64_t kMaxPadBlockLen = 2097151;
+constexpr int64_t kMaxU32 = 4294967295;
 constexpr uint64_t kBlockBytes = 32;  // DataBlock: the unit of DataCopy lengths and strides
 
 class Evaluator {
@@ -27,6 +30,9 @@ class Evaluator {
     if (slot == 0) return 0;
     return AsInt64(values_[slot], env_.program.value_dtypes[slot]);
   }
+
+  ScalarValue Value(uint32_t slot) const { return values_[slot]; }
+  DType DTypeOf(uint32_t slot) const { return env_.program.value_dtypes[slot]; }
 
   // Address operands may be uint64 device pointers: keep them unsigned.
   bool Address(uint32_t slot, const char* field, uint64_t* out) const {
@@ -99,6 +105,58 @@ uint64_t Bytes(uint64_t count, uint64_t element_bytes) {
   return count * element_bytes;
 }
 
+// data_copy_pad's chunks (ascendc-semantics.md 5.11): block_len bytes on the GM side, GM
+// strides in bytes, UB strides in 32-byte blocks. GM -> UB pads each block to 32 bytes with
+// left/right padding elements and loads the pad register when is_pad is set.
+bool PadGeometry(const MemOpInfo& m, bool gm_read, uint64_t esize, const Evaluator& ev,
+                 const IssueEnv& env, uint64_t* chunks, uint64_t* src_chunk, uint64_t* dst_chunk,
+                 uint64_t* src_pitch, uint64_t* dst_pitch, PadLayout* pad) {
+  uint64_t bc = 0, bl = 0, ss = 0, ds = 0, left = 0, right = 0;
+  int64_t max_pad = static_cast<int64_t>(kBlockBytes / esize);
+  if (!ev.InRange(m.block_count, "block_count", kMaxBlockCount, &bc) ||
+      !ev.InRange(m.block_len, "block_len", kMaxPadBlockLen, &bl) ||
+      !ev.InRange(m.src_stride, "src_stride", kMaxU32, &ss) ||
+      !ev.InRange(m.dst_stride, "dst_stride", kMaxU32, &ds) ||
+      !ev.InRange(m.left_padding, "left_padding", max_pad, &left) ||
+      !ev.InRange(m.right_padding, "right_padding", max_pad, &right)) {
+    return false;
+  }
+  if (bl % esize != 0) {
+    return ev.Fail("field block_len = " + std::to_string(bl) + " is not a multiple of the " +
+                   std::to_string(esize) + "-byte element");
+  }
+  auto ceil_block = [](uint64_t b) { return (b + kBlockBytes - 1) / kBlockBytes * kBlockBytes; };
+  *chunks = bl > 0 ? bc : 0;
+  if (gm_read) {
+    StoreRegisters none;
+    StoreRegisters& reg = env.store != nullptr ? *env.store : none;
+    // is_pad loads the register first, so the value persists for later copies.
+    if (ev.Int(m.is_pad) != 0) {
+      reg.pad_value = ev.Value(m.padding_value);
+      reg.pad_dtype = ev.DTypeOf(m.padding_value);
+    }
+    pad->active = true;
+    pad->left = static_cast<uint32_t>(left * esize);
+    pad->right = static_cast<uint32_t>(right * esize);
+    pad->esize = static_cast<uint32_t>(esize);
+    pad->fill_bits = reg.pad_dtype == DType::kInvalid
+                         ? 0
+                         : ToElementBits(reg.pad_value, reg.pad_dtype, m.dst.dtype);
+    *src_chunk = bl;
+    *dst_chunk = ceil_block(pad->left + bl + pad->right);
+    *src_pitch = bl + ss;
+    *dst_pitch = *dst_chunk + ds * kBlockBytes;
+  } else {
+    pad->active = true;
+    pad->esize = static_cast<uint32_t>(esize);
+    *src_chunk = ceil_block(bl);
+    *dst_chunk = bl;
+    *src_pitch = *src_chunk + ss * kBlockBytes;
+    *dst_pitch = bl + ds;
+  }
+  return true;
+}
+
 bool BuildDataCopy(const Instr& instr, const Evaluator& ev, const IssueEnv& env, const Site& site,
                    IssuedInstr* out) {
   const MemOpInfo& m = env.program.mem_ops[instr.aux];
@@ -110,7 +168,14 @@ bool BuildDataCopy(const Instr& instr, const Evaluator& ev, const IssueEnv& env,
   if (!ev.Address(m.dst.addr, "dst.addr", &dst_addr)) return false;
   if (!ev.Address(m.src0.addr, "src.addr", &src_addr)) return false;
   uint64_t chunk = 0, chunks = 0, src_pitch = 0, dst_pitch = 0;
-  if (!m.params_form) {
+  // data_copy_pad: the two sides' chunks differ (block_len bytes on GM, padded blocks in UB).
+  uint64_t src_chunk = 0, dst_chunk = 0;
+  if (m.pad_form) {
+    if (!PadGeometry(m, route->kind == TransferKind::kGmRead, esize, ev, env, &chunks, &src_chunk,
+                     &dst_chunk, &src_pitch, &dst_pitch, &out->pad)) {
+      return false;
+    }
+  } else if (!m.params_form) {
     int64_t count = ev.Int(m.count);
     if (count < 0) return ev.Fail("field count = " + std::to_string(count) + " is negative");
     // Only whole 32-byte blocks move; a partial trailing block is dropped (asc-api.md 4.2).
@@ -130,24 +195,33 @@ bool BuildDataCopy(const Instr& instr, const Evaluator& ev, const IssueEnv& env,
     src_pitch = (bl + ss) * kBlockBytes;
     dst_pitch = (bl + ds) * kBlockBytes;
   }
-  uint64_t src_span = chunks > 0 ? (chunks - 1) * src_pitch + chunk : 0;
-  uint64_t dst_span = chunks > 0 ? (chunks - 1) * dst_pitch + chunk : 0;
+  if (!m.pad_form) src_chunk = dst_chunk = chunk;
+  uint64_t src_span = chunks > 0 ? (chunks - 1) * src_pitch + src_chunk : 0;
+  uint64_t dst_span = chunks > 0 ? (chunks - 1) * dst_pitch + dst_chunk : 0;
   uint8_t* src_host = nullptr;
   uint8_t* dst_host = nullptr;
-  if (!ResolveSide(m.src0, src_addr, src_span, {"src", false}, env, site, &src_host, out, chunk,
+  if (!ResolveSide(m.src0, src_addr, src_span, {"src", false}, env, site, &src_host, out, src_chunk,
                    src_pitch)) {
     return false;
   }
-  if (!ResolveSide(m.dst, dst_addr, dst_span, {"dst", true}, env, site, &dst_host, out, chunk,
+  if (!ResolveSide(m.dst, dst_addr, dst_span, {"dst", true}, env, site, &dst_host, out, dst_chunk,
                    dst_pitch)) {
     return false;
   }
-  out->src0 = Transfer{src_host, chunk, src_pitch, chunks};
-  out->dst = Transfer{dst_host, chunk, dst_pitch, chunks};
+  out->src0 = Transfer{src_host, src_chunk, src_pitch, chunks};
+  out->dst = Transfer{dst_host, dst_chunk, dst_pitch, chunks};
+  // Stores into GM combine with it while an atomic mode is set (ascendc-semantics.md 5.12).
+  if (route->kind == TransferKind::kGmWrite && env.store != nullptr) {
+    out->atomic_type = env.store->atomic_type;
+    out->atomic_op = env.store->atomic_op;
+  }
   out->src0_addr = src_addr;
   out->dst_addr = dst_addr;
   out->gm_cache_mode = m.src0.space == MemSpace::kGm ? m.src0.cache_mode : m.dst.cache_mode;
-  out->bytes = chunk * chunks;
+  // GM-side bytes: what the engine streams (a pad copy's UB padding is not GM traffic).
+  out->bytes =
+      (m.pad_form ? (route->kind == TransferKind::kGmRead ? src_chunk : dst_chunk) : chunk) *
+      chunks;
   out->bursts = chunks;
   return true;
 }
@@ -224,6 +298,14 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
     g.mask_hi = reg.hi;
     g.mask_lo = reg.lo;
     g.count = reg.lo;
+  }
+  if (cls == OpClass::kVecCopy && g.counter) {
+    // Copy's count is per iteration, and repeat_times still applies (asc-api.md 4.1).
+    VectorMask lanes =
+        MaskForLength(std::min<uint64_t>(g.count, g.lanes_per_repeat()), g.esize, false);
+    g.counter = false;
+    g.mask_hi = lanes.hi;
+    g.mask_lo = lanes.lo;
   }
   g.repeats =
       g.counter ? (g.count + g.lanes_per_repeat() - 1) / g.lanes_per_repeat() : repeat_times;
@@ -466,6 +548,7 @@ bool BuildIssued(const Instr& instr, const std::vector<ScalarValue>& values, con
     case OpClass::kVecReduce:
     case OpClass::kVecCompare:
     case OpClass::kVecSelect:
+    case OpClass::kVecCopy:
       return BuildVector(instr, values, ev, env, site, out);
     case OpClass::kVecBilinear:
       return BuildBilinear(instr, values, ev, env, site, out);

@@ -19,6 +19,16 @@
 
 namespace aicore::sim {
 
+// The store registers of a core, written by the scalar unit in program order and read by each
+// copy at issue: the pad value of data_copy_pad (MOV_PAD_VAL; set_pad_value, or a copy with
+// is_pad) and the atomic mode of stores into GM (set_atomic_*; ascendc-semantics.md 5.11, 5.12).
+struct StoreRegisters {
+  ScalarValue pad_value{};              // converted to each copy's element type
+  DType pad_dtype = DType::kInvalid;    // kInvalid: never set (the pad is 0)
+  DType atomic_type = DType::kInvalid;  // kInvalid: ATOMIC_NONE, stores overwrite
+  AtomicOp atomic_op = AtomicOp::kSum;
+};
+
 struct IssueEnv {
   const Program& program;
   const SocConfig& config;
@@ -28,6 +38,7 @@ struct IssueEnv {
   FlagFile& flags;
   DiagnosticSink& diags;
   VectorMask* vector_mask = nullptr;  // the core's mask register (the scalar unit's)
+  StoreRegisters* store = nullptr;    // the core's pad value and atomic mode (the scalar unit's)
 };
 
 // Fills `out` (except issue/ready). Returns false after recording an error diagnostic.

@@ -4,6 +4,7 @@
 // later ones; pipe_barrier holds later instructions until every earlier one has ended.
 #include "sim/pipe/pipe.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "sim/isa/opcode.h"
@@ -176,7 +177,9 @@ bool Pipe::StartHead(Cycle now) {
     }
     default: {
       // A mask/repeat-form result is the image of dst's span plus a byte mask of the lanes.
-      uint32_t scratch = scratch_.Acquire(in.repeat_form ? 2 * in.dst.chunk_bytes : in.bytes);
+      // A padded copy's UB side holds more than the bytes it streams.
+      uint32_t scratch = scratch_.Acquire(in.repeat_form ? 2 * in.dst.chunk_bytes
+                                                         : std::max(in.bytes, in.dst.bytes()));
       PipeTiming t = Execute(in, now, scratch_.data(scratch));
       uint32_t slot = AllocateSlot();
       slots_[slot].is_set_flag = false;
@@ -186,6 +189,8 @@ bool Pipe::StartHead(Cycle now) {
       slots_[slot].gm_write = in.transfer == TransferKind::kGmWrite;
       slots_[slot].gm = GmSpan{in.dst_addr, in.dst.chunk_bytes, in.dst.pitch, in.dst.chunks};
       slots_[slot].masked = in.repeat_form;
+      slots_[slot].atomic_type = in.atomic_type;
+      slots_[slot].atomic_op = in.atomic_op;
       accept_at_ = t.accept_next;
       max_end_ = MaxCycle(max_end_, t.end);
       AccountBusy(now, t.end);
@@ -208,9 +213,17 @@ void Pipe::OnEnd(uint64_t slot_index, Cycle now) {
     listener_.OnSetFlag(f.flag, f.instr, now);
   } else {
     const uint8_t* src = scratch_.data(f.scratch);
+    bool atomic = f.gm_write && f.atomic_type != DType::kInvalid;
     if (f.gm_write && ctx_.gm_check != nullptr)
-      ctx_.gm_check->OnWrite(SiteOf(f.instr, now), f.gm, src);
-    if (f.masked) {
+      ctx_.gm_check->OnWrite(SiteOf(f.instr, now), f.gm, src, atomic);
+    if (atomic) {
+      // Read-modify-write of each element when the store lands: stores of several cores into
+      // one range accumulate in the order their copies end (ascendc-semantics.md 5.12).
+      for (uint64_t c = 0; c < f.dst.chunks; ++c) {
+        AtomicCombine(f.atomic_op, f.atomic_type, f.dst.base + c * f.dst.pitch,
+                      src + c * f.dst.chunk_bytes, f.dst.chunk_bytes);
+      }
+    } else if (f.masked) {
       // Inactive lanes keep whatever UB holds when the result lands.
       const uint8_t* written = src + f.dst.chunk_bytes;
       for (uint64_t i = 0; i < f.dst.bytes(); ++i) {

@@ -117,6 +117,8 @@ class Pipe {
     bool gm_write = false;  // a copy into GM: the GM checker sees its bytes land
     GmSpan gm;
     bool masked = false;  // the scratch is dst's image then a byte mask: write masked bytes only
+    DType atomic_type = DType::kInvalid;  // a GM store under an atomic mode
+    AtomicOp atomic_op = AtomicOp::kSum;
   };
 
   bool StartHead(Cycle now);  // false if the head cannot start at `now`

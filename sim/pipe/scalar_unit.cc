@@ -39,6 +39,7 @@ ScalarUnit::ScalarUnit(uint32_t core, LaunchContext& ctx, ScalarHost& host, cons
   observe_ = track_ || races_ != nullptr;
   stats_.pipe = std::string(PipeName(PipeId::kS));
   env_.vector_mask = &vector_mask_;
+  env_.store = &store_;
 }
 
 void ScalarUnit::ResetStats() {
@@ -60,6 +61,7 @@ void ScalarUnit::StartBlock(uint32_t block, const std::vector<ScalarValue>& init
   pending_head_ = 0;
   tpipe_.StartBlock();
   vector_mask_ = VectorMask{};  // a kernel starts in normal mode, all lanes on
+  store_ = StoreRegisters{};    // no pad value set, atomics off
   order_.Reset();
   auto_sync_.Reset();
   if (races_ != nullptr) races_->StartBlock();
@@ -482,6 +484,8 @@ bool ScalarUnit::ExecScalar(const Instr& in) {
     case OpClass::kVecMask:
       ExecVectorMask(in);
       return true;
+    case OpClass::kStoreConfig:
+      return ExecStoreConfig(in);
     default:
       SIM_CHECK(false, std::string(Info(in.opcode).mnemonic) + " is not a scalar op");
       return false;
@@ -512,6 +516,41 @@ void ScalarUnit::ExecVectorMask(const Instr& in) {
       vector_mask_.hi = vector_mask_.lo = ~uint64_t{0};
       break;
   }
+}
+
+// The pad value and atomic-store registers (ascendc-semantics.md 5.11, 5.12; CTRL bits 2..0
+// the atomic type, 4..3 the op).
+bool ScalarUnit::ExecStoreConfig(const Instr& in) {
+  switch (static_cast<StoreConfigKind>(in.kind)) {
+    case StoreConfigKind::kSetPadValue:
+      store_.pad_value = values_[in.a];
+      store_.pad_dtype = ctx_.program.value_dtypes[in.a];
+      return true;
+    case StoreConfigKind::kSetAtomic:
+    case StoreConfigKind::kSetAtomicType: {
+      int64_t type = Int(in.a);
+      if (type < 0 || type > 6) {
+        return Fault(in, "atomic type " + std::to_string(type) +
+                             " is not an AtomicDtype (ATOMIC_NONE 0 .. ATOMIC_BF16 6)");
+      }
+      store_.atomic_type = AtomicDtypeToDType(type);
+      if (static_cast<StoreConfigKind>(in.kind) == StoreConfigKind::kSetAtomicType) return true;
+      int64_t op = Int(in.b);
+      if (op < 0 || op >= static_cast<int64_t>(kNumAtomicOps)) {
+        return Fault(in, "atomic op " + std::to_string(op) +
+                             " is not one of sum 0, max 1, min 2 (CTRL bits 4..3)");
+      }
+      store_.atomic_op = static_cast<AtomicOp>(op);
+      return true;
+    }
+    case StoreConfigKind::kGetStoreAtomicConfig:
+      values_[in.result] =
+          CastScalar(IntValue(AtomicDtypeOf(store_.atomic_type)), DType::kInt64, DType::kInt16);
+      values_[in.c] = CastScalar(IntValue(static_cast<int64_t>(store_.atomic_op)), DType::kInt64,
+                                 DType::kInt16);
+      return true;
+  }
+  return true;
 }
 
 bool ScalarUnit::EnterControl(const Instr& in) {

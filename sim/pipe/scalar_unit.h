@@ -90,6 +90,7 @@ class ScalarUnit {
   void Run(Cycle now);
   bool ExecScalar(const Instr& in);
   void ExecVectorMask(const Instr& in);
+  bool ExecStoreConfig(const Instr& in);
   bool EnterControl(const Instr& in);
   bool EndRegion();
   // Returns false when the scalar unit must stop (blocked, fault).
@@ -159,6 +160,7 @@ class ScalarUnit {
 
   PipeStats stats_;
   VectorMask vector_mask_;  // what set_vector_mask and mask-loading instructions left
+  StoreRegisters store_;    // the pad value and atomic mode copies read at issue
   uint64_t queue_full_stall_cycles_ = 0;
   std::array<uint64_t, kNumPipes> queue_full_by_pipe_{};
 

@@ -652,5 +652,54 @@ TEST(Decoder, PrintfFormatsAreCheckedAgainstTheirArguments) {
                   .ok());
 }
 
+TEST(Decoder, DataCopyPadFormsAndStoreConfigAreChecked) {
+  auto pad = [](ir::TensorRef dst, ir::TensorRef src, ir::DType dtype, bool set_pad) {
+    KernelBuilder b("k", "k.py");
+    uint32_t x = b.PointerParam("x", dtype);
+    uint32_t ub = b.Const(0);
+    uint32_t one = b.Const(1, ir::DT_INT32);
+    dst.set_addr(dst.space() == ir::MEM_GM ? x : ub);
+    src.set_addr(src.space() == ir::MEM_GM ? x : ub);
+    auto* c = b.DataCopyParams(dst, src, one, one, one, one);
+    c->set_pad_form(true);
+    if (set_pad) c->set_left_padding(one);
+    return b.Build();
+  };
+  ir::TensorRef gm = KernelBuilder::Gm(0, ir::DT_FLOAT32);
+  ir::TensorRef ub = KernelBuilder::Ub(0, ir::DT_FLOAT32);
+  EXPECT_TRUE(DecodeKernel(pad(ub, gm, ir::DT_FLOAT32, true)).ok());
+  EXPECT_TRUE(DecodeKernel(pad(gm, ub, ir::DT_FLOAT32, false)).ok());
+  std::string m = Reject(pad(ub, ub, ir::DT_FLOAT32, false));
+  EXPECT_NE(m.find("UB -> UB is not a data_copy_pad path"), std::string::npos) << m;
+  m = Reject(pad(gm, ub, ir::DT_FLOAT32, true));
+  EXPECT_NE(m.find("padding is set on a UB -> GM data_copy_pad"), std::string::npos) << m;
+  ir::TensorRef gm64 = KernelBuilder::Gm(0, ir::DT_INT64);
+  ir::TensorRef ub64 = KernelBuilder::Ub(0, ir::DT_INT64);
+  m = Reject(pad(ub64, gm64, ir::DT_INT64, false));
+  EXPECT_NE(m.find("DT_INT64 is not supported by data_copy_pad yet"), std::string::npos) << m;
+  {
+    KernelBuilder b("k", "k.py");
+    uint32_t x = b.PointerParam("x", ir::DT_FLOAT32);
+    uint32_t ub0 = b.Const(0);
+    uint32_t n = b.Const(8, ir::DT_INT32);
+    uint32_t one = b.Const(1, ir::DT_INT32);
+    auto* c =
+        b.DataCopy(KernelBuilder::Ub(ub0, ir::DT_FLOAT32), KernelBuilder::Gm(x, ir::DT_FLOAT32), n);
+    c->set_left_padding(one);
+    m = Reject(b.Build());
+    EXPECT_NE(m.find("field pad_form: false, but is_pad/left_padding"), std::string::npos) << m;
+  }
+  {
+    KernelBuilder b("k", "k.py");
+    uint32_t f = b.ConstF(1.0);
+    auto* s = b.AddOp()->mutable_store_config();
+    s->set_kind(ir::StoreConfigOp::SET_ATOMIC);
+    s->set_atomic_type(f);
+    m = Reject(b.Build());
+    EXPECT_NE(m.find("field atomic_type: %"), std::string::npos) << m;
+    EXPECT_NE(m.find("an integer is required"), std::string::npos) << m;
+  }
+}
+
 }  // namespace
 }  // namespace aicore::sim::testing

@@ -17,14 +17,13 @@ _NOT_YET: Dict[str, str] = {
     # [3.7-3.9, 4.1-4.2 parameter structs, 4.12]
     "asc.language.core": """
     inline MrgSortSrcList SliceInfo
-    CopyRepeatParams BrcbRepeatParams GatherRepeatParams GatherMaskParams
+    BrcbRepeatParams GatherRepeatParams GatherMaskParams
     TransDataTo5HDParams TransposeParamsExt DataCopyEnhancedParams Nd2NzParams
-    Nz2NdParamsFull DataCopyCO12DstParams DataCopyExtParams DataCopyPadExtParams
-    DataCopyPadParams
+    Nz2NdParamsFull DataCopyCO12DstParams
     """,
     # [4.4-4.12] vector instructions and their mask/mode control: the vector engineer's list
     "asc.language.basic": """
-    copy set_deq_scale VdeqInfo add_deq_relu mul_cast add_relu_cast sub_relu_cast
+    set_deq_scale VdeqInfo add_deq_relu mul_cast add_relu_cast sub_relu_cast
     cast_deq get_cmp_mask set_cmp_mask whole_reduce_max
     whole_reduce_min block_reduce_sum block_reduce_max block_reduce_min pair_reduce_sum
     repeat_reduce_sum reduce_sum reduce_max reduce_min transpose trans_data_to_5hd brcb gather
@@ -34,10 +33,9 @@ _NOT_YET: Dict[str, str] = {
     """
     # [4.2-4.4, 4.13-4.16, 3.10] movement, sync, control, scalar, cube, debug, system
     """
-    data_copy_pad set_pad_value load_image_to_local LoadImageToLocalParams
+    load_image_to_local LoadImageToLocalParams
     data_sync_barrier sync_all ib_set ib_wait notify_next_block wait_pre_block
-    cross_core_set_flag cross_core_wait_flag set_atomic_add set_atomic_max set_atomic_min
-    set_atomic_type set_atomic_none set_store_atomic_config get_store_atomic_config
+    cross_core_set_flag cross_core_wait_flag
     set_hf32_mode set_hf32_trans_mode set_mm_layout_transform set_fix_pipe_pre_quant_flag
     init_soc_state check_local_memory_ia CheckLocalMemoryIAParam set_sys_workspace
     get_sys_workspace set_hccl_context get_hccl_context data_cache_clean_and_invalid

@@ -2,6 +2,8 @@
 from asc import _unsupported
 from asc.language.basic.aipp import *  # noqa: F401,F403
 from asc.language.basic.aipp import __all__ as _aipp_all
+from asc.language.basic.atomic import *  # noqa: F401,F403
+from asc.language.basic.atomic import __all__ as _atomic_all
 from asc.language.basic.data_copy import *  # noqa: F401,F403
 from asc.language.basic.data_copy import __all__ as _copy_all
 from asc.language.basic.debug import *  # noqa: F401,F403
@@ -19,8 +21,9 @@ from asc.language.basic.sys_var import __all__ as _sys_all
 from asc.language.basic.vec import *  # noqa: F401,F403
 from asc.language.basic.vec import __all__ as _vec_all
 
-__all__ = (list(_aipp_all) + list(_copy_all) + list(_debug_all) + list(_list_all) + list(_mask_all)
-           + list(_scalar_all) + list(_sync_all) + list(_sys_all) + list(_vec_all))
+__all__ = (list(_aipp_all) + list(_atomic_all) + list(_copy_all) + list(_debug_all)
+           + list(_list_all) + list(_mask_all) + list(_scalar_all) + list(_sync_all)
+           + list(_sys_all) + list(_vec_all))
 
 # pyasc names not implemented yet raise NotSupportedError, not AttributeError (asc/_unsupported.py).
 __getattr__ = _unsupported.module_getattr(__name__)

@@ -5,10 +5,14 @@ from asc.language.core.dispatch import Overload, Param, dispatch, of_type
 from asc.language.core.dtype import KnownTypes
 from asc.language.core.ir_value import to_value
 from asc.language.core.tensor import tensor_ref
-from asc.language.core.types import DataCopyParams
+from asc.language.core.constexpr import ConstExpr
+from asc.language.core.enums import TPosition
+from asc.language.core.ir_value import is_runtime_number
+from asc.language.core.types import (DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams,
+                                     DataCopyParams)
 from asc.language.basic.common import any_tensor, runtime_int
 
-__all__ = ["data_copy"]
+__all__ = ["data_copy", "data_copy_pad", "set_pad_value"]
 
 _PATHS = {
     (kernel_pb2.MEM_UB, kernel_pb2.MEM_GM),   # GM -> UB (MTE2)
@@ -56,3 +60,83 @@ def data_copy(dst, src, *args, **kwargs) -> None:
         Overload([Param("repeat_params", of_type(DataCopyParams))], params_form),
         Overload([Param("count", runtime_int)], count_form),
     ], args, kwargs)
+
+
+def data_copy_pad(dst, src, *args, **kwargs) -> None:
+    """data_copy_pad(dst, src, data_copy_params, pad_params) GM -> UB, or
+    data_copy_pad(dst, src, data_copy_params) UB -> GM: block_count chunks of block_len BYTES
+    (ascendc-semantics.md 5.11); each block is padded to 32 bytes in UB."""
+    api = "data_copy_pad"
+    require_builder(api)
+    if not (any_tensor(dst) and any_tensor(src)):
+        raise TypeError(f"{api}(): dst and src must be tensors, got "
+                        f"{type(dst).__name__} and {type(src).__name__}")
+
+    def emit(data_copy_params, pad_params=None):
+        fields = [to_value(getattr(data_copy_params, name), KnownTypes.uint32).id
+                  for name in ("block_count", "block_len", "src_stride", "dst_stride")]
+        if dst.dtype != src.dtype:
+            raise TypeError(f"{api}(): dst and src must have the same dtype, got "
+                            f"{dst.dtype} and {src.dtype}")
+        dst_ref, src_ref = tensor_ref(dst), tensor_ref(src)
+        gm_in = (src_ref.space, dst_ref.space) == (kernel_pb2.MEM_GM, kernel_pb2.MEM_UB)
+        gm_out = (src_ref.space, dst_ref.space) == (kernel_pb2.MEM_UB, kernel_pb2.MEM_GM)
+        if not (gm_in or gm_out):
+            raise TypeError(f"{api}(): copying from {kernel_pb2.MemSpace.Name(src_ref.space)} "
+                            f"to {kernel_pb2.MemSpace.Name(dst_ref.space)} is not supported "
+                            "(GM -> UB with pad params, UB -> GM without)")
+        if gm_in and pad_params is None:
+            raise TypeError(f"{api}(): a GM -> UB copy needs pad_params "
+                            "(DataCopyPadExtParams or DataCopyPadParams)")
+        if gm_out and pad_params is not None:
+            raise TypeError(f"{api}(): a UB -> GM copy takes no pad_params")
+        if isinstance(pad_params, DataCopyPadExtParams) and pad_params.dtype != dst.dtype:
+            raise TypeError(f"{api}(): pad_params.dtype {pad_params.dtype} differs from the "
+                            f"tensors' dtype {dst.dtype}")
+        op = require_builder(api).emit("data_copy")
+        op.dst.CopyFrom(dst_ref)
+        op.src.CopyFrom(src_ref)
+        op.params_form = True
+        op.pad_form = True
+        op.block_count, op.block_len, op.src_stride, op.dst_stride = fields
+        if pad_params is not None:
+            op.is_pad = pad_params.is_pad.id
+            op.left_padding = pad_params.left_padding.id
+            op.right_padding = pad_params.right_padding.id
+            op.padding_value = pad_params.padding_value.id
+
+    def ext_in(data_copy_params, pad_params):
+        emit(data_copy_params, pad_params)
+
+    def ext_out(data_copy_params):
+        emit(data_copy_params)
+
+    dispatch(api, [
+        Overload([Param("data_copy_params", of_type(DataCopyExtParams)),
+                  Param("pad_params", of_type(DataCopyPadExtParams))], ext_in),
+        Overload([Param("data_copy_params", of_type(DataCopyExtParams))], ext_out),
+        Overload([Param("data_copy_params", of_type(DataCopyParams)),
+                  Param("pad_params", of_type(DataCopyPadParams))], ext_in),
+        Overload([Param("data_copy_params", of_type(DataCopyParams))], ext_out),
+    ], args, kwargs)
+
+
+_PAD_POSITIONS = (TPosition.MAX, TPosition.VECIN, TPosition.VECOUT)
+
+
+def set_pad_value(padding_value, pos=TPosition.MAX) -> None:
+    """Loads the pad value register data_copy_pad fills paddings with (until the next
+    set_pad_value or copy with is_pad); the value is converted to each copy's element type."""
+    api = "set_pad_value"
+    builder = require_builder(api)
+    where = ConstExpr.unwrap(pos)
+    if isinstance(where, bool) or where not in _PAD_POSITIONS:
+        raise TypeError(f"{api}(): pos must be TPosition.MAX, VECIN or VECOUT, got {pos!r}")
+    value = ConstExpr.unwrap(padding_value)
+    if not is_runtime_number(value):
+        raise TypeError(f"{api}(): padding_value must be a number or a traced scalar, got "
+                        f"{type(value).__name__}")
+    value_id = to_value(value).id
+    op = builder.emit("store_config")
+    op.kind = kernel_pb2.StoreConfigOp.SET_PAD_VALUE
+    op.value = value_id

@@ -14,7 +14,7 @@ from asc.language.core.dtype import KnownTypes as KT
 from asc.language.core.enums import CMPMODE, RoundMode, SelMode
 from asc.language.core.ir_value import is_runtime_int, is_runtime_number, to_value
 from asc.language.core.tensor import tensor_ref
-from asc.language.core.types import BinaryRepeatParams, UnaryRepeatParams
+from asc.language.core.types import BinaryRepeatParams, CopyRepeatParams, UnaryRepeatParams
 from asc.language.basic.common import check_ub, dtypes_text, is_bool, local_tensor, runtime_int
 
 
@@ -434,6 +434,44 @@ class _MaskOnly:
         self.repeat = rep
 
 
+def _any(x) -> bool:
+    return True
+
+
+_any.__name__ = "bool"
+
+
+def _copy(api, ir_op, kind, allowed):
+    def op(dst, src, *args, **kwargs):
+        require_builder(api)
+
+        def repeat_form(mask, repeat_time, repeat_params, is_set_mask=True):
+            if not isinstance(ConstExpr.unwrap(is_set_mask), bool):
+                raise TypeError(f"{api}(): is_set_mask must be True or False, got "
+                                f"{is_set_mask!r}")
+            check_ub(api, dst=dst, src=src)
+            _check_dtypes(api, allowed, dst=dst, src=src)
+            fill = repeat_fields(mask, repeat_time, repeat_params,
+                                 ConstExpr.unwrap(is_set_mask))
+            refs = [tensor_ref(t) for t in (dst, src)]
+            ir = require_builder(api).emit(ir_op)
+            ir.kind = kind
+            ir.dst.CopyFrom(refs[0])
+            ir.src.CopyFrom(refs[1])
+            fill(ir)
+
+        _require_tensors(api, dst=dst, src=src)
+        tail = [Param("repeat_time", runtime_int),
+                Param("repeat_params", of_type(CopyRepeatParams)),
+                Param("is_set_mask", _any, True)]
+        dispatch(api, [Overload([Param("mask", runtime_int)] + tail, repeat_form),
+                       Overload([Param("mask", bit_mask)] + tail, repeat_form)], args, kwargs)
+    op.__name__ = op.__qualname__ = api
+    op.__doc__ = (f"{api}(dst, src, mask, repeat_time, repeat_params: CopyRepeatParams, "
+                  f"is_set_mask=True): UB -> UB copy of the lanes the mask enables.")
+    return op
+
+
 class _Strides:
     """Strides given as plain ints rather than a params struct: (block strides, repeat strides)."""
 
@@ -453,7 +491,7 @@ def _require_tensors(api, **tensors):
 _MAKERS = {"binary": _binary, "unary": _unary, "scalar": _scalar, "binary_dst": _binary,
            "scalar_dst": _scalar, "fill": _fill, "cast": _cast,
            "reduce": _reduce, "compare": _compare,
-           "select": _select, "bilinear": _bilinear}
+           "select": _select, "bilinear": _bilinear, "vector_copy": _copy}
 
 __all__ = []
 for _api, _ir_op, _kind, _layout, _dtypes, _forms_of_row in _isa.VECTOR_OPS:

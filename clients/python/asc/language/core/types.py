@@ -5,7 +5,8 @@ from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import KnownTypes
 from asc.language.core.ir_value import PlainValue, cast, is_runtime_int
 
-__all__ = ["DataCopyParams", "BinaryRepeatParams", "UnaryRepeatParams"]
+__all__ = ["DataCopyParams", "BinaryRepeatParams", "UnaryRepeatParams", "CopyRepeatParams",
+           "DataCopyExtParams", "DataCopyPadExtParams", "DataCopyPadParams"]
 
 
 class _ParamStruct:
@@ -62,3 +63,86 @@ class UnaryRepeatParams(_ParamStruct):
     def strides(self):
         return ((self.dst_blk_stride, self.src_blk_stride),
                 (self.dst_rep_stride, self.src_rep_stride))
+
+
+class CopyRepeatParams(_ParamStruct):
+    """copy's strides in 32-byte blocks: dst_stride/src_stride between the blocks of an
+    iteration, dst_repeat_size/src_repeat_size between iterations."""
+    _fields = (("dst_stride", 0, KnownTypes.uint16), ("src_stride", 0, KnownTypes.uint16),
+               ("dst_repeat_size", 0, KnownTypes.uint16),
+               ("src_repeat_size", 0, KnownTypes.uint16))
+
+    def strides(self):
+        return ((self.dst_stride, self.src_stride), (self.dst_repeat_size, self.src_repeat_size))
+
+
+class DataCopyExtParams(_ParamStruct):
+    """data_copy_pad: block_count chunks of block_len BYTES; src_stride/dst_stride are gaps, in
+    bytes on the GM side and in 32-byte blocks on the UB side; rsv is unused."""
+    _fields = (("block_count", 1, KnownTypes.uint16), ("block_len", 0, KnownTypes.uint32),
+               ("src_stride", 0, KnownTypes.uint32), ("dst_stride", 0, KnownTypes.uint32),
+               ("rsv", 0, KnownTypes.uint32))
+
+
+def _pad_fields(api, is_pad, left_padding, right_padding):
+    from asc.language.core.ir_value import to_value
+    fields = {}
+    for name, value in (("is_pad", is_pad), ("left_padding", left_padding),
+                        ("right_padding", right_padding)):
+        value = ConstExpr.unwrap(value)
+        if not is_runtime_int(value):
+            raise TypeError(f"{api}.{name} must be a bool, an int or a traced integer, got "
+                            f"{type(value).__name__}")
+        if isinstance(value, bool):
+            value = int(value)
+        fields[name] = to_value(value, KnownTypes.uint8)
+    return fields
+
+
+class DataCopyPadExtParams:
+    """GM -> UB padding of data_copy_pad: with is_pad, left_padding / right_padding elements
+    (each at most 32 bytes) of padding_value (converted to `dtype`) around each block."""
+
+    def __init__(self, dtype, is_pad=False, left_padding=0, right_padding=0, padding_value=0):
+        from asc.language.core.dtype import DataType
+        from asc.language.core.ir_value import is_runtime_number, to_value
+        api = "DataCopyPadExtParams"
+        require_builder(api)
+        if not isinstance(dtype, DataType):
+            raise TypeError(f"{api}(): dtype must be an asc dtype (asc.float16 ...), got "
+                            f"{type(dtype).__name__}")
+        self.dtype = dtype
+        for name, value in _pad_fields(api, is_pad, left_padding, right_padding).items():
+            setattr(self, name, value)
+        value = ConstExpr.unwrap(padding_value)
+        if not is_runtime_number(value):
+            raise TypeError(f"{api}.padding_value must be a number or a traced scalar, got "
+                            f"{type(value).__name__}")
+        self.padding_value = to_value(value, dtype)
+
+    def __repr__(self):
+        return (f"DataCopyPadExtParams(dtype={self.dtype}, is_pad={self.is_pad!r}, "
+                f"left_padding={self.left_padding!r}, right_padding={self.right_padding!r}, "
+                f"padding_value={self.padding_value!r})")
+
+
+class DataCopyPadParams:
+    """As DataCopyPadExtParams without a dtype: padding_value is a uint64, converted to the
+    tensor's element type by the copy."""
+
+    def __init__(self, is_pad=False, left_padding=0, right_padding=0, padding_value=0):
+        from asc.language.core.ir_value import to_value
+        api = "DataCopyPadParams"
+        require_builder(api)
+        for name, value in _pad_fields(api, is_pad, left_padding, right_padding).items():
+            setattr(self, name, value)
+        value = ConstExpr.unwrap(padding_value)
+        if not is_runtime_int(value):
+            raise TypeError(f"{api}.padding_value must be an int or a traced integer, got "
+                            f"{type(value).__name__}")
+        self.padding_value = to_value(int(value) if isinstance(value, bool) else value,
+                                      KnownTypes.uint64)
+
+    def __repr__(self):
+        return (f"DataCopyPadParams(is_pad={self.is_pad!r}, left_padding={self.left_padding!r}, "
+                f"right_padding={self.right_padding!r}, padding_value={self.padding_value!r})")
