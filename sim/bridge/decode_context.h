@@ -118,6 +118,7 @@ class DecodeContext {
   Status DecodeVecCompare(const ir::VecCompareOp& v, Instr* in);
   Status DecodeVecSelect(const ir::VecSelectOp& v, Instr* in);
   Status DecodeVecBilinear(const ir::VecBilinearOp& v, Instr* in);
+  Status DecodeVecReduce(const ir::VecReduceOp& v, Instr* in);
 
   // The table row of an IR vector op's kind; an error for a kind the table lacks.
   Status VectorOpcode(const char* ir_op, const char* kind_enum, int kind, Opcode* out);

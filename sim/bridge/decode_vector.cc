@@ -255,6 +255,29 @@ Status DecodeContext::DecodeVecBilinear(const ir::VecBilinearOp& v, Instr* in) {
   m.v_offset = v.v_r_offset();
   m.v_repeat = v.v_repeat();
   return FinishVector(Opcode::kVecBilinear, m, 0, in);
+Status DecodeContext::DecodeVecReduce(const ir::VecReduceOp& v, Instr* in) {
+  in->opcode = Opcode::kVecWholeReduceMax;
+  Opcode op;
+  if (Status s = VectorOpcode("vec_reduce", "VecReduceOp.Kind", v.kind(), &op); !s.ok()) {
+    return s;
+  }
+  MemOpInfo m;
+  if (Status s = DecodeTensor(v.dst(), "dst", true, &m.dst); !s.ok()) return s;
+  if (Status s = DecodeTensor(v.src(), "src", true, &m.src0); !s.ok()) return s;
+  if (Status s = SameDType(m.dst, m.src0, "src"); !s.ok()) return s;
+  bool ordered = op == Opcode::kVecWholeReduceMax || op == Opcode::kVecWholeReduceMin;
+  if (v.order() >= kNumReduceOrders || (!ordered && v.order() != 0)) {
+    return OpError("order", ordered ? std::to_string(v.order()) +
+                                          " is not a ReduceOrder (ORDER_VALUE_INDEX 0 .. "
+                                          "ORDER_ONLY_INDEX 3)"
+                                    : std::string(Info(op).mnemonic) + " has no order");
+  }
+  in->kind = static_cast<uint8_t>(v.order());
+  if (!v.has_repeat()) {
+    return OpError("repeat", std::string(Info(op).mnemonic) + " has only the mask/repeat form");
+  }
+  if (Status s = DecodeRepeat(op, v.repeat(), 2, &m); !s.ok()) return s;
+  return FinishVector(op, m, 0, in);
 }
 
 Status DecodeContext::DecodeVecBinary(const ir::VecBinaryOp& v, Instr* in) {

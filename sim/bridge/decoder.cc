@@ -201,6 +201,8 @@ Status DecodeContext::DecodeOpBody(const ir::Op& op, Instr* in, uint32_t depth) 
       return DecodeVecSelect(op.vec_select(), in);
     case ir::Op::kVecBilinear:
       return DecodeVecBilinear(op.vec_bilinear(), in);
+    case ir::Op::kVecReduce:
+      return DecodeVecReduce(op.vec_reduce(), in);
     case ir::Op::kSetFlag:
       return DecodeFlag(op.set_flag().event(), op.set_flag().event_id(),
                         /*is_set=*/true, in);

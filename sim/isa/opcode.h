@@ -106,6 +106,8 @@ struct VecOperands {
   DType src_dtype = DType::kInvalid;  // kVecCast: the source's element type (dtype is dst's)
   uint8_t round_mode = 0;             // kVecCast: RoundMode; kVecCompare: CMPMODE; select: SelMode
   const uint8_t* select = nullptr;    // kVecSelect: one byte per element, nonzero picks src0
+  const uint8_t* active = nullptr;    // kVecReduce: one byte per lane, nonzero if the mask enables
+                                      // it (nullptr: every lane); round_mode is the ReduceOrder
 };
 // Element semantics of one vector instruction over whole operands: dispatches once on the dtype,
 // then runs a tight loop (no per-element virtual calls). Only called for dtypes in the row's set.
@@ -177,6 +179,17 @@ inline bool VectorOpSupports(Opcode op, DType t) { return (Info(op).dtypes & DTy
 // The opcode an IR op of field `ir_op` and Kind value `ir_kind` decodes to; nullptr if the table
 // has none (the decoder reports it as an unknown kind).
 const OpcodeInfo* FindOpcode(std::string_view ir_op, int ir_kind);
+
+// Where a reduction (kVecReduce) writes: per iteration of `lanes` lanes of `esize` bytes, one
+// result per `group` consecutive lanes, `width` elements each (2: a value and its index), the
+// results of an iteration dense. Defined with the semantics (semantics/reduce.cc).
+struct ReduceLayout {
+  uint32_t group = 0;
+  uint32_t width = 1;
+};
+ReduceLayout ReduceLayoutOf(Opcode op, uint8_t order, uint32_t lanes, uint32_t esize);
+// pyasc ReduceOrder; the widths above follow it.
+inline constexpr uint8_t kNumReduceOrders = 4;
 
 // The dtypes of `set` in the order messages and docs list them (float16, float32, ... int32).
 // Writes at most kNumDTypes entries to `out` (may be nullptr) and returns how many.

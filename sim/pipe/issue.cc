@@ -256,6 +256,11 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
   VecGeometry& g = out->geo;
   g.esize = static_cast<uint32_t>(DTypeSize(instr.dtype));
   g.dst_per_repeat = cls == OpClass::kVecReduce;
+  if (g.dst_per_repeat) {
+    ReduceLayout layout = ReduceLayoutOf(instr.opcode, instr.kind, g.lanes_per_repeat(), g.esize);
+    g.dst_group = layout.group;
+    g.dst_width = layout.width;
+  }
   if (cls == OpClass::kVecCast) {
     // Iterations hold 256 bytes of the wider type; each operand packs its own elements.
     g.size[0] = g.esize;

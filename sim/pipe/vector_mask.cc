@@ -49,7 +49,8 @@ uint64_t VecGeometry::Span(int k) const {
   if (k == 0 && dst_bits) return (ActiveLanes() + 7) / 8;
   if (k == 0 && dst_per_repeat) {
     for (uint64_t r = repeats; r-- > 0;) {
-      if (LastLane(r) >= 0) return Offset(0, r, 0) + SizeOf(0);
+      int64_t last = LastLane(r);
+      if (last >= 0) return Offset(0, r, static_cast<uint32_t>(last)) + dst_width * SizeOf(0);
     }
     return 0;
   }

@@ -33,8 +33,11 @@ struct VecGeometry {
   uint64_t count = 0;            // counter mode
   uint64_t mask_hi = 0;          // normal mode: the lanes of every iteration
   uint64_t mask_lo = 0;
-  // Reductions: dst receives one element per iteration, rep[0] elements apart (not blocks).
+  // Reductions: dst receives one result per `dst_group` lanes (0: per iteration), each
+  // `dst_width` elements, dense within an iteration; rep[0] counts one iteration's results.
   bool dst_per_repeat = false;
+  uint32_t dst_group = 0;
+  uint32_t dst_width = 1;
   // Compares: dst is a bit mask, bit r * lanes + e for lane e of iteration r, packed densely.
   bool dst_bits = false;
   uint64_t blk[3] = {1, 1, 1};
@@ -47,6 +50,8 @@ struct VecGeometry {
   uint32_t lanes_per_repeat() const {
     return static_cast<uint32_t>(kVectorRepeatBlocks * kVectorBlockBytes / esize);
   }
+  // Reductions: lanes per result.
+  uint32_t group() const { return dst_group != 0 ? dst_group : lanes_per_repeat(); }
   // Lane `e` of iteration `r` is active.
   bool Active(uint64_t r, uint32_t e) const {
     if (counter) return r * lanes_per_repeat() + e < count;
@@ -55,7 +60,10 @@ struct VecGeometry {
   }
   // Byte offset of lane `e` of iteration `r` of operand `k` from the operand's base.
   uint64_t Offset(int k, uint64_t r, uint32_t e) const {
-    if (k == 0 && dst_per_repeat) return r * rep[0] * SizeOf(0);
+    if (k == 0 && dst_per_repeat) {
+      uint64_t results = lanes_per_repeat() / group();
+      return (r * rep[0] * results + e / group()) * dst_width * SizeOf(0);
+    }
     return (r * rep[k] + e / lanes_per_block(k) * blk[k]) * kVectorBlockBytes +
            e % lanes_per_block(k) * SizeOf(k);
   }

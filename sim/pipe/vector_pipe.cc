@@ -67,6 +67,7 @@ PipeTiming VectorPipe::ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* 
   alignas(8) uint8_t old_dst[kRepeatBytes];
   alignas(8) uint8_t result[kRepeatBytes];
   uint8_t select[kRepeatBytes];  // select: the iteration's bits, one byte per lane
+  uint8_t active[kRepeatBytes];  // reductions: the iteration's active lanes, one byte per lane
   uint32_t lanes = g.lanes_per_repeat();
   int sources = in.src1.base == nullptr ? std::min(VectorSources(info.op_class), 1)
                                         : VectorSources(info.op_class);
@@ -91,8 +92,13 @@ PipeTiming VectorPipe::ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* 
       }
       picks = select;
     }
-    info.semantics(VecOperands{instr.dtype, src0, src1, result, lanes, in.scalar_bits, old_dst,
-                               instr.src_dtype, instr.kind, picks});
+    VecOperands ops{instr.dtype,     src0,       src1, result, lanes, in.scalar_bits, old_dst,
+                    instr.src_dtype, instr.kind, picks};
+    if (g.dst_per_repeat) {  // max/min must skip the lanes the mask leaves out
+      for (uint32_t e = 0; e < lanes; ++e) active[e] = g.Active(r, e) ? 1 : 0;
+      ops.active = active;
+    }
+    info.semantics(ops);
     if (g.dst_bits) {  // a compare: one bit per lane, LSB first
       for (uint32_t e = 0; e < lanes; ++e) {
         if (!g.Active(r, e)) continue;
@@ -104,11 +110,17 @@ PipeTiming VectorPipe::ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* 
       }
       continue;
     }
-    if (g.dst_per_repeat) {  // a reduction: one result per iteration
-      if (g.LastLane(r) < 0) continue;
-      uint64_t at = g.Offset(0, r, 0);
-      std::memcpy(image + at, result, g.SizeOf(0));
-      std::memset(written + at, 1, g.SizeOf(0));
+    if (g.dst_per_repeat) {  // a reduction: one result per group with an active lane
+      uint32_t group = g.group();
+      uint64_t bytes = uint64_t{g.dst_width} * g.SizeOf(0);
+      for (uint32_t first = 0; first < lanes; first += group) {
+        bool any = false;
+        for (uint32_t e = first; e < first + group && !any; ++e) any = active[e] != 0;
+        if (!any) continue;
+        uint64_t at = g.Offset(0, r, first);
+        std::memcpy(image + at, result + first / group * bytes, bytes);
+        std::memset(written + at, 1, bytes);
+      }
       continue;
     }
     for (uint32_t e = 0; e < lanes; ++e) {

@@ -278,6 +278,71 @@ TEST(Cast, TheTableNamesEveryLegalPair) {
   EXPECT_EQ(RoundModeList(CastModes(DType::kInt16, DType::kFloat32)), "CAST_NONE");
 }
 
+// A reduction over one iteration of `lanes` lanes with the given active flags and order.
+template <typename T>
+std::vector<T> Reduce(Opcode op, DType t, const std::vector<T>& a, const std::vector<uint8_t>& on,
+                      uint8_t order, size_t results) {
+  std::vector<T> out(results, T{});
+  VecOperands o{t,        reinterpret_cast<const uint8_t*>(a.data()),
+                nullptr,  reinterpret_cast<uint8_t*>(out.data()),
+                a.size(), 0};
+  o.round_mode = order;
+  o.active = on.data();
+  Info(op).semantics(o);
+  return out;
+}
+
+TEST(Reduce, WholeMaxOrdersValueAndIndexAsPyascReduceOrder) {
+  std::vector<float> a(64, 1.0f);
+  a[9] = 7.0f;
+  a[20] = 7.0f;  // a tie: the first lane wins
+  std::vector<uint8_t> on(64, 1);
+  auto vi = Reduce<float>(Opcode::kVecWholeReduceMax, DType::kFloat32, a, on, 0, 2);
+  EXPECT_EQ(vi[0], 7.0f);
+  EXPECT_EQ(std::bit_cast<uint32_t>(vi[1]), 9u);
+  auto iv = Reduce<float>(Opcode::kVecWholeReduceMax, DType::kFloat32, a, on, 1, 2);
+  EXPECT_EQ(std::bit_cast<uint32_t>(iv[0]), 9u);
+  EXPECT_EQ(iv[1], 7.0f);
+  EXPECT_EQ(Reduce<float>(Opcode::kVecWholeReduceMax, DType::kFloat32, a, on, 2, 1)[0], 7.0f);
+  EXPECT_EQ(std::bit_cast<uint32_t>(
+                Reduce<float>(Opcode::kVecWholeReduceMax, DType::kFloat32, a, on, 3, 1)[0]),
+            9u);
+  EXPECT_EQ(ReduceLayoutOf(Opcode::kVecWholeReduceMax, 0, 64, 4).width, 2u);
+  EXPECT_EQ(ReduceLayoutOf(Opcode::kVecWholeReduceMin, 3, 64, 4).width, 1u);
+}
+
+TEST(Reduce, HalfMinSkipsInactiveLanesAndNanWins) {
+  std::vector<uint16_t> a(128, FloatToHalf(3.0f));
+  std::vector<uint8_t> on(128, 1);
+  a[5] = FloatToHalf(-9.0f);
+  on[5] = 0;  // masked off: does not compete
+  a[6] = FloatToHalf(-1.0f);
+  auto m = Reduce<uint16_t>(Opcode::kVecWholeReduceMin, DType::kFloat16, a, on, 0, 2);
+  EXPECT_EQ(m[0], FloatToHalf(-1.0f));
+  EXPECT_EQ(m[1], 6u);
+  a[40] = 0x7e00;  // NaN
+  m = Reduce<uint16_t>(Opcode::kVecWholeReduceMin, DType::kFloat16, a, on, 0, 2);
+  EXPECT_EQ(m[0] & 0x7fffu, 0x7e00u);
+  EXPECT_EQ(m[1], 40u);
+}
+
+TEST(Reduce, BlockAndPairSumsRoundPerAddition) {
+  // One fp16 block: 2048 + fifteen 1s. The tree adds the ones together first and comes
+  // up to 2062 (each level rounded), where a sequential sum stays 2048.
+  std::vector<uint16_t> a(128, 0);
+  a[0] = FloatToHalf(2048.0f);
+  for (int i = 1; i < 16; ++i) a[i] = FloatToHalf(1.0f);
+  std::vector<uint8_t> on(128, 1);
+  auto b = Reduce<uint16_t>(Opcode::kVecBlockReduceSum, DType::kFloat16, a, on, 0, 8);
+  EXPECT_EQ(HalfToFloat(b[0]), 2062.0f);
+  EXPECT_EQ(b[1], 0u);
+  auto p = Reduce<uint16_t>(Opcode::kVecPairReduceSum, DType::kFloat16, a, on, 0, 64);
+  EXPECT_EQ(HalfToFloat(p[0]), 2048.0f);  // 2048 + 1 ties to even
+  EXPECT_EQ(HalfToFloat(p[1]), 2.0f);
+  EXPECT_EQ(ReduceLayoutOf(Opcode::kVecBlockReduceSum, 0, 128, 2).group, 16u);
+  EXPECT_EQ(ReduceLayoutOf(Opcode::kVecPairReduceSum, 0, 64, 4).group, 2u);
+}
+
 TEST(VectorOps, TableRowsAreIndexedByTheirOpcode) {
   for (int i = 0; i < kNumOpcodes; ++i) {
     EXPECT_EQ(static_cast<int>(kOpcodeTable[i].opcode), i) << kOpcodeTable[i].mnemonic;

@@ -11,7 +11,7 @@ from asc.codegen.builder import require_builder
 from asc.language.core.dispatch import Overload, Param, dispatch, of_type
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import KnownTypes as KT
-from asc.language.core.enums import CMPMODE, RoundMode, SelMode
+from asc.language.core.enums import CMPMODE, ReduceOrder, RoundMode, SelMode
 from asc.language.core.ir_value import is_runtime_int, is_runtime_number, to_value
 from asc.language.core.tensor import tensor_ref
 from asc.language.core.types import BinaryRepeatParams, CopyRepeatParams, UnaryRepeatParams
@@ -242,38 +242,83 @@ def _cast(api, ir_op, kind, allowed):
     return op
 
 
+# The reductions' positional tails after (dst, src) (asc-api.md 4.10): their argument orders
+# differ; "order" only for whole_reduce_max/min, which have no is_set_mask.
+_REDUCE_TAILS = {
+    "whole_reduce_sum": ("mask", "repeat_time", "dst_rep_stride", "src_blk_stride",
+                         "src_rep_stride", "is_set_mask"),
+    "whole_reduce_max": ("mask", "repeat_time", "dst_rep_stride", "src_blk_stride",
+                         "src_rep_stride", "order"),
+    "whole_reduce_min": ("mask", "repeat_time", "dst_rep_stride", "src_blk_stride",
+                         "src_rep_stride", "order"),
+    "block_reduce_sum": ("repeat", "mask", "dst_rep_stride", "src_blk_stride", "src_rep_stride"),
+    "block_reduce_max": ("repeat", "mask", "dst_rep_stride", "src_blk_stride", "src_rep_stride"),
+    "block_reduce_min": ("repeat", "mask", "dst_rep_stride", "src_blk_stride", "src_rep_stride"),
+    "pair_reduce_sum": ("repeat_time", "mask", "dst_rep_stride", "src_blk_stride",
+                        "src_rep_stride", "is_set_mask"),
+}
+_REDUCE_UNITS = {"whole_reduce_sum": "elements", "whole_reduce_max": "results",
+                 "whole_reduce_min": "results", "block_reduce_sum": "8-element groups",
+                 "block_reduce_max": "8-element groups", "block_reduce_min": "8-element groups",
+                 "pair_reduce_sum": "half iterations"}
+
+
+def _reduce_params(names, int_mask_only=False):
+    """The overloads' parameters of one reduction tail: mask as an int, then as a bit mask."""
+    def params(mask_check):
+        out = []
+        for name in names:
+            if name == "mask":
+                out.append(Param("mask", mask_check))
+            elif name == "is_set_mask":
+                out.append(Param("is_set_mask", is_bool, True))
+            elif name == "order":
+                out.append(Param("order", lambda _: True, ReduceOrder.ORDER_VALUE_INDEX,
+                                 "ReduceOrder"))
+            else:
+                out.append(Param(name, runtime_int))
+        return out
+    return [params(runtime_int)] + ([] if int_mask_only else [params(bit_mask)])
+
+
+def emit_reduce(api, ir_op, kind, allowed, dst, src, mask, repeat, dst_rep_stride,
+                src_blk_stride, src_rep_stride, is_set_mask=True, order=None):
+    """One reduction instruction: dst_rep_stride counts one iteration's results."""
+    check_ub(api, dst=dst, src=src)
+    _check_dtypes(api, allowed, dst=dst, src=src)
+    fill = repeat_fields(mask, repeat,
+                         _Strides((1, src_blk_stride), (dst_rep_stride, src_rep_stride)),
+                         is_set_mask)
+    ir = require_builder(api).emit(ir_op)
+    ir.kind = kind
+    ir.dst.CopyFrom(tensor_ref(dst))
+    ir.src.CopyFrom(tensor_ref(src))
+    if order is not None:
+        ir.order = int(order)
+    fill(ir)
+
+
 def _reduce(api, ir_op, kind, allowed):
-    def op(dst, src, mask, *args, **kwargs):
+    tail = _REDUCE_TAILS[api]
+
+    def op(dst, src, *args, **kwargs):
         require_builder(api)
 
-        def repeat_form(repeat_time, dst_rep_stride, src_blk_stride, src_rep_stride,
-                        is_set_mask=True):
-            check_ub(api, dst=dst, src=src)
-            _check_dtypes(api, allowed, dst=dst, src=src)
-            # dst_rep_stride counts elements of dst: one result per iteration.
-            fill = repeat_fields(mask, repeat_time,
-                                 _Strides((1, src_blk_stride), (dst_rep_stride, src_rep_stride)),
-                                 is_set_mask)
-            ir = require_builder(api).emit(ir_op)
-            ir.kind = kind
-            ir.dst.CopyFrom(tensor_ref(dst))
-            ir.src.CopyFrom(tensor_ref(src))
-            fill(ir)
+        def form(mask, dst_rep_stride, src_blk_stride, src_rep_stride, repeat_time=None,
+                 repeat=None, is_set_mask=True, order=None):
+            if order is not None:
+                order = _enum_arg(api, "order", order, ReduceOrder,
+                                  "ORDER_VALUE_INDEX, ORDER_INDEX_VALUE, ORDER_ONLY_VALUE, "
+                                  "ORDER_ONLY_INDEX")
+            emit_reduce(api, ir_op, kind, allowed, dst, src, mask,
+                        repeat if repeat is not None else repeat_time, dst_rep_stride,
+                        src_blk_stride, src_rep_stride, is_set_mask, order)
 
         _require_tensors(api, dst=dst, src=src)
-        if not (runtime_int(mask) or bit_mask(mask)):
-            raise TypeError(f"{api}(): mask must be an int or [low_word, high_word], got "
-                            f"{type(mask).__name__}")
-        dispatch(api, [Overload([Param("repeat_time", runtime_int),
-                                 Param("dst_rep_stride", runtime_int),
-                                 Param("src_blk_stride", runtime_int),
-                                 Param("src_rep_stride", runtime_int),
-                                 Param("is_set_mask", is_bool, True)], repeat_form)],
-                 args, kwargs)
+        dispatch(api, [Overload(p, form) for p in _reduce_params(tail)], args, kwargs)
     op.__name__ = op.__qualname__ = api
-    op.__doc__ = (f"{api}(dst, src, mask, repeat_time, dst_rep_stride, src_blk_stride, "
-                  f"src_rep_stride, is_set_mask=True): one result per iteration, written "
-                  f"dst_rep_stride elements apart.")
+    op.__doc__ = (f"{api}(dst, src, {', '.join(tail)}): a reduction per iteration, written "
+                  f"dst_rep_stride {_REDUCE_UNITS[api]} apart.")
     return op
 
 
@@ -499,3 +544,32 @@ for _api, _ir_op, _kind, _layout, _dtypes, _forms_of_row in _isa.VECTOR_OPS:
     globals()[_api] = _MAKERS[_layout](_api, _ir_op, _kind,
                                         tuple(getattr(KT, d) for d in _dtypes if hasattr(KT, d)))
     __all__.append(_api)
+
+
+def _row(api):
+    return next(row for row in _isa.VECTOR_OPS if row[0] == api)
+
+
+def repeat_reduce_sum(dst, src, *args, **kwargs):
+    """repeat_reduce_sum(dst, src, repeat_time, mask: int, dst_blk_stride, src_blk_stride,
+    dst_rep_stride, src_rep_stride, is_set_mask=True): one sum per iteration, the chip's vcadd as
+    whole_reduce_sum issues it; dst_rep_stride counts elements, and dst_blk_stride strides
+    nothing (an iteration writes one element)."""
+    api = "repeat_reduce_sum"
+    require_builder(api)
+    _api, ir_op, kind, _layout, dtypes, _forms_of_row = _row("whole_reduce_sum")
+    allowed = tuple(getattr(KT, d) for d in dtypes if hasattr(KT, d))
+
+    def form(repeat_time, mask, dst_blk_stride, src_blk_stride, dst_rep_stride,
+             src_rep_stride, is_set_mask=True):
+        emit_reduce(api, ir_op, kind, allowed, dst, src, mask, repeat_time, dst_rep_stride,
+                    src_blk_stride, src_rep_stride, is_set_mask)
+
+    _require_tensors(api, dst=dst, src=src)
+    names = ("repeat_time", "mask", "dst_blk_stride", "src_blk_stride", "dst_rep_stride",
+             "src_rep_stride", "is_set_mask")
+    dispatch(api, [Overload(p, form) for p in _reduce_params(names, int_mask_only=True)],
+             args, kwargs)
+
+
+__all__.append("repeat_reduce_sum")
