@@ -37,6 +37,14 @@ std::string_view ShapeName(OpClass c) {
       return "compare";
     case OpClass::kVecSelect:
       return "select";
+    case OpClass::kVecSort32:
+      return "sort32";
+    case OpClass::kVecMrgSort:
+      return "mrg_sort";
+    case OpClass::kVecProposal:
+      return "proposal";
+    case OpClass::kMrgSortResult:
+      return "register read";
     case OpClass::kDataCopy:
       return "copy";
     case OpClass::kSetFlag:

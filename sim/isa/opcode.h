@@ -52,6 +52,9 @@ enum class OpClass : uint8_t {
   kVecReduce,     // dst, src: one result per iteration (dst's repeat stride in elements)
   kVecCompare,    // dst bit mask, src0, src1 (or a scalar), a compare mode; ignores the mask
   kVecSelect,     // dst, selection bits, src0, src1 (or a scalar)
+  kVecSort32,     // dst structures, scores, uint32 indices; 32 per iteration (mask ignored)
+  kVecMrgSort,    // dst, up to four sorted lists, their lengths, valid bits; writes VMS4_SR
+  kVecProposal,   // dst, src: region proposals of 8 elements; a field number (mask ignored)
   kVecMask,       // a write of the vector mask register or its mode (scalar unit)
   kSetFlag,
   kWaitFlag,
@@ -62,7 +65,8 @@ enum class OpClass : uint8_t {
   kPrintf,       // a format and its scalar arguments
   kDumpTensor,   // a tensor, desc, dump_size and optional shape dims
   kTrap,
-  kProfMark,  // metrics_prof_start / stop, print_time_stamp
+  kProfMark,       // metrics_prof_start / stop, print_time_stamp
+  kMrgSortResult,  // one uint16 count of the VMS4_SR register the last merge wrote (PIPE_S read)
 };
 
 // Operand forms an instruction accepts (bit set).
@@ -91,6 +95,8 @@ inline constexpr DTypeSet kCastDstTypes = DTypeBit(DType::kInt8) | DTypeBit(DTyp
 inline constexpr DTypeSet kFillTypes = kF16 | kBF16 | kF32 | kI16 | kU16 | kI32 | kU32;
 inline constexpr DTypeSet kNoTypes = 0;
 
+struct SortOperands;
+
 // The operands of one vector compute instruction, resolved to host memory by the issue stage.
 struct VecOperands {
   DType dtype = DType::kInvalid;
@@ -100,9 +106,20 @@ struct VecOperands {
   uint64_t count = 0;               // elements
   uint64_t scalar_bits = 0;         // vector-scalar: the scalar already converted to `dtype`
   const uint8_t* dst_in = nullptr;  // rows that read dst (kVecBinaryDst, kVecScalarDst): old dst
-  DType src_dtype = DType::kInvalid;  // kVecCast: the source's element type (dtype is dst's)
-  uint8_t round_mode = 0;             // kVecCast: RoundMode; kVecCompare: CMPMODE; select: SelMode
-  const uint8_t* select = nullptr;    // kVecSelect: one byte per element, nonzero picks src0
+  DType src_dtype = DType::kInvalid;   // kVecCast: the source's element type (dtype is dst's)
+  uint8_t round_mode = 0;              // kVecCast: RoundMode; kVecCompare: CMPMODE; select: SelMode
+  const uint8_t* select = nullptr;     // kVecSelect: one byte per element, nonzero picks src0
+  const SortOperands* sort = nullptr;  // kVecMrgSort: the lists of one merge
+};
+
+// One merge of up to four sorted lists (semantics/sort.cc): `count` of VecOperands is unused,
+// dst receives the merged elements.
+struct SortOperands {
+  int lists = 0;  // lists merged: 2 to 4 (the valid bits); an empty one still takes part
+  const uint8_t* list[4] = {nullptr, nullptr, nullptr, nullptr};
+  uint64_t length[4] = {0, 0, 0, 0};  // elements of each list
+  bool exhausted_suspension = false;  // stop when any valid list runs out
+  uint64_t* taken = nullptr;          // out: elements taken from each list (4 entries)
 };
 // Element semantics of one vector instruction over whole operands: dispatches once on the dtype,
 // then runs a tight loop (no per-element virtual calls). Only called for dtypes in the row's set.
@@ -149,6 +166,13 @@ inline constexpr OpcodeInfo kOpcodeTable[] = {
 inline constexpr int kNumOpcodes = sizeof(kOpcodeTable) / sizeof(kOpcodeTable[0]);
 
 inline const OpcodeInfo& Info(Opcode op) { return kOpcodeTable[static_cast<int>(op)]; }
+
+// Region proposals: 8 elements (x1, y1, x2, y2, score, label, two reserved).
+inline constexpr uint64_t kProposalElements = 8;
+// Bytes of one element a merge moves: an 8-byte sort structure, or (mrg_sort4) a proposal.
+inline uint64_t MergeElementBytes(Opcode op, DType t) {
+  return op == Opcode::kVecMrgSort4 ? kProposalElements * DTypeSize(t) : 8;
+}
 
 // True for opcodes whose time comes from a VectorCost row (config `vector.costs`).
 inline bool IsVectorCompute(Opcode op) { return Info(op).semantics != nullptr; }

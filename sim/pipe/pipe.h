@@ -117,6 +117,7 @@ class Pipe {
     bool gm_write = false;  // a copy into GM: the GM checker sees its bytes land
     GmSpan gm;
     bool masked = false;  // the scratch is dst's image then a byte mask: write masked bytes only
+    Transfer reg;         // masked: a register written from the scratch after the mask
   };
 
   bool StartHead(Cycle now);  // false if the head cannot start at `now`

@@ -39,6 +39,7 @@ ScalarUnit::ScalarUnit(uint32_t core, LaunchContext& ctx, ScalarHost& host, cons
   observe_ = track_ || races_ != nullptr;
   stats_.pipe = std::string(PipeName(PipeId::kS));
   env_.vector_mask = &vector_mask_;
+  env_.vms4_sr = vms4_sr_;
 }
 
 void ScalarUnit::ResetStats() {
@@ -60,6 +61,7 @@ void ScalarUnit::StartBlock(uint32_t block, const std::vector<ScalarValue>& init
   pending_head_ = 0;
   tpipe_.StartBlock();
   vector_mask_ = VectorMask{};  // a kernel starts in normal mode, all lanes on
+  std::memset(vms4_sr_, 0, sizeof(vms4_sr_));
   order_.Reset();
   auto_sync_.Reset();
   if (races_ != nullptr) races_->StartBlock();
