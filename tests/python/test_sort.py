@@ -290,12 +290,13 @@ def proposals(n, dtype, seed):
     return p
 
 
-def test_get_mrg_sort_result_needs_v_s_after_the_merge(device):
-    p = proposals(16, "float16", 1)
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+def test_mrg_sort4_and_get_mrg_sort_result_needs_v_s_after_the_merge(device, dtype):
+    p = proposals(16, dtype, 1)
     p[:8] = p[:8][np.argsort(-p[:8, 4], kind="stable")]
     p[8:] = p[8:][np.argsort(-p[8:, 4], kind="stable")]
     src = p.reshape(-1).copy()
-    out = np.zeros(128, np.float16)
+    out = np.zeros(128, dtype)
     counts = np.zeros(4, np.uint32)
     result_unsynced_kernel[1, rt.current_stream()](src, out, counts, True)
     np.testing.assert_array_equal(counts, [8, 8, 0, 0])
