@@ -16,13 +16,15 @@ import numbers
 
 from asc import _isa
 from asc.codegen.builder import require_builder
+from asc.language.core.array import array
 from asc.language.core.constexpr import ConstExpr
+from asc.language.core.dispatch import Overload, Param, dispatch, of_type
 from asc.language.core.dtype import DataType, KnownTypes as KT
 from asc.language.core.enums import HardEvent, PipeID
 from asc.language.core.ir_value import PlainValue, is_runtime_int, to_value
 from asc.language.core.tensor import tensor_ref
 from asc.language.core.types import MrgSortSrcList
-from asc.language.basic.common import check_ub, dtypes_text, local_tensor
+from asc.language.basic.common import check_ub, dtypes_text, is_bool, local_tensor, runtime_int
 
 __all__ = ["MrgSort4Info", "sort", "get_sort_len", "get_sort_offset", "get_mrg_sort_result"]
 
@@ -177,15 +179,22 @@ def _mrg_sort(api, ir_op, kind, allowed):
 
     def op(dst, sort_list, *args, **kwargs):
         require_builder(api)
-        if len(args) == 1 and not kwargs or (not args and set(kwargs) == {"params"}):
-            params = args[0] if args else kwargs["params"]
-            if not isinstance(params, MrgSort4Info):
-                raise TypeError(f"{api}(): params must be an asc.MrgSort4Info, got "
-                                f"{type(params).__name__}")
+
+        def info_form(params):
             _emit_merge(api, ir_op, kind, allowed, dst, sort_list, params.element_lengths,
                         params.valid_bit, params.repeat_times, params.if_exhausted_suspension)
-            return
-        _mrg_sort_lists(api, ir_op, kind, allowed, dst, sort_list, *args, **kwargs)
+
+        def list_form(element_count_list, sorted_num, valid_bit, repeat_time,
+                      is_exhausted_suspension=False):
+            _mrg_sort_lists(api, ir_op, kind, allowed, dst, sort_list, element_count_list,
+                            sorted_num, valid_bit, repeat_time, is_exhausted_suspension)
+
+        dispatch(api, [
+            Overload([Param("params", of_type(MrgSort4Info))], info_form),
+            Overload([Param("element_count_list", _sequence), Param("sorted_num", _settable),
+                      Param("valid_bit", runtime_int), Param("repeat_time", runtime_int),
+                      Param("is_exhausted_suspension", is_bool, False)], list_form)],
+            args, kwargs)
     op.__name__ = op.__qualname__ = api
     op.__doc__ = (f"{api}(dst, sort_list, element_count_list, sorted_num, valid_bit, "
                   f"repeat_time, is_exhausted_suspension=False) or {api}(dst, sort_list, params: "
@@ -193,15 +202,23 @@ def _mrg_sort(api, ir_op, kind, allowed):
     return op
 
 
+def _sequence(x) -> bool:
+    return isinstance(ConstExpr.unwrap(x), (list, tuple, array))
+
+
+_sequence.__name__ = "list"
+
+
+def _settable(x) -> bool:
+    return isinstance(x, (list, array))
+
+
+_settable.__name__ = "list | asc.array"
+
+
 def _mrg_sort_lists(api, ir_op, kind, allowed, dst, sort_list, element_count_list, sorted_num,
-                    valid_bit, repeat_time, is_exhausted_suspension=False):
+                    valid_bit, repeat_time, is_exhausted_suspension):
     counts = ConstExpr.unwrap(element_count_list)
-    if not hasattr(counts, "__iter__"):
-        raise TypeError(f"{api}(): element_count_list must be a list of lengths, got "
-                        f"{type(counts).__name__}")
-    if not hasattr(sorted_num, "__setitem__"):
-        raise TypeError(f"{api}(): sorted_num must be a list or asc.array of 4 entries, got "
-                        f"{type(sorted_num).__name__}")
     suspension = _literal_bool(api, "is_exhausted_suspension", is_exhausted_suspension)
     _emit_merge(api, ir_op, kind, allowed, dst, sort_list, [ConstExpr.unwrap(c) for c in counts],
                 valid_bit, repeat_time, suspension)
