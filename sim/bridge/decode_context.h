@@ -119,6 +119,10 @@ class DecodeContext {
   Status DecodeVecSelect(const ir::VecSelectOp& v, Instr* in);
   Status DecodeVecBilinear(const ir::VecBilinearOp& v, Instr* in);
   Status DecodeVecReduce(const ir::VecReduceOp& v, Instr* in);
+  Status DecodeVecSort32(const ir::VecSort32Op& v, Instr* in);
+  Status DecodeVecMrgSort(const ir::VecMrgSortOp& v, Instr* in);
+  Status DecodeVecProposal(const ir::VecProposalOp& v, Instr* in);
+  Status DecodeMrgSortResult(const ir::MrgSortResultOp& v, Instr* in);
 
   // The table row of an IR vector op's kind; an error for a kind the table lacks.
   Status VectorOpcode(const char* ir_op, const char* kind_enum, int kind, Opcode* out);

@@ -203,6 +203,14 @@ Status DecodeContext::DecodeOpBody(const ir::Op& op, Instr* in, uint32_t depth) 
       return DecodeVecBilinear(op.vec_bilinear(), in);
     case ir::Op::kVecReduce:
       return DecodeVecReduce(op.vec_reduce(), in);
+    case ir::Op::kVecSort32:
+      return DecodeVecSort32(op.vec_sort32(), in);
+    case ir::Op::kVecMrgSort:
+      return DecodeVecMrgSort(op.vec_mrg_sort(), in);
+    case ir::Op::kVecProposal:
+      return DecodeVecProposal(op.vec_proposal(), in);
+    case ir::Op::kMrgSortResult:
+      return DecodeMrgSortResult(op.mrg_sort_result(), in);
     case ir::Op::kSetFlag:
       return DecodeFlag(op.set_flag().event(), op.set_flag().event_id(),
                         /*is_set=*/true, in);

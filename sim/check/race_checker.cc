@@ -78,9 +78,10 @@ void RaceChecker::Visit(const Site& site, uint64_t seq, const MemRange& r, uint6
                         const HappensBefore::Clock& known, Finding found[3], Finding* uninit) {
   PipeId pipe = site.pipe;
   // The scalar unit is in program order; a pipe is ordered with itself only across a barrier.
+  // A special register is written by its pipe in instruction order.
+  bool in_order = pipe == PipeId::kS || r.space == MemSpace::kSpr;
   auto ordered = [&](const Access& a) {
-    return a.seq == 0 || known[PipeIndex(a.pipe)] >= a.seq ||
-           (a.pipe == pipe && pipe == PipeId::kS);
+    return a.seq == 0 || known[PipeIndex(a.pipe)] >= a.seq || (a.pipe == pipe && in_order);
   };
   auto note = [&](int kind, const Access& other, uint64_t a, uint64_t b) {
     Finding& f = found[kind];

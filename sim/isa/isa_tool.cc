@@ -41,6 +41,14 @@ std::string_view ShapeName(OpClass c) {
       return "bilinear";
     case OpClass::kVecCopy:
       return "vector_copy";
+    case OpClass::kVecSort32:
+      return "sort32";
+    case OpClass::kVecMrgSort:
+      return "mrg_sort";
+    case OpClass::kVecProposal:
+      return "proposal";
+    case OpClass::kMrgSortResult:
+      return "register read";
     case OpClass::kDataCopy:
       return "copy";
     case OpClass::kSetFlag:

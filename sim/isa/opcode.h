@@ -53,6 +53,9 @@ enum class OpClass : uint8_t {
   kVecCompare,    // dst bit mask, src0, src1 (or a scalar), a compare mode; ignores the mask
   kVecSelect,     // dst, selection bits, src0, src1 (or a scalar)
   kVecBilinear,   // dst windows, src0 blocks at offsets from a tensor, src1 scalars
+  kVecSort32,     // dst structures, scores, uint32 indices; 32 per iteration (mask ignored)
+  kVecMrgSort,    // dst, up to four sorted lists, their lengths, valid bits; writes VMS4_SR
+  kVecProposal,   // dst, src: region proposals of 8 elements; a field number (mask ignored)
   kVecMask,       // a write of the vector mask register or its mode (scalar unit)
   kSetFlag,
   kWaitFlag,
@@ -66,6 +69,8 @@ enum class OpClass : uint8_t {
   kProfMark,     // metrics_prof_start / stop, print_time_stamp
   kVecCopy,      // dst, src tensors: a UB -> UB copy of the active lanes (mask/repeat form only)
   kStoreConfig,  // a write or read of the pad value / atomic-store registers (scalar unit)
+  kProfMark,       // metrics_prof_start / stop, print_time_stamp
+  kMrgSortResult,  // one uint16 count of the VMS4_SR register the last merge wrote (PIPE_S read)
 };
 
 // Operand forms an instruction accepts (bit set).
@@ -94,6 +99,8 @@ inline constexpr DTypeSet kCastDstTypes = DTypeBit(DType::kInt8) | DTypeBit(DTyp
 inline constexpr DTypeSet kFillTypes = kF16 | kBF16 | kF32 | kI16 | kU16 | kI32 | kU32;
 inline constexpr DTypeSet kNoTypes = 0;
 
+struct SortOperands;
+
 // The operands of one vector compute instruction, resolved to host memory by the issue stage.
 struct VecOperands {
   DType dtype = DType::kInvalid;
@@ -108,6 +115,17 @@ struct VecOperands {
   const uint8_t* select = nullptr;    // kVecSelect: one byte per element, nonzero picks src0
   const uint8_t* active = nullptr;    // kVecReduce: one byte per lane, nonzero if the mask enables
                                       // it (nullptr: every lane); round_mode is the ReduceOrder
+  const SortOperands* sort = nullptr;  // kVecMrgSort: the lists of one merge
+};
+
+// One merge of up to four sorted lists (semantics/sort.cc): `count` of VecOperands is unused,
+// dst receives the merged elements.
+struct SortOperands {
+  int lists = 0;  // lists merged: 2 to 4 (the valid bits); an empty one still takes part
+  const uint8_t* list[4] = {nullptr, nullptr, nullptr, nullptr};
+  uint64_t length[4] = {0, 0, 0, 0};  // elements of each list
+  bool exhausted_suspension = false;  // stop when any valid list runs out
+  uint64_t* taken = nullptr;          // out: elements taken from each list (4 entries)
 };
 // Element semantics of one vector instruction over whole operands: dispatches once on the dtype,
 // then runs a tight loop (no per-element virtual calls). Only called for dtypes in the row's set.
@@ -154,6 +172,13 @@ inline constexpr OpcodeInfo kOpcodeTable[] = {
 inline constexpr int kNumOpcodes = sizeof(kOpcodeTable) / sizeof(kOpcodeTable[0]);
 
 inline const OpcodeInfo& Info(Opcode op) { return kOpcodeTable[static_cast<int>(op)]; }
+
+// Region proposals: 8 elements (x1, y1, x2, y2, score, label, two reserved).
+inline constexpr uint64_t kProposalElements = 8;
+// Bytes of one element a merge moves: an 8-byte sort structure, or (mrg_sort4) a proposal.
+inline uint64_t MergeElementBytes(Opcode op, DType t) {
+  return op == Opcode::kVecMrgSort4 ? kProposalElements * DTypeSize(t) : 8;
+}
 
 // True for opcodes whose time comes from a VectorCost row (config `vector.costs`).
 inline bool IsVectorCompute(Opcode op) { return Info(op).semantics != nullptr; }

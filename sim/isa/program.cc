@@ -1,13 +1,15 @@
 // Small helpers of the decoded program (names and source locations for messages).
 #include "sim/isa/program.h"
 
+#include <iterator>
+
 namespace aicore::sim {
 
 std::string_view MemSpaceName(MemSpace s) {
   constexpr std::string_view kNames[] = {"INVALID", "GM",  "UB", "L1", "L0A",
-                                         "L0B",     "L0C", "BT", "FB"};
+                                         "L0B",     "L0C", "BT", "FB", "SPR"};
   auto i = static_cast<uint32_t>(s);
-  return i < 9 ? kNames[i] : "INVALID";
+  return i < std::size(kNames) ? kNames[i] : "INVALID";
 }
 
 std::string_view FwkKindName(FwkKind k) {

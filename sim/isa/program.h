@@ -24,6 +24,9 @@ enum class MemSpace : uint8_t {
   kL0c = 6,
   kBt = 7,
   kFb = 8,
+  // Not an IR memory: the core's special registers that pipes write and the scalar unit reads
+  // (VMS4_SR at offset 0), tracked so the race checker and auto_sync order those accesses.
+  kSpr = 9,
 };
 std::string_view MemSpaceName(MemSpace s);  // "GM", "UB", ...
 
@@ -117,6 +120,13 @@ struct MemOpInfo {
   // data_copy_pad (proto DataCopyOp.pad_form): slots, 0 = false / none.
   bool pad_form = false;
   uint32_t is_pad = 0, left_padding = 0, right_padding = 0, padding_value = 0;
+  // Sort and proposal ops: mrg_sort's lists 3 and 4 (1 and 2 are src0, src1), their lengths,
+  // valid bits and suspension; proposal_concat/extract's field (slots).
+  TensorOperand src2, src3;
+  uint32_t lengths[4] = {0, 0, 0, 0};
+  uint32_t valid_bit = 0;
+  bool exhausted_suspension = false;
+  uint32_t mode_number = 0;
 };
 
 // StoreConfigOp kinds; values are the IR's. Instr::a = value / atomic_type, b = atomic_op,

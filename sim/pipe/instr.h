@@ -75,6 +75,10 @@ struct IssuedInstr {
   Transfer sel;  // select: the selection bit mask (bit r * lanes + e for lane e of iteration r);
                  // bilinear_interpolation: src0_offset
   BilinearShape bilinear;
+  // mrg_sort / mrg_sort4: the lists (one region of every list of every merge when it repeats),
+  // and a register the instruction writes at its end (VMS4_SR), after the image and mask.
+  Transfer lists[4];
+  Transfer reg;
   uint32_t flag = 0;  // set_flag / wait_flag: FlagFile index
   uint32_t event_id = 0;
   PipeId barrier_pipe = PipeId::kS;
@@ -88,7 +92,8 @@ struct IssuedInstr {
   DType atomic_type = DType::kInvalid;
   AtomicOp atomic_op = AtomicOp::kSum;
   // Memory touched (sources then destination), for auto_sync and use-after-free checks.
-  static constexpr uint8_t kMaxRanges = 4;  // sources (select: its bit mask too), then dst
+  // mrg_sort: up to four lists, dst and VMS4_SR.
+  static constexpr uint8_t kMaxRanges = 6;  // sources (select: its bit mask too), then dst
   MemRange ranges[kMaxRanges];
   uint8_t num_ranges = 0;
 };

@@ -177,9 +177,11 @@ bool Pipe::StartHead(Cycle now) {
     }
     default: {
       // A mask/repeat-form result is the image of dst's span plus a byte mask of the lanes.
-      // A padded copy's UB side holds more than the bytes it streams.
-      uint32_t scratch = scratch_.Acquire(in.repeat_form ? 2 * in.dst.chunk_bytes
-                                                         : std::max(in.bytes, in.dst.bytes()));
+      // A padded copy's UB side holds more than the bytes it streams; a merge's register
+      // follows the image and the mask.
+      uint32_t scratch =
+          scratch_.Acquire(in.repeat_form ? 2 * in.dst.chunk_bytes + in.reg.bytes()
+                                          : std::max(in.bytes, in.dst.bytes()));
       PipeTiming t = Execute(in, now, scratch_.data(scratch));
       uint32_t slot = AllocateSlot();
       slots_[slot].is_set_flag = false;
@@ -191,6 +193,7 @@ bool Pipe::StartHead(Cycle now) {
       slots_[slot].masked = in.repeat_form;
       slots_[slot].atomic_type = in.atomic_type;
       slots_[slot].atomic_op = in.atomic_op;
+      slots_[slot].reg = in.reg;
       accept_at_ = t.accept_next;
       max_end_ = MaxCycle(max_end_, t.end);
       AccountBusy(now, t.end);
@@ -228,6 +231,10 @@ void Pipe::OnEnd(uint64_t slot_index, Cycle now) {
       const uint8_t* written = src + f.dst.chunk_bytes;
       for (uint64_t i = 0; i < f.dst.bytes(); ++i) {
         if (written[i] != 0) f.dst.base[i] = src[i];
+      }
+      // A register the instruction sets lands with its result.
+      if (f.reg.base != nullptr) {
+        std::memcpy(f.reg.base, src + 2 * f.dst.chunk_bytes, f.reg.bytes());
       }
     } else {
       for (uint64_t c = 0; c < f.dst.chunks; ++c) {

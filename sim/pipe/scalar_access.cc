@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sim/check/bounds.h"
+#include "sim/core/invariant.h"
 #include "sim/isa/fp16.h"
 
 namespace aicore::sim {
@@ -26,6 +27,20 @@ ScalarValue FromElementBits(uint64_t bits, DType t) {
 
 bool BuildScalarAccess(const Instr& instr, const std::vector<ScalarValue>& values,
                        const IssueEnv& env, const Site& site, IssuedInstr* out) {
+  if (instr.opcode == Opcode::kMrgSortResult) {
+    // Count `kind` of VMS4_SR: a read of the register PIPE_V's merges write.
+    SIM_CHECK(env.vms4_sr != nullptr, "get_mrg_sort_result issued without a VMS4_SR register");
+    constexpr uint64_t kCount = sizeof(uint16_t);
+    uint64_t at = instr.kind * kCount;
+    out->instr = &instr;
+    out->ranges[0] = MemRange{MemSpace::kSpr, at, at + kCount, false, 0, 0};
+    out->num_ranges = 1;
+    out->src0 = Transfer{env.vms4_sr + at, kCount, kCount, 1};
+    out->src0_addr = at;
+    out->bytes = kCount;
+    out->count = 1;
+    return true;
+  }
   const MemOpInfo& m = env.program.mem_ops[instr.aux];
   bool store = instr.opcode == Opcode::kScalarStore;
   const TensorOperand& t = store ? m.dst : m.src0;

@@ -161,6 +161,8 @@ class ScalarUnit {
   PipeStats stats_;
   VectorMask vector_mask_;  // what set_vector_mask and mask-loading instructions left
   StoreRegisters store_;    // the pad value and atomic mode copies read at issue
+  VectorMask vector_mask_;   // what set_vector_mask and mask-loading instructions left
+  uint8_t vms4_sr_[8] = {};  // VMS4_SR: the four uint16 counts the last mrg_sort wrote
   uint64_t queue_full_stall_cycles_ = 0;
   std::array<uint64_t, kNumPipes> queue_full_by_pipe_{};
 

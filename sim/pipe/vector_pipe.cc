@@ -34,6 +34,9 @@ PipeTiming VectorPipe::Execute(const IssuedInstr& in, Cycle now, uint8_t* scratc
   SIM_CHECK(info.semantics != nullptr,
             std::string(info.mnemonic) + " reached PIPE_V without vector semantics");
   if (info.op_class == OpClass::kVecBilinear) return ExecuteBilinear(in, now, scratch);
+  if (cls == OpClass::kVecSort32 || cls == OpClass::kVecMrgSort || cls == OpClass::kVecProposal) {
+    return ExecuteSort(in, now, scratch);
+  }
   if (in.repeat_form) return ExecuteRepeat(in, now, scratch);
   info.semantics(VecOperands{instr.dtype, in.src0.base, in.src1.base, scratch, in.count,
                              in.scalar_bits, in.dst.base, instr.src_dtype, instr.kind});
@@ -138,6 +141,61 @@ PipeTiming VectorPipe::ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* 
     beats = banks_.Beats(srcs, sources, in.dst_addr, g.repeats * kRepeatBytes);
   }
   return Timing(cost, g.repeats, beats, now);
+}
+
+// Sort and proposal instructions: whole operands at once (no lanes, no mask). The scratch is dst's
+// image, the bytes written, then VMS4_SR for a merge. Merge r of a repeated merge reads every
+// list one pitch further on and writes after the previous merge's output.
+PipeTiming VectorPipe::ExecuteSort(const IssuedInstr& in, Cycle now, uint8_t* scratch) {
+  const Instr& instr = *in.instr;
+  const OpcodeInfo& info = Info(instr.opcode);
+  uint64_t span = in.dst.chunk_bytes;
+  uint8_t* image = scratch;
+  uint8_t* written = scratch + span;
+  std::memset(written, 0, span);
+  if (span > 0) std::memcpy(image, in.dst.base, span);
+  if (info.op_class == OpClass::kVecMrgSort) {
+    uint64_t eb = MergeElementBytes(instr.opcode, instr.dtype);
+    uint64_t taken[4] = {0, 0, 0, 0};
+    uint64_t out = 0;
+    for (uint64_t r = 0; r < in.lists[0].chunks; ++r) {
+      SortOperands s;
+      s.lists = static_cast<int>(in.count);
+      s.exhausted_suspension = in.scalar_bits != 0;
+      s.taken = taken;
+      for (int i = 0; i < s.lists; ++i) {
+        const Transfer& t = in.lists[i];
+        s.list[i] = t.base == nullptr ? nullptr : t.base + r * t.pitch;
+        s.length[i] = t.chunk_bytes / eb;
+      }
+      VecOperands o{instr.dtype, nullptr, nullptr, image + out};
+      o.sort = &s;
+      info.semantics(o);
+      uint64_t bytes = (taken[0] + taken[1] + taken[2] + taken[3]) * eb;
+      std::memset(written + out, 1, bytes);
+      out += bytes;
+    }
+    // VMS4_SR: the counts of the last merge, four little-endian uint16.
+    uint8_t* reg = written + span;
+    for (int i = 0; i < 4; ++i) {
+      auto c = static_cast<uint16_t>(taken[i]);
+      std::memcpy(reg + 2 * i, &c, sizeof(c));
+    }
+  } else {
+    auto field = static_cast<uint8_t>(in.scalar_bits);
+    info.semantics(VecOperands{instr.dtype, in.src0.base, in.src1.base, image, in.count, 0, nullptr,
+                               DType::kInvalid, field});
+    if (instr.opcode == Opcode::kVecProposalConcat) {
+      uint64_t esize = DTypeSize(instr.dtype);
+      for (uint64_t i = 0; i < in.count; ++i) {
+        std::memset(written + (i * kProposalElements + field) * esize, 1, esize);
+      }
+    } else {
+      std::memset(written, 1, span);
+    }
+  }
+  const VectorCost& cost = ctx_.costs.Vector(instr.opcode, instr.dtype);
+  return Timing(cost, in.geo.repeats, in.geo.repeats, now);
 }
 
 // A repeat whose blocks collide in UB bank groups takes one beat per colliding block: the pipe

@@ -165,6 +165,18 @@ TEST(VectorOps, EveryRowImplementsExactlyItsDTypes) {
         if (CastModes(ops.src_dtype, t) == 0) ops.src_dtype = DType::kFloat16;
         ops.round_mode = static_cast<uint8_t>(RoundMode::kTrunc);
       }
+      // Sort rows: two proposals, or a merge of two lists of two (zeros sort as equals).
+      SortOperands lists;
+      uint64_t taken[4] = {};
+      if (row.op_class == OpClass::kVecProposal) ops.count = 2;
+      if (row.op_class == OpClass::kVecMrgSort) {
+        lists.lists = 2;
+        lists.list[0] = a.data();
+        lists.list[1] = b.data();
+        lists.length[0] = lists.length[1] = 2;
+        lists.taken = taken;
+        ops.sort = &lists;
+      }
       if (VectorOpSupports(row.opcode, t)) {
         EXPECT_NO_THROW(row.semantics(ops)) << row.mnemonic << " " << DTypeName(t);
       } else {
@@ -350,6 +362,79 @@ TEST(VectorOps, TableRowsAreIndexedByTheirOpcode) {
     ASSERT_NE(found, nullptr) << kOpcodeTable[i].mnemonic;
     if (kOpcodeTable[i].ir_kind != 0) {
       EXPECT_EQ(found, &kOpcodeTable[i]);
+    }
+  }
+}
+
+// Sort32 (semantics/sort.cc): descending, NaN above +inf, -0 and +0 equal and kept in input
+// order, a half score's bytes 2-3 zero.
+TEST(VectorOps, Sort32OrdersNanFirstAndKeepsTiesInInputOrder) {
+  std::vector<uint16_t> score(32, FloatToHalf(1.0f));
+  score[3] = 0x7E00;              // NaN
+  score[4] = FloatToHalf(65504);  // max half
+  score[5] = 0x8000;              // -0
+  score[6] = 0x0000;              // +0
+  score[7] = FloatToHalf(-1.0f);
+  std::vector<uint32_t> index(32);
+  for (uint32_t i = 0; i < 32; ++i) index[i] = 100 + i;
+  std::vector<uint8_t> out(32 * 8, 0xAB);
+  Info(Opcode::kVecSort32)
+      .semantics(VecOperands{DType::kFloat16, reinterpret_cast<const uint8_t*>(score.data()),
+                             reinterpret_cast<const uint8_t*>(index.data()), out.data(), 32, 0});
+  auto index_at = [&](int k) {
+    uint32_t v;
+    std::memcpy(&v, out.data() + 8 * k + 4, 4);
+    return v;
+  };
+  EXPECT_EQ(index_at(0), 103u);  // NaN first
+  EXPECT_EQ(index_at(1), 104u);
+  EXPECT_EQ(index_at(2), 100u);  // the 1.0s in input order
+  EXPECT_EQ(index_at(28), 131u);
+  EXPECT_EQ(index_at(29), 105u);  // -0 before +0: input order
+  EXPECT_EQ(index_at(30), 106u);
+  EXPECT_EQ(index_at(31), 107u);
+  EXPECT_EQ(out[8 * 29 + 2], 0);  // reserved half bytes written 0
+  EXPECT_EQ(out[8 * 29 + 3], 0);
+}
+
+// A merge takes equal scores from the lower-numbered list first; with exhausted suspension it
+// stops once a list is empty and reports what it took from each.
+TEST(VectorOps, MrgSortTiesFavourTheFirstListAndSuspensionStops) {
+  auto structs = [](std::vector<float> s, uint32_t base) {
+    std::vector<uint8_t> b(s.size() * 8);
+    for (size_t i = 0; i < s.size(); ++i) {
+      uint32_t idx = base + static_cast<uint32_t>(i);
+      std::memcpy(b.data() + 8 * i, &s[i], 4);
+      std::memcpy(b.data() + 8 * i + 4, &idx, 4);
+    }
+    return b;
+  };
+  std::vector<uint8_t> l0 = structs({5, 3, 3}, 0), l1 = structs({3, 1}, 10);
+  for (bool suspend : {false, true}) {
+    std::vector<uint8_t> out(5 * 8, 0);
+    uint64_t taken[4] = {};
+    SortOperands s;
+    s.lists = 2;
+    s.list[0] = l0.data();
+    s.list[1] = l1.data();
+    s.length[0] = 3;
+    s.length[1] = 2;
+    s.exhausted_suspension = suspend;
+    s.taken = taken;
+    VecOperands o{DType::kFloat32, nullptr, nullptr, out.data()};
+    o.sort = &s;
+    Info(Opcode::kVecMrgSort).semantics(o);
+    std::vector<uint32_t> order;
+    for (uint64_t k = 0; k < taken[0] + taken[1]; ++k) {
+      uint32_t v;
+      std::memcpy(&v, out.data() + 8 * k + 4, 4);
+      order.push_back(v);
+    }
+    if (suspend) {
+      EXPECT_EQ(order, (std::vector<uint32_t>{0, 1, 2}));  // list 0 ran out first
+      EXPECT_EQ(taken[1], 0u);
+    } else {
+      EXPECT_EQ(order, (std::vector<uint32_t>{0, 1, 2, 10, 11}));
     }
   }
 }

@@ -16,7 +16,7 @@ from asc.codegen.errors import NotSupportedError
 _NOT_YET: Dict[str, str] = {
     # [3.7-3.9, 4.1-4.2 parameter structs, 4.12]
     "asc.language.core": """
-    inline MrgSortSrcList SliceInfo
+    inline SliceInfo
     BrcbRepeatParams GatherRepeatParams GatherMaskParams
     TransDataTo5HDParams TransposeParamsExt DataCopyEnhancedParams Nd2NzParams
     Nz2NdParamsFull DataCopyCO12DstParams
@@ -26,9 +26,7 @@ _NOT_YET: Dict[str, str] = {
     set_deq_scale VdeqInfo add_deq_relu mul_cast add_relu_cast sub_relu_cast
     cast_deq get_cmp_mask set_cmp_mask
     reduce_sum reduce_max reduce_min transpose trans_data_to_5hd brcb gather
-    gatherb scatter gather_mask get_gather_mask_remain_count sort32 mrg_sort mrg_sort4 rp_sort16
-    sort proposal_concat proposal_extract get_sort_len get_sort_offset get_mrg_sort_result
-    MrgSort4Info
+    gatherb scatter gather_mask get_gather_mask_remain_count
     """
     # [4.2-4.4, 4.13-4.16, 3.10] movement, sync, control, scalar, cube, debug, system
     """

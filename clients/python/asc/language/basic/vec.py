@@ -16,6 +16,7 @@ from asc.language.core.ir_value import is_runtime_int, is_runtime_number, to_val
 from asc.language.core.tensor import tensor_ref
 from asc.language.core.types import BinaryRepeatParams, CopyRepeatParams, UnaryRepeatParams
 from asc.language.basic.common import check_ub, dtypes_text, is_bool, local_tensor, runtime_int
+from asc.language.basic.sort import SORT_MAKERS
 
 
 def _number(x) -> bool:
@@ -537,6 +538,7 @@ _MAKERS = {"binary": _binary, "unary": _unary, "scalar": _scalar, "binary_dst": 
            "scalar_dst": _scalar, "fill": _fill, "cast": _cast,
            "reduce": _reduce, "compare": _compare,
            "select": _select, "bilinear": _bilinear, "vector_copy": _copy}
+_MAKERS.update(SORT_MAKERS)  # sort and proposal rows (asc/language/basic/sort.py)
 
 __all__ = []
 for _api, _ir_op, _kind, _layout, _dtypes, _forms_of_row in _isa.VECTOR_OPS:

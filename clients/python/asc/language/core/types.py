@@ -6,7 +6,7 @@ from asc.language.core.dtype import KnownTypes
 from asc.language.core.ir_value import PlainValue, cast, is_runtime_int
 
 __all__ = ["DataCopyParams", "BinaryRepeatParams", "UnaryRepeatParams", "CopyRepeatParams",
-           "DataCopyExtParams", "DataCopyPadExtParams", "DataCopyPadParams"]
+           "DataCopyExtParams", "DataCopyPadExtParams", "DataCopyPadParams", "MrgSortSrcList"]
 
 
 class _ParamStruct:
@@ -146,3 +146,33 @@ class DataCopyPadParams:
     def __repr__(self):
         return (f"DataCopyPadParams(is_pad={self.is_pad!r}, left_padding={self.left_padding!r}, "
                 f"right_padding={self.right_padding!r}, padding_value={self.padding_value!r})")
+
+
+class MrgSortSrcList:
+    """`MrgSortSrcList(dtype, src1, src2, src3=None, src4=None)`: the sorted lists of a merge
+    (asc-api.md 4.12), LocalTensors of `dtype`; the merge's valid bits say how many take part."""
+
+    def __init__(self, dtype, src1, src2, src3=None, src4=None):
+        require_builder("MrgSortSrcList")
+        from asc.language.core.dtype import DataType
+        from asc.language.core.tensor import LocalTensor
+        dtype = ConstExpr.unwrap(dtype)
+        if not isinstance(dtype, DataType):
+            raise TypeError(f"MrgSortSrcList(): dtype must be an asc dtype, got {dtype!r}")
+        self.dtype = dtype
+        given = [src1, src2, src3, src4]
+        if src3 is None and src4 is not None:
+            raise TypeError("MrgSortSrcList(): src4 given without src3")
+        self._lists = [t for t in given if t is not None]
+        for i, t in enumerate(self._lists):
+            if not isinstance(t, LocalTensor):
+                raise TypeError(f"MrgSortSrcList(): src{i + 1} must be a LocalTensor, got "
+                                f"{type(t).__name__}")
+            if t.dtype != dtype:
+                raise TypeError(f"MrgSortSrcList(): src{i + 1} has dtype {t.dtype}, not {dtype}")
+
+    def tensors(self):
+        return list(self._lists)
+
+    def __repr__(self):
+        return f"MrgSortSrcList({self.dtype}, {len(self._lists)} lists)"
