@@ -199,6 +199,10 @@ Status DecodeContext::DecodeOpBody(const ir::Op& op, Instr* in, uint32_t depth) 
       return DecodeVecCompare(op.vec_compare(), in);
     case ir::Op::kVecSelect:
       return DecodeVecSelect(op.vec_select(), in);
+    case ir::Op::kVecMove:
+      return DecodeVecMove(op.vec_move(), in);
+    case ir::Op::kGatherMaskCount:
+      return DecodeGatherMaskCount(op.gather_mask_count(), in);
     case ir::Op::kSetFlag:
       return DecodeFlag(op.set_flag().event(), op.set_flag().event_id(),
                         /*is_set=*/true, in);

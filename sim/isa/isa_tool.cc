@@ -37,6 +37,8 @@ std::string_view ShapeName(OpClass c) {
       return "compare";
     case OpClass::kVecSelect:
       return "select";
+    case OpClass::kVecMove:
+      return "move";
     case OpClass::kDataCopy:
       return "copy";
     case OpClass::kSetFlag:

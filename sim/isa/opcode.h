@@ -52,6 +52,7 @@ enum class OpClass : uint8_t {
   kVecReduce,     // dst, src: one result per iteration (dst's repeat stride in elements)
   kVecCompare,    // dst bit mask, src0, src1 (or a scalar), a compare mode; ignores the mask
   kVecSelect,     // dst, selection bits, src0, src1 (or a scalar)
+  kVecMove,       // rearrangement: bytes moved inside UB as a MoveArgs says (semantics/movement.h)
   kVecMask,       // a write of the vector mask register or its mode (scalar unit)
   kSetFlag,
   kWaitFlag,
@@ -62,7 +63,8 @@ enum class OpClass : uint8_t {
   kPrintf,       // a format and its scalar arguments
   kDumpTensor,   // a tensor, desc, dump_size and optional shape dims
   kTrap,
-  kProfMark,  // metrics_prof_start / stop, print_time_stamp
+  kProfMark,         // metrics_prof_start / stop, print_time_stamp
+  kGatherMaskCount,  // result = the core's RSVD_CNT (the count the last gather_mask kept)
 };
 
 // Operand forms an instruction accepts (bit set).
@@ -89,7 +91,13 @@ inline constexpr DTypeSet kShiftTypes = kI16 | kU16 | kI32 | kU32;
 inline constexpr DTypeSet kCastDstTypes = DTypeBit(DType::kInt8) | DTypeBit(DType::kUInt8) | kI16 |
                                           kI32 | DTypeBit(DType::kInt64) | kF16 | kBF16 | kF32;
 inline constexpr DTypeSet kFillTypes = kF16 | kBF16 | kF32 | kI16 | kU16 | kI32 | kU32;
+inline constexpr DTypeSet kMoveTypes = kFillTypes;  // 2- and 4-byte elements
+inline constexpr DTypeSet kGatherMaskTypes = kF16 | kU16 | kI16 | kF32 | kU32 | kI32;
+inline constexpr DTypeSet kB16Types = kF16 | kBF16 | kI16 | kU16;
+inline constexpr DTypeSet kB8Types = DTypeBit(DType::kInt8) | DTypeBit(DType::kUInt8);
 inline constexpr DTypeSet kNoTypes = 0;
+
+struct MoveCall;  // sim/isa/semantics/movement.h
 
 // The operands of one vector compute instruction, resolved to host memory by the issue stage.
 struct VecOperands {
@@ -103,6 +111,7 @@ struct VecOperands {
   DType src_dtype = DType::kInvalid;  // kVecCast: the source's element type (dtype is dst's)
   uint8_t round_mode = 0;             // kVecCast: RoundMode; kVecCompare: CMPMODE; select: SelMode
   const uint8_t* select = nullptr;    // kVecSelect: one byte per element, nonzero picks src0
+  MoveCall* move = nullptr;           // kVecMove: what to move and where (semantics/movement.h)
 };
 // Element semantics of one vector instruction over whole operands: dispatches once on the dtype,
 // then runs a tight loop (no per-element virtual calls). Only called for dtypes in the row's set.

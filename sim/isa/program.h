@@ -100,6 +100,19 @@ struct MemOpInfo {
   uint32_t mask_len = 0, mask_hi = 0, mask_lo = 0;  // none set: the mask register
   uint32_t blk_stride[3] = {0, 0, 0};               // dst, src0, src1; default 1
   uint32_t rep_stride[3] = {0, 0, 0};               // default 8
+  uint32_t move = 0;  // rearrangement: index into Program::move_ops + 1
+};
+
+// Rearrangement operands beyond MemOpInfo's (kernel.proto VecMoveOp): slots, 0 = absent.
+struct MoveInfo {
+  TensorOperand offset;                // offsets, gather_mask's pattern, transpose's tmp buffer
+  TensorOperand dst_addrs, src_addrs;  // trans_data_to_5hd: uint64 tensors of addresses
+  uint32_t base = 0, pattern = 0, result = 0;
+  bool reduce_mode = false, dst_high = false, src_high = false;
+  uint8_t transpose_type = 0;
+  uint32_t n = 0, c = 0, h = 0, w = 0;
+  bool lists = false;  // trans_data_to_5hd: addresses in dst_list / src_list
+  uint32_t dst_list[16] = {}, src_list[16] = {};
 };
 
 // VecMaskOp kinds; values are the IR's.
@@ -272,6 +285,7 @@ class Program {
   std::vector<DType> value_dtypes;  // per slot, index 0 unused
   std::vector<Region> regions;      // regions[0] is the kernel body
   std::vector<MemOpInfo> mem_ops;
+  std::vector<MoveInfo> move_ops;
   std::vector<ForInfo> fors;
   std::vector<IfInfo> ifs;
   std::vector<uint32_t> slot_lists;

@@ -8,6 +8,7 @@
 
 #include "sim/core/cycle.h"
 #include "sim/isa/program.h"
+#include "sim/isa/semantics/movement.h"
 #include "sim/mem/mem_range.h"
 #include "sim/pipe/vector_mask.h"
 
@@ -54,6 +55,13 @@ struct IssuedInstr {
   bool repeat_form = false;
   VecGeometry geo;
   Transfer sel;  // select: the selection bit mask (bit r * lanes + e for lane e of iteration r)
+  // Rearrangement: its operands, the core's UB (read when it starts; dst is the image of
+  // [move_lo, move_lo + dst.chunk_bytes)) and the register receiving gather_mask's count.
+  MoveArgs move;
+  const uint8_t* move_ub = nullptr;
+  uint64_t move_ub_bytes = 0;
+  uint64_t move_lo = 0;
+  uint64_t* move_kept = nullptr;
   uint32_t flag = 0;  // set_flag / wait_flag: FlagFile index
   uint32_t event_id = 0;
   PipeId barrier_pipe = PipeId::kS;

@@ -27,7 +27,8 @@ struct IssueEnv {
   GlobalMemory& gm;
   FlagFile& flags;
   DiagnosticSink& diags;
-  VectorMask* vector_mask = nullptr;  // the core's mask register (the scalar unit's)
+  VectorMask* vector_mask = nullptr;      // the core's mask register (the scalar unit's)
+  uint64_t* gather_mask_count = nullptr;  // the core's RSVD_CNT register (the scalar unit's)
 };
 
 // Fills `out` (except issue/ready). Returns false after recording an error diagnostic.

@@ -45,7 +45,7 @@ class ScalarHost {
 
 class ScalarUnit {
  public:
-  enum class Wait : uint8_t { kNone, kQueueFull, kFlag, kDrain, kEventId };
+  enum class Wait : uint8_t { kNone, kQueueFull, kFlag, kDrain, kEventId, kDrainV };
 
   ScalarUnit(uint32_t core, LaunchContext& ctx, ScalarHost& host, const IssueEnv& env);
 
@@ -89,6 +89,8 @@ class ScalarUnit {
 
   void Run(Cycle now);
   bool ExecScalar(const Instr& in);
+  bool VectorDrained() const;
+  bool ReadGatherMaskCount(const Instr& in, Cycle now);
   void ExecVectorMask(const Instr& in);
   bool EnterControl(const Instr& in);
   bool EndRegion();
@@ -158,7 +160,8 @@ class ScalarUnit {
   Cycle wait_since_;
 
   PipeStats stats_;
-  VectorMask vector_mask_;  // what set_vector_mask and mask-loading instructions left
+  VectorMask vector_mask_;          // what set_vector_mask and mask-loading instructions left
+  uint64_t gather_mask_count_ = 0;  // RSVD_CNT: written by PIPE_V when a gather_mask runs
   uint64_t queue_full_stall_cycles_ = 0;
   std::array<uint64_t, kNumPipes> queue_full_by_pipe_{};
 

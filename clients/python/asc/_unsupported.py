@@ -17,8 +17,7 @@ _NOT_YET: Dict[str, str] = {
     # [3.7-3.9, 4.1-4.2 parameter structs, 4.12]
     "asc.language.core": """
     inline MrgSortSrcList SliceInfo
-    CopyRepeatParams BrcbRepeatParams GatherRepeatParams GatherMaskParams
-    TransDataTo5HDParams TransposeParamsExt DataCopyEnhancedParams Nd2NzParams
+    CopyRepeatParams DataCopyEnhancedParams Nd2NzParams
     Nz2NdParamsFull DataCopyCO12DstParams DataCopyExtParams DataCopyPadExtParams
     DataCopyPadParams
     """,
@@ -27,8 +26,7 @@ _NOT_YET: Dict[str, str] = {
     copy set_deq_scale VdeqInfo add_deq_relu mul_cast add_relu_cast sub_relu_cast
     bilinear_interpolation cast_deq get_cmp_mask set_cmp_mask whole_reduce_max
     whole_reduce_min block_reduce_sum block_reduce_max block_reduce_min pair_reduce_sum
-    repeat_reduce_sum reduce_sum reduce_max reduce_min transpose trans_data_to_5hd brcb gather
-    gatherb scatter gather_mask get_gather_mask_remain_count sort32 mrg_sort mrg_sort4 rp_sort16
+    repeat_reduce_sum reduce_sum reduce_max reduce_min sort32 mrg_sort mrg_sort4 rp_sort16
     sort proposal_concat proposal_extract get_sort_len get_sort_offset get_mrg_sort_result
     MrgSort4Info
     """
