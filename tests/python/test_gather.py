@@ -109,8 +109,10 @@ def gather_kernel(x: asc.GlobalAddress, offs: asc.GlobalAddress, out: asc.Global
     asc.wait_flag(asc.HardEvent.MTE2_V, 0)
     op = asc.scatter if scatter else asc.gather
     # gather reads s at the offsets into d; scatter writes d at the offsets from s.
-    if form == "count":
-        op(d, s, f, BASE, 200)
+    if form == "count" and scatter:
+        asc.scatter(d, s, dst_offset=f, dst_base=BASE, count=200)
+    elif form == "count":
+        asc.gather(d, s, src_offset=f, src_base=BASE, count=200)
     elif form == "mask":
         op(d, s, f, BASE, 40, 2, 16)
     elif form == "bits":
@@ -135,7 +137,8 @@ def lanes_of(form, dtype):
         return [(r, e) for r in range(2) for e in range(40)], 16 * pb, lanes
     if form == "bits":
         lo, hi = 0xF0F0F0F0F0F0F0F0, 0x3
-        on = [e for e in range(min(lanes, 128)) if ((lo >> e) & 1 if e < 64 else (hi >> (e - 64)) & 1)]
+        on = [e for e in range(min(lanes, 128))
+              if ((lo >> e) & 1 if e < 64 else (hi >> (e - 64)) & 1)]
         return [(r, e) for r in range(3) for e in on], 8 * pb, lanes
     return [(i // lanes, i % lanes) for i in range(150)], 8 * pb, lanes
 

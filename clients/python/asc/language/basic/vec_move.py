@@ -90,8 +90,16 @@ def _gather_scatter(api, kind, allowed):
     offset_name, base_name = ("dst_offset", "dst_base") if scatter else ("src_offset", "src_base")
     stride_name = "src_rep_stride" if scatter else "dst_rep_stride"
 
-    def op(dst, src, offset, base, *args, **kwargs):
+    def op(dst, src, *args, **kwargs):
         require_builder(api)
+        # The offset tensor and the base by pyasc's names (src_offset/src_base or dst_*).
+        args = list(args)
+        try:
+            offset = kwargs.pop(offset_name) if offset_name in kwargs else args.pop(0)
+            base = kwargs.pop(base_name) if base_name in kwargs else args.pop(0)
+        except IndexError:
+            raise TypeError(f"{api}() missing required arguments '{offset_name}' and "
+                            f"'{base_name}'") from None
         _tensors(api, dst=dst, src=src, **{offset_name: offset})
         _same_dtype(api, allowed, dst=dst, src=src)
         _need(api, offset_name, offset, KT.uint32)
