@@ -345,3 +345,43 @@ def test_gather_mask_pattern_dtype_is_checked(device):
         gather_mask_kernel[1, rt.current_stream()](
             x, np.zeros(256, np.uint32), np.zeros(2048, np.float16), np.zeros(8, np.int32), 0,
             False, 0, 1, 1, 8, 0)
+
+
+# ---- what the race checker sees -------------------------------------------------------------
+
+@asc.jit
+def gather_then_overwrite_kernel(x: asc.GlobalAddress, offs: asc.GlobalAddress,
+                                 y: asc.GlobalAddress, out: asc.GlobalAddress):
+    gx, gf, gy, go = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor(), \
+        asc.GlobalTensor()
+    gx.set_global_buffer(x)
+    gf.set_global_buffer(offs)
+    gy.set_global_buffer(y)
+    go.set_global_buffer(out)
+    s = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 256)
+    other = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 1024, 256)
+    f = asc.LocalTensor(asc.uint32, asc.TPosition.VECIN, OFF_AT, 128)
+    d = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, DST_AT, 128)
+    asc.data_copy(s, gx, 256)
+    asc.data_copy(other, gx, 256)
+    asc.data_copy(f, gf, 128)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.gather(d, s, f, 0, 128)  # the offsets reach past s into `other`
+    asc.pipe_barrier(asc.PipeID.PIPE_MTE2)
+    asc.data_copy(other, gy, 256)  # no V_MTE2 flag: may land before the gather reads
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(go, d, 128)
+
+
+def test_gathered_bytes_outside_the_tensor_are_race_checked(device):
+    x = source("float16", 256)
+    offs = (1024 + 2 * np.arange(128)).astype(np.uint32)  # bytes of `other`, not of s
+    out = np.zeros(128, dtype=np.float16)
+    report = gather_then_overwrite_kernel[1, rt.current_stream()](
+        x, offs, np.ones(256, np.float16), out, check="warn", auto_sync=False)
+    races = [d for d in report.diagnostics if d.kind == "RACE"]
+    assert [(r.race, r.pipe, r.other_pipe) for r in races] == [("WAR", "MTE2", "V")], \
+        report.diagnostics
+    np.testing.assert_array_equal(out, x[:128])  # the model runs the gather first
