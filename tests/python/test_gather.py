@@ -5,6 +5,7 @@ import pytest
 
 import asc
 import asc.lib.runtime as rt
+from asc.runtime.errors import KernelWarning
 
 B = 32  # bytes per block
 SRC_ELEMS_BYTES = 2048
@@ -379,8 +380,9 @@ def test_gathered_bytes_outside_the_tensor_are_race_checked(device):
     x = source("float16", 256)
     offs = (1024 + 2 * np.arange(128)).astype(np.uint32)  # bytes of `other`, not of s
     out = np.zeros(128, dtype=np.float16)
-    report = gather_then_overwrite_kernel[1, rt.current_stream()](
-        x, offs, np.ones(256, np.float16), out, check="warn", auto_sync=False)
+    with pytest.warns(KernelWarning, match="race \\(WAR\\)"):
+        report = gather_then_overwrite_kernel[1, rt.current_stream()](
+            x, offs, np.ones(256, np.float16), out, check="warn", auto_sync=False)
     races = [d for d in report.diagnostics if d.kind == "RACE"]
     assert [(r.race, r.pipe, r.other_pipe) for r in races] == [("WAR", "MTE2", "V")], \
         report.diagnostics
