@@ -5,6 +5,7 @@ import pytest
 
 import asc
 import asc.lib.runtime as rt
+from asc.runtime.errors import KernelCheckError
 
 
 def source(dtype, n, seed=1):
@@ -166,8 +167,9 @@ def five_hd_kernel(x: asc.GlobalAddress, out: asc.GlobalAddress, form: asc.Const
         for i in asc.static_range(16):
             da.set_value(i, d[C0 * i].get_phy_addr())
             sa.set_value(i, s[HW * i].get_phy_addr())
-        asc.set_flag(asc.HardEvent.S_V, 0)
-        asc.wait_flag(asc.HardEvent.S_V, 0)
+        if form == "addr_tensors":  # "addr_tensors_unsynced" leaves the S_V pair out
+            asc.set_flag(asc.HardEvent.S_V, 0)
+            asc.wait_flag(asc.HardEvent.S_V, 0)
         asc.set_flag(asc.HardEvent.MTE2_V, 0)
         asc.wait_flag(asc.HardEvent.MTE2_V, 0)
         asc.trans_data_to_5hd(da, sa, params)
@@ -200,6 +202,14 @@ def test_trans_data_to_5hd_nchw_to_nc1hwc0(device, form, dtype):
     # The recipe of ascendc-semantics.md 5.10: NCHW (one C1 group) -> NC1HWC0.
     np.testing.assert_array_equal(out, x.reshape(C0, HW).T.reshape(-1))
     np.testing.assert_array_equal(out, five_hd_ref(x, out, HW // 16, 16, 1))
+
+
+def test_address_tensors_are_read_by_pipe_v_so_set_value_needs_s_v(device):
+    x = source("float16", C0 * HW)
+    out = source("float16", C0 * HW, seed=2)
+    with pytest.raises(KernelCheckError, match=r"RAW.*trans_data_to_5hd.*set_value|S_V"):
+        five_hd_kernel[1, rt.current_stream()](x, out, "addr_tensors_unsynced", HW // 16, 16, 1,
+                                               auto_sync=False)
 
 
 def test_trans_data_to_5hd_single_repeat_is_offset_by_the_strides(device):
