@@ -123,6 +123,9 @@ class DecodeContext {
   Status DecodeVecMrgSort(const ir::VecMrgSortOp& v, Instr* in);
   Status DecodeVecProposal(const ir::VecProposalOp& v, Instr* in);
   Status DecodeMrgSortResult(const ir::MrgSortResultOp& v, Instr* in);
+  // ---- decode_move.cc ------------------------------------------------------------------
+  Status DecodeVecMove(const ir::VecMoveOp& v, Instr* in);
+  Status DecodeGatherMaskCount(const ir::GatherMaskCountOp& v, Instr* in);
 
   // The table row of an IR vector op's kind; an error for a kind the table lacks.
   Status VectorOpcode(const char* ir_op, const char* kind_enum, int kind, Opcode* out);

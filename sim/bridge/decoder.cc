@@ -211,6 +211,10 @@ Status DecodeContext::DecodeOpBody(const ir::Op& op, Instr* in, uint32_t depth) 
       return DecodeVecProposal(op.vec_proposal(), in);
     case ir::Op::kMrgSortResult:
       return DecodeMrgSortResult(op.mrg_sort_result(), in);
+    case ir::Op::kVecMove:
+      return DecodeVecMove(op.vec_move(), in);
+    case ir::Op::kGatherMaskCount:
+      return DecodeGatherMaskCount(op.gather_mask_count(), in);
     case ir::Op::kSetFlag:
       return DecodeFlag(op.set_flag().event(), op.set_flag().event_id(),
                         /*is_set=*/true, in);

@@ -91,7 +91,7 @@ void RaceChecker::Visit(const Site& site, uint64_t seq, const MemRange& r, uint6
       f.hi = b;  // the same pair over the next piece: one range
     }
   };
-  bool check_init = !r.write && r.space != MemSpace::kGm;  // GM: the launch-wide checker
+  bool check_init = !r.write && !r.hull && r.space != MemSpace::kGm;  // GM: launch-wide
   shadow_[static_cast<int>(r.space)].Visit(lo, hi, [&](uint64_t a, uint64_t b, Shadow& s) {
     if (check_init && !s.written) {
       if (uninit->hi == uninit->lo) {

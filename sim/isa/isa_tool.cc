@@ -49,6 +49,8 @@ std::string_view ShapeName(OpClass c) {
       return "proposal";
     case OpClass::kMrgSortResult:
       return "register read";
+    case OpClass::kVecMove:
+      return "move";
     case OpClass::kDataCopy:
       return "copy";
     case OpClass::kSetFlag:

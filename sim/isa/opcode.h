@@ -56,6 +56,7 @@ enum class OpClass : uint8_t {
   kVecSort32,     // dst structures, scores, uint32 indices; 32 per iteration (mask ignored)
   kVecMrgSort,    // dst, up to four sorted lists, their lengths, valid bits; writes VMS4_SR
   kVecProposal,   // dst, src: region proposals of 8 elements; a field number (mask ignored)
+  kVecMove,       // rearrangement: bytes moved inside UB as a MoveArgs says (semantics/movement.h)
   kVecMask,       // a write of the vector mask register or its mode (scalar unit)
   kSetFlag,
   kWaitFlag,
@@ -66,11 +67,11 @@ enum class OpClass : uint8_t {
   kPrintf,       // a format and its scalar arguments
   kDumpTensor,   // a tensor, desc, dump_size and optional shape dims
   kTrap,
-  kProfMark,     // metrics_prof_start / stop, print_time_stamp
-  kVecCopy,      // dst, src tensors: a UB -> UB copy of the active lanes (mask/repeat form only)
-  kStoreConfig,  // a write or read of the pad value / atomic-store registers (scalar unit)
-  kProfMark,       // metrics_prof_start / stop, print_time_stamp
-  kMrgSortResult,  // one uint16 count of the VMS4_SR register the last merge wrote (PIPE_S read)
+  kProfMark,         // metrics_prof_start / stop, print_time_stamp
+  kVecCopy,          // dst, src tensors: a UB -> UB copy of the active lanes (mask/repeat form only)
+  kStoreConfig,      // a write or read of the pad value / atomic-store registers (scalar unit)
+  kMrgSortResult,    // one uint16 count of the VMS4_SR register the last merge wrote (PIPE_S read)
+  kGatherMaskCount,  // result = the core's RSVD_CNT (the count the last gather_mask kept)
 };
 
 // Operand forms an instruction accepts (bit set).
@@ -97,9 +98,14 @@ inline constexpr DTypeSet kShiftTypes = kI16 | kU16 | kI32 | kU32;
 inline constexpr DTypeSet kCastDstTypes = DTypeBit(DType::kInt8) | DTypeBit(DType::kUInt8) | kI16 |
                                           kI32 | DTypeBit(DType::kInt64) | kF16 | kBF16 | kF32;
 inline constexpr DTypeSet kFillTypes = kF16 | kBF16 | kF32 | kI16 | kU16 | kI32 | kU32;
+inline constexpr DTypeSet kMoveTypes = kFillTypes;  // 2- and 4-byte elements
+inline constexpr DTypeSet kGatherMaskTypes = kF16 | kU16 | kI16 | kF32 | kU32 | kI32;
+inline constexpr DTypeSet kB16Types = kF16 | kBF16 | kI16 | kU16;
+inline constexpr DTypeSet kB8Types = DTypeBit(DType::kInt8) | DTypeBit(DType::kUInt8);
 inline constexpr DTypeSet kNoTypes = 0;
 
 struct SortOperands;
+struct MoveCall;  // sim/isa/semantics/movement.h
 
 // The operands of one vector compute instruction, resolved to host memory by the issue stage.
 struct VecOperands {
@@ -116,6 +122,7 @@ struct VecOperands {
   const uint8_t* active = nullptr;    // kVecReduce: one byte per lane, nonzero if the mask enables
                                       // it (nullptr: every lane); round_mode is the ReduceOrder
   const SortOperands* sort = nullptr;  // kVecMrgSort: the lists of one merge
+  MoveCall* move = nullptr;           // kVecMove: what to move and where (semantics/movement.h)
 };
 
 // One merge of up to four sorted lists (semantics/sort.cc): `count` of VecOperands is unused,

@@ -123,7 +123,8 @@ struct MemOpInfo {
   // Sort and proposal ops: mrg_sort's lists 3 and 4 (1 and 2 are src0, src1), their lengths,
   // valid bits and suspension; proposal_concat/extract's field (slots).
   TensorOperand src2, src3;
-  uint32_t lengths[4] = {0, 0, 0, 0};
+  uint32_t lengths[4] = {0, 0, 0, 0  uint32_t move = 0;  // rearrangement: index into Program::move_ops + 1
+};
   uint32_t valid_bit = 0;
   bool exhausted_suspension = false;
   uint32_t mode_number = 0;
@@ -136,6 +137,18 @@ enum class StoreConfigKind : uint8_t {
   kSetAtomic = 2,
   kSetAtomicType = 3,
   kGetStoreAtomicConfig = 4,
+};
+
+// Rearrangement operands beyond MemOpInfo's (kernel.proto VecMoveOp): slots, 0 = absent.
+struct MoveInfo {
+  TensorOperand offset;                // offsets, gather_mask's pattern, transpose's tmp buffer
+  TensorOperand dst_addrs, src_addrs;  // trans_data_to_5hd: uint64 tensors of addresses
+  uint32_t base = 0, pattern = 0, result = 0;
+  bool reduce_mode = false, dst_high = false, src_high = false;
+  uint8_t transpose_type = 0;
+  uint32_t n = 0, c = 0, h = 0, w = 0;
+  bool lists = false;  // trans_data_to_5hd: addresses in dst_list / src_list
+  uint32_t dst_list[16] = {}, src_list[16] = {};
 };
 
 // VecMaskOp kinds; values are the IR's.
@@ -308,6 +321,7 @@ class Program {
   std::vector<DType> value_dtypes;  // per slot, index 0 unused
   std::vector<Region> regions;      // regions[0] is the kernel body
   std::vector<MemOpInfo> mem_ops;
+  std::vector<MoveInfo> move_ops;
   std::vector<ForInfo> fors;
   std::vector<IfInfo> ifs;
   std::vector<uint32_t> slot_lists;

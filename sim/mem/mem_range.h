@@ -15,6 +15,9 @@ struct MemRange {
   uint64_t lo = 0, hi = 0;  // [lo, hi): UB offsets, or GM device addresses
   bool write = false;
   uint64_t chunk = 0, pitch = 0;  // strided: `chunk` bytes at lo, lo + pitch, ...; 0: contiguous
+  // The instruction touches only some bytes of the range, which its data decides (gather
+  // offsets, list addresses): checked for races as a whole, never as an uninitialised read.
+  bool hull = false;
 };
 
 }  // namespace aicore::sim

@@ -9,6 +9,7 @@
 #include "sim/core/cycle.h"
 #include "sim/isa/program.h"
 #include "sim/isa/semantics/atomic.h"
+#include "sim/isa/semantics/movement.h"
 #include "sim/mem/mem_range.h"
 #include "sim/pipe/vector_mask.h"
 
@@ -79,6 +80,13 @@ struct IssuedInstr {
   // and a register the instruction writes at its end (VMS4_SR), after the image and mask.
   Transfer lists[4];
   Transfer reg;
+  // Rearrangement: its operands, the core's UB (read when it starts; dst is the image of
+  // [move_lo, move_lo + dst.chunk_bytes)) and the register receiving gather_mask's count.
+  MoveArgs move;
+  const uint8_t* move_ub = nullptr;
+  uint64_t move_ub_bytes = 0;
+  uint64_t move_lo = 0;
+  uint64_t* move_kept = nullptr;
   uint32_t flag = 0;  // set_flag / wait_flag: FlagFile index
   uint32_t event_id = 0;
   PipeId barrier_pipe = PipeId::kS;

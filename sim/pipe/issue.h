@@ -40,6 +40,7 @@ struct IssueEnv {
   VectorMask* vector_mask = nullptr;  // the core's mask register (the scalar unit's)
   StoreRegisters* store = nullptr;    // the core's pad value and atomic mode (the scalar unit's)
   uint8_t* vms4_sr = nullptr;         // the core's VMS4_SR: four uint16 counts of the last merge
+  uint64_t* gather_mask_count = nullptr;  // the core's RSVD_CNT register (the scalar unit's)
 };
 
 // Fills `out` (except issue/ready). Returns false after recording an error diagnostic.

@@ -41,6 +41,7 @@ ScalarUnit::ScalarUnit(uint32_t core, LaunchContext& ctx, ScalarHost& host, cons
   env_.vector_mask = &vector_mask_;
   env_.store = &store_;
   env_.vms4_sr = vms4_sr_;
+  env_.gather_mask_count = &gather_mask_count_;
 }
 
 void ScalarUnit::ResetStats() {
@@ -64,6 +65,7 @@ void ScalarUnit::StartBlock(uint32_t block, const std::vector<ScalarValue>& init
   vector_mask_ = VectorMask{};  // a kernel starts in normal mode, all lanes on
   store_ = StoreRegisters{};    // no pad value set, atomics off
   std::memset(vms4_sr_, 0, sizeof(vms4_sr_));
+  gather_mask_count_ = 0;
   order_.Reset();
   auto_sync_.Reset();
   if (races_ != nullptr) races_->StartBlock();
@@ -105,6 +107,34 @@ void ScalarUnit::OnFlagVisible(uint32_t flag, Cycle now) {
 
 void ScalarUnit::OnDrainProgress(Cycle now) {
   if (wait_ == Wait::kDrain && host_.AllPipesDrained()) Wake(now);
+  if (wait_ == Wait::kDrainV && VectorDrained()) Wake(now);
+}
+
+bool ScalarUnit::VectorDrained() const {
+  const Pipe* v = host_.pipe(PipeId::kV);
+  return v == nullptr || v->Drained();
+}
+
+// The count the last gather_mask kept: the library syncs V_S before reading the register, so
+// the scalar unit waits for PIPE_V to finish and is then ordered after it.
+bool ScalarUnit::ReadGatherMaskCount(const Instr& in, Cycle now) {
+  if (time_ > now) {
+    ScheduleResume(time_);
+    return false;
+  }
+  if (!VectorDrained()) {
+    wait_ = Wait::kDrainV;
+    wait_instr_ = &in;
+    return false;
+  }
+  wait_ = Wait::kNone;
+  if (observe_) order_.OnDrain(PipeId::kV);
+  values_[in.result].u = gather_mask_count_;
+  ++frames_.back().pc;
+  ++stats_.instructions;
+  ++ctx_.instructions;
+  Advance(ctx_.config.scalar_op_cycles);
+  return true;
 }
 
 void ScalarUnit::OnWaitPassed(uint32_t flag, const Instr* instr, Cycle now) {
@@ -381,6 +411,10 @@ void ScalarUnit::Run(Cycle now) {
     const Instr& in = region.ops[f.pc];
     switch (Info(in.opcode).unit) {
       case ExecUnit::kScalar:
+        if (in.opcode == Opcode::kGatherMaskCount) {
+          if (!ReadGatherMaskCount(in, now)) return;
+          break;
+        }
         if (!ExecScalar(in)) return;
         ++frames_.back().pc;
         ++stats_.instructions;

@@ -45,7 +45,7 @@ class ScalarHost {
 
 class ScalarUnit {
  public:
-  enum class Wait : uint8_t { kNone, kQueueFull, kFlag, kDrain, kEventId };
+  enum class Wait : uint8_t { kNone, kQueueFull, kFlag, kDrain, kEventId, kDrainV };
 
   ScalarUnit(uint32_t core, LaunchContext& ctx, ScalarHost& host, const IssueEnv& env);
 
@@ -89,6 +89,8 @@ class ScalarUnit {
 
   void Run(Cycle now);
   bool ExecScalar(const Instr& in);
+  bool VectorDrained() const;
+  bool ReadGatherMaskCount(const Instr& in, Cycle now);
   void ExecVectorMask(const Instr& in);
   bool ExecStoreConfig(const Instr& in);
   bool EnterControl(const Instr& in);
@@ -159,10 +161,10 @@ class ScalarUnit {
   Cycle wait_since_;
 
   PipeStats stats_;
-  VectorMask vector_mask_;  // what set_vector_mask and mask-loading instructions left
-  StoreRegisters store_;    // the pad value and atomic mode copies read at issue
-  VectorMask vector_mask_;   // what set_vector_mask and mask-loading instructions left
-  uint8_t vms4_sr_[8] = {};  // VMS4_SR: the four uint16 counts the last mrg_sort wrote
+  VectorMask vector_mask_;          // what set_vector_mask and mask-loading instructions left
+  StoreRegisters store_;            // the pad value and atomic mode copies read at issue
+  uint8_t vms4_sr_[8] = {};         // VMS4_SR: the four uint16 counts the last mrg_sort wrote
+  uint64_t gather_mask_count_ = 0;  // RSVD_CNT: written by PIPE_V when a gather_mask runs
   uint64_t queue_full_stall_cycles_ = 0;
   std::array<uint64_t, kNumPipes> queue_full_by_pipe_{};
 

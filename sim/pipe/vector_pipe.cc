@@ -37,6 +37,7 @@ PipeTiming VectorPipe::Execute(const IssuedInstr& in, Cycle now, uint8_t* scratc
   if (cls == OpClass::kVecSort32 || cls == OpClass::kVecMrgSort || cls == OpClass::kVecProposal) {
     return ExecuteSort(in, now, scratch);
   }
+  if (cls == OpClass::kVecMove) return ExecuteMove(in, now, scratch);
   if (in.repeat_form) return ExecuteRepeat(in, now, scratch);
   info.semantics(VecOperands{instr.dtype, in.src0.base, in.src1.base, scratch, in.count,
                              in.scalar_bits, in.dst.base, instr.src_dtype, instr.kind});
@@ -194,6 +195,35 @@ PipeTiming VectorPipe::ExecuteSort(const IssuedInstr& in, Cycle now, uint8_t* sc
       std::memset(written, 1, span);
     }
   }
+  const VectorCost& cost = ctx_.costs.Vector(instr.opcode, instr.dtype);
+  return Timing(cost, in.geo.repeats, in.geo.repeats, now);
+}
+
+// A rearrangement: its bytes moved from UB as it is now into the image of its dst span. An
+// address outside UB faults here, at the line of the instruction.
+PipeTiming VectorPipe::ExecuteMove(const IssuedInstr& in, Cycle now, uint8_t* scratch) {
+  const Instr& instr = *in.instr;
+  uint64_t span = in.dst.chunk_bytes;
+  std::memset(scratch + span, 0, span);
+  MoveCall call;
+  call.args = &in.move;
+  call.ub = in.move_ub;
+  call.ub_bytes = in.move_ub_bytes;
+  call.target = MoveTarget{in.move_lo, span, scratch, scratch + span};
+  VecOperands ops;
+  ops.dtype = instr.dtype;
+  ops.move = &call;
+  Info(instr.opcode).semantics(ops);
+  if (!call.ok) {
+    std::memset(scratch + span, 0, span);  // a faulting instruction writes nothing
+    Site site = SiteOf(&instr, now);
+    ctx_.diags.Error(ctx_.diags.Make(Diagnostic::Kind::kOutOfBounds, Diagnostic::Severity::kError,
+                                     site,
+                                     ctx_.diags.Prefix(site) + ": " + call.fault +
+                                         ". Fix: keep offsets and addresses inside UB."));
+    ctx_.Stop(LaunchResult::Status::kKernelFault);
+  }
+  if (in.move_kept != nullptr) *in.move_kept = call.kept;
   const VectorCost& cost = ctx_.costs.Vector(instr.opcode, instr.dtype);
   return Timing(cost, in.geo.repeats, in.geo.repeats, now);
 }

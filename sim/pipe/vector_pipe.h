@@ -22,6 +22,7 @@ class VectorPipe : public Pipe {
   PipeTiming ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* scratch);
   PipeTiming ExecuteBilinear(const IssuedInstr& in, Cycle now, uint8_t* scratch);  // own file
   PipeTiming ExecuteSort(const IssuedInstr& in, Cycle now, uint8_t* scratch);
+  PipeTiming ExecuteMove(const IssuedInstr& in, Cycle now, uint8_t* scratch);
   PipeTiming Timing(const VectorCost& cost, uint64_t repeats, uint64_t beats, Cycle now);
 
   UbBankModel banks_;

@@ -238,6 +238,9 @@ void AiCore::CollectWaiters(std::vector<WaiterInfo>* out) const {
     case ScalarUnit::Wait::kDrain:
       scalar_state = "it waits in " + where(scalar_at) + " for every pipe to drain";
       break;
+    case ScalarUnit::Wait::kDrainV:
+      scalar_state = "it waits in " + where(scalar_at) + " for PIPE_V to drain";
+      break;
     case ScalarUnit::Wait::kEventId:
       scalar_state = "it waits at " + where(scalar_at) +
                      " for an event id to come free for a sync auto_sync inserts";
@@ -247,9 +250,9 @@ void AiCore::CollectWaiters(std::vector<WaiterInfo>* out) const {
                                      : "the scalar unit is idle";
       break;
   }
-  static constexpr ScalarStall kStalls[] = {ScalarStall::kNone, ScalarStall::kQueueFull,
-                                            ScalarStall::kFlag, ScalarStall::kDrain,
-                                            ScalarStall::kEventId};
+  static constexpr ScalarStall kStalls[] = {ScalarStall::kNone,    ScalarStall::kQueueFull,
+                                            ScalarStall::kFlag,    ScalarStall::kDrain,
+                                            ScalarStall::kEventId, ScalarStall::kDrain};
   WaiterInfo base;  // what every waiter of this core shares
   base.core = index_;
   base.block = block_;

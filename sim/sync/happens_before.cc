@@ -62,6 +62,11 @@ void HappensBefore::OnBarrier(PipeId pipe) {
   ++count_[p];
 }
 
+void HappensBefore::OnDrain(PipeId pipe) {
+  clock_[kS][PipeIndex(pipe)] = count_[PipeIndex(pipe)];
+  ++count_[kS];
+}
+
 void HappensBefore::OnBarrierAll() {
   for (int q = 0; q < kNumPipes; ++q) clock_[kS][q] = count_[q];
   ++count_[kS];

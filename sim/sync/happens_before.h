@@ -29,6 +29,7 @@ class HappensBefore {
   void OnWaitFlag(PipeId dst, uint32_t flag);
   void OnBarrier(PipeId pipe);  // pipe_barrier(pipe) for a pipe the core has
   void OnBarrierAll();          // PIPE_ALL: the scalar unit waited for every pipe to drain
+  void OnDrain(PipeId pipe);    // the scalar unit waited for `pipe` to drain
 
   // What an instruction issued now on `p` is ordered after: the pipe's own clock and the scalar
   // unit's (anything issued after a scalar-side wait starts after it).

@@ -13,6 +13,7 @@
 #include "sim/isa/fp16.h"
 #include "sim/isa/opcode.h"
 #include "sim/isa/semantics/cast.h"
+#include "sim/isa/semantics/movement.h"
 
 namespace aicore::sim {
 namespace {
@@ -437,6 +438,71 @@ TEST(VectorOps, MrgSortTiesFavourTheFirstListAndSuspensionStops) {
       EXPECT_EQ(order, (std::vector<uint32_t>{0, 1, 2, 10, 11}));
     }
   }
+// Rearrangements move bf16 by its bits (pyasc has no bfloat16, so only here): brcb fills a block
+// per element, transpose swaps a 16x16, trans_data_to_5hd crosses 16 address pairs.
+struct Ub {
+  std::vector<uint8_t> bytes = std::vector<uint8_t>(8192, 0);
+  std::vector<uint8_t> image = std::vector<uint8_t>(8192, 0);
+  std::vector<uint8_t> written = std::vector<uint8_t>(8192, 0);
+  MoveTarget Target(uint64_t lo, uint64_t span) {
+    return MoveTarget{lo, span, image.data(), written.data()};
+  }
+  uint16_t At(uint64_t byte) const {
+    uint16_t v;
+    std::memcpy(&v, image.data() + byte, 2);
+    return v;
+  }
+  void Put(uint64_t byte, uint16_t v) { std::memcpy(bytes.data() + byte, &v, 2); }
+};
+
+TEST(Movement, BrcbAndTransposeMoveBf16Bits) {
+  Ub ub;
+  for (int i = 0; i < 256; ++i) ub.Put(2 * i, static_cast<uint16_t>(0x3F80 + i));  // bf16 bits
+  MoveArgs brcb;
+  brcb.kind = MoveKind::kBrcb;
+  brcb.dtype = DType::kBFloat16;
+  brcb.src = 0;
+  brcb.dst = 4096;
+  brcb.repeats = 1;
+  uint64_t kept = 0;
+  std::string fault;
+  ASSERT_TRUE(RunMove(brcb, ub.bytes.data(), ub.bytes.size(), ub.Target(4096, 256), &kept, &fault));
+  for (int t = 0; t < 8; ++t) {
+    for (int k = 0; k < 16; ++k) EXPECT_EQ(ub.At(t * 32 + 2 * k), 0x3F80 + t);
+  }
+  MoveArgs tr;
+  tr.kind = MoveKind::kTranspose;
+  tr.dtype = DType::kBFloat16;
+  tr.src = 0;
+  tr.dst = 1024;
+  Ub out = ub;
+  ASSERT_TRUE(RunMove(tr, ub.bytes.data(), ub.bytes.size(), out.Target(1024, 512), &kept, &fault));
+  for (int i = 0; i < 16; ++i) {
+    for (int j = 0; j < 16; ++j) EXPECT_EQ(out.At((i * 16 + j) * 2), 0x3F80 + j * 16 + i);
+  }
+  VecOperands ops;
+  ops.dtype = DType::kBFloat16;
+  EXPECT_NO_THROW(VecTransDataTo5hd(ops));
+  ops.dtype = DType::kFloat32;
+  EXPECT_THROW(VecTranspose(ops), InvariantViolation);  // 2-byte elements only
+}
+
+TEST(Movement, AGatherOffsetPastUbFaultsAndNamesTheRange) {
+  Ub ub;
+  uint32_t far = 9000;
+  std::memcpy(ub.bytes.data() + 1024, &far, 4);
+  MoveArgs g;
+  g.kind = MoveKind::kGather;
+  g.dtype = DType::kFloat16;
+  g.dst = 2048;
+  g.index = 1024;
+  g.counter = true;
+  g.count = 1;
+  uint64_t kept = 0;
+  std::string fault;
+  EXPECT_FALSE(RunMove(g, ub.bytes.data(), ub.bytes.size(), ub.Target(2048, 2), &kept, &fault));
+  EXPECT_NE(fault.find("UB[9000, 9002)"), std::string::npos) << fault;
+  EXPECT_EQ(ub.written[0], 0);
 }
 
 }  // namespace

@@ -17,16 +17,14 @@ _NOT_YET: Dict[str, str] = {
     # [3.7-3.9, 4.1-4.2 parameter structs, 4.12]
     "asc.language.core": """
     inline SliceInfo
-    BrcbRepeatParams GatherRepeatParams GatherMaskParams
-    TransDataTo5HDParams TransposeParamsExt DataCopyEnhancedParams Nd2NzParams
+    DataCopyEnhancedParams Nd2NzParams
     Nz2NdParamsFull DataCopyCO12DstParams
     """,
     # [4.4-4.12] vector instructions and their mask/mode control: the vector engineer's list
     "asc.language.basic": """
     set_deq_scale VdeqInfo add_deq_relu mul_cast add_relu_cast sub_relu_cast
     cast_deq get_cmp_mask set_cmp_mask
-    reduce_sum reduce_max reduce_min transpose trans_data_to_5hd brcb gather
-    gatherb scatter gather_mask get_gather_mask_remain_count
+    reduce_sum reduce_max reduce_min
     """
     # [4.2-4.4, 4.13-4.16, 3.10] movement, sync, control, scalar, cube, debug, system
     """

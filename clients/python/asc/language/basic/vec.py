@@ -534,13 +534,17 @@ def _require_tensors(api, **tensors):
             raise TypeError(f"{api}(): '{name}' must be a LocalTensor, got {type(t).__name__}")
 
 
+from asc.language.basic import vec_move as _vec_move  # noqa: E402 (it uses the helpers above)
+
 _MAKERS = {"binary": _binary, "unary": _unary, "scalar": _scalar, "binary_dst": _binary,
            "scalar_dst": _scalar, "fill": _fill, "cast": _cast,
            "reduce": _reduce, "compare": _compare,
-           "select": _select, "bilinear": _bilinear, "vector_copy": _copy}
+           "select": _select, "bilinear": _bilinear, "vector_copy": _copy,
+           "move": _vec_move.move_maker}
 _MAKERS.update(SORT_MAKERS)  # sort and proposal rows (asc/language/basic/sort.py)
 
-__all__ = []
+__all__ = list(_vec_move.__all__)
+get_gather_mask_remain_count = _vec_move.get_gather_mask_remain_count
 for _api, _ir_op, _kind, _layout, _dtypes, _forms_of_row in _isa.VECTOR_OPS:
     # pyasc has no bfloat16: the simulator's bf16 rows are reachable from C++ and the IR only.
     globals()[_api] = _MAKERS[_layout](_api, _ir_op, _kind,

@@ -14,15 +14,17 @@ from asc.language.core.properties import __all__ as _prop_all
 from asc.language.core.tensor import GlobalAddress, GlobalTensor, LocalTensor
 from asc.language.core.types import (BinaryRepeatParams, CopyRepeatParams, DataCopyExtParams,
                                      DataCopyPadExtParams, DataCopyPadParams, DataCopyParams,
-                                     MrgSortSrcList,
-                                     UnaryRepeatParams)
+                                     MrgSortSrcList, UnaryRepeatParams)
+from asc.language.core.types import (BrcbRepeatParams, GatherMaskParams, GatherRepeatParams,
+                                     TransDataTo5HDParams, TransposeParamsExt)
 from asc.language.core.utils import ceildiv, range, static_assert, static_range
 
 __all__ = (["ConstExpr", "PlainValue", "number", "GlobalAddress", "GlobalTensor", "LocalTensor",
             "LocalTensorAuto", "LocalMemAllocator", "ShapeInfo", "array", "get_shape_size",
             "DataCopyParams", "BinaryRepeatParams", "UnaryRepeatParams", "CopyRepeatParams",
             "DataCopyExtParams", "DataCopyPadExtParams", "DataCopyPadParams", "MrgSortSrcList",
-            "ceildiv", "range",
+            "BrcbRepeatParams", "GatherRepeatParams", "GatherMaskParams", "TransDataTo5HDParams",
+            "TransposeParamsExt", "ceildiv", "range",
             "static_assert", "static_range"]
            + list(_dtype_all) + list(_enums_all) + list(_prop_all))
 

@@ -6,7 +6,9 @@ from asc.language.core.dtype import KnownTypes
 from asc.language.core.ir_value import PlainValue, cast, is_runtime_int
 
 __all__ = ["DataCopyParams", "BinaryRepeatParams", "UnaryRepeatParams", "CopyRepeatParams",
-           "DataCopyExtParams", "DataCopyPadExtParams", "DataCopyPadParams", "MrgSortSrcList"]
+           "DataCopyExtParams", "DataCopyPadExtParams", "DataCopyPadParams", "MrgSortSrcList",
+           "BrcbRepeatParams", "GatherRepeatParams", "GatherMaskParams", "TransDataTo5HDParams",
+           "TransposeParamsExt"]
 
 
 class _ParamStruct:
@@ -26,6 +28,19 @@ class _ParamStruct:
             values[key] = value
         for name, default, dtype in self._fields:
             value = ConstExpr.unwrap(values.get(name, default))
+            if isinstance(dtype, type):  # a compile-time field: bool or an IntEnum
+                if dtype is bool:
+                    if not isinstance(value, bool):
+                        raise TypeError(f"{type(self).__name__}.{name} must be a bool, got "
+                                        f"{type(value).__name__}")
+                elif isinstance(value, bool) or not isinstance(value, int) or \
+                        value not in iter(dtype):
+                    raise TypeError(f"{type(self).__name__}.{name} must be an "
+                                    f"asc.{dtype.__name__}, got {value!r}")
+                else:
+                    value = dtype(value)
+                setattr(self, name, value)
+                continue
             if not is_runtime_int(value):
                 raise TypeError(f"{type(self).__name__}.{name} must be an int or a traced "
                                 f"integer, got {type(value).__name__}")
@@ -176,3 +191,41 @@ class MrgSortSrcList:
 
     def __repr__(self):
         return f"MrgSortSrcList({self.dtype}, {len(self._lists)} lists)"
+
+
+class BrcbRepeatParams(_ParamStruct):
+    """brcb's destination block stride and repeat stride, in 32-byte blocks."""
+    _fields = (("dst_blk_stride", 1, KnownTypes.uint16), ("dst_rep_stride", 8, KnownTypes.uint16))
+
+
+class GatherRepeatParams(_ParamStruct):
+    """gatherb's destination block stride and repeat stride, in 32-byte blocks."""
+    _fields = (("dst_blk_stride", 1, KnownTypes.uint16), ("dst_rep_stride", 8, KnownTypes.uint16))
+
+
+class GatherMaskParams(_ParamStruct):
+    """gather_mask's source block stride, iterations, and the source and pattern repeat strides
+    (32-byte blocks)."""
+    _fields = (("src0_block_stride", 1, KnownTypes.uint8), ("repeat_times", 1, KnownTypes.uint16),
+               ("src0_repeat_stride", 0, KnownTypes.uint16),
+               ("src1_repeat_stride", 0, KnownTypes.uint8))
+
+
+class TransDataTo5HDParams(_ParamStruct):
+    """trans_data_to_5hd's halves (1-byte types), iterations and repeat strides (32-byte
+    blocks)."""
+    _fields = (("dst_high_half", False, bool), ("src_high_half", False, bool),
+               ("repeat_times", 1, KnownTypes.uint8), ("dst_rep_stride", 0, KnownTypes.uint16),
+               ("src_rep_stride", 0, KnownTypes.uint16))
+
+
+def _transpose_type():
+    from asc.language.core.enums import TransposeType
+    return TransposeType
+
+
+class TransposeParamsExt(_ParamStruct):
+    """The Ext transpose's n, c, h, w sizes and its TransposeType."""
+    _fields = (("n_size", 0, KnownTypes.uint16), ("c_size", 0, KnownTypes.uint16),
+               ("h_size", 0, KnownTypes.uint16), ("w_size", 0, KnownTypes.uint16),
+               ("transpose_type", 10, _transpose_type()))

@@ -1,0 +1,369 @@
+"""Rearrangement instructions (asc-api.md 4.11): brcb, gather, gatherb, scatter, gather_mask
+(with get_gather_mask_remain_count), transpose and trans_data_to_5hd. Each is one VecMoveOp on
+PIPE_V; vec.py defines one API per instruction-table row and takes the makers from here."""
+from asc._proto import kernel_pb2
+from asc.codegen.builder import require_builder
+from asc.language.core.constexpr import ConstExpr
+from asc.language.core.dispatch import Overload, Param, dispatch, of_type
+from asc.language.core.dtype import KnownTypes as KT
+from asc.language.core.enums import GatherMaskMode, TransposeType
+from asc.language.core.ir_value import PlainValue, to_value
+from asc.language.core.tensor import LocalTensor, tensor_ref
+from asc.language.core.types import (BrcbRepeatParams, GatherMaskParams, GatherRepeatParams,
+                                     TransDataTo5HDParams, TransposeParamsExt)
+from asc.language.basic.common import check_ub, dtypes_text, local_tensor, runtime_int
+
+__all__ = ["get_gather_mask_remain_count"]
+
+_K = kernel_pb2.VecMoveOp
+
+
+def _vec():
+    from asc.language.basic import vec  # vec imports this module: resolved at call time
+    return vec
+
+
+def _tensors(api, **tensors):
+    for name, t in tensors.items():
+        if not local_tensor(t):
+            raise TypeError(f"{api}(): '{name}' must be a LocalTensor, got {type(t).__name__}")
+    check_ub(api, **tensors)
+
+
+def _same_dtype(api, allowed, **tensors):
+    _vec()._check_dtypes(api, allowed, **tensors)
+
+
+def _need(api, name, t, dtype):
+    if t.dtype != dtype:
+        raise TypeError(f"{api}(): '{name}' must be a {dtype.name} tensor, got {t.dtype.name}")
+
+
+def _ids(values, dtype):
+    return [to_value(v, dtype).id for v in values]
+
+
+def _emit(api, kind, **refs):
+    ir = require_builder(api).emit("vec_move")
+    ir.kind = kind
+    for name, ref in refs.items():
+        getattr(ir, name).CopyFrom(ref)
+    return ir
+
+
+def _mask_ids(mask):
+    """The mask the instruction loads: a continuous length or [low_word, high_word]."""
+    if isinstance(mask, (list, tuple)):
+        return {"mask_lo": to_value(mask[0], KT.uint64).id,
+                "mask_hi": to_value(mask[1], KT.uint64).id}
+    return {"mask_len": to_value(mask, KT.int64).id}
+
+
+def _mask_param():
+    return [Param("mask", runtime_int), Param("mask", _vec().bit_mask)]
+
+
+def _brcb(api, kind, allowed):
+    def op(dst, src0, repeat_times, repeat_params):
+        _tensors(api, dst=dst, src0=src0)
+        _same_dtype(api, allowed, dst=dst, src0=src0)
+        if not runtime_int(repeat_times):
+            raise TypeError(f"{api}(): repeat_times must be an int, got "
+                            f"{type(repeat_times).__name__}")
+        if not isinstance(repeat_params, BrcbRepeatParams):
+            raise TypeError(f"{api}(): repeat_params must be an asc.BrcbRepeatParams, got "
+                            f"{type(repeat_params).__name__}")
+        times = to_value(repeat_times, KT.uint8).id
+        blk, rep = _ids([repeat_params.dst_blk_stride, repeat_params.dst_rep_stride], KT.uint16)
+        refs = dict(dst=tensor_ref(dst), src=tensor_ref(src0))
+        ir = _emit(api, kind, **refs)
+        ir.repeat.repeat_times = times
+        ir.repeat.blk_stride.append(blk)
+        ir.repeat.rep_stride.append(rep)
+    op.__doc__ = (f"{api}(dst, src0, repeat_times, repeat_params: BrcbRepeatParams): each "
+                  f"iteration's 8 source elements each fill one 32-byte block of dst.")
+    return op
+
+
+def _gather_scatter(api, kind, allowed):
+    scatter = kind == _K.SCATTER
+    offset_name, base_name = ("dst_offset", "dst_base") if scatter else ("src_offset", "src_base")
+    stride_name = "src_rep_stride" if scatter else "dst_rep_stride"
+
+    def op(dst, src, *args, **kwargs):
+        require_builder(api)
+        # The offset tensor and the base by pyasc's names (src_offset/src_base or dst_*).
+        args = list(args)
+        try:
+            offset = kwargs.pop(offset_name) if offset_name in kwargs else args.pop(0)
+            base = kwargs.pop(base_name) if base_name in kwargs else args.pop(0)
+        except IndexError:
+            raise TypeError(f"{api}() missing required arguments '{offset_name}' and "
+                            f"'{base_name}'") from None
+        _tensors(api, dst=dst, src=src, **{offset_name: offset})
+        _same_dtype(api, allowed, dst=dst, src=src)
+        _need(api, offset_name, offset, KT.uint32)
+        if not runtime_int(base):
+            raise TypeError(f"{api}(): {base_name} must be an int, got {type(base).__name__}")
+
+        def emit(fill):
+            refs = dict(dst=tensor_ref(dst), src=tensor_ref(src), offset=tensor_ref(offset))
+            base_id = to_value(base, KT.uint32).id
+            ir = _emit(api, kind, **refs)
+            ir.base = base_id
+            fill(ir)
+
+        def count_form(count):
+            count_id = to_value(count, KT.int32).id
+            emit(lambda ir: setattr(ir, "count", count_id))
+
+        def repeat_form(mask, repeat_times, **stride_kw):
+            rep_stride = stride_kw[stride_name]
+            masks = _mask_ids(mask)
+            times = to_value(repeat_times, KT.uint8).id
+            stride = to_value(rep_stride, KT.uint16).id
+
+            def fill(ir):
+                ir.repeat.repeat_times = times
+                for field, value in masks.items():
+                    setattr(ir.repeat, field, value)
+                # Strides [dst, src]: gather's is dst's, scatter's src's.
+                if scatter:
+                    ir.repeat.rep_stride.extend([to_value(8, KT.uint16).id, stride])
+                else:
+                    ir.repeat.rep_stride.append(stride)
+            emit(fill)
+
+        tail = [Param("repeat_times", runtime_int), Param(stride_name, runtime_int)]
+        dispatch(api, [Overload([Param("count", runtime_int)], count_form)] +
+                 [Overload([m] + tail, repeat_form) for m in _mask_param()], args, kwargs)
+    verb = "dst[dst_base + dst_offset[i]] = src[i]" if scatter else \
+        "dst[i] = src[src_base + src_offset[i]]"
+    op.__doc__ = (f"{api}(dst, src, {offset_name}, {base_name}, count) or {api}(dst, src, "
+                  f"{offset_name}, {base_name}, mask, repeat_times, {stride_name}): {verb}, "
+                  f"offsets in bytes.")
+    return op
+
+
+def _gatherb(api, kind, allowed):
+    def op(dst, src0, offset, repeat_times, repeat_params):
+        _tensors(api, dst=dst, src0=src0, offset=offset)
+        _same_dtype(api, allowed, dst=dst, src0=src0)
+        _need(api, "offset", offset, KT.uint32)
+        if not runtime_int(repeat_times):
+            raise TypeError(f"{api}(): repeat_times must be an int, got "
+                            f"{type(repeat_times).__name__}")
+        if not isinstance(repeat_params, GatherRepeatParams):
+            raise TypeError(f"{api}(): repeat_params must be an asc.GatherRepeatParams, got "
+                            f"{type(repeat_params).__name__}")
+        times = to_value(repeat_times, KT.uint8).id
+        blk, rep = _ids([repeat_params.dst_blk_stride, repeat_params.dst_rep_stride], KT.uint16)
+        refs = dict(dst=tensor_ref(dst), src=tensor_ref(src0), offset=tensor_ref(offset))
+        ir = _emit(api, kind, **refs)
+        ir.repeat.repeat_times = times
+        ir.repeat.blk_stride.append(blk)
+        ir.repeat.rep_stride.append(rep)
+    op.__doc__ = (f"{api}(dst, src0, offset, repeat_times, repeat_params: GatherRepeatParams): "
+                  f"block j of iteration r is the 32 bytes at src0 + offset[8r + j].")
+    return op
+
+
+def _count(api):
+    builder = require_builder(api)
+    op = builder.emit("gather_mask_count")
+    result = PlainValue(builder.new_value(), KT.uint64)
+    op.result = result.id
+    return result
+
+
+def get_gather_mask_remain_count() -> PlainValue:
+    """The count the last gather_mask kept (read once PIPE_V has finished, as the library's V_S
+    sync does)."""
+    return _count("get_gather_mask_remain_count")
+
+
+def _gather_mask(api, kind, allowed):
+    def op(dst, src0, src1_pattern, reduce_mode, mask, params,
+           gather_mask_mode=GatherMaskMode.DEFAULT):
+        require_builder(api)
+        _tensors(api, dst=dst, src0=src0)
+        _same_dtype(api, allowed, dst=dst, src0=src0)
+        pattern_tensor = isinstance(src1_pattern, LocalTensor)
+        if pattern_tensor:
+            _tensors(api, src1_pattern=src1_pattern)
+            _need(api, "src1_pattern", src1_pattern,
+                  KT.uint16 if dst.dtype.sizeof() == 2 else KT.uint32)
+        elif not runtime_int(src1_pattern):
+            raise TypeError(f"{api}(): src1_pattern must be a LocalTensor or a built-in pattern "
+                            f"1..7, got {type(src1_pattern).__name__}")
+        reduce = ConstExpr.unwrap(reduce_mode)
+        if not isinstance(reduce, bool):
+            raise TypeError(f"{api}(): reduce_mode must be a bool, got {type(reduce).__name__}")
+        if not runtime_int(mask):
+            raise TypeError(f"{api}(): mask must be an int, got {type(mask).__name__}")
+        if not isinstance(params, GatherMaskParams):
+            raise TypeError(f"{api}(): params must be an asc.GatherMaskParams, got "
+                            f"{type(params).__name__}")
+        mode = ConstExpr.unwrap(gather_mask_mode)
+        if isinstance(mode, bool) or mode not in iter(GatherMaskMode):
+            raise TypeError(f"{api}(): gather_mask_mode must be an asc.GatherMaskMode, got "
+                            f"{gather_mask_mode!r}")
+        refs = dict(dst=tensor_ref(dst), src=tensor_ref(src0))
+        if pattern_tensor:
+            refs["offset"] = tensor_ref(src1_pattern)
+        pattern_id = 0 if pattern_tensor else to_value(src1_pattern, KT.uint8).id
+        mask_id = to_value(mask, KT.uint32).id
+        times = to_value(params.repeat_times, KT.uint16).id
+        src0_blk = to_value(params.src0_block_stride, KT.uint8).id
+        src0_rep = to_value(params.src0_repeat_stride, KT.uint16).id
+        src1_rep = to_value(params.src1_repeat_stride, KT.uint8).id
+        zero = to_value(0, KT.uint8).id
+        ir = _emit(api, kind, **refs)
+        ir.pattern = pattern_id
+        ir.reduce_mode = reduce
+        ir.repeat.repeat_times = times
+        ir.repeat.mask_len = mask_id
+        ir.repeat.blk_stride.extend([zero, src0_blk])
+        ir.repeat.rep_stride.extend([src1_rep, src0_rep])
+        return _count(api)
+    op.__doc__ = (f"{api}(dst, src0, src1_pattern, reduce_mode, mask, params: GatherMaskParams, "
+                  f"gather_mask_mode=GatherMaskMode.DEFAULT) -> uint64: the selected elements of "
+                  f"src0 packed into dst; returns how many were kept.")
+    return op
+
+
+def _transpose(api, kind, allowed):
+    def op(dst, src, *args, **kwargs):
+        require_builder(api)
+        _tensors(api, dst=dst, src=src)
+
+        def plain():
+            _same_dtype(api, allowed, dst=dst, src=src)
+            _emit(api, kind, dst=tensor_ref(dst), src=tensor_ref(src))
+
+        def ext(shared_tmp_buffer, params):
+            _tensors(api, shared_tmp_buffer=shared_tmp_buffer)
+            _same_dtype(api, allowed, dst=dst, src=src)
+            if shared_tmp_buffer.dtype != KT.uint8:
+                raise TypeError(f"{api}(): shared_tmp_buffer must be a uint8 tensor, got "
+                                f"{shared_tmp_buffer.dtype.name}")
+            ttype = params.transpose_type
+            if ttype not in (TransposeType.TRANSPOSE_ND2ND_B16, TransposeType.TRANSPOSE_NCHW2NHWC,
+                             TransposeType.TRANSPOSE_NHWC2NCHW):
+                raise NotImplementedError(
+                    f"not supported by aicore-sim yet: transpose with {ttype.name} (the "
+                    f"references define TRANSPOSE_ND2ND_B16, TRANSPOSE_NCHW2NHWC and "
+                    f"TRANSPOSE_NHWC2NCHW)")
+            refs = dict(dst=tensor_ref(dst), src=tensor_ref(src),
+                        offset=tensor_ref(shared_tmp_buffer))
+            dims = _ids([params.n_size, params.c_size, params.h_size, params.w_size], KT.uint16)
+            ir = _emit(api, kind, **refs)
+            ir.transpose_type = int(ttype)
+            ir.n_size, ir.c_size, ir.h_size, ir.w_size = dims
+
+        dispatch(api, [Overload([], plain),
+                       Overload([Param("shared_tmp_buffer", local_tensor),
+                                 Param("params", of_type(TransposeParamsExt))], ext)],
+                 args, kwargs)
+    op.__doc__ = (f"{api}(dst, src): one 16x16 of 2-byte elements; {api}(dst, src, "
+                  f"shared_tmp_buffer, params: TransposeParamsExt): NCHW <-> NHWC or ND2ND_B16.")
+    return op
+
+
+def _address_list(x):
+    return isinstance(x, (list, tuple)) and len(x) == 16 and all(runtime_int(v) for v in x)
+
+
+_address_list.__name__ = "List[RuntimeInt] (16)"
+
+
+def _tensor_list(x):
+    return isinstance(x, (list, tuple)) and len(x) == 16 and all(local_tensor(v) for v in x)
+
+
+_tensor_list.__name__ = "List[LocalTensor] (16)"
+
+
+def _trans_5hd(api, kind, allowed):
+    def op(dst_list, src_list, params):
+        require_builder(api)
+        if not isinstance(params, TransDataTo5HDParams):
+            raise TypeError(f"{api}(): params must be an asc.TransDataTo5HDParams, got "
+                            f"{type(params).__name__}")
+
+        def emit(fill, dtype):
+            if dtype not in allowed:
+                raise TypeError(f"{api}(): dtype {dtype} is not supported; allowed: "
+                                f"{dtypes_text(allowed)}")
+            times = to_value(params.repeat_times, KT.uint8).id
+            reps = _ids([params.dst_rep_stride, params.src_rep_stride], KT.uint16)
+            ir = require_builder(api).emit("vec_move")
+            ir.kind = kind
+            fill(ir)
+            ir.dtype = dtype.to_ir()
+            ir.dst_high_half = params.dst_high_half
+            ir.src_high_half = params.src_high_half
+            ir.repeat.repeat_times = times
+            ir.repeat.rep_stride.extend(reps)
+
+        def tensors(dst_list, src_list):
+            dst_l, src_l = dst_list, src_list
+            for name, lst in (("dst_list", dst_l), ("src_list", src_l)):
+                check_ub(api, **{f"{name}[{i}]": t for i, t in enumerate(lst)})
+            dtype = dst_l[0].dtype
+            if any(t.dtype != dtype for t in list(dst_l) + list(src_l)):
+                raise TypeError(f"{api}(): every tensor of dst_list and src_list must have the "
+                                f"same dtype")
+            dst_ids = [tensor_ref(t).addr for t in dst_l]
+            src_ids = [tensor_ref(t).addr for t in src_l]
+
+            def fill(ir):
+                ir.dst_list.extend(dst_ids)
+                ir.src_list.extend(src_ids)
+            emit(fill, dtype)
+
+        # Address forms carry no element type: the model takes 2-byte elements (half), the
+        # layout pyasc's tests convert.
+        def addresses(dst_list, src_list):
+            dst_l, src_l = dst_list, src_list
+            dst_ids = _ids(dst_l, KT.uint64)
+            src_ids = _ids(src_l, KT.uint64)
+
+            def fill(ir):
+                ir.dst_list.extend(dst_ids)
+                ir.src_list.extend(src_ids)
+            emit(fill, KT.float16)
+
+        def addr_tensors(dst_list, src_list):
+            dst_l, src_l = dst_list, src_list
+            _tensors(api, dst_list=dst_l, src_list=src_l)
+            _need(api, "dst_list", dst_l, KT.uint64)
+            _need(api, "src_list", src_l, KT.uint64)
+            refs = (tensor_ref(dst_l), tensor_ref(src_l))
+
+            def fill(ir):
+                ir.dst_addrs.CopyFrom(refs[0])
+                ir.src_addrs.CopyFrom(refs[1])
+            emit(fill, KT.float16)
+
+        dispatch(api, [Overload([Param("dst_list", _tensor_list),
+                                 Param("src_list", _tensor_list)], tensors),
+                       Overload([Param("dst_list", _address_list),
+                                 Param("src_list", _address_list)], addresses),
+                       Overload([Param("dst_list", local_tensor),
+                                 Param("src_list", local_tensor)], addr_tensors)],
+                 (dst_list, src_list), {})
+    op.__doc__ = (f"{api}(dst_list, src_list, params: TransDataTo5HDParams): a 16x16 transpose "
+                  f"across 16 address pairs per iteration.")
+    return op
+
+
+_BY_KIND = {_K.BRCB: _brcb, _K.GATHER: _gather_scatter, _K.SCATTER: _gather_scatter,
+            _K.GATHERB: _gatherb, _K.GATHER_MASK: _gather_mask, _K.TRANSPOSE: _transpose,
+            _K.TRANS_DATA_TO_5HD: _trans_5hd}
+
+
+def move_maker(api, ir_op, kind, allowed):
+    op = _BY_KIND[kind](api, kind, allowed)
+    op.__name__ = op.__qualname__ = api
+    return op
