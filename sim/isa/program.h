@@ -123,11 +123,11 @@ struct MemOpInfo {
   // Sort and proposal ops: mrg_sort's lists 3 and 4 (1 and 2 are src0, src1), their lengths,
   // valid bits and suspension; proposal_concat/extract's field (slots).
   TensorOperand src2, src3;
-  uint32_t lengths[4] = {0, 0, 0, 0  uint32_t move = 0;  // rearrangement: index into Program::move_ops + 1
-};
+  uint32_t lengths[4] = {0, 0, 0, 0};
   uint32_t valid_bit = 0;
   bool exhausted_suspension = false;
   uint32_t mode_number = 0;
+  uint32_t move = 0;  // rearrangement: index into Program::move_ops + 1
 };
 
 // StoreConfigOp kinds; values are the IR's. Instr::a = value / atomic_type, b = atomic_op,
