@@ -688,6 +688,10 @@ bool BuildSort(const Instr& instr, const Evaluator& ev, const IssueEnv& env, con
   out->src1_addr = src1_addr;
   out->dst_addr = dst_addr;
   out->bytes = dst_span;
+  out->bursts = 1;
+  return true;
+}
+
 // ---- rearrangement (brcb, gather, gatherb, scatter, gather_mask, transpose, 5HD) -------------
 
 // A range the race checker sees without the alignment and capacity checks of ResolveSide:
