@@ -255,6 +255,8 @@ Status DecodeContext::DecodeVecBilinear(const ir::VecBilinearOp& v, Instr* in) {
   m.v_offset = v.v_r_offset();
   m.v_repeat = v.v_repeat();
   return FinishVector(Opcode::kVecBilinear, m, 0, in);
+}
+
 Status DecodeContext::DecodeVecReduce(const ir::VecReduceOp& v, Instr* in) {
   in->opcode = Opcode::kVecWholeReduceMax;
   Opcode op;

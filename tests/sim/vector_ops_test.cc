@@ -438,6 +438,8 @@ TEST(VectorOps, MrgSortTiesFavourTheFirstListAndSuspensionStops) {
       EXPECT_EQ(order, (std::vector<uint32_t>{0, 1, 2, 10, 11}));
     }
   }
+}
+
 // Rearrangements move bf16 by its bits (pyasc has no bfloat16, so only here): brcb fills a block
 // per element, transpose swaps a 16x16, trans_data_to_5hd crosses 16 address pairs.
 struct Ub {
