@@ -115,6 +115,7 @@ class DecodeContext {
   Status DecodeVecCast(const ir::VecCastOp& v, Instr* in);
   Status DecodeVecCompare(const ir::VecCompareOp& v, Instr* in);
   Status DecodeVecSelect(const ir::VecSelectOp& v, Instr* in);
+  Status DecodeVecCmpMask(const ir::VecCmpMaskOp& v, Instr* in);
 
   // The table row of an IR vector op's kind; an error for a kind the table lacks.
   Status VectorOpcode(const char* ir_op, const char* kind_enum, int kind, Opcode* out);

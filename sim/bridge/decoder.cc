@@ -199,6 +199,8 @@ Status DecodeContext::DecodeOpBody(const ir::Op& op, Instr* in, uint32_t depth) 
       return DecodeVecCompare(op.vec_compare(), in);
     case ir::Op::kVecSelect:
       return DecodeVecSelect(op.vec_select(), in);
+    case ir::Op::kVecCmpMask:
+      return DecodeVecCmpMask(op.vec_cmp_mask(), in);
     case ir::Op::kSetFlag:
       return DecodeFlag(op.set_flag().event(), op.set_flag().event_id(),
                         /*is_set=*/true, in);

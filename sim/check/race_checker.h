@@ -59,7 +59,7 @@ class RaceChecker {
   CoreType type_;
   const HappensBefore& order_;
   DiagnosticSink& sink_;
-  static constexpr int kSpaces = 9;  // MemSpace values
+  static constexpr int kSpaces = 10;  // MemSpace values
   std::array<IntervalMap<Shadow>, kSpaces> shadow_;
 };
 

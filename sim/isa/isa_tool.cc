@@ -37,6 +37,10 @@ std::string_view ShapeName(OpClass c) {
       return "compare";
     case OpClass::kVecSelect:
       return "select";
+    case OpClass::kVecCmpMask:
+      return "cmp_mask";
+    case OpClass::kVecBinCast:
+      return "binary_cast";
     case OpClass::kDataCopy:
       return "copy";
     case OpClass::kSetFlag:

@@ -5,9 +5,9 @@ namespace aicore::sim {
 
 std::string_view MemSpaceName(MemSpace s) {
   constexpr std::string_view kNames[] = {"INVALID", "GM",  "UB", "L1", "L0A",
-                                         "L0B",     "L0C", "BT", "FB"};
+                                         "L0B",     "L0C", "BT", "FB", "CMPMASK"};
   auto i = static_cast<uint32_t>(s);
-  return i < 9 ? kNames[i] : "INVALID";
+  return i < 10 ? kNames[i] : "INVALID";
 }
 
 std::string_view FwkKindName(FwkKind k) {

@@ -24,6 +24,9 @@ enum class MemSpace : uint8_t {
   kL0c = 6,
   kBt = 7,
   kFb = 8,
+  // The vector core's CMPMASK register (16 bytes), a space of its own so that the race checker
+  // and auto_sync order its PIPE_V writers and readers like memory.
+  kCmpMask = 9,
 };
 std::string_view MemSpaceName(MemSpace s);  // "GM", "UB", ...
 
@@ -89,8 +92,9 @@ struct TensorOperand {
 // Operands of data_copy and vector instructions.
 struct MemOpInfo {
   TensorOperand dst, src0, src1;
-  TensorOperand sel;   // select's bit mask
-  uint32_t count = 0;  // slot; count form
+  TensorOperand sel;         // select's bit mask
+  bool to_cmp_mask = false;  // compare's register form: the bits go to CMPMASK, not dst
+  uint32_t count = 0;        // slot; count form
   bool params_form = false;
   uint32_t block_count = 0, block_len = 0, src_stride = 0, dst_stride = 0;  // slots, 0 = zero
   uint32_t scalar = 0;  // slot of vec_scalar's scalar

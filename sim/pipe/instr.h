@@ -54,7 +54,9 @@ struct IssuedInstr {
   bool repeat_form = false;
   VecGeometry geo;
   Transfer sel;  // select: the selection bit mask (bit r * lanes + e for lane e of iteration r)
-  uint32_t flag = 0;  // set_flag / wait_flag: FlagFile index
+  uint64_t sel_addr = 0;     // select mode 2: sel_mask's UB address (what CMPMASK is left holding)
+  bool to_cmp_mask = false;  // compare's register form: the bits go to the CMPMASK register
+  uint32_t flag = 0;         // set_flag / wait_flag: FlagFile index
   uint32_t event_id = 0;
   PipeId barrier_pipe = PipeId::kS;
   TransferKind transfer = TransferKind::kNone;  // data movement: from the core's route
@@ -63,7 +65,8 @@ struct IssuedInstr {
   uint64_t src0_addr = 0, src1_addr = 0, dst_addr = 0;
   CacheMode gm_cache_mode = CacheMode::kNormal;
   // Memory touched (sources then destination), for auto_sync and use-after-free checks.
-  static constexpr uint8_t kMaxRanges = 4;  // sources (select: its bit mask too), then dst
+  static constexpr uint8_t kMaxRanges = 5;  // sources (select: its bit mask too), then dst
+                                            // (and the CMPMASK register)
   MemRange ranges[kMaxRanges];
   uint8_t num_ranges = 0;
 };

@@ -45,7 +45,7 @@ class DepTracker {
     MemRange range;
     const Instr* instr = nullptr;
   };
-  static constexpr int kSpaces = 9;  // MemSpace values
+  static constexpr int kSpaces = 10;  // MemSpace values
 
   uint32_t pipes_;
   uint32_t max_records_;

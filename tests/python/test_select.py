@@ -73,8 +73,3 @@ def test_select_repeat_form_consumes_bits_per_iteration(device, dtype, mode):
             want[i] = x[i] if picks[i] else other[i]
     np.testing.assert_array_equal(out, want)
 
-
-def test_cmpmask_register_mode_says_not_supported(device):
-    with pytest.raises(Exception, match="not supported by aicore-sim yet: select with "
-                                        "SelMode.VSEL_CMPMASK_SPR"):
-        run("float16", S.VSEL_CMPMASK_SPR, "count")

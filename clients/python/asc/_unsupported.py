@@ -24,8 +24,8 @@ _NOT_YET: Dict[str, str] = {
     """,
     # [4.4-4.12] vector instructions and their mask/mode control: the vector engineer's list
     "asc.language.basic": """
-    copy set_deq_scale VdeqInfo add_deq_relu mul_cast add_relu_cast sub_relu_cast
-    bilinear_interpolation cast_deq get_cmp_mask set_cmp_mask whole_reduce_max
+    copy set_deq_scale VdeqInfo add_deq_relu
+    bilinear_interpolation cast_deq whole_reduce_max
     whole_reduce_min block_reduce_sum block_reduce_max block_reduce_min pair_reduce_sum
     repeat_reduce_sum reduce_sum reduce_max reduce_min transpose trans_data_to_5hd brcb gather
     gatherb scatter gather_mask get_gather_mask_remain_count sort32 mrg_sort mrg_sort4 rp_sort16
