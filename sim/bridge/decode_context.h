@@ -126,6 +126,7 @@ class DecodeContext {
   // ---- decode_move.cc ------------------------------------------------------------------
   Status DecodeVecMove(const ir::VecMoveOp& v, Instr* in);
   Status DecodeGatherMaskCount(const ir::GatherMaskCountOp& v, Instr* in);
+  Status DecodeVecCmpMask(const ir::VecCmpMaskOp& v, Instr* in);
 
   // The table row of an IR vector op's kind; an error for a kind the table lacks.
   Status VectorOpcode(const char* ir_op, const char* kind_enum, int kind, Opcode* out);

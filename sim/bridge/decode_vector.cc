@@ -2,6 +2,7 @@
 // table (sim/isa/instructions.def), so a new row needs no code here.
 #include "sim/bridge/decode_context.h"
 #include "sim/isa/opcode.h"
+#include "sim/isa/semantics/binary_cast.h"
 #include "sim/isa/semantics/cast.h"
 
 namespace aicore::sim {
@@ -155,9 +156,21 @@ Status DecodeContext::DecodeVecCompare(const ir::VecCompareOp& v, Instr* in) {
   }
   bool scalar = op == Opcode::kVecCompareScalar;
   MemOpInfo m;
-  if (Status s = DecodeTensor(v.dst(), "dst", true, &m.dst); !s.ok()) return s;
+  m.to_cmp_mask = v.to_cmp_mask();
+  if (m.to_cmp_mask) {
+    // vcmp: one iteration whose bits go to CMPMASK (ascendc-semantics.md 5.6).
+    if (scalar)
+      return OpError("to_cmp_mask", "the register form is compare's, not compare_scalar's");
+    if (v.has_dst()) return OpError("dst", "the register form writes CMPMASK; give no dst");
+    if (!v.has_repeat()) return OpError("repeat", "the register form needs its mask (repeat)");
+    if (v.repeat().repeat_times() != 0) {
+      return OpError("repeat.repeat_times", "the register form runs one iteration; give none");
+    }
+  } else if (Status s = DecodeTensor(v.dst(), "dst", true, &m.dst); !s.ok()) {
+    return s;
+  }
   if (Status s = DecodeTensor(v.src0(), "src0", true, &m.src0); !s.ok()) return s;
-  if (!IsInteger(m.dst.dtype)) {
+  if (!m.to_cmp_mask && !IsInteger(m.dst.dtype)) {
     return OpError("dst.dtype", std::string(DTypeProtoName(m.dst.dtype)) +
                                     " cannot hold a bit mask; use DT_UINT8");
   }
@@ -199,19 +212,26 @@ Status DecodeContext::DecodeVecCompare(const ir::VecCompareOp& v, Instr* in) {
 
 Status DecodeContext::DecodeVecSelect(const ir::VecSelectOp& v, Instr* in) {
   in->opcode = Opcode::kVecSelect;
-  constexpr uint32_t kTensorScalar = 1, kTensorTensor = 2;
-  if (v.sel_mode() != kTensorScalar && v.sel_mode() != kTensorTensor) {
+  constexpr uint32_t kCmpMask = 0, kTensorScalar = 1, kTensorTensor = 2;
+  if (v.sel_mode() > kTensorTensor) {
     return OpError("sel_mode", std::to_string(v.sel_mode()) +
-                                   " is not modelled: use VSEL_TENSOR_SCALAR_MODE (1) or "
-                                   "VSEL_TENSOR_TENSOR_MODE (2); the CMPMASK register mode (0) "
-                                   "is not supported by aicore-sim yet");
+                                   " is not a SelMode: VSEL_CMPMASK_SPR (0), "
+                                   "VSEL_TENSOR_SCALAR_MODE (1) or VSEL_TENSOR_TENSOR_MODE (2)");
   }
   MemOpInfo m;
   if (Status s = DecodeTensor(v.dst(), "dst", true, &m.dst); !s.ok()) return s;
-  if (Status s = DecodeTensor(v.sel_mask(), "sel_mask", true, &m.sel); !s.ok()) return s;
+  if (v.sel_mode() == kCmpMask) {
+    if (v.has_sel_mask()) {
+      return OpError("sel_mask",
+                     "VSEL_CMPMASK_SPR takes its bits from the CMPMASK register; "
+                     "load it with set_cmp_mask first and give no sel_mask");
+    }
+  } else if (Status s = DecodeTensor(v.sel_mask(), "sel_mask", true, &m.sel); !s.ok()) {
+    return s;
+  }
   if (Status s = DecodeTensor(v.src0(), "src0", true, &m.src0); !s.ok()) return s;
   if (Status s = SameDType(m.dst, m.src0, "src0"); !s.ok()) return s;
-  if (v.sel_mode() == kTensorTensor) {
+  if (v.sel_mode() != kTensorScalar) {
     if (Status s = DecodeTensor(v.src1(), "src1", true, &m.src1); !s.ok()) return s;
     if (Status s = SameDType(m.dst, m.src1, "src1"); !s.ok()) return s;
   } else {
@@ -282,6 +302,24 @@ Status DecodeContext::DecodeVecReduce(const ir::VecReduceOp& v, Instr* in) {
   return FinishVector(op, m, 0, in);
 }
 
+Status DecodeContext::DecodeVecCmpMask(const ir::VecCmpMaskOp& v, Instr* in) {
+  in->opcode = Opcode::kVecSetCmpMask;
+  Opcode op;
+  if (Status s = VectorOpcode("vec_cmp_mask", "VecCmpMaskOp.Kind", v.kind(), &op); !s.ok()) {
+    return s;
+  }
+  MemOpInfo m;
+  if (Status s = DecodeTensor(v.tensor(), "tensor", true, &m.src0); !s.ok()) return s;
+  m.dst = m.src0;  // the row's dtype check reads dst
+  if (Status s = CheckVectorDType(op, m.dst.dtype); !s.ok()) return s;
+  in->opcode = op;
+  in->pipe = PipeId::kV;
+  in->dtype = m.src0.dtype;
+  in->aux = static_cast<uint32_t>(p_->mem_ops.size());
+  p_->mem_ops.push_back(m);
+  return Status::Ok();
+}
+
 Status DecodeContext::DecodeVecBinary(const ir::VecBinaryOp& v, Instr* in) {
   in->opcode = Opcode::kVecAdd;
   Opcode op;
@@ -292,8 +330,20 @@ Status DecodeContext::DecodeVecBinary(const ir::VecBinaryOp& v, Instr* in) {
   if (Status s = DecodeTensor(v.dst(), "dst", true, &m.dst); !s.ok()) return s;
   if (Status s = DecodeTensor(v.src0(), "src0", true, &m.src0); !s.ok()) return s;
   if (Status s = DecodeTensor(v.src1(), "src1", true, &m.src1); !s.ok()) return s;
-  if (Status s = SameDType(m.dst, m.src0, "src0"); !s.ok()) return s;
-  if (Status s = SameDType(m.dst, m.src1, "src1"); !s.ok()) return s;
+  if (Info(op).op_class == OpClass::kVecBinCast) {
+    // mul_cast and the relu casts: both sources of one type, dst of the narrower one.
+    if (Status s = SameDType(m.src0, m.src1, "src1"); !s.ok()) return s;
+    if (!BinaryCastLegal(op, m.src0.dtype, m.dst.dtype)) {
+      return OpError("dst.dtype", std::string(DTypeProtoName(m.src0.dtype)) + " -> " +
+                                      std::string(DTypeProtoName(m.dst.dtype)) +
+                                      " is not a conversion " + std::string(Info(op).mnemonic) +
+                                      " has on the chip");
+    }
+    in->src_dtype = m.src0.dtype;
+  } else {
+    if (Status s = SameDType(m.dst, m.src0, "src0"); !s.ok()) return s;
+    if (Status s = SameDType(m.dst, m.src1, "src1"); !s.ok()) return s;
+  }
   if (v.has_repeat()) {
     if (Status s = DecodeRepeat(op, v.repeat(), 3, &m); !s.ok()) return s;
   }
@@ -328,9 +378,14 @@ Status DecodeContext::DecodeVecScalar(const ir::VecScalarOp& v, Instr* in) {
   if (fill && v.has_src()) {
     return OpError("src", std::string(Info(op).mnemonic) + " has no source tensor");
   }
+  // axpy's mixed form: half src into a float dst (ascendc-semantics.md 5.8c).
+  bool mixed =
+      op == Opcode::kVecAxpy && m.dst.dtype == DType::kFloat32 && v.src().dtype() == ir::DT_FLOAT16;
   if (!fill) {
     if (Status s = DecodeTensor(v.src(), "src", true, &m.src0); !s.ok()) return s;
-    if (Status s = SameDType(m.dst, m.src0, "src"); !s.ok()) return s;
+    if (!mixed) {
+      if (Status s = SameDType(m.dst, m.src0, "src"); !s.ok()) return s;
+    }
   }
   DType st;
   if (Status u = Use(v.scalar(), "scalar", &st); !u.ok()) return u;
@@ -339,7 +394,7 @@ Status DecodeContext::DecodeVecScalar(const ir::VecScalarOp& v, Instr* in) {
                                  std::string(DTypeProtoName(st)) + "; a number is required");
   }
   m.scalar = v.scalar();
-  in->src_dtype = st;
+  in->src_dtype = Info(op).op_class == OpClass::kVecScalarDst ? m.src0.dtype : st;
   if (v.has_repeat()) {
     if (Status s = DecodeRepeat(op, v.repeat(), 2, &m); !s.ok()) return s;
   }

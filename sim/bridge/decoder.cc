@@ -215,6 +215,8 @@ Status DecodeContext::DecodeOpBody(const ir::Op& op, Instr* in, uint32_t depth) 
       return DecodeVecMove(op.vec_move(), in);
     case ir::Op::kGatherMaskCount:
       return DecodeGatherMaskCount(op.gather_mask_count(), in);
+    case ir::Op::kVecCmpMask:
+      return DecodeVecCmpMask(op.vec_cmp_mask(), in);
     case ir::Op::kSetFlag:
       return DecodeFlag(op.set_flag().event(), op.set_flag().event_id(),
                         /*is_set=*/true, in);

@@ -59,7 +59,7 @@ class RaceChecker {
   CoreType type_;
   const HappensBefore& order_;
   DiagnosticSink& sink_;
-  static constexpr int kSpaces = 10;  // MemSpace values (SPR included)
+  static constexpr int kSpaces = 11;  // MemSpace values (SPR and CMPMASK included)
   std::array<IntervalMap<Shadow>, kSpaces> shadow_;
 };
 

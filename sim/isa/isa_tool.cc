@@ -51,6 +51,10 @@ std::string_view ShapeName(OpClass c) {
       return "register read";
     case OpClass::kVecMove:
       return "move";
+    case OpClass::kVecCmpMask:
+      return "cmp_mask";
+    case OpClass::kVecBinCast:
+      return "binary_cast";
     case OpClass::kDataCopy:
       return "copy";
     case OpClass::kSetFlag:

@@ -57,6 +57,8 @@ enum class OpClass : uint8_t {
   kVecMrgSort,    // dst, up to four sorted lists, their lengths, valid bits; writes VMS4_SR
   kVecProposal,   // dst, src: region proposals of 8 elements; a field number (mask ignored)
   kVecMove,       // rearrangement: bytes moved inside UB as a MoveArgs says (semantics/movement.h)
+  kVecCmpMask,    // 16 bytes between a UB tensor and the CMPMASK register (set/get_cmp_mask)
+  kVecBinCast,    // dst of a narrower type, src0, src1: the op, then a conversion (mul_cast)
   kVecMask,       // a write of the vector mask register or its mode (scalar unit)
   kSetFlag,
   kWaitFlag,
@@ -102,6 +104,11 @@ inline constexpr DTypeSet kMoveTypes = kFillTypes;  // 2- and 4-byte elements
 inline constexpr DTypeSet kGatherMaskTypes = kF16 | kU16 | kI16 | kF32 | kU32 | kI32;
 inline constexpr DTypeSet kB16Types = kF16 | kBF16 | kI16 | kU16;
 inline constexpr DTypeSet kB8Types = DTypeBit(DType::kInt8) | DTypeBit(DType::kUInt8);
+inline constexpr DTypeSet kI8 = DTypeBit(DType::kInt8);
+inline constexpr DTypeSet kU8 = DTypeBit(DType::kUInt8);
+// Register moves copy bytes: any element type of 1, 2 or 4 bytes.
+inline constexpr DTypeSet kRegisterMoveTypes =
+    kI8 | kU8 | kI16 | kU16 | kI32 | kU32 | kF16 | kBF16 | kF32;
 inline constexpr DTypeSet kNoTypes = 0;
 
 struct SortOperands;
@@ -116,7 +123,8 @@ struct VecOperands {
   uint64_t count = 0;               // elements
   uint64_t scalar_bits = 0;         // vector-scalar: the scalar already converted to `dtype`
   const uint8_t* dst_in = nullptr;  // rows that read dst (kVecBinaryDst, kVecScalarDst): old dst
-  DType src_dtype = DType::kInvalid;  // kVecCast: the source's element type (dtype is dst's)
+  DType src_dtype = DType::kInvalid;  // kVecCast, kVecBinCast, axpy: the source's element type
+                                      // (dtype is dst's)
   uint8_t round_mode = 0;             // kVecCast: RoundMode; kVecCompare: CMPMODE; select: SelMode
   const uint8_t* select = nullptr;    // kVecSelect: one byte per element, nonzero picks src0
   const uint8_t* active = nullptr;    // kVecReduce: one byte per lane, nonzero if the mask enables
@@ -193,7 +201,7 @@ inline bool IsVectorCompute(Opcode op) { return Info(op).semantics != nullptr; }
 // Operand layouts of vector compute rows: how many tensor sources, whether dst is also read.
 inline int VectorSources(OpClass c) {
   if (c == OpClass::kVecBinary || c == OpClass::kVecBinaryDst || c == OpClass::kVecCompare ||
-      c == OpClass::kVecSelect) {
+      c == OpClass::kVecSelect || c == OpClass::kVecBinCast) {
     return 2;
   }
   return c == OpClass::kVecFill ? 0 : 1;

@@ -27,6 +27,9 @@ enum class MemSpace : uint8_t {
   // Not an IR memory: the core's special registers that pipes write and the scalar unit reads
   // (VMS4_SR at offset 0), tracked so the race checker and auto_sync order those accesses.
   kSpr = 9,
+  // The vector core's CMPMASK register (16 bytes), a space of its own so that the race checker
+  // and auto_sync order its PIPE_V writers and readers like memory.
+  kCmpMask = 10,
 };
 std::string_view MemSpaceName(MemSpace s);  // "GM", "UB", ...
 
@@ -107,6 +110,7 @@ struct MemOpInfo {
   TensorOperand sel;  // select's bit mask; bilinear_interpolation's src0_offset
   // bilinear_interpolation: slots of h_repeat, v_repeat, v_r_offset and repeat_mode
   uint32_t h_repeat = 0, v_repeat = 0, v_offset = 0, repeat_mode = 0;
+  bool to_cmp_mask = false;  // compare's register form: the bits go to CMPMASK, not dst
   uint32_t count = 0;  // slot; count form
   bool params_form = false;
   uint32_t block_count = 0, block_len = 0, src_stride = 0, dst_stride = 0;  // slots, 0 = zero

@@ -87,7 +87,9 @@ struct IssuedInstr {
   uint64_t move_ub_bytes = 0;
   uint64_t move_lo = 0;
   uint64_t* move_kept = nullptr;
-  uint32_t flag = 0;  // set_flag / wait_flag: FlagFile index
+  uint64_t sel_addr = 0;     // select mode 2: sel_mask's UB address (what CMPMASK is left holding)
+  bool to_cmp_mask = false;  // compare's register form: the bits go to the CMPMASK register
+  uint32_t flag = 0;         // set_flag / wait_flag: FlagFile index
   uint32_t event_id = 0;
   PipeId barrier_pipe = PipeId::kS;
   TransferKind transfer = TransferKind::kNone;  // data movement: from the core's route
@@ -100,7 +102,7 @@ struct IssuedInstr {
   DType atomic_type = DType::kInvalid;
   AtomicOp atomic_op = AtomicOp::kSum;
   // Memory touched (sources then destination), for auto_sync and use-after-free checks.
-  // mrg_sort: up to four lists, dst and VMS4_SR.
+  // mrg_sort: up to four lists, dst and VMS4_SR; compare's register form: CMPMASK.
   static constexpr uint8_t kMaxRanges = 6;  // sources (select: its bit mask too), then dst
   MemRange ranges[kMaxRanges];
   uint8_t num_ranges = 0;

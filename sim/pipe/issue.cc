@@ -98,6 +98,40 @@ bool ResolveSide(const TensorOperand& t, uint64_t address, uint64_t span, Access
   return *host != nullptr;
 }
 
+// The CMPMASK register as a 16-byte range of its own space: its PIPE_V writers and readers are
+// ordered like memory (the library puts a PIPE_V barrier between loading it and vsel).
+void AddCmpMaskRange(bool write, IssuedInstr* out) {
+  if (out->num_ranges < IssuedInstr::kMaxRanges) {
+    out->ranges[out->num_ranges++] = MemRange{MemSpace::kCmpMask, 0, kCmpMaskBytes, write, 0, 0};
+  }
+}
+
+// set_cmp_mask reads 16 bytes of UB into CMPMASK, get_cmp_mask writes them back.
+bool BuildCmpMaskMove(const Instr& instr, const Evaluator& ev, const IssueEnv& env,
+                      const Site& site, IssuedInstr* out) {
+  const MemOpInfo& m = env.program.mem_ops[instr.aux];
+  bool set = instr.opcode == Opcode::kVecSetCmpMask;
+  uint64_t addr = 0;
+  if (!ev.Address(m.src0.addr, "tensor.addr", &addr)) return false;
+  if (!set) AddCmpMaskRange(false, out);
+  uint8_t* host = nullptr;
+  if (!ResolveSide(m.src0, addr, kCmpMaskBytes, {"tensor", !set}, env, site, &host, out)) {
+    return false;
+  }
+  if (set) AddCmpMaskRange(true, out);
+  Transfer t{host, kCmpMaskBytes, kCmpMaskBytes, 1};
+  if (set) {
+    out->src0 = t;
+    out->src0_addr = addr;
+  } else {
+    out->dst = t;
+    out->dst_addr = addr;
+  }
+  out->count = out->bytes = kCmpMaskBytes;
+  out->bursts = 1;
+  return true;
+}
+
 // count * size without overflow: anything absurd saturates and then fails the bounds check.
 uint64_t Bytes(uint64_t count, uint64_t element_bytes) {
   if (count > (std::numeric_limits<uint64_t>::max() / 2) / element_bytes) {
@@ -262,10 +296,11 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
     g.dst_group = layout.group;
     g.dst_width = layout.width;
   }
-  if (cls == OpClass::kVecCast) {
+  if (cls == OpClass::kVecCast || cls == OpClass::kVecBinCast ||
+      (cls == OpClass::kVecScalarDst && m.src0.dtype != m.dst.dtype)) {
     // Iterations hold 256 bytes of the wider type; each operand packs its own elements.
     g.size[0] = g.esize;
-    g.size[1] = static_cast<uint32_t>(DTypeSize(m.src0.dtype));
+    g.size[1] = g.size[2] = static_cast<uint32_t>(DTypeSize(m.src0.dtype));
     g.esize = std::max(g.size[0], g.size[1]);
   }
   uint64_t repeat_times = 1;
@@ -273,7 +308,12 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
       !ev.InRange(m.repeat_times, "repeat_times", kMaxRepeatTimes, &repeat_times)) {
     return false;
   }
-  bool compare = cls == OpClass::kVecCompare;
+  bool compare_cls = cls == OpClass::kVecCompare;
+  bool to_reg = m.to_cmp_mask;            // compare's register form: one iteration, masked
+  bool compare = compare_cls && !to_reg;  // compare to UB: the mask is ignored
+  bool select = cls == OpClass::kVecSelect;
+  constexpr uint8_t kSelCmpMask = 0;  // SelMode VSEL_CMPMASK_SPR: the bits are CMPMASK's
+  bool sel_reg = select && instr.kind == kSelCmpMask;
   // A count-form select runs as one counter-mode instruction over `count` lanes, and leaves
   // normal mode with every lane on, as the library's does (ascendc-semantics.md 5.7).
   if (cls == OpClass::kVecSelect && !m.repeat_form) {
@@ -299,6 +339,7 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
   } else if (!LoadOwnMask(m, values, ev, g.esize, &reg)) {
     return false;
   }
+  if (to_reg) g.dst_bits = true;
   if (!compare) {
     g.counter = reg.counter;
     g.mask_hi = reg.hi;
@@ -317,7 +358,7 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
       g.counter ? (g.count + g.lanes_per_repeat() - 1) / g.lanes_per_repeat() : repeat_times;
   const char* blk_names[3] = {"dst_blk_stride", "src0_blk_stride", "src1_blk_stride"};
   const char* rep_names[3] = {"dst_rep_stride", "src0_rep_stride", "src1_rep_stride"};
-  bool one_source = (compare || cls == OpClass::kVecSelect) && m.scalar != 0;
+  bool one_source = (compare_cls || select) && m.scalar != 0;
   int sources = one_source ? 1 : VectorSources(cls);
   if (sources != 2) blk_names[1] = "src_blk_stride", rep_names[1] = "src_rep_stride";
   int operands = 1 + sources;
@@ -333,8 +374,10 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
   const char* names[3] = {"dst", sources == 2 ? "src0" : "src", "src1"};
   uint64_t addrs[3] = {0, 0, 0};
   uint8_t* hosts[3] = {nullptr, nullptr, nullptr};
-  uint64_t spans[3] = {g.Span(0), operands > 1 ? g.Span(1) : 0, operands > 2 ? g.Span(2) : 0};
-  if (cls == OpClass::kVecSelect) {
+  uint64_t spans[3] = {to_reg ? 0 : g.Span(0), operands > 1 ? g.Span(1) : 0,
+                       operands > 2 ? g.Span(2) : 0};
+  if (sel_reg) AddCmpMaskRange(false, out);
+  if (select && !sel_reg) {
     // Iteration r reads bits r * lanes .. of the selection mask.
     uint64_t sel_addr = 0;
     if (!ev.Address(m.sel.addr, "sel_mask.addr", &sel_addr)) return false;
@@ -346,10 +389,12 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
       return false;
     }
     out->sel = Transfer{sel, sel_bytes, sel_bytes, 1};
+    out->sel_addr = sel_addr;
   }
   // Sources first, then the destination: the order the range checks and races expect.
   for (int k : {1, 2, 0}) {
-    if (k >= operands) continue;  // duplicate has dst only: k = 0
+    if (k >= operands) continue;     // duplicate has dst only: k = 0
+    if (k == 0 && to_reg) continue;  // the register form writes CMPMASK, not UB
     std::string field = std::string(names[k]) + ".addr";
     if (!ev.Address(tensors[k]->addr, field.c_str(), &addrs[k])) return false;
     uint64_t span = spans[k];
@@ -372,6 +417,11 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
     out->scalar_bits =
         ToElementBits(values[m.scalar], env.program.value_dtypes[m.scalar], instr.dtype);
   }
+  // vcmp writes CMPMASK. Select's modes 1 and 2 load it too (the pipe leaves it holding the
+  // scalar or sel_mask's address), but between PIPE_V barriers of the library's own, so they
+  // are no race with what comes before or after them.
+  if (to_reg) AddCmpMaskRange(true, out);
+  out->to_cmp_mask = to_reg;
   uint64_t dst_span = spans[0];
   out->repeat_form = true;
   out->src0 = Transfer{hosts[1], spans[1], spans[1], 1};
@@ -1079,6 +1129,10 @@ bool BuildIssued(const Instr& instr, const std::vector<ScalarValue>& values, con
       return BuildSort(instr, ev, env, site, out);
     case OpClass::kVecMove:
       return BuildMove(instr, values, ev, env, site, out);
+    case OpClass::kVecBinCast:
+      return BuildVector(instr, values, ev, env, site, out);
+    case OpClass::kVecCmpMask:
+      return BuildCmpMaskMove(instr, ev, env, site, out);
     case OpClass::kSetFlag:
     case OpClass::kWaitFlag:
       if (!ResolveFlag(instr, values, env, site, &out->flag)) return false;

@@ -11,6 +11,7 @@ namespace aicore::sim {
 inline constexpr uint64_t kVectorBlockBytes = 32;   // a DataBlock: the unit of vector strides
 inline constexpr uint64_t kVectorRepeatBlocks = 8;  // blocks per iteration (256 bytes)
 inline constexpr uint64_t kMaxRepeatTimes = 255;
+inline constexpr uint64_t kCmpMaskBytes = 16;  // the CMPMASK register: 128 bits
 
 struct VectorMask {
   uint64_t hi = ~uint64_t{0};  // elements 64..127 of an iteration

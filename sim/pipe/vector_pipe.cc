@@ -39,6 +39,12 @@ PipeTiming VectorPipe::Execute(const IssuedInstr& in, Cycle now, uint8_t* scratc
   }
   if (cls == OpClass::kVecMove) return ExecuteMove(in, now, scratch);
   if (in.repeat_form) return ExecuteRepeat(in, now, scratch);
+  if (cls == OpClass::kVecCmpMask) {
+    bool set = instr.opcode == Opcode::kVecSetCmpMask;
+    info.semantics(VecOperands{instr.dtype, set ? in.src0.base : cmp_mask_, nullptr,
+                               set ? cmp_mask_ : scratch, kCmpMaskBytes});
+    return Timing(ctx_.costs.Vector(instr.opcode, instr.dtype), 1, 1, now);
+  }
   info.semantics(VecOperands{instr.dtype, in.src0.base, in.src1.base, scratch, in.count,
                              in.scalar_bits, in.dst.base, instr.src_dtype, instr.kind});
   // Counter mode: the hardware runs ceil(bytes / repeat_bytes) repeats, the last one partial;
@@ -76,6 +82,9 @@ PipeTiming VectorPipe::ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* 
   int sources = in.src1.base == nullptr ? std::min(VectorSources(info.op_class), 1)
                                         : VectorSources(info.op_class);
   bool reads_dst = VectorReadsDst(info.op_class);
+  constexpr uint8_t kSelCmpMask = 0, kSelTensorScalar = 1;  // SelMode
+  bool is_select = info.op_class == OpClass::kVecSelect;
+  uint8_t cmp_bits[kCmpMaskBytes] = {};  // compare's register form: lanes not compared are 0
   for (uint64_t r = 0; r < g.repeats; ++r) {
     std::memset(src0, 0, sizeof(src0));
     std::memset(src1, 0, sizeof(src1));
@@ -89,7 +98,11 @@ PipeTiming VectorPipe::ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* 
       if (reads_dst) std::memcpy(old_dst + e * d, in.dst.base + g.Offset(0, r, e), d);
     }
     const uint8_t* picks = nullptr;
-    if (in.sel.base != nullptr) {
+    if (is_select && instr.kind == kSelCmpMask) {
+      // Every iteration reuses the register's first `lanes` bits (ascendc-semantics.md 5.7).
+      for (uint32_t e = 0; e < lanes; ++e) select[e] = (cmp_mask_[e / 8] >> (e % 8)) & 1u;
+      picks = select;
+    } else if (in.sel.base != nullptr) {
       for (uint32_t e = 0; e < lanes; ++e) {
         uint64_t bit = r * lanes + e;
         select[e] = bit < in.sel.chunk_bytes * 8 ? (in.sel.base[bit / 8] >> (bit % 8)) & 1u : 0;
@@ -103,6 +116,13 @@ PipeTiming VectorPipe::ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* 
       ops.active = active;
     }
     info.semantics(ops);
+    if (in.to_cmp_mask) {  // vcmp: one iteration into CMPMASK
+      for (uint32_t e = 0; e < lanes && e < kCmpMaskBytes * 8; ++e) {
+        if (g.Active(r, e) && result[e] != 0)
+          cmp_bits[e / 8] |= static_cast<uint8_t>(1u << (e % 8));
+      }
+      continue;
+    }
     if (g.dst_bits) {  // a compare: one bit per lane, LSB first
       for (uint32_t e = 0; e < lanes; ++e) {
         if (!g.Active(r, e)) continue;
@@ -134,6 +154,14 @@ PipeTiming VectorPipe::ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* 
       std::memset(written + at, 1, g.SizeOf(0));
     }
   }
+  if (in.to_cmp_mask) std::memcpy(cmp_mask_, cmp_bits, kCmpMaskBytes);
+  if (is_select && instr.kind != kSelCmpMask) {
+    // The library's modes 1 and 2 load CMPMASK with the scalar broadcast, or sel_mask's UB
+    // address (as a 64-bit value in both halves: the model's choice), before the vsel.
+    uint32_t n = instr.kind == kSelTensorScalar ? g.esize : 8;
+    uint64_t v = instr.kind == kSelTensorScalar ? in.scalar_bits : in.sel_addr;
+    for (uint64_t at = 0; at + n <= kCmpMaskBytes; at += n) std::memcpy(cmp_mask_ + at, &v, n);
+  }
   // One pass of the pipeline per iteration; UB bank conflicts are modelled for dense operands.
   const VectorCost& cost = ctx_.costs.Vector(instr.opcode, instr.dtype);
   uint64_t beats = g.repeats;
@@ -141,6 +169,8 @@ PipeTiming VectorPipe::ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* 
     uint64_t srcs[2] = {in.src0_addr, in.src1_addr};
     beats = banks_.Beats(srcs, sources, in.dst_addr, g.repeats * kRepeatBytes);
   }
+  if (g.dst_bits && g.counter && !in.to_cmp_mask)
+    return CompareCountTiming(cost, g.repeats, beats, now);
   return Timing(cost, g.repeats, beats, now);
 }
 
@@ -226,6 +256,35 @@ PipeTiming VectorPipe::ExecuteMove(const IssuedInstr& in, Cycle now, uint8_t* sc
   if (in.move_kept != nullptr) *in.move_kept = call.kept;
   const VectorCost& cost = ctx_.costs.Vector(instr.opcode, instr.dtype);
   return Timing(cost, in.geo.repeats, in.geo.repeats, now);
+}
+
+// The library issues a count-form compare as instructions of at most 252 repeats plus a tail
+// instruction, issued even when its repeat count is 0 (ascendc-semantics.md 5.6, 6.2). They
+// run back to back in this pipe: each holds it for its own repeats (at least a cycle), and the
+// last one's result lands per_call_cycles after it.
+PipeTiming VectorPipe::CompareCountTiming(const VectorCost& cost, uint64_t repeats, uint64_t beats,
+                                          Cycle now) {
+  constexpr uint64_t kMaxCompareRepeats = 252;
+  uint64_t full = repeats / kMaxCompareRepeats;
+  uint64_t chunks[2] = {kMaxCompareRepeats, repeats % kMaxCompareRepeats};
+  double per_repeat = repeats > 0 ? static_cast<double>(beats) / static_cast<double>(repeats) : 1;
+  Cycle occupancy(0);
+  Cycle ideal(0);
+  for (uint64_t i = 0; i <= full; ++i) {
+    uint64_t n = i < full ? chunks[0] : chunks[1];
+    auto cycles = [&](double b) {
+      return MaxCycle(Cycle(1), CeilCycles(b * static_cast<double>(n) * cost.cycles_per_repeat));
+    };
+    occupancy = occupancy + cycles(per_repeat);
+    ideal = ideal + cycles(1.0);
+  }
+  mutable_stats().bank_conflict_cycles += (occupancy - ideal).value();
+  mutable_stats().instructions += full;  // the pipe counted the first one
+  ctx_.instructions += full;
+  PipeTiming t;
+  t.accept_next = now + occupancy;
+  t.end = t.accept_next + CeilCycles(cost.per_call_cycles);
+  return t;
 }
 
 // A repeat whose blocks collide in UB bank groups takes one beat per colliding block: the pipe

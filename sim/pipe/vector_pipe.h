@@ -7,6 +7,7 @@
 #include "sim/isa/cost_table.h"
 #include "sim/mem/ub_banks.h"
 #include "sim/pipe/pipe.h"
+#include "sim/pipe/vector_mask.h"
 
 namespace aicore::sim {
 
@@ -24,8 +25,13 @@ class VectorPipe : public Pipe {
   PipeTiming ExecuteSort(const IssuedInstr& in, Cycle now, uint8_t* scratch);
   PipeTiming ExecuteMove(const IssuedInstr& in, Cycle now, uint8_t* scratch);
   PipeTiming Timing(const VectorCost& cost, uint64_t repeats, uint64_t beats, Cycle now);
+  PipeTiming CompareCountTiming(const VectorCost& cost, uint64_t repeats, uint64_t beats,
+                                Cycle now);
 
   UbBankModel banks_;
+  // The CMPMASK register: written and read by PIPE_V instructions in pipe order, at their start
+  // (the race checker demands the barrier the chip needs between a writer and a reader).
+  uint8_t cmp_mask_[kCmpMaskBytes] = {};
 };
 
 }  // namespace aicore::sim

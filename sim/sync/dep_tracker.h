@@ -45,7 +45,7 @@ class DepTracker {
     MemRange range;
     const Instr* instr = nullptr;
   };
-  static constexpr int kSpaces = 10;  // MemSpace values (SPR included)
+  static constexpr int kSpaces = 11;  // MemSpace values (SPR and CMPMASK included)
 
   uint32_t pipes_;
   uint32_t max_records_;

@@ -113,8 +113,3 @@ def test_select_counter_mode(device, dtype):
     want[:150] = np.where(picks[:150], x[:150], other[:150])
     np.testing.assert_array_equal(out, want)
 
-
-def test_cmpmask_register_mode_says_not_supported(device):
-    with pytest.raises(Exception, match="not supported by aicore-sim yet: select with "
-                                        "SelMode.VSEL_CMPMASK_SPR"):
-        run("float16", S.VSEL_CMPMASK_SPR, "count")

@@ -178,6 +178,10 @@ TEST(VectorOps, EveryRowImplementsExactlyItsDTypes) {
         lists.taken = taken;
         ops.sort = &lists;
       }
+      // A binary cast's row lists destination types: half into int8/uint8, float into half.
+      if (row.op_class == OpClass::kVecBinCast) {
+        ops.src_dtype = t == DType::kFloat16 ? DType::kFloat32 : DType::kFloat16;
+      }
       if (VectorOpSupports(row.opcode, t)) {
         EXPECT_NO_THROW(row.semantics(ops)) << row.mnemonic << " " << DTypeName(t);
       } else {
@@ -505,6 +509,59 @@ TEST(Movement, AGatherOffsetPastUbFaultsAndNamesTheRange) {
   EXPECT_FALSE(RunMove(g, ub.bytes.data(), ub.bytes.size(), ub.Target(2048, 2), &kept, &fault));
   EXPECT_NE(fault.find("UB[9000, 9002)"), std::string::npos) << fault;
   EXPECT_EQ(ub.written[0], 0);
+
+TEST(VectorOps, MulCastRoundsTheHalfProductThenConvertsNearestEvenWithSaturation) {
+  // 2.5 * 1 -> 2 (tie to even), 3.5 * 1 -> 4, 100 * 2 -> 127 (saturates), -100 * 2 -> -128,
+  // NaN -> 0, and 0.1 * 0.1 rounded to half first.
+  std::vector<uint16_t> a{
+      FloatToHalf(2.5f), FloatToHalf(3.5f), FloatToHalf(100.0f), FloatToHalf(-100.0f), 0x7e00,
+      FloatToHalf(0.1f)};
+  std::vector<uint16_t> b{FloatToHalf(1.0f), FloatToHalf(1.0f), FloatToHalf(2.0f),
+                          FloatToHalf(2.0f), FloatToHalf(1.0f), FloatToHalf(0.1f)};
+  std::vector<int8_t> out(a.size(), 9);
+  VecOperands ops{DType::kInt8, reinterpret_cast<const uint8_t*>(a.data()),
+                  reinterpret_cast<const uint8_t*>(b.data()),
+                  reinterpret_cast<uint8_t*>(out.data()), a.size()};
+  ops.src_dtype = DType::kFloat16;
+  VecMulCast(ops);
+  EXPECT_EQ(out, (std::vector<int8_t>{2, 4, 127, -128, 0, 0}));
+  std::vector<uint8_t> uout(a.size(), 9);
+  ops.dtype = DType::kUInt8;
+  ops.dst = uout.data();
+  VecMulCast(ops);
+  EXPECT_EQ(uout, (std::vector<uint8_t>{2, 4, 200, 0, 0, 0}));
+}
+
+TEST(VectorOps, ReluCastsWrapInt16AndOverflowFloatToInf) {
+  std::vector<int16_t> x{32767, -5, 300}, y{1, 2, -100};
+  std::vector<int8_t> out(3, 9);
+  VecOperands ops{DType::kInt8, reinterpret_cast<const uint8_t*>(x.data()),
+                  reinterpret_cast<const uint8_t*>(y.data()),
+                  reinterpret_cast<uint8_t*>(out.data()), 3};
+  ops.src_dtype = DType::kInt16;
+  VecAddReluCast(ops);  // 32767 + 1 wraps to -32768, relu 0; -3 -> 0; 200 -> 127
+  EXPECT_EQ(out, (std::vector<int8_t>{0, 0, 127}));
+  std::vector<float> f{70000.0f, -1.0f}, g{0.0f, 0.5f};
+  std::vector<uint16_t> h(2, 9);
+  VecOperands fo{DType::kFloat16, reinterpret_cast<const uint8_t*>(f.data()),
+                 reinterpret_cast<const uint8_t*>(g.data()), reinterpret_cast<uint8_t*>(h.data()),
+                 2};
+  fo.src_dtype = DType::kFloat32;
+  VecSubReluCast(fo);  // 70000 -> +inf in half; -1.5 -> 0
+  EXPECT_EQ(h, (std::vector<uint16_t>{0x7c00, 0}));
+}
+
+TEST(VectorOps, AxpyMixedWidensHalfExactlyAndRoundsInFloat) {
+  std::vector<uint16_t> x{FloatToHalf(0.1f), FloatToHalf(-3.0f)};
+  std::vector<float> d{1.0f, 0.25f}, out(2);
+  VecOperands ops{DType::kFloat32, reinterpret_cast<const uint8_t*>(x.data()), nullptr,
+                  reinterpret_cast<uint8_t*>(out.data()), 2};
+  ops.scalar_bits = std::bit_cast<uint32_t>(3.0f);
+  ops.dst_in = reinterpret_cast<const uint8_t*>(d.data());
+  ops.src_dtype = DType::kFloat16;
+  VecAxpy(ops);
+  EXPECT_EQ(out[0], HalfToFloat(FloatToHalf(0.1f)) * 3.0f + 1.0f);
+  EXPECT_EQ(out[1], -8.75f);
 }
 
 }  // namespace

@@ -22,8 +22,8 @@ _NOT_YET: Dict[str, str] = {
     """,
     # [4.4-4.12] vector instructions and their mask/mode control: the vector engineer's list
     "asc.language.basic": """
-    set_deq_scale VdeqInfo add_deq_relu mul_cast add_relu_cast sub_relu_cast
-    cast_deq get_cmp_mask set_cmp_mask
+    set_deq_scale VdeqInfo add_deq_relu
+    cast_deq
     reduce_sum reduce_max reduce_min
     """
     # [4.2-4.4, 4.13-4.16, 3.10] movement, sync, control, scalar, cube, debug, system

@@ -95,4 +95,10 @@ void VecSelect(const VecOperands& o) {
   }
 }
 
+// set_cmp_mask / get_cmp_mask: the register's bytes, whatever the tensor's element type.
+void VecCmpMaskMove(const VecOperands& o) {
+  if ((kRegisterMoveTypes & DTypeBit(o.dtype)) == 0) UnsupportedDType("cmp_mask", o.dtype);
+  std::memcpy(o.dst, o.src0, o.count);
+}
+
 }  // namespace aicore::sim

@@ -113,6 +113,18 @@ void VecAxpy(const VecOperands& o) {
     }
     case DType::kFloat32: {
       float fs = std::bit_cast<float>(static_cast<uint32_t>(s));
+      if (o.src_dtype == DType::kFloat16) {  // the mixed form: half src widened exactly
+        for (uint64_t i = 0; i < o.count; ++i) {
+          uint16_t x = 0;
+          float d = 0;
+          std::memcpy(&x, o.src0 + i * 2, 2);
+          std::memcpy(&d, o.dst_in + i * 4, 4);
+          float p = H(x) * fs;
+          float r = p + d;
+          std::memcpy(o.dst + i * 4, &r, 4);
+        }
+        return;
+      }
       BinaryLoop<float>(o.src0, o.dst_in, o.dst, o.count, [&](float x, float d) {
         float p = x * fs;
         return p + d;

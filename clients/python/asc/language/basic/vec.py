@@ -11,7 +11,7 @@ from asc.codegen.builder import require_builder
 from asc.language.core.dispatch import Overload, Param, dispatch, of_type
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import KnownTypes as KT
-from asc.language.core.enums import CMPMODE, ReduceOrder, RoundMode, SelMode
+from asc.language.core.enums import CMPMODE, PipeID, ReduceOrder, RoundMode, SelMode
 from asc.language.core.ir_value import is_runtime_int, is_runtime_number, to_value
 from asc.language.core.tensor import tensor_ref
 from asc.language.core.types import BinaryRepeatParams, CopyRepeatParams, UnaryRepeatParams
@@ -58,7 +58,7 @@ def repeat_fields(mask, repeat_times, repeat_params, is_set_mask):
     """The VecRepeat of an op: the mask it loads (none with is_set_mask=False: the mask register
     as set_vector_mask left it), the iterations and the strides of repeat_params. The values are
     traced now, before the op that uses them is emitted; the returned function fills the op."""
-    times = to_value(repeat_times, KT.uint8).id
+    times = to_value(repeat_times, KT.uint8).id if repeat_times is not None else 0
     mask_ids = {}
     if is_set_mask:
         if isinstance(mask, (list, tuple)):
@@ -127,6 +127,58 @@ def _binary(api, ir_op, kind, allowed):
     return op
 
 
+# (src, dst) pairs of the binary ops that convert their result (asc-api.md 4.5).
+_BINARY_CAST_PAIRS = {
+    "mul_cast": ((KT.float16, KT.int8), (KT.float16, KT.uint8)),
+    "add_relu_cast": ((KT.float16, KT.int8), (KT.float32, KT.float16), (KT.int16, KT.int8)),
+    "sub_relu_cast": ((KT.float16, KT.int8), (KT.float32, KT.float16), (KT.int16, KT.int8)),
+}
+
+
+def _binary_cast(api, ir_op, kind, allowed):
+    pairs = _BINARY_CAST_PAIRS[api]
+    # mul_cast has no is_set_mask parameter (asc-api.md 4.5).
+    set_mask = [] if api == "mul_cast" else [Param("is_set_mask", is_bool, True)]
+
+    def op(dst, src0, src1, *args, **kwargs):
+        require_builder(api)
+
+        def emit(setup):
+            check_ub(api, dst=dst, src0=src0, src1=src1)
+            if src0.dtype != src1.dtype:
+                raise TypeError(f"{api}(): src0 and src1 must have the same dtype, got "
+                                f"src0={src0.dtype}, src1={src1.dtype}")
+            if (src0.dtype, dst.dtype) not in pairs:
+                listing = ", ".join(f"{s} -> {d}" for s, d in pairs)
+                raise TypeError(f"{api}(): {src0.dtype} -> {dst.dtype} is not supported; "
+                                f"allowed: {listing}")
+            refs = [tensor_ref(t) for t in (dst, src0, src1)]
+            ir = require_builder(api).emit(ir_op)
+            ir.kind = kind
+            ir.dst.CopyFrom(refs[0])
+            ir.src0.CopyFrom(refs[1])
+            ir.src1.CopyFrom(refs[2])
+            setup(ir)
+
+        def count_form(count, is_set_mask=True):
+            emit(count_fields(count))
+
+        def repeat_form(mask, repeat_times, repeat_params, is_set_mask=True):
+            emit(repeat_fields(mask, repeat_times, repeat_params, is_set_mask))
+
+        _require_tensors(api, dst=dst, src0=src0, src1=src1)
+        tail = [Param("repeat_times", runtime_int),
+                Param("repeat_params", of_type(BinaryRepeatParams))] + set_mask
+        dispatch(api, [Overload([Param("count", runtime_int)] + set_mask, count_form),
+                       Overload([Param("mask", runtime_int)] + tail, repeat_form),
+                       Overload([Param("mask", bit_mask)] + tail, repeat_form)], args, kwargs)
+    op.__name__ = op.__qualname__ = api
+    op.__doc__ = (f"{api}(dst, src0, src1, count) or {api}(dst, src0, src1, mask, repeat_times, "
+                  f"repeat_params: BinaryRepeatParams): the binary op in the source type, then "
+                  f"converted to dst's narrower type.")
+    return op
+
+
 def _unary(api, ir_op, kind, allowed):
     def op(dst, src, *args, **kwargs):
         require_builder(api)
@@ -156,13 +208,16 @@ def _scalar(api, ir_op, kind, allowed):
 
         def emit(setup):
             check_ub(api, dst=dst, src=src)
-            _check_dtypes(api, allowed, dst=dst, src=src)
+            # axpy's mixed form: half src, float dst and scalar (ascendc-semantics.md 5.8c).
+            mixed = api == "axpy" and (src.dtype, dst.dtype) == (KT.float16, KT.float32)
+            if not mixed:
+                _check_dtypes(api, allowed, dst=dst, src=src)
             if not _number(scalar):
                 raise TypeError(f"{api}(): scalar must be a number or a traced scalar, "
                                 f"got {type(scalar).__name__}")
             refs = [tensor_ref(t) for t in (dst, src)]
             # asc-api.md 4.7: the scalar is converted to the tensor dtype first.
-            scalar_id = to_value(scalar, src.dtype).id
+            scalar_id = to_value(scalar, dst.dtype if mixed else src.dtype).id
             ir = require_builder(api).emit(ir_op)
             ir.kind = kind
             ir.dst.CopyFrom(refs[0])
@@ -369,6 +424,50 @@ def _compare(api, ir_op, kind, allowed):
         dispatch(api, [Overload([Param("count", runtime_int)], count_form),
                        Overload([Param("mask", runtime_int)] + tail, repeat_form),
                        Overload([Param("mask", bit_mask)] + tail, repeat_form)], args, kwargs)
+
+    def register_form(src0, src1, cmp_mode, mask, repeat_params):
+        # vcmp: one iteration that honours the mask and writes the CMPMASK register (5.6).
+        builder = require_builder(api)
+        mode = _enum_arg(api, "cmp_mode", cmp_mode, CMPMODE, "LT, GT, EQ, LE, GE, NE")
+        _require_tensors(api, src0=src0, src1=src1)
+        check_ub(api, src0=src0, src1=src1)
+        _check_dtypes(api, allowed, src0=src0, src1=src1)
+        if not (runtime_int(mask) or bit_mask(mask)):
+            raise TypeError(f"{api}(): mask must be an int or [low_word, high_word], got "
+                            f"{type(mask).__name__}")
+        if not isinstance(repeat_params, params_type):
+            raise TypeError(f"{api}(): repeat_params must be a {params_type.__name__}, got "
+                            f"{type(repeat_params).__name__}")
+        fill = repeat_fields(mask, None, repeat_params, True)
+        ir = builder.emit(ir_op)
+        ir.kind = kind
+        ir.src0.CopyFrom(tensor_ref(src0))
+        ir.src1.CopyFrom(tensor_ref(src1))
+        ir.cmp_mode = int(mode)
+        ir.to_cmp_mask = True
+        fill(ir)
+
+    def entry(*args, **kwargs):
+        # compare(src0, src1, cmp_mode, mask, repeat_params): no dst, so the third argument is
+        # the compare mode rather than a tensor.
+        register = not scalar_form and "dst" not in kwargs and (
+            (len(args) >= 3 and not local_tensor(args[2])) or
+            (len(args) == 2 and "src1" not in kwargs and "cmp_mode" in kwargs))
+        if register:
+            require_builder(api)
+            return dispatch(api, [Overload([Param("src0", local_tensor),
+                                            Param("src1", local_tensor),
+                                            Param("cmp_mode", lambda x: True),
+                                            Param("mask", lambda x: True),
+                                            Param("repeat_params", lambda x: True)],
+                                           register_form)], args, kwargs)
+        return op(*args, **kwargs)
+    if not scalar_form:
+        entry.__doc__ = (f"{api}(dst, src0, src1, cmp_mode, count), {api}(dst, src0, src1, "
+                         f"cmp_mode, mask, repeat_times, repeat_params), or {api}(src0, src1, "
+                         f"cmp_mode, mask, repeat_params): the bits into CMPMASK.")
+        entry.__name__ = entry.__qualname__ = api
+        return entry
     op.__name__ = op.__qualname__ = api
     op.__doc__ = (f"{api}(dst, src0, src1, cmp_mode, count) or {api}(dst, src0, src1, cmp_mode, "
                   f"mask, repeat_times, repeat_params): dst bit e = src0[e] <cmp_mode> src1[e].")
@@ -379,12 +478,10 @@ def _select(api, ir_op, kind, allowed):
     def op(dst, sel_mask, src0, src1, sel_mode, *args, **kwargs):
         require_builder(api)
         mode = _enum_arg(api, "sel_mode", sel_mode, SelMode,
-                         "VSEL_TENSOR_TENSOR_MODE, VSEL_TENSOR_SCALAR_MODE")
-        if mode == SelMode.VSEL_CMPMASK_SPR:
-            raise NotImplementedError(
-                "not supported by aicore-sim yet: select with SelMode.VSEL_CMPMASK_SPR (the "
-                "CMPMASK register); use VSEL_TENSOR_TENSOR_MODE or VSEL_TENSOR_SCALAR_MODE")
-        tensor_mode = mode == SelMode.VSEL_TENSOR_TENSOR_MODE
+                         "VSEL_CMPMASK_SPR, VSEL_TENSOR_TENSOR_MODE, VSEL_TENSOR_SCALAR_MODE")
+        register_mode = mode == SelMode.VSEL_CMPMASK_SPR
+        tensor_mode = mode != SelMode.VSEL_TENSOR_SCALAR_MODE
+        count_form = [False]
 
         def emit(fill):
             tensors = {"dst": dst, "sel_mask": sel_mask, "src0": src0}
@@ -398,9 +495,16 @@ def _select(api, ir_op, kind, allowed):
                     raise TypeError(f"{api}(): with VSEL_TENSOR_SCALAR_MODE src1 must be a "
                                     f"number or a traced scalar, got {type(src1).__name__}")
                 scalar_id = to_value(src1, src0.dtype).id
-            ir = require_builder(api).emit(ir_op)
+            builder = require_builder(api)
+            if register_mode:
+                # The library loads CMPMASK from sel_mask and waits for it (5.7); every
+                # iteration then reuses the same bits.
+                _emit_cmp_mask("set_cmp_mask", _CMP_MASK_KINDS["set_cmp_mask"], sel_mask)
+                builder.emit("pipe_barrier").pipe = int(PipeID.PIPE_V)
+            ir = builder.emit(ir_op)
             ir.dst.CopyFrom(tensor_ref(dst))
-            ir.sel_mask.CopyFrom(tensor_ref(sel_mask))
+            if not register_mode:
+                ir.sel_mask.CopyFrom(tensor_ref(sel_mask))
             ir.src0.CopyFrom(tensor_ref(src0))
             if tensor_mode:
                 ir.src1.CopyFrom(tensor_ref(src1))
@@ -408,15 +512,94 @@ def _select(api, ir_op, kind, allowed):
                 ir.scalar = scalar_id
             ir.sel_mode = int(mode)
             fill(ir)
+            if register_mode and count_form[0]:
+                builder.emit("pipe_barrier").pipe = int(PipeID.PIPE_V)
 
         _require_tensors(api, dst=dst, sel_mask=sel_mask, src0=src0)
         if tensor_mode:
             _require_tensors(api, src1=src1)
+        count_form[0] = _is_count_call(args, kwargs)
         dispatch(api, _forms(api, BinaryRepeatParams, [Param("count", runtime_int)], emit),
                  args, kwargs)
+
+    def register_form(dst, src0, src1, repeat_times, repeat_params, sel_mode):
+        # Bits from CMPMASK as set_cmp_mask or compare's register form left it; the mask
+        # register as it is (the call loads none).
+        builder = require_builder(api)
+        mode = _enum_arg(api, "sel_mode", sel_mode, SelMode, "VSEL_CMPMASK_SPR")
+        if mode != SelMode.VSEL_CMPMASK_SPR:
+            raise NotImplementedError(
+                f"not supported by aicore-sim yet: select(dst, src0, src1, repeat_times=, "
+                f"repeat_params=, sel_mode=) with {mode.name} (CMPMASK holding sel_mask's "
+                f"address); use VSEL_CMPMASK_SPR, or the form with sel_mask")
+        _require_tensors(api, dst=dst, src0=src0, src1=src1)
+        check_ub(api, dst=dst, src0=src0, src1=src1)
+        _check_dtypes(api, allowed, dst=dst, src0=src0, src1=src1)
+        if not isinstance(repeat_params, BinaryRepeatParams):
+            raise TypeError(f"{api}(): repeat_params must be a BinaryRepeatParams, got "
+                            f"{type(repeat_params).__name__}")
+        fill = repeat_fields(None, repeat_times, repeat_params, False)
+        ir = builder.emit(ir_op)
+        ir.dst.CopyFrom(tensor_ref(dst))
+        ir.src0.CopyFrom(tensor_ref(src0))
+        ir.src1.CopyFrom(tensor_ref(src1))
+        ir.sel_mode = int(mode)
+        fill(ir)
+
+    def entry(*args, **kwargs):
+        # select(dst, src0, src1, repeat_times=, repeat_params=, sel_mode=): three positional
+        # operands, then exactly those keywords.
+        if len(args) == 3 and set(kwargs) == {"repeat_times", "repeat_params", "sel_mode"}:
+            return register_form(*args, **kwargs)
+        if len(args) == 5 and not kwargs and isinstance(args[4], BinaryRepeatParams):
+            require_builder(api)
+            raise NotImplementedError(
+                "not supported by aicore-sim yet: select(dst, sel_mask, src0, repeat_times, "
+                "repeat_params), the scalar taken from CMPMASK; give the scalar to "
+                "select(..., VSEL_TENSOR_SCALAR_MODE, ...)")
+        return op(*args, **kwargs)
+    entry.__name__ = entry.__qualname__ = api
+    entry.__doc__ = (f"{api}(dst, sel_mask, src0, src1, sel_mode, count), the mask/repeat form, "
+                     f"or {api}(dst, src0, src1, repeat_times=, repeat_params=, sel_mode="
+                     f"VSEL_CMPMASK_SPR): dst[e] = src0[e] where the selection bit is 1, else "
+                     f"src1[e] (or the scalar).")
+    return entry
+
+
+def _is_count_call(args, kwargs):
+    """True when an op's arguments after its operands are the count form's (one int)."""
+    return "count" in kwargs or ("mask" not in kwargs and len(args) == 1)
+
+
+_CMP_MASK_KINDS = {"set_cmp_mask": 1, "get_cmp_mask": 2}
+
+
+def _emit_cmp_mask(api, kind, tensor):
+    ir = require_builder(api).emit("vec_cmp_mask")
+    ir.kind = kind
+    ir.tensor.CopyFrom(tensor_ref(tensor))
+
+
+def _cmp_mask(api, ir_op, kind, allowed):
+    name = "src" if api == "set_cmp_mask" else "dst"
+
+    def op(*args, **kwargs):
+        require_builder(api)
+
+        def move(**bound):
+            tensor = bound[name]
+            _require_tensors(api, **{name: tensor})
+            check_ub(api, **{name: tensor})
+            if tensor.dtype not in allowed:
+                raise TypeError(f"{api}(): dtype {tensor.dtype} is not supported; allowed: "
+                                f"{dtypes_text(allowed)}")
+            _emit_cmp_mask(api, kind, tensor)
+
+        dispatch(api, [Overload([Param(name, lambda x: True)], move)], args, kwargs)
     op.__name__ = op.__qualname__ = api
-    op.__doc__ = (f"{api}(dst, sel_mask, src0, src1, sel_mode, count) or the mask/repeat form: "
-                  f"dst[e] = src0[e] where bit e of sel_mask is 1, else src1[e] (or the scalar).")
+    op.__doc__ = (f"{api}({name}): " + ("load the CMPMASK register from the first 16 bytes of "
+                  "src" if name == "src" else "copy the CMPMASK register into the first 16 "
+                  "bytes of dst") + " (PIPE_V).")
     return op
 
 
@@ -540,7 +723,7 @@ _MAKERS = {"binary": _binary, "unary": _unary, "scalar": _scalar, "binary_dst": 
            "scalar_dst": _scalar, "fill": _fill, "cast": _cast,
            "reduce": _reduce, "compare": _compare,
            "select": _select, "bilinear": _bilinear, "vector_copy": _copy,
-           "move": _vec_move.move_maker}
+           "move": _vec_move.move_maker, "cmp_mask": _cmp_mask, "binary_cast": _binary_cast}
 _MAKERS.update(SORT_MAKERS)  # sort and proposal rows (asc/language/basic/sort.py)
 
 __all__ = list(_vec_move.__all__)
