@@ -509,6 +509,7 @@ TEST(Movement, AGatherOffsetPastUbFaultsAndNamesTheRange) {
   EXPECT_FALSE(RunMove(g, ub.bytes.data(), ub.bytes.size(), ub.Target(2048, 2), &kept, &fault));
   EXPECT_NE(fault.find("UB[9000, 9002)"), std::string::npos) << fault;
   EXPECT_EQ(ub.written[0], 0);
+}
 
 TEST(VectorOps, MulCastRoundsTheHalfProductThenConvertsNearestEvenWithSaturation) {
   // 2.5 * 1 -> 2 (tie to even), 3.5 * 1 -> 4, 100 * 2 -> 127 (saturates), -100 * 2 -> -128,
