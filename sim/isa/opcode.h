@@ -69,10 +69,10 @@ enum class OpClass : uint8_t {
   kPrintf,       // a format and its scalar arguments
   kDumpTensor,   // a tensor, desc, dump_size and optional shape dims
   kTrap,
-  kProfMark,         // metrics_prof_start / stop, print_time_stamp
-  kVecCopy,          // dst, src tensors: a UB -> UB copy of the active lanes (mask/repeat form only)
-  kStoreConfig,      // a write or read of the pad value / atomic-store registers (scalar unit)
-  kMrgSortResult,    // one uint16 count of the VMS4_SR register the last merge wrote (PIPE_S read)
+  kProfMark,       // metrics_prof_start / stop, print_time_stamp
+  kVecCopy,        // dst, src tensors: a UB -> UB copy of the active lanes (mask/repeat form only)
+  kStoreConfig,    // a write or read of the pad value / atomic-store registers (scalar unit)
+  kMrgSortResult,  // one uint16 count of the VMS4_SR register the last merge wrote (PIPE_S read)
   kGatherMaskCount,  // result = the core's RSVD_CNT (the count the last gather_mask kept)
 };
 
@@ -123,14 +123,14 @@ struct VecOperands {
   uint64_t count = 0;               // elements
   uint64_t scalar_bits = 0;         // vector-scalar: the scalar already converted to `dtype`
   const uint8_t* dst_in = nullptr;  // rows that read dst (kVecBinaryDst, kVecScalarDst): old dst
-  DType src_dtype = DType::kInvalid;  // kVecCast, kVecBinCast, axpy: the source's element type
-                                      // (dtype is dst's)
-  uint8_t round_mode = 0;             // kVecCast: RoundMode; kVecCompare: CMPMODE; select: SelMode
-  const uint8_t* select = nullptr;    // kVecSelect: one byte per element, nonzero picks src0
-  const uint8_t* active = nullptr;    // kVecReduce: one byte per lane, nonzero if the mask enables
-                                      // it (nullptr: every lane); round_mode is the ReduceOrder
+  DType src_dtype = DType::kInvalid;   // kVecCast, kVecBinCast, axpy: the source's element type
+                                       // (dtype is dst's)
+  uint8_t round_mode = 0;              // kVecCast: RoundMode; kVecCompare: CMPMODE; select: SelMode
+  const uint8_t* select = nullptr;     // kVecSelect: one byte per element, nonzero picks src0
+  const uint8_t* active = nullptr;     // kVecReduce: one byte per lane, nonzero if the mask enables
+                                       // it (nullptr: every lane); round_mode is the ReduceOrder
   const SortOperands* sort = nullptr;  // kVecMrgSort: the lists of one merge
-  MoveCall* move = nullptr;           // kVecMove: what to move and where (semantics/movement.h)
+  MoveCall* move = nullptr;            // kVecMove: what to move and where (semantics/movement.h)
 };
 
 // One merge of up to four sorted lists (semantics/sort.cc): `count` of VecOperands is unused,

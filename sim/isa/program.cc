@@ -6,8 +6,8 @@
 namespace aicore::sim {
 
 std::string_view MemSpaceName(MemSpace s) {
-  constexpr std::string_view kNames[] = {"INVALID", "GM",  "UB", "L1", "L0A",
-                                         "L0B",     "L0C", "BT", "FB", "SPR", "CMPMASK"};
+  constexpr std::string_view kNames[] = {"INVALID", "GM", "UB", "L1",  "L0A",    "L0B",
+                                         "L0C",     "BT", "FB", "SPR", "CMPMASK"};
   auto i = static_cast<uint32_t>(s);
   return i < std::size(kNames) ? kNames[i] : "INVALID";
 }

@@ -179,9 +179,8 @@ bool Pipe::StartHead(Cycle now) {
       // A mask/repeat-form result is the image of dst's span plus a byte mask of the lanes.
       // A padded copy's UB side holds more than the bytes it streams; a merge's register
       // follows the image and the mask.
-      uint32_t scratch =
-          scratch_.Acquire(in.repeat_form ? 2 * in.dst.chunk_bytes + in.reg.bytes()
-                                          : std::max(in.bytes, in.dst.bytes()));
+      uint32_t scratch = scratch_.Acquire(in.repeat_form ? 2 * in.dst.chunk_bytes + in.reg.bytes()
+                                                         : std::max(in.bytes, in.dst.bytes()));
       PipeTiming t = Execute(in, now, scratch_.data(scratch));
       uint32_t slot = AllocateSlot();
       slots_[slot].is_set_flag = false;

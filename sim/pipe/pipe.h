@@ -119,7 +119,7 @@ class Pipe {
     bool masked = false;  // the scratch is dst's image then a byte mask: write masked bytes only
     DType atomic_type = DType::kInvalid;  // a GM store under an atomic mode
     AtomicOp atomic_op = AtomicOp::kSum;
-    Transfer reg;         // masked: a register written from the scratch after the mask
+    Transfer reg;  // masked: a register written from the scratch after the mask
   };
 
   bool StartHead(Cycle now);  // false if the head cannot start at `now`
