@@ -111,6 +111,8 @@ class DecodeContext {
   Status CheckVectorDType(Opcode op, DType t);
   Status SameDType(const TensorOperand& dst, const TensorOperand& src, const std::string& name);
   Status FinishVector(Opcode op, MemOpInfo& m, uint32_t count, Instr* in);
+  // The decoded PIPE_V instruction `op` of element type `dtype`, its operands appended to mem_ops.
+  Status AddVectorInstr(Opcode op, DType dtype, const MemOpInfo& m, Instr* in);
   // The mask/repeat form: its slots into `m` (`operands` strides: dst, src0[, src1]).
   Status DecodeRepeat(Opcode op, const ir::VecRepeat& r, int operands, MemOpInfo* m);
   Status DecodeVecMask(const ir::VecMaskOp& v, Instr* in);

@@ -142,12 +142,8 @@ Status DecodeContext::DecodeVecMove(const ir::VecMoveOp& v, Instr* in) {
   }
   m.move = static_cast<uint32_t>(p_->move_ops.size()) + 1;
   p_->move_ops.push_back(mv);
-  in->pipe = PipeId::kV;
-  in->dtype = dtype;
   in->kind = static_cast<uint8_t>(kind);
-  in->aux = static_cast<uint32_t>(p_->mem_ops.size());
-  p_->mem_ops.push_back(m);
-  return Status::Ok();
+  return AddVectorInstr(op, dtype, m, in);
 }
 
 Status DecodeContext::DecodeGatherMaskCount(const ir::GatherMaskCountOp& v, Instr* in) {

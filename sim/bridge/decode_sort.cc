@@ -28,11 +28,7 @@ Status DecodeContext::DecodeVecSort32(const ir::VecSort32Op& v, Instr* in) {
   if (Status u = UseInteger(v.repeat_time(), "repeat_time"); !u.ok()) return u;
   m.repeat_form = true;
   m.repeat_times = v.repeat_time();
-  in->pipe = PipeId::kV;
-  in->dtype = m.dst.dtype;
-  in->aux = static_cast<uint32_t>(p_->mem_ops.size());
-  p_->mem_ops.push_back(m);
-  return Status::Ok();
+  return AddVectorInstr(Opcode::kVecSort32, m.dst.dtype, m, in);
 }
 
 Status DecodeContext::DecodeVecMrgSort(const ir::VecMrgSortOp& v, Instr* in) {
@@ -66,12 +62,7 @@ Status DecodeContext::DecodeVecMrgSort(const ir::VecMrgSortOp& v, Instr* in) {
   m.repeat_times = v.repeat_times();
   m.exhausted_suspension = v.exhausted_suspension();
   m.repeat_form = true;
-  in->opcode = op;
-  in->pipe = PipeId::kV;
-  in->dtype = m.dst.dtype;
-  in->aux = static_cast<uint32_t>(p_->mem_ops.size());
-  p_->mem_ops.push_back(m);
-  return Status::Ok();
+  return AddVectorInstr(op, m.dst.dtype, m, in);
 }
 
 Status DecodeContext::DecodeVecProposal(const ir::VecProposalOp& v, Instr* in) {
@@ -92,12 +83,7 @@ Status DecodeContext::DecodeVecProposal(const ir::VecProposalOp& v, Instr* in) {
   }
   m.repeat_form = true;
   m.repeat_times = v.repeat_time();
-  in->opcode = op;
-  in->pipe = PipeId::kV;
-  in->dtype = m.dst.dtype;
-  in->aux = static_cast<uint32_t>(p_->mem_ops.size());
-  p_->mem_ops.push_back(m);
-  return Status::Ok();
+  return AddVectorInstr(op, m.dst.dtype, m, in);
 }
 
 Status DecodeContext::DecodeMrgSortResult(const ir::MrgSortResultOp& v, Instr* in) {

@@ -41,9 +41,13 @@ Status DecodeContext::FinishVector(Opcode op, MemOpInfo& m, uint32_t count, Inst
     return OpError("count", "is set together with repeat; the mask/repeat form has no count");
   }
   m.count = count;
+  return AddVectorInstr(op, m.dst.dtype, m, in);
+}
+
+Status DecodeContext::AddVectorInstr(Opcode op, DType dtype, const MemOpInfo& m, Instr* in) {
   in->opcode = op;
   in->pipe = PipeId::kV;
-  in->dtype = m.dst.dtype;
+  in->dtype = dtype;
   in->aux = static_cast<uint32_t>(p_->mem_ops.size());
   p_->mem_ops.push_back(m);
   return Status::Ok();
@@ -201,13 +205,9 @@ Status DecodeContext::DecodeVecCompare(const ir::VecCompareOp& v, Instr* in) {
     return u;
   }
   m.count = v.count();
-  in->opcode = op;
-  in->pipe = PipeId::kV;
-  in->dtype = m.src0.dtype;  // the element type compared; dst is bytes of bits
   in->kind = static_cast<uint8_t>(v.cmp_mode());
-  in->aux = static_cast<uint32_t>(p_->mem_ops.size());
-  p_->mem_ops.push_back(m);
-  return Status::Ok();
+  // The element type compared; dst is bytes of bits.
+  return AddVectorInstr(op, m.src0.dtype, m, in);
 }
 
 Status DecodeContext::DecodeVecSelect(const ir::VecSelectOp& v, Instr* in) {
@@ -312,12 +312,7 @@ Status DecodeContext::DecodeVecCmpMask(const ir::VecCmpMaskOp& v, Instr* in) {
   if (Status s = DecodeTensor(v.tensor(), "tensor", true, &m.src0); !s.ok()) return s;
   m.dst = m.src0;  // the row's dtype check reads dst
   if (Status s = CheckVectorDType(op, m.dst.dtype); !s.ok()) return s;
-  in->opcode = op;
-  in->pipe = PipeId::kV;
-  in->dtype = m.src0.dtype;
-  in->aux = static_cast<uint32_t>(p_->mem_ops.size());
-  p_->mem_ops.push_back(m);
-  return Status::Ok();
+  return AddVectorInstr(op, m.src0.dtype, m, in);
 }
 
 Status DecodeContext::DecodeVecBinary(const ir::VecBinaryOp& v, Instr* in) {

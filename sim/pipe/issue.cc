@@ -779,16 +779,7 @@ bool MoveLanes(const MemOpInfo& m, const std::vector<ScalarValue>& values, const
     reg = VectorMask{};  // the library leaves normal mode with every lane on
     return true;
   }
-  if (m.mask_len != 0) {
-    int64_t len = ev.Int(m.mask_len);
-    if (len < 0) return ev.Fail("field mask = " + std::to_string(len) + " is negative");
-    bool counter = reg.counter;
-    reg = MaskForLength(static_cast<uint64_t>(len), esize, counter);
-    reg.counter = counter;
-  } else if (m.mask_hi != 0) {
-    reg.hi = values[m.mask_hi].u;
-    reg.lo = values[m.mask_lo].u;
-  }
+  if (!LoadOwnMask(m, values, ev, esize, &reg)) return false;
   a->counter = reg.counter;
   a->count = reg.lo;
   a->mask_hi = reg.hi;

@@ -43,3 +43,22 @@ def check_ub(api: str, **tensors) -> None:
 
 def dtypes_text(dtypes) -> str:
     return ", ".join(d.name for d in dtypes)
+
+
+def require_local_tensors(api: str, **tensors) -> None:
+    """Each named argument is a LocalTensor."""
+    for name, t in tensors.items():
+        if not local_tensor(t):
+            raise TypeError(f"{api}(): '{name}' must be a LocalTensor, got {type(t).__name__}")
+
+
+def check_same_dtype(api: str, allowed, **tensors) -> None:
+    """The named tensors share one dtype, and `allowed` has it."""
+    dtypes = {name: t.dtype for name, t in tensors.items()}
+    first = next(iter(dtypes.values()))
+    if any(d != first for d in dtypes.values()):
+        listing = ", ".join(f"{n}={d}" for n, d in dtypes.items())
+        raise TypeError(f"{api}(): all operands must have the same dtype, got {listing}")
+    if first not in allowed:
+        raise TypeError(f"{api}(): dtype {first} is not supported; allowed: "
+                        f"{dtypes_text(allowed)}")

@@ -93,11 +93,11 @@ class ListTensorDesc:
             self.init(data, length, shape_size)
 
     def init(self, data, length=_UNSET, shape_size=_UNSET) -> None:
+        """`length` (the list's bytes) is accepted and not checked, as docs/frontend.md says."""
         if not isinstance(data, GlobalAddress):
             raise TypeError(f"ListTensorDesc.init(): data must be a GlobalAddress, got "
                             f"{type(data).__name__}")
         self._words = _words(data)
-        self._length = ConstExpr.unwrap(length)
         shape_size = ConstExpr.unwrap(shape_size)
         if not isinstance(shape_size, numbers.Integral):
             raise TypeError("ListTensorDesc.init(): shape_size must be a compile-time int (the "

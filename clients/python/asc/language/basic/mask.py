@@ -1,7 +1,7 @@
 """The vector mask register and its mode (asc-api.md 4.4, ascendc-semantics.md 6.1): scalar-unit
 writes that every later vector instruction of the core sees."""
 from asc.codegen.builder import require_builder
-from asc.language.core.dispatch import Overload, Param, dispatch, of_type
+from asc.language.core.dispatch import Overload, Param, dispatch
 from asc.language.core.dtype import DataType, KnownTypes as KT
 from asc.language.core.enums import MaskMode
 from asc.language.core.ir_value import to_value

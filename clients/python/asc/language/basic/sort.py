@@ -24,7 +24,8 @@ from asc.language.core.enums import HardEvent, PipeID
 from asc.language.core.ir_value import PlainValue, is_runtime_int, to_value
 from asc.language.core.tensor import tensor_ref
 from asc.language.core.types import MrgSortSrcList
-from asc.language.basic.common import check_ub, dtypes_text, is_bool, local_tensor, runtime_int
+from asc.language.basic.common import (check_same_dtype, check_ub, is_bool,
+                                       require_local_tensors, runtime_int)
 
 __all__ = ["MrgSort4Info", "sort", "get_sort_len", "get_sort_offset", "get_mrg_sort_result"]
 
@@ -40,21 +41,8 @@ def _rows():
 
 
 def _require_local(api, **tensors):
-    for name, t in tensors.items():
-        if not local_tensor(t):
-            raise TypeError(f"{api}(): '{name}' must be a LocalTensor, got {type(t).__name__}")
+    require_local_tensors(api, **tensors)
     check_ub(api, **tensors)
-
-
-def _check_dtype(api, allowed, **tensors):
-    dtypes = {name: t.dtype for name, t in tensors.items()}
-    first = next(iter(dtypes.values()))
-    if any(d != first for d in dtypes.values()):
-        listing = ", ".join(f"{n}={d}" for n, d in dtypes.items())
-        raise TypeError(f"{api}(): all operands must have the same dtype, got {listing}")
-    if first not in allowed:
-        raise TypeError(f"{api}(): dtype {first} is not supported; allowed: "
-                        f"{dtypes_text(allowed)}")
 
 
 def _int_id(api, name, value, dtype):
@@ -111,7 +99,7 @@ def _emit_merge(api, ir_op, kind, allowed, dst, sort_list, lengths, valid_bit, r
                         f"{type(sort_list).__name__}")
     lists = sort_list.tensors()
     _require_local(api, dst=dst, **{f"src{i + 1}": t for i, t in enumerate(lists)})
-    _check_dtype(api, allowed, dst=dst, **{f"src{i + 1}": t for i, t in enumerate(lists)})
+    check_same_dtype(api, allowed, dst=dst, **{f"src{i + 1}": t for i, t in enumerate(lists)})
     if dst.dtype != sort_list.dtype:
         raise TypeError(f"{api}(): MrgSortSrcList's dtype {sort_list.dtype} differs from dst's "
                         f"{dst.dtype}")
@@ -147,7 +135,7 @@ def _sort32(api, ir_op, kind, allowed):
     def op(dst, src0, src1, repeat_time):
         require_builder(api)
         _require_local(api, dst=dst, src0=src0, src1=src1)
-        _check_dtype(api, allowed, dst=dst, src0=src0)
+        check_same_dtype(api, allowed, dst=dst, src0=src0)
         if src1.dtype != KT.uint32:
             raise TypeError(f"{api}(): src1 holds the indices and must be uint32, got "
                             f"{src1.dtype}")
@@ -237,7 +225,7 @@ def _proposal(api, ir_op, kind, allowed):
     def emit(dst, src, repeat_time, mode_number=None):
         require_builder(api)
         _require_local(api, dst=dst, src=src)
-        _check_dtype(api, allowed, dst=dst, src=src)
+        check_same_dtype(api, allowed, dst=dst, src=src)
         repeat_id = _int_id(api, "repeat_time", repeat_time, KT.int32)
         mode_id = 0
         if with_field:
@@ -330,7 +318,7 @@ def sort(dst, concat, index, tmp, repeat_time, is_full_sort=False):
     lists at a time, ping-ponging between dst and tmp, into one descending list in dst. The
     library's sequence: each step is an instruction of its own, PIPE_V barriers between them."""
     api = "sort"
-    builder = require_builder(api)
+    require_builder(api)
     full = _literal_bool(api, "is_full_sort", is_full_sort)
     rows = _rows()
     sort32 = _sort32("sort32", *rows["sort32"])

@@ -15,7 +15,9 @@ from asc.language.core.enums import CMPMODE, PipeID, ReduceOrder, RoundMode, Sel
 from asc.language.core.ir_value import is_runtime_int, is_runtime_number, to_value
 from asc.language.core.tensor import tensor_ref
 from asc.language.core.types import BinaryRepeatParams, CopyRepeatParams, UnaryRepeatParams
-from asc.language.basic.common import check_ub, dtypes_text, is_bool, local_tensor, runtime_int
+from asc.language.basic.common import (check_same_dtype as _check_dtypes, check_ub, dtypes_text,
+                                       is_bool, local_tensor,
+                                       require_local_tensors as _require_tensors, runtime_int)
 from asc.language.basic.sort import SORT_MAKERS
 
 
@@ -43,15 +45,13 @@ def _enum_arg(api, name, value, enum, choices):
     return enum(mode)
 
 
-def _check_dtypes(api, allowed, **tensors):
-    dtypes = {name: t.dtype for name, t in tensors.items()}
-    first = next(iter(dtypes.values()))
-    if any(d != first for d in dtypes.values()):
-        listing = ", ".join(f"{n}={d}" for n, d in dtypes.items())
-        raise TypeError(f"{api}(): all operands must have the same dtype, got {listing}")
-    if first not in allowed:
-        raise TypeError(f"{api}(): dtype {first} is not supported; allowed: "
-                        f"{dtypes_text(allowed)}")
+def mask_fields(mask):
+    """The VecRepeat fields of the mask an instruction loads, traced now: a continuous length, or
+    [low_word, high_word]."""
+    if isinstance(mask, (list, tuple)):
+        return {"mask_lo": to_value(mask[0], KT.uint64).id,
+                "mask_hi": to_value(mask[1], KT.uint64).id}
+    return {"mask_len": to_value(mask, KT.int64).id}
 
 
 def repeat_fields(mask, repeat_times, repeat_params, is_set_mask):
@@ -59,13 +59,7 @@ def repeat_fields(mask, repeat_times, repeat_params, is_set_mask):
     as set_vector_mask left it), the iterations and the strides of repeat_params. The values are
     traced now, before the op that uses them is emitted; the returned function fills the op."""
     times = to_value(repeat_times, KT.uint8).id if repeat_times is not None else 0
-    mask_ids = {}
-    if is_set_mask:
-        if isinstance(mask, (list, tuple)):
-            mask_ids = {"mask_lo": to_value(mask[0], KT.uint64).id,
-                        "mask_hi": to_value(mask[1], KT.uint64).id}
-        else:
-            mask_ids = {"mask_len": to_value(mask, KT.int64).id}
+    mask_ids = mask_fields(mask) if is_set_mask else {}
     blk, reps = repeat_params.strides()
     blk_ids = [to_value(v, KT.uint16).id for v in blk]
     rep_ids = [to_value(v, KT.uint16).id for v in reps]
@@ -628,7 +622,7 @@ def _bilinear(api, ir_op, kind, allowed):
                    "dst_blk_stride": to_value(dst_blk_stride, KT.uint16).id,
                    "v_r_offset": to_value(v_r_offset, KT.uint16).id,
                    "v_repeat": to_value(v_repeat, KT.uint8).id}
-            fill = repeat_fields(mask, 1, _Strides((), ()), True)
+            masks = mask_fields(mask)
             refs = {name: tensor_ref(t) for name, t in (
                 ("dst", dst), ("src0", src0), ("src0_offset", src0_offset), ("src1", src1),
                 ("shared_tmp", shared_tmp_buffer))}
@@ -641,7 +635,8 @@ def _bilinear(api, ir_op, kind, allowed):
                 getattr(ir, name).CopyFrom(ref)
             for field, value in ids.items():
                 setattr(ir, field, value)
-            fill(_MaskOnly(ir.mask))
+            for field, value in masks.items():
+                setattr(ir.mask, field, value)
 
         tail = [Param("h_repeat", runtime_int), Param("repeat_mode", _literal_bool),
                 Param("dst_blk_stride", runtime_int), Param("v_r_offset", runtime_int),
@@ -654,13 +649,6 @@ def _bilinear(api, ir_op, kind, allowed):
                   f"the sum over horizontal steps of 8 blocks of src0 (at byte offsets from "
                   f"src0_offset) times src1's scalars, into a 128-element window of dst.")
     return op
-
-
-class _MaskOnly:
-    """The VecRepeat of an op that has a mask but no iterations or strides of its own."""
-
-    def __init__(self, rep):
-        self.repeat = rep
 
 
 def _any(x) -> bool:
@@ -709,12 +697,6 @@ class _Strides:
 
     def strides(self):
         return self._blk, self._rep
-
-
-def _require_tensors(api, **tensors):
-    for name, t in tensors.items():
-        if not local_tensor(t):
-            raise TypeError(f"{api}(): '{name}' must be a LocalTensor, got {type(t).__name__}")
 
 
 from asc.language.basic import vec_move as _vec_move  # noqa: E402 (it uses the helpers above)

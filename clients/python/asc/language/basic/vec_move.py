@@ -11,7 +11,8 @@ from asc.language.core.ir_value import PlainValue, to_value
 from asc.language.core.tensor import LocalTensor, tensor_ref
 from asc.language.core.types import (BrcbRepeatParams, GatherMaskParams, GatherRepeatParams,
                                      TransDataTo5HDParams, TransposeParamsExt)
-from asc.language.basic.common import check_ub, dtypes_text, local_tensor, runtime_int
+from asc.language.basic.common import (check_same_dtype, check_ub, dtypes_text, local_tensor,
+                                       require_local_tensors, runtime_int)
 
 __all__ = ["get_gather_mask_remain_count"]
 
@@ -24,14 +25,11 @@ def _vec():
 
 
 def _tensors(api, **tensors):
-    for name, t in tensors.items():
-        if not local_tensor(t):
-            raise TypeError(f"{api}(): '{name}' must be a LocalTensor, got {type(t).__name__}")
+    require_local_tensors(api, **tensors)
     check_ub(api, **tensors)
 
 
-def _same_dtype(api, allowed, **tensors):
-    _vec()._check_dtypes(api, allowed, **tensors)
+_same_dtype = check_same_dtype
 
 
 def _need(api, name, t, dtype):
@@ -53,10 +51,7 @@ def _emit(api, kind, **refs):
 
 def _mask_ids(mask):
     """The mask the instruction loads: a continuous length or [low_word, high_word]."""
-    if isinstance(mask, (list, tuple)):
-        return {"mask_lo": to_value(mask[0], KT.uint64).id,
-                "mask_hi": to_value(mask[1], KT.uint64).id}
-    return {"mask_len": to_value(mask, KT.int64).id}
+    return _vec().mask_fields(mask)
 
 
 def _mask_param():
