@@ -358,7 +358,22 @@ Status DecodeContext::DecodeVecUnary(const ir::VecUnaryOp& v, Instr* in) {
   if (v.has_repeat()) {
     if (Status s = DecodeRepeat(op, v.repeat(), 2, &m); !s.ok()) return s;
   }
+  if (v.accumulate() && op != Opcode::kVecWholeReduceSum) {
+    return OpError("accumulate", "is whole_reduce_sum's flag (vcadd), not " +
+                                     std::string(Info(op).mnemonic) + "'s");
+  }
+  m.accumulate = v.accumulate();
   return FinishVector(op, m, v.count(), in);
+}
+
+Status DecodeContext::DecodeAccValRead(const ir::AccValReadOp& v, Instr* in) {
+  in->opcode = Opcode::kAccValRead;
+  if (v.dtype() != ir::DT_FLOAT16 && v.dtype() != ir::DT_FLOAT32) {
+    return OpError("dtype", "must be DT_FLOAT16 or DT_FLOAT32 (ACC_VAL holds a vcadd total)");
+  }
+  in->dtype = ToDType(v.dtype());
+  in->result = v.result();
+  return Define(v.result(), in->dtype, "result");
 }
 
 Status DecodeContext::DecodeVecScalar(const ir::VecScalarOp& v, Instr* in) {

@@ -211,6 +211,8 @@ Status DecodeContext::DecodeOpBody(const ir::Op& op, Instr* in, uint32_t depth) 
       return DecodeVecProposal(op.vec_proposal(), in);
     case ir::Op::kMrgSortResult:
       return DecodeMrgSortResult(op.mrg_sort_result(), in);
+    case ir::Op::kAccValRead:
+      return DecodeAccValRead(op.acc_val_read(), in);
     case ir::Op::kVecMove:
       return DecodeVecMove(op.vec_move(), in);
     case ir::Op::kGatherMaskCount:

@@ -47,7 +47,7 @@ std::string_view ShapeName(OpClass c) {
       return "mrg_sort";
     case OpClass::kVecProposal:
       return "proposal";
-    case OpClass::kMrgSortResult:
+    case OpClass::kSprRead:
       return "register read";
     case OpClass::kVecMove:
       return "move";

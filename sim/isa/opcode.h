@@ -69,10 +69,10 @@ enum class OpClass : uint8_t {
   kPrintf,       // a format and its scalar arguments
   kDumpTensor,   // a tensor, desc, dump_size and optional shape dims
   kTrap,
-  kProfMark,       // metrics_prof_start / stop, print_time_stamp
-  kVecCopy,        // dst, src tensors: a UB -> UB copy of the active lanes (mask/repeat form only)
-  kStoreConfig,    // a write or read of the pad value / atomic-store registers (scalar unit)
-  kMrgSortResult,  // one uint16 count of the VMS4_SR register the last merge wrote (PIPE_S read)
+  kProfMark,     // metrics_prof_start / stop, print_time_stamp
+  kVecCopy,      // dst, src tensors: a UB -> UB copy of the active lanes (mask/repeat form only)
+  kStoreConfig,  // a write or read of the pad value / atomic-store registers (scalar unit)
+  kSprRead,      // a scalar-unit read of a special register PIPE_V wrote (VMS4_SR, ACC_VAL)
   kGatherMaskCount,  // result = the core's RSVD_CNT (the count the last gather_mask kept)
 };
 

@@ -111,6 +111,7 @@ struct MemOpInfo {
   // bilinear_interpolation: slots of h_repeat, v_repeat, v_r_offset and repeat_mode
   uint32_t h_repeat = 0, v_repeat = 0, v_offset = 0, repeat_mode = 0;
   bool to_cmp_mask = false;  // compare's register form: the bits go to CMPMASK, not dst
+  bool accumulate = false;   // whole_reduce_sum: the iterations' total also goes to ACC_VAL
   uint32_t count = 0;        // slot; count form
   bool params_form = false;
   uint32_t block_count = 0, block_len = 0, src_stride = 0, dst_stride = 0;  // slots, 0 = zero

@@ -89,6 +89,7 @@ struct IssuedInstr {
   uint64_t* move_kept = nullptr;
   uint64_t sel_addr = 0;     // select mode 2: sel_mask's UB address (what CMPMASK is left holding)
   bool to_cmp_mask = false;  // compare's register form: the bits go to the CMPMASK register
+  bool accumulate = false;   // vcadd's accumulate flag: the iterations' total goes to `reg`
   uint32_t flag = 0;         // set_flag / wait_flag: FlagFile index
   uint32_t event_id = 0;
   PipeId barrier_pipe = PipeId::kS;

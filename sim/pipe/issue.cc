@@ -76,7 +76,7 @@ class Evaluator {
 // Resolves one side of a copy or vector operand to host memory after checking it.
 bool ResolveSide(const TensorOperand& t, uint64_t address, uint64_t span, AccessRole role,
                  const IssueEnv& env, const Site& site, uint8_t** host, IssuedInstr* out,
-                 uint64_t chunk = 0, uint64_t pitch = 0) {
+                 uint64_t chunk = 0, uint64_t pitch = 0, uint64_t alignment = 0) {
   *host = nullptr;
   if (span == 0) return true;
   if (out->num_ranges < IssuedInstr::kMaxRanges) {
@@ -88,7 +88,8 @@ bool ResolveSide(const TensorOperand& t, uint64_t address, uint64_t span, Access
     LocalMemory* mem = env.memories.Find(t.space);
     SIM_CHECK(mem != nullptr, std::string(MemSpaceName(t.space)) +
                                   " operand on a core without that memory passed the decoder");
-    if (!CheckLocalAccess(*mem, address, span, mem->alignment(), role, site, env.diags)) {
+    if (!CheckLocalAccess(*mem, address, span, alignment != 0 ? alignment : mem->alignment(), role,
+                          site, env.diags)) {
       return false;
     }
     *host = mem->data() + address;
@@ -408,8 +409,14 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
                   : (static_cast<uint64_t>(last) / g.lanes_per_block(k) + 1) * kVectorBlockBytes;
       pitch = g.rep[k] * kVectorBlockBytes;
     }
+    // A whole-iteration reduction writes single results: its dst is aligned to one result
+    // (ascendc-semantics.md 5.5), not to a block.
+    uint64_t alignment = 0;
+    if (k == 0 && g.dst_per_repeat && g.group() == g.lanes_per_repeat()) {
+      alignment = uint64_t{g.dst_width} * g.SizeOf(0);
+    }
     if (!ResolveSide(*tensors[k], addrs[k], span, {names[k], k == 0}, env, site, &hosts[k], out,
-                     chunk, pitch)) {
+                     chunk, pitch, alignment)) {
       return false;
     }
   }
@@ -422,6 +429,15 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
   // are no race with what comes before or after them.
   if (to_reg) AddCmpMaskRange(true, out);
   out->to_cmp_mask = to_reg;
+  if (m.accumulate) {  // vcadd's accumulate flag: the total lands in ACC_VAL when it ends
+    SIM_CHECK(env.spr != nullptr, "an accumulating vcadd issued without an ACC_VAL register");
+    if (out->num_ranges < IssuedInstr::kMaxRanges) {
+      out->ranges[out->num_ranges++] =
+          MemRange{MemSpace::kSpr, kAccValOffset, kAccValOffset + kAccValBytes, true, 0, 0};
+    }
+    out->reg = Transfer{env.spr + kAccValOffset, kAccValBytes, kAccValBytes, 1};
+    out->accumulate = true;
+  }
   uint64_t dst_span = spans[0];
   out->repeat_form = true;
   out->src0 = Transfer{hosts[1], spans[1], spans[1], 1};
@@ -578,7 +594,6 @@ constexpr uint64_t kSort32Group = 32;
 constexpr uint64_t kProposalGroup = 16;
 constexpr int64_t kMaxProposalField = 5;  // mode_number: x1 y1 x2 y2 score label
 constexpr int64_t kMaxListLength = 4095;  // MrgSort4Info.elementLengths
-constexpr uint64_t kVms4SrBytes = 8;      // four uint16 counts
 
 // Resolves a strided field of `n` proposals (one element every proposal) whose proposals start
 // at `address`: bounds as whole proposals, the range as the field's bytes only.
@@ -723,9 +738,10 @@ bool BuildSort(const Instr& instr, const Evaluator& ev, const IssueEnv& env, con
     out->scalar_bits = m.exhausted_suspension ? 1 : 0;
     if (!ResolveSide(m.dst, dst_addr, dst_span, {"dst", true}, env, site, &dst, out)) return false;
     // Every merge sets VMS4_SR when it ends (get_mrg_sort_result reads it).
-    SIM_CHECK(env.vms4_sr != nullptr, "a merge issued without a VMS4_SR register");
-    out->ranges[out->num_ranges++] = MemRange{MemSpace::kSpr, 0, kVms4SrBytes, true, 0, 0};
-    out->reg = Transfer{env.vms4_sr, kVms4SrBytes, kVms4SrBytes, 1};
+    SIM_CHECK(env.spr != nullptr, "a merge issued without a VMS4_SR register");
+    out->ranges[out->num_ranges++] =
+        MemRange{MemSpace::kSpr, kVms4SrOffset, kVms4SrOffset + kVms4SrBytes, true, 0, 0};
+    out->reg = Transfer{env.spr + kVms4SrOffset, kVms4SrBytes, kVms4SrBytes, 1};
     // Cost: one repeat per 256 bytes of output (the model's unit for merges).
     out->geo.repeats = (dst_span + kVectorRepeatBlocks * kVectorBlockBytes - 1) /
                        (kVectorRepeatBlocks * kVectorBlockBytes);

@@ -29,6 +29,11 @@ struct StoreRegisters {
   AtomicOp atomic_op = AtomicOp::kSum;
 };
 
+// The special registers PIPE_V writes and the scalar unit reads: byte offsets in MemSpace::kSpr.
+inline constexpr uint64_t kVms4SrOffset = 0, kVms4SrBytes = 8;  // four uint16 merge counts
+inline constexpr uint64_t kAccValOffset = 8, kAccValBytes = 8;  // vcadd's accumulated total
+inline constexpr uint64_t kSprBytes = 16;
+
 struct IssueEnv {
   const Program& program;
   const SocConfig& config;
@@ -39,7 +44,7 @@ struct IssueEnv {
   DiagnosticSink& diags;
   VectorMask* vector_mask = nullptr;  // the core's mask register (the scalar unit's)
   StoreRegisters* store = nullptr;    // the core's pad value and atomic mode (the scalar unit's)
-  uint8_t* vms4_sr = nullptr;         // the core's VMS4_SR: four uint16 counts of the last merge
+  uint8_t* spr = nullptr;             // the core's special registers (kSprBytes, see above)
   uint64_t* gather_mask_count = nullptr;  // the core's RSVD_CNT register (the scalar unit's)
 };
 

@@ -27,17 +27,18 @@ ScalarValue FromElementBits(uint64_t bits, DType t) {
 
 bool BuildScalarAccess(const Instr& instr, const std::vector<ScalarValue>& values,
                        const IssueEnv& env, const Site& site, IssuedInstr* out) {
-  if (instr.opcode == Opcode::kMrgSortResult) {
-    // Count `kind` of VMS4_SR: a read of the register PIPE_V's merges write.
-    SIM_CHECK(env.vms4_sr != nullptr, "get_mrg_sort_result issued without a VMS4_SR register");
-    constexpr uint64_t kCount = sizeof(uint16_t);
-    uint64_t at = instr.kind * kCount;
+  if (Info(instr.opcode).op_class == OpClass::kSprRead) {
+    // A special register PIPE_V wrote: count `kind` of VMS4_SR, or ACC_VAL as an element.
+    SIM_CHECK(env.spr != nullptr, "a special-register read issued without the registers");
+    bool acc = instr.opcode == Opcode::kAccValRead;
+    uint64_t bytes = acc ? DTypeSize(instr.dtype) : sizeof(uint16_t);
+    uint64_t at = acc ? kAccValOffset : kVms4SrOffset + instr.kind * bytes;
     out->instr = &instr;
-    out->ranges[0] = MemRange{MemSpace::kSpr, at, at + kCount, false, 0, 0};
+    out->ranges[0] = MemRange{MemSpace::kSpr, at, at + bytes, false, 0, 0};
     out->num_ranges = 1;
-    out->src0 = Transfer{env.vms4_sr + at, kCount, kCount, 1};
+    out->src0 = Transfer{env.spr + at, bytes, bytes, 1};
     out->src0_addr = at;
-    out->bytes = kCount;
+    out->bytes = bytes;
     out->count = 1;
     return true;
   }

@@ -40,7 +40,7 @@ ScalarUnit::ScalarUnit(uint32_t core, LaunchContext& ctx, ScalarHost& host, cons
   stats_.pipe = std::string(PipeName(PipeId::kS));
   env_.vector_mask = &vector_mask_;
   env_.store = &store_;
-  env_.vms4_sr = vms4_sr_;
+  env_.spr = spr_;
   env_.gather_mask_count = &gather_mask_count_;
 }
 
@@ -64,7 +64,7 @@ void ScalarUnit::StartBlock(uint32_t block, const std::vector<ScalarValue>& init
   tpipe_.StartBlock();
   vector_mask_ = VectorMask{};  // a kernel starts in normal mode, all lanes on
   store_ = StoreRegisters{};    // no pad value set, atomics off
-  std::memset(vms4_sr_, 0, sizeof(vms4_sr_));
+  std::memset(spr_, 0, sizeof(spr_));
   gather_mask_count_ = 0;
   order_.Reset();
   auto_sync_.Reset();

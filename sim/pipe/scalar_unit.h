@@ -163,7 +163,7 @@ class ScalarUnit {
   PipeStats stats_;
   VectorMask vector_mask_;          // what set_vector_mask and mask-loading instructions left
   StoreRegisters store_;            // the pad value and atomic mode copies read at issue
-  uint8_t vms4_sr_[8] = {};         // VMS4_SR: the four uint16 counts the last mrg_sort wrote
+  uint8_t spr_[kSprBytes] = {};     // VMS4_SR (the last merge's counts) and ACC_VAL
   uint64_t gather_mask_count_ = 0;  // RSVD_CNT: written by PIPE_V when a gather_mask runs
   uint64_t queue_full_stall_cycles_ = 0;
   std::array<uint64_t, kNumPipes> queue_full_by_pipe_{};

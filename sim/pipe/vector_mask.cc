@@ -60,8 +60,11 @@ uint64_t VecGeometry::Span(int k) const {
   for (uint64_t r = first; r < repeats; ++r) {
     int64_t last = LastLane(r);
     if (last < 0) continue;
-    uint64_t block = static_cast<uint64_t>(last) / lanes_per_block(k);
-    end = std::max(end, (r * rep[k] + block * blk[k] + 1) * kVectorBlockBytes);
+    // Up to the last active lane's bytes: the rest of its block is not read (no lane uses it).
+    uint64_t lane = static_cast<uint64_t>(last);
+    uint64_t block = lane / lanes_per_block(k);
+    end = std::max(end, (r * rep[k] + block * blk[k]) * kVectorBlockBytes +
+                            (lane % lanes_per_block(k) + 1) * SizeOf(k));
   }
   return end;
 }

@@ -58,6 +58,30 @@ PipeTiming VectorPipe::Execute(const IssuedInstr& in, Cycle now, uint8_t* scratc
   return Timing(cost, repeats, beats, now);
 }
 
+namespace {
+
+// ACC_VAL += one iteration's sum: the row's own addition (a two-lane tree), so the total is
+// rounded to the element type after every iteration, as each sum is.
+void Accumulate(const OpcodeInfo& info, DType dtype, const uint8_t* sum, bool have_total,
+                uint8_t* total) {
+  uint64_t esize = DTypeSize(dtype);
+  if (!have_total) {
+    std::memcpy(total, sum, esize);
+    return;
+  }
+  alignas(8) uint8_t pair[2 * sizeof(uint64_t)];
+  alignas(8) uint8_t out[2 * sizeof(uint64_t)] = {};
+  std::memcpy(pair, total, esize);
+  std::memcpy(pair + esize, sum, esize);
+  uint8_t both[2] = {1, 1};
+  VecOperands ops{dtype, pair, nullptr, out, 2};
+  ops.active = both;
+  info.semantics(ops);
+  std::memcpy(total, out, esize);
+}
+
+}  // namespace
+
 // One iteration at a time: its active source lanes gathered densely, the element function run on
 // them, the results scattered into dst's image with their bytes marked. Iterations run in order,
 // all reading UB as it was when the instruction started.
@@ -85,6 +109,9 @@ PipeTiming VectorPipe::ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* 
   constexpr uint8_t kSelCmpMask = 0, kSelTensorScalar = 1;  // SelMode
   bool is_select = info.op_class == OpClass::kVecSelect;
   uint8_t cmp_bits[kCmpMaskBytes] = {};  // compare's register form: lanes not compared are 0
+  // vcadd's accumulate flag: the running total of the iterations' sums, in iteration order.
+  alignas(8) uint8_t total[2 * sizeof(uint64_t)] = {};
+  bool have_total = false;
   for (uint64_t r = 0; r < g.repeats; ++r) {
     std::memset(src0, 0, sizeof(src0));
     std::memset(src1, 0, sizeof(src1));
@@ -144,6 +171,8 @@ PipeTiming VectorPipe::ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* 
         uint64_t at = g.Offset(0, r, first);
         std::memcpy(image + at, result + first / group * bytes, bytes);
         std::memset(written + at, 1, bytes);
+        if (in.accumulate) Accumulate(info, instr.dtype, result, have_total, total);
+        have_total = have_total || in.accumulate;
       }
       continue;
     }
@@ -155,6 +184,7 @@ PipeTiming VectorPipe::ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* 
     }
   }
   if (in.to_cmp_mask) std::memcpy(cmp_mask_, cmp_bits, kCmpMaskBytes);
+  if (in.accumulate) std::memcpy(written + span, total, in.reg.bytes());  // ACC_VAL at the end
   if (is_select && instr.kind != kSelCmpMask) {
     // The library's modes 1 and 2 load CMPMASK with the scalar broadcast, or sel_mask's UB
     // address (as a 64-bit value in both halves: the model's choice), before the vsel.

@@ -74,7 +74,7 @@ TEST(VecGeometry, CounterModeFillsIterationsInOrderAndThePartialOneEndsTheSpan) 
   g.repeats = 3;
   EXPECT_TRUE(g.Active(2, 43));
   EXPECT_FALSE(g.Active(2, 44));
-  EXPECT_EQ(g.Span(0), 2 * 256 + 96u);  // 44 lanes: three blocks of the last iteration
+  EXPECT_EQ(g.Span(0), 2 * 256 + 88u);  // 44 lanes of the last iteration, to its last byte
   EXPECT_EQ(g.ActiveLanes(), 300u);
   g.rep[0] = 0;  // every iteration over the same 256 bytes
   EXPECT_EQ(g.Span(0), 256u);

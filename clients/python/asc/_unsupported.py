@@ -24,7 +24,6 @@ _NOT_YET: Dict[str, str] = {
     "asc.language.basic": """
     set_deq_scale VdeqInfo add_deq_relu
     cast_deq
-    reduce_sum reduce_max reduce_min
     """
     # [4.2-4.4, 4.13-4.16, 3.10] movement, sync, control, scalar, cube, debug, system
     """

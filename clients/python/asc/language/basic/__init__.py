@@ -22,9 +22,11 @@ from asc.language.basic.vec import *  # noqa: F401,F403
 from asc.language.basic.vec import __all__ as _vec_all
 from asc.language.basic.sort import *  # noqa: F401,F403
 from asc.language.basic.sort import __all__ as _sort_all
+from asc.language.basic.reduce import *  # noqa: F401,F403
+from asc.language.basic.reduce import __all__ as _reduce_all
 
 __all__ = (list(_aipp_all) + list(_atomic_all) + list(_copy_all) + list(_debug_all)
-           + list(_list_all) + list(_mask_all) + list(_scalar_all) + list(_sort_all)
+           + list(_list_all) + list(_mask_all) + list(_reduce_all) + list(_scalar_all) + list(_sort_all)
            + list(_sync_all) + list(_sys_all) + list(_vec_all))
 
 # pyasc names not implemented yet raise NotSupportedError, not AttributeError (asc/_unsupported.py).

@@ -32,15 +32,17 @@ def set_vector_mask(*args, dtype: DataType = KT.float16, mode: MaskMode = MaskMo
     if not isinstance(mode, MaskMode) and mode not in (0, 1):
         raise TypeError(f"{api}(): mode must be an asc.MaskMode, got {mode!r}")
 
+    # Operands are traced (and their conversions emitted) before the op that uses them.
     def length_form(length):
+        length_id = to_value(length, KT.int64).id
         ir = _emit(api, _K.SET_MASK_LENGTH)
-        ir.length = to_value(length, KT.int64).id
+        ir.length = length_id
         ir.dtype = dtype.to_ir()
 
     def words_form(mask_high, mask_low):
+        hi_id, lo_id = to_value(mask_high, KT.uint64).id, to_value(mask_low, KT.uint64).id
         ir = _emit(api, _K.SET_MASK)
-        ir.mask_hi = to_value(mask_high, KT.uint64).id
-        ir.mask_lo = to_value(mask_low, KT.uint64).id
+        ir.mask_hi, ir.mask_lo = hi_id, lo_id
 
     dispatch(api, [Overload([Param("length", runtime_int)], length_form),
                    Overload([Param("mask_high", runtime_int), Param("mask_low", runtime_int)],

@@ -12,7 +12,7 @@ from asc.language.core.dispatch import Overload, Param, dispatch, of_type
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import KnownTypes as KT
 from asc.language.core.enums import CMPMODE, PipeID, ReduceOrder, RoundMode, SelMode
-from asc.language.core.ir_value import is_runtime_int, is_runtime_number, to_value
+from asc.language.core.ir_value import PlainValue, is_runtime_int, is_runtime_number, to_value
 from asc.language.core.tensor import tensor_ref
 from asc.language.core.types import BinaryRepeatParams, CopyRepeatParams, UnaryRepeatParams
 from asc.language.basic.common import (check_same_dtype as _check_dtypes, check_ub, dtypes_text,
@@ -332,8 +332,9 @@ def _reduce_params(names, int_mask_only=False):
 
 
 def emit_reduce(api, ir_op, kind, allowed, dst, src, mask, repeat, dst_rep_stride,
-                src_blk_stride, src_rep_stride, is_set_mask=True, order=None):
-    """One reduction instruction: dst_rep_stride counts one iteration's results."""
+                src_blk_stride, src_rep_stride, is_set_mask=True, order=None, accumulate=False):
+    """One reduction instruction: dst_rep_stride counts one iteration's results. `accumulate`
+    (whole_reduce_sum only) is vcadd's flag: the iterations' total also goes to ACC_VAL."""
     check_ub(api, dst=dst, src=src)
     _check_dtypes(api, allowed, dst=dst, src=src)
     fill = repeat_fields(mask, repeat,
@@ -345,7 +346,18 @@ def emit_reduce(api, ir_op, kind, allowed, dst, src, mask, repeat, dst_rep_strid
     ir.src.CopyFrom(tensor_ref(src))
     if order is not None:
         ir.order = int(order)
+    if accumulate:
+        ir.accumulate = True
     fill(ir)
+
+
+def acc_val_read(api, dtype):
+    """The ACC_VAL register as a `dtype` value: a scalar-unit read, after V_S."""
+    op = require_builder(api).emit("acc_val_read")
+    value = PlainValue(require_builder(api).new_value(), dtype)
+    op.result = value.id
+    op.dtype = dtype.to_ir()
+    return value
 
 
 def _reduce(api, ir_op, kind, allowed):

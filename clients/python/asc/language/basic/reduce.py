@@ -1,0 +1,292 @@
+"""Whole-tensor reductions (asc-api.md 4.10): reduce_sum, reduce_max and reduce_min, emitted as
+the library's instruction sequences (ascendc-semantics.md 5.5), so that their numerics, syncs and
+cycles are those instructions'.
+
+- reduce_sum, count form: one counter-mode vcadd with its accumulate flag (each iteration's sum
+  into shared_tmp_buffer, their running total into ACC_VAL), V_S, a scalar read of ACC_VAL, a
+  scalar store of dst[0], then S_V and S_MTE3.
+- reduce_sum, mask form: one vcadd per iteration into shared_tmp_buffer (255 iterations per
+  instruction), then counter-mode vcadds over the partial sums, PIPE_V barriers between them,
+  the last one into dst; a single partial is copied by the scalar unit instead.
+- reduce_max / reduce_min: vcmax / vcmin per iteration into (value, index) pairs, then levels
+  of vcmax / vcmin over the values of the previous level's pairs (the even lanes), until one
+  pair is left; V_S; the scalar unit stores the value in dst[0] and, with cal_index, follows the
+  levels' indexes down to the element's and stores it in dst[1] as an unsigned integer of the
+  element's width; then S_V and S_MTE3. Level k's pairs start after level k-1's, each level
+  32-byte aligned: the shared_tmp_buffer this needs is checked when its size is known.
+
+The sequence for max/min is the model's reading of the library's (the references say only
+"vcmax chains"); docs/isa.md states the element index it reports. Ties take the first element,
+a NaN wins, as whole_reduce_max/min decide them.
+"""
+import numbers
+
+from asc.codegen.builder import require_builder
+from asc.language.core.constexpr import ConstExpr
+from asc.language.core.dispatch import Overload, Param, dispatch
+from asc.language.core.dtype import KnownTypes as KT
+from asc.language.core.enums import HardEvent, MaskMode, PipeID, ReduceOrder
+from asc.language.core.ir_value import cast
+from asc.language.basic.common import (check_same_dtype, check_ub, is_bool,
+                                       require_local_tensors, runtime_int)
+from asc.language.basic.mask import reset_mask, set_mask_count, set_mask_norm, set_vector_mask
+from asc.language.basic.sync import pipe_barrier, set_flag, wait_flag
+from asc.language.basic.vec import bit_mask, emit_reduce
+
+__all__ = ["reduce_sum", "reduce_max", "reduce_min"]
+
+_REPEAT_BYTES = 256
+_BLOCK_BYTES = 32
+_MAX_REPEAT = 255          # repeat_times is 8 bits: longer runs are issued in chunks
+_ALLOWED = (KT.float16, KT.float32)
+_ROWS = {"sum": ("whole_reduce_sum", "vec_unary"), "max": ("whole_reduce_max", "vec_reduce"),
+         "min": ("whole_reduce_min", "vec_reduce")}
+
+
+def _row(op):
+    from asc.language.basic.vec import _row as vec_row
+    api, ir_op, kind, _layout, _dtypes, _forms = vec_row(_ROWS[op][0])
+    return ir_op, kind
+
+
+def _lanes(dtype):
+    return _REPEAT_BYTES // dtype.sizeof()
+
+
+def _round_up(n, dtype):
+    per_block = _BLOCK_BYTES // dtype.sizeof()
+    return (n + per_block - 1) // per_block * per_block
+
+
+def _const_int(api, name, value):
+    """A compile-time int argument: the sequence's length depends on it."""
+    value = ConstExpr.unwrap(value)
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{api}(): {name} must be a compile-time int here (a Python int or "
+                        f"ConstExpr[int]): how many reduction levels the library issues depends "
+                        f"on it; got {type(value).__name__}. This is aicore-sim's limit, not "
+                        f"pyasc's")
+    if value <= 0:
+        raise ValueError(f"{api}(): {name} must be > 0, got {value}")
+    return int(value)
+
+
+def _sync(event):
+    """set_flag + wait_flag of `event`, with the TPipe's event id when there is one."""
+    from asc.language.fwk.state import fwk_state
+    pipe = fwk_state(require_builder("sync")).pipe
+    event_id = pipe.fetch_event_id(event) if pipe is not None else 0
+    set_flag(event, event_id)
+    wait_flag(event, event_id)
+
+
+def _check_tmp(api, tmp, needed):
+    size = ConstExpr.unwrap(tmp._size)
+    if isinstance(size, numbers.Integral) and size < needed:
+        raise ValueError(f"{api}(): shared_tmp_buffer holds {size} elements, but this reduction "
+                         f"needs {needed} ({needed * tmp.dtype.sizeof()} bytes). Fix: allocate "
+                         f"shared_tmp_buffer with at least {needed} elements of {tmp.dtype}")
+
+
+def _counter(api, op, dst, src, count, accumulate=False, order=None):
+    """One counter-mode instruction over `count` elements of src: results dense in dst."""
+    ir_op, kind = _row(op)
+    set_mask_count()
+    set_vector_mask(count, dtype=src.dtype, mode=MaskMode.COUNTER)
+    emit_reduce(api, ir_op, kind, _ALLOWED, dst, src, None, 1, 1, 1, 8, is_set_mask=False,
+                order=order, accumulate=accumulate)
+    set_mask_norm()
+    reset_mask()
+
+
+def _per_repeat(api, op, dst, src, mask, repeat_time, src_rep_stride, order=None):
+    """The user's iterations, 255 per instruction: result r at dst[r] (pairs: dst[2r])."""
+    ir_op, kind = _row(op)
+    width = 1 if op == "sum" else 2
+    step = _REPEAT_BYTES if src_rep_stride is None else src_rep_stride * _BLOCK_BYTES
+    for first in range(0, repeat_time, _MAX_REPEAT):
+        n = min(_MAX_REPEAT, repeat_time - first)
+        offset = first * step // src.dtype.sizeof()
+        emit_reduce(api, ir_op, kind, _ALLOWED, dst[first * width] if first else dst,
+                    src[offset] if offset else src, mask,
+                    n, 1, 1, 8 if src_rep_stride is None else src_rep_stride, order=order)
+
+
+def _store_scalar(dst, value, index=None):
+    """dst[0] = value (and dst[1] = index) by the scalar unit, visible to PIPE_V and MTE3."""
+    dst.set_value(0, value)
+    if index is not None:
+        uint = KT.uint16 if dst.dtype.sizeof() == 2 else KT.uint32
+        dst.reinterpret_cast(uint).set_value(1, cast(index, uint))
+    _sync(HardEvent.S_V)
+    _sync(HardEvent.S_MTE3)
+
+
+def _check(api, dst, src, tmp):
+    require_local_tensors(api, dst=dst, src=src, shared_tmp_buffer=tmp)
+    check_ub(api, dst=dst, src=src, shared_tmp_buffer=tmp)
+    check_same_dtype(api, _ALLOWED, dst=dst, src=src, shared_tmp_buffer=tmp)
+
+
+# ---- reduce_sum ----------------------------------------------------------------------------------
+
+def _sum_count(api, dst, src, tmp, count):
+    from asc.language.basic.vec import acc_val_read
+    lanes = _lanes(src.dtype)
+    known = ConstExpr.unwrap(count)
+    if isinstance(known, numbers.Integral) and not isinstance(known, bool):
+        if known <= 0:
+            raise ValueError(f"{api}(): count must be > 0, got {known}")
+        _check_tmp(api, tmp, _round_up((known + lanes - 1) // lanes, src.dtype))
+    _counter(api, "sum", tmp, src, count, accumulate=True)
+    _sync(HardEvent.V_S)
+    _store_scalar(dst, acc_val_read(api, src.dtype))
+
+
+def _sum_levels(api, dst, tmp, partials):
+    """Counter-mode vcadds over `partials` sums at tmp[0], level by level, the last into dst."""
+    lanes = _lanes(tmp.dtype)
+    plan, at, n = [], 0, partials
+    while True:
+        nxt = (n + lanes - 1) // lanes
+        out = None if nxt == 1 else _round_up(at + n, tmp.dtype)
+        plan.append((at, n, out))
+        if out is None:
+            break
+        at, n = out, nxt
+    _check_tmp(api, tmp, max(_round_up(a + k, tmp.dtype) for a, k, _ in plan))
+    for at, n, out in plan:
+        pipe_barrier(PipeID.PIPE_V)
+        _counter(api, "sum", dst if out is None else tmp[out], tmp[at] if at else tmp, n)
+
+
+def _sum_mask(api, dst, src, tmp, mask, repeat_time, src_rep_stride):
+    repeat_time = _const_int(api, "repeat_time", repeat_time)
+    _check_tmp(api, tmp, _round_up(repeat_time, src.dtype))
+    _per_repeat(api, "sum", tmp, src, mask, repeat_time, src_rep_stride)
+    if repeat_time == 1:
+        _sync(HardEvent.V_S)
+        _store_scalar(dst, tmp.get_value(0))
+        return
+    _sum_levels(api, dst, tmp, repeat_time)
+
+
+def reduce_sum(dst, src, shared_tmp_buffer, *args, **kwargs):
+    """reduce_sum(dst, src, shared_tmp_buffer, count) or (dst, src, shared_tmp_buffer, mask,
+    repeat_time, src_rep_stride): the sum of the elements in dst[0]. Binary trees within an
+    iteration; the count form adds the iterations' sums in order (ACC_VAL), the mask form in
+    further trees over the partial sums."""
+    api = "reduce_sum"
+    require_builder(api)
+    _check(api, dst, src, shared_tmp_buffer)
+
+    def count_form(count):
+        _sum_count(api, dst, src, shared_tmp_buffer, count)
+
+    def mask_form(mask, repeat_time, src_rep_stride):
+        _sum_mask(api, dst, src, shared_tmp_buffer, mask, repeat_time, src_rep_stride)
+
+    dispatch(api, [Overload([Param("count", runtime_int)], count_form),
+                   Overload([Param("mask", runtime_int), Param("repeat_time", runtime_int),
+                             Param("src_rep_stride", runtime_int)], mask_form),
+                   Overload([Param("mask", bit_mask), Param("repeat_time", runtime_int),
+                             Param("src_rep_stride", runtime_int)], mask_form)], args, kwargs)
+
+
+# ---- reduce_max / reduce_min -----------------------------------------------------------------
+
+def _value_lanes(dtype, lanes):
+    """The even lanes of an iteration (the values of (value, index) pairs) as [low, high]."""
+    pattern = int("01" * (lanes // 2), 2)
+    return [pattern & ((1 << 64) - 1), pattern >> 64]
+
+
+def _extreme(api, op, dst, src, tmp, first_level, pairs, cal_index):
+    """Levels over the pairs of `first_level` (already issued: `pairs` pairs at tmp[0]) down to
+    one; then the value, and with cal_index the element index, stored by the scalar unit."""
+    dtype = src.dtype
+    lanes = _lanes(dtype)
+    order = ReduceOrder.ORDER_VALUE_INDEX
+    levels, at, n = [(0, pairs)], 0, pairs
+    while n > 1:
+        out = _round_up(at + 2 * n, dtype)
+        n = (2 * n + lanes - 1) // lanes
+        levels.append((out, n))
+        at = out
+    _check_tmp(api, tmp, _round_up(levels[-1][0] + 2, dtype))
+    first_level()
+    for (at, n), (out, _) in zip(levels, levels[1:]):
+        pipe_barrier(PipeID.PIPE_V)
+        elements = 2 * n
+        full, tail = divmod(elements, lanes)
+        values = _value_lanes(dtype, lanes)
+        if full:
+            _per_repeat(api, op, tmp[out], tmp[at] if at else tmp, values, full, None, order)
+        if tail:
+            low = (1 << tail) - 1
+            tail_mask = [values[0] & low, values[1] & (low >> 64)]
+            _per_repeat(api, op, tmp[out + 2 * full], tmp[at + full * lanes], tail_mask, 1,
+                        None, order)
+    _sync(HardEvent.V_S)
+    top = levels[-1][0]
+    value = tmp.get_value(top)
+    index = None
+    if cal_index:
+        # Pair j of level k came from iteration j over level k-1's pairs j * lanes / 2 ..: the
+        # lane it reports (an even one) names the pair below; level 1's lane the element.
+        uint = KT.uint16 if dtype.sizeof() == 2 else KT.uint32
+        lane_of = tmp.reinterpret_cast(uint)
+        j = None
+        for at, _n in reversed(levels):
+            slot = at + 1 if j is None else j * 2 + (at + 1)
+            lane = cast(lane_of.get_value(slot), KT.int32)
+            if at == 0:
+                index = lane if j is None else j * lanes + lane
+            else:
+                half = lane // 2
+                j = half if j is None else j * (lanes // 2) + half
+    _store_scalar(dst, value, index)
+
+
+def _max_min(op):
+    api = f"reduce_{op}"
+
+    def reduce(dst, src, shared_tmp_buffer, *args, **kwargs):
+        require_builder(api)
+        _check(api, dst, src, shared_tmp_buffer)
+        tmp = shared_tmp_buffer
+        order = ReduceOrder.ORDER_VALUE_INDEX
+
+        def count_form(count, cal_index=False):
+            count = _const_int(api, "count", count)
+            pairs = (count + _lanes(src.dtype) - 1) // _lanes(src.dtype)
+            _extreme(api, op, dst, src, tmp,
+                     lambda: _counter(api, op, tmp, src, count, order=order), pairs,
+                     bool(cal_index))
+
+        def mask_form(mask, repeat_time, src_rep_stride, cal_index=False):
+            repeat_time = _const_int(api, "repeat_time", repeat_time)
+            _extreme(api, op, dst, src, tmp,
+                     lambda: _per_repeat(api, op, tmp, src, mask, repeat_time, src_rep_stride,
+                                         order), repeat_time, bool(cal_index))
+
+        index = Param("cal_index", is_bool, False)
+        dispatch(api, [Overload([Param("count", runtime_int), index], count_form),
+                       Overload([Param("mask", runtime_int), Param("repeat_time", runtime_int),
+                                 Param("src_rep_stride", runtime_int), index], mask_form),
+                       Overload([Param("mask", bit_mask), Param("repeat_time", runtime_int),
+                                 Param("src_rep_stride", runtime_int), index], mask_form)],
+                 args, kwargs)
+
+    reduce.__name__ = reduce.__qualname__ = api
+    reduce.__doc__ = (
+        f"{api}(dst, src, shared_tmp_buffer, count, cal_index=False) or (dst, src, "
+        f"shared_tmp_buffer, mask, repeat_time, src_rep_stride, cal_index=False): the "
+        f"{'largest' if op == 'max' else 'smallest'} element in dst[0]; with cal_index its "
+        f"index (iteration * elements per iteration + lane) in dst[1], as an unsigned integer "
+        f"of the element's width.")
+    return reduce
+
+
+reduce_max = _max_min("max")
+reduce_min = _max_min("min")
