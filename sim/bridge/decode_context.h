@@ -121,6 +121,7 @@ class DecodeContext {
   Status DecodeVecSelect(const ir::VecSelectOp& v, Instr* in);
   Status DecodeVecBilinear(const ir::VecBilinearOp& v, Instr* in);
   Status DecodeVecReduce(const ir::VecReduceOp& v, Instr* in);
+  Status DecodeCastDeq(const ir::VecCastOp& v, MemOpInfo& m, Instr* in);
   Status DecodeAccValRead(const ir::AccValReadOp& v, Instr* in);
   Status DecodeVecSort32(const ir::VecSort32Op& v, Instr* in);
   Status DecodeVecMrgSort(const ir::VecMrgSortOp& v, Instr* in);

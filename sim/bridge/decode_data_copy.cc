@@ -113,8 +113,7 @@ Status DecodeContext::DecodePadForm(const ir::DataCopyOp& c, MemOpInfo* m, Instr
 // set_pad_value, set_atomic_* and get_store_atomic_config: scalar-unit register accesses.
 Status DecodeContext::DecodeStoreConfig(const ir::StoreConfigOp& c, Instr* in) {
   in->opcode = Opcode::kStoreConfig;
-  if (c.kind() < ir::StoreConfigOp::SET_PAD_VALUE ||
-      c.kind() > ir::StoreConfigOp::GET_STORE_ATOMIC_CONFIG) {
+  if (c.kind() < ir::StoreConfigOp::SET_PAD_VALUE || c.kind() > ir::StoreConfigOp::SET_DEQ_SCALE) {
     return OpError("kind", std::to_string(c.kind()) + " is not a StoreConfigOp.Kind value");
   }
   in->kind = static_cast<uint8_t>(c.kind());
@@ -135,6 +134,28 @@ Status DecodeContext::DecodeStoreConfig(const ir::StoreConfigOp& c, Instr* in) {
       if (Status u = UseInteger(c.atomic_type(), "atomic_type"); !u.ok()) return u;
       in->a = c.atomic_type();
       break;
+    case ir::StoreConfigOp::SET_DEQ_SCALE: {
+      DType t;
+      if (Status u = Use(c.value(), "value", &t); !u.ok()) return u;
+      in->a = c.value();
+      DeqMode mode = DeqMode::kHalfScale;
+      if (c.deq_vector()) {
+        if (!IsInteger(t)) return OpError("value", "must be the vdeq tensor's UB address");
+        mode = DeqMode::kVector;
+      } else if (t == DType::kFloat32) {
+        if (Status u = UseInteger(c.deq_offset(), "deq_offset"); !u.ok()) return u;
+        if (Status u = Use(c.deq_sign_mode(), "deq_sign_mode", &t); !u.ok()) return u;
+        in->b = c.deq_offset();
+        in->c = c.deq_sign_mode();
+        mode = DeqMode::kWord;
+      } else if (t != DType::kFloat16) {
+        return OpError("value",
+                       "must be a float16 scale, a float32 scale with deq_offset and "
+                       "deq_sign_mode, or an address with deq_vector");
+      }
+      in->imm.i = static_cast<int64_t>(mode);
+      break;
+    }
     default:
       if (Status d = Define(c.result(), DType::kInt16, "result"); !d.ok()) return d;
       if (Status d = Define(c.result2(), DType::kInt16, "result2"); !d.ok()) return d;

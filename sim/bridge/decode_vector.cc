@@ -124,17 +124,34 @@ Status DecodeContext::DecodeVecMask(const ir::VecMaskOp& v, Instr* in) {
   return Status::Ok();
 }
 
+// cast_deq: int16 -> int8 / uint8 by the DEQSCALE parameters; no round mode.
+Status DecodeContext::DecodeCastDeq(const ir::VecCastOp& v, MemOpInfo& m, Instr* in) {
+  if (m.src0.dtype != DType::kInt16 ||
+      (m.dst.dtype != DType::kInt8 && m.dst.dtype != DType::kUInt8)) {
+    return OpError("dst.dtype", std::string(DTypeProtoName(m.src0.dtype)) + " -> " +
+                                    std::string(DTypeProtoName(m.dst.dtype)) +
+                                    " is not cast_deq's; it converts DT_INT16 to DT_INT8 or "
+                                    "DT_UINT8");
+  }
+  if (v.round_mode() != 0) return OpError("round_mode", "cast_deq has no round mode");
+  in->src_dtype = m.src0.dtype;
+  if (v.has_repeat()) {
+    if (Status s = DecodeRepeat(Opcode::kVecCastDeq, v.repeat(), 2, &m); !s.ok()) return s;
+  }
+  return FinishVector(Opcode::kVecCastDeq, m, v.count(), in);
+}
+
 Status DecodeContext::DecodeVecCast(const ir::VecCastOp& v, Instr* in) {
   in->opcode = Opcode::kVecCast;
   MemOpInfo m;
   if (Status s = DecodeTensor(v.dst(), "dst", true, &m.dst); !s.ok()) return s;
   if (Status s = DecodeTensor(v.src(), "src", true, &m.src0); !s.ok()) return s;
+  if (v.deq()) return DecodeCastDeq(v, m, in);
   RoundModeSet modes = CastModes(m.src0.dtype, m.dst.dtype);
   std::string pair =
       std::string(DTypeName(m.src0.dtype)) + " -> " + std::string(DTypeName(m.dst.dtype));
   if (modes == 0) {
-    return OpError("dst.dtype", "the chip has no cast " + pair +
-                                    " (ascendc-semantics.md 5.2; int32 -> float16 is cast_deq)");
+    return OpError("dst.dtype", "the chip has no cast " + pair + " (ascendc-semantics.md 5.2)");
   }
   if (v.round_mode() >= static_cast<uint32_t>(kNumRoundModes) ||
       (modes & (1u << v.round_mode())) == 0) {
@@ -234,10 +251,16 @@ Status DecodeContext::DecodeVecSelect(const ir::VecSelectOp& v, Instr* in) {
   if (v.sel_mode() != kTensorScalar) {
     if (Status s = DecodeTensor(v.src1(), "src1", true, &m.src1); !s.ok()) return s;
     if (Status s = SameDType(m.dst, m.src1, "src1"); !s.ok()) return s;
+  } else if (v.scalar_from_cmp_mask()) {
+    if (v.scalar() != 0) return OpError("scalar", "is set together with scalar_from_cmp_mask");
+    m.scalar_from_cmp_mask = true;
   } else {
     DType st;
     if (Status u = Use(v.scalar(), "scalar", &st); !u.ok()) return u;
     m.scalar = v.scalar();
+  }
+  if (v.scalar_from_cmp_mask() && v.sel_mode() != kTensorScalar) {
+    return OpError("scalar_from_cmp_mask", "is VSEL_TENSOR_SCALAR_MODE's (1) alone");
   }
   in->kind = static_cast<uint8_t>(v.sel_mode());
   if (v.has_repeat()) {

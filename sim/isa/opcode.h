@@ -131,6 +131,7 @@ struct VecOperands {
                                        // it (nullptr: every lane); round_mode is the ReduceOrder
   const SortOperands* sort = nullptr;  // kVecMrgSort: the lists of one merge
   MoveCall* move = nullptr;            // kVecMove: what to move and where (semantics/movement.h)
+  const uint64_t* deq = nullptr;       // cast_deq, vector mode: DEQSCALE's 16 quant words
 };
 
 // One merge of up to four sorted lists (semantics/sort.cc): `count` of VecOperands is unused,

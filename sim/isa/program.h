@@ -112,7 +112,8 @@ struct MemOpInfo {
   uint32_t h_repeat = 0, v_repeat = 0, v_offset = 0, repeat_mode = 0;
   bool to_cmp_mask = false;  // compare's register form: the bits go to CMPMASK, not dst
   bool accumulate = false;   // whole_reduce_sum: the iterations' total also goes to ACC_VAL
-  uint32_t count = 0;        // slot; count form
+  bool scalar_from_cmp_mask = false;  // select mode 1: the scalar is CMPMASK's first element
+  uint32_t count = 0;                 // slot; count form
   bool params_form = false;
   uint32_t block_count = 0, block_len = 0, src_stride = 0, dst_stride = 0;  // slots, 0 = zero
   uint32_t scalar = 0;  // slot of vec_scalar's scalar
@@ -142,6 +143,15 @@ enum class StoreConfigKind : uint8_t {
   kSetAtomic = 2,
   kSetAtomicType = 3,
   kGetStoreAtomicConfig = 4,
+  kSetDeqScale = 5,  // Instr::a = value, b = offset, c = sign mode, imm.i = the DeqMode
+};
+
+// What set_deq_scale loaded into DEQSCALE (the model keeps the form; the consumers read the word).
+enum class DeqMode : uint8_t {
+  kUnset = 0,
+  kHalfScale = 1,  // set_deq_scale(half): int32 -> half deq (cast, add_deq_relu)
+  kWord = 2,       // set_deq_scale(scale, offset, sign_mode): one quant word (cast_deq)
+  kVector = 3,     // set_deq_scale(vdeq, VdeqInfo): the UB address of 16 quant words
 };
 
 // Rearrangement operands beyond MemOpInfo's (kernel.proto VecMoveOp): slots, 0 = absent.

@@ -80,6 +80,7 @@ struct IssuedInstr {
   // and a register the instruction writes at its end (VMS4_SR), after the image and mask.
   Transfer lists[4];
   Transfer reg;
+  Transfer deq;  // cast_deq after set_deq_scale's vector form: DEQSCALE's 16 words in UB
   // Rearrangement: its operands, the core's UB (read when it starts; dst is the image of
   // [move_lo, move_lo + dst.chunk_bytes)) and the register receiving gather_mask's count.
   MoveArgs move;
@@ -90,7 +91,8 @@ struct IssuedInstr {
   uint64_t sel_addr = 0;     // select mode 2: sel_mask's UB address (what CMPMASK is left holding)
   bool to_cmp_mask = false;  // compare's register form: the bits go to the CMPMASK register
   bool accumulate = false;   // vcadd's accumulate flag: the iterations' total goes to `reg`
-  uint32_t flag = 0;         // set_flag / wait_flag: FlagFile index
+  bool scalar_from_cmp_mask = false;  // select mode 1: the scalar read from CMPMASK as it runs
+  uint32_t flag = 0;                  // set_flag / wait_flag: FlagFile index
   uint32_t event_id = 0;
   PipeId barrier_pipe = PipeId::kS;
   TransferKind transfer = TransferKind::kNone;  // data movement: from the core's route

@@ -8,6 +8,7 @@
 
 #include "sim/check/bounds.h"
 #include "sim/core/invariant.h"
+#include "sim/isa/semantics/deq.h"
 #include "sim/sync/hard_event.h"
 
 namespace aicore::sim {
@@ -279,6 +280,29 @@ bool LoadOwnMask(const MemOpInfo& m, const std::vector<ScalarValue>& values, con
   return true;
 }
 
+// The DEQSCALE operand of the dequantising rows (cast_deq, add_deq_relu, cast int32 -> half):
+// the register's word, or for cast_deq after set_deq_scale's vector form the 16 words at its UB
+// address, read when the instruction runs.
+bool ResolveDeq(const Instr& instr, const MemOpInfo& m, const IssueEnv& env, const Site& site,
+                IssuedInstr* out) {
+  bool cast_deq = instr.opcode == Opcode::kVecCastDeq;
+  bool deq = cast_deq || instr.opcode == Opcode::kVecAddDeqRelu ||
+             (instr.opcode == Opcode::kVecCast && m.src0.dtype == DType::kInt32 &&
+              instr.dtype == DType::kFloat16);
+  if (!deq || env.store == nullptr) return true;
+  out->scalar_bits = env.store->deq_word;
+  if (!cast_deq || env.store->deq_mode != DeqMode::kVector) return true;
+  constexpr uint64_t kBytes = kDeqVectorWords * sizeof(uint64_t);
+  TensorOperand words{MemSpace::kUb, 0, DType::kUInt64};
+  uint8_t* host = nullptr;
+  if (!ResolveSide(words, env.store->deq_word, kBytes, {"vdeq (set_deq_scale)", false}, env, site,
+                   &host, out)) {
+    return false;
+  }
+  out->deq = Transfer{host, kBytes, kBytes, 1};
+  return true;
+}
+
 // The mask/repeat form: lanes from the mask (its own, or the register's), iterations and strides
 // (asc-api.md 4.1). Each operand's span runs from its base to the last block an active lane
 // touches; a copy of the strides goes to the race checker when blocks are contiguous.
@@ -304,6 +328,8 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
     g.size[1] = g.size[2] = static_cast<uint32_t>(DTypeSize(m.src0.dtype));
     g.esize = std::max(g.size[0], g.size[1]);
   }
+  // cast_deq writes the high half of each block (halfBlock, which pyasc leaves at true).
+  if (instr.opcode == Opcode::kVecCastDeq) g.dst_half_block = 2;
   uint64_t repeat_times = 1;
   if (m.repeat_times != 0 &&
       !ev.InRange(m.repeat_times, "repeat_times", kMaxRepeatTimes, &repeat_times)) {
@@ -315,9 +341,9 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
   bool select = cls == OpClass::kVecSelect;
   constexpr uint8_t kSelCmpMask = 0;  // SelMode VSEL_CMPMASK_SPR: the bits are CMPMASK's
   bool sel_reg = select && instr.kind == kSelCmpMask;
-  // A count-form select runs as one counter-mode instruction over `count` lanes, and leaves
-  // normal mode with every lane on, as the library's does (ascendc-semantics.md 5.7).
-  if (cls == OpClass::kVecSelect && !m.repeat_form) {
+  // A count-form select (or cast_deq) runs as one counter-mode instruction over `count` lanes,
+  // and leaves normal mode with every lane on, as the library's does (ascendc-semantics.md 5.7).
+  if ((cls == OpClass::kVecSelect || instr.opcode == Opcode::kVecCastDeq) && !m.repeat_form) {
     int64_t count = ev.Int(m.count);
     if (count < 0) return ev.Fail("field count = " + std::to_string(count) + " is negative");
     reg = VectorMask{};
@@ -359,7 +385,7 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
       g.counter ? (g.count + g.lanes_per_repeat() - 1) / g.lanes_per_repeat() : repeat_times;
   const char* blk_names[3] = {"dst_blk_stride", "src0_blk_stride", "src1_blk_stride"};
   const char* rep_names[3] = {"dst_rep_stride", "src0_rep_stride", "src1_rep_stride"};
-  bool one_source = (compare_cls || select) && m.scalar != 0;
+  bool one_source = (compare_cls || select) && (m.scalar != 0 || m.scalar_from_cmp_mask);
   int sources = one_source ? 1 : VectorSources(cls);
   if (sources != 2) blk_names[1] = "src_blk_stride", rep_names[1] = "src_rep_stride";
   int operands = 1 + sources;
@@ -377,7 +403,9 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
   uint8_t* hosts[3] = {nullptr, nullptr, nullptr};
   uint64_t spans[3] = {to_reg ? 0 : g.Span(0), operands > 1 ? g.Span(1) : 0,
                        operands > 2 ? g.Span(2) : 0};
-  if (sel_reg) AddCmpMaskRange(false, out);
+  if (!ResolveDeq(instr, m, env, site, out)) return false;
+  if (sel_reg || m.scalar_from_cmp_mask) AddCmpMaskRange(false, out);
+  out->scalar_from_cmp_mask = m.scalar_from_cmp_mask;
   if (select && !sel_reg) {
     // Iteration r reads bits r * lanes .. of the selection mask.
     uint64_t sel_addr = 0;
@@ -531,9 +559,10 @@ bool BuildVector(const Instr& instr, const std::vector<ScalarValue>& values, con
                  const IssueEnv& env, const Site& site, IssuedInstr* out) {
   const MemOpInfo& m = env.program.mem_ops[instr.aux];
   OpClass shape = Info(instr.opcode).op_class;
-  if (m.repeat_form || shape == OpClass::kVecCompare || shape == OpClass::kVecSelect) {
+  bool counter_form = shape == OpClass::kVecSelect || instr.opcode == Opcode::kVecCastDeq;
+  if (m.repeat_form || shape == OpClass::kVecCompare || counter_form) {
     bool ok = BuildVectorRepeat(instr, values, ev, env, site, out);
-    if (shape == OpClass::kVecSelect && !m.repeat_form) *env.vector_mask = VectorMask{};
+    if (counter_form && !m.repeat_form) *env.vector_mask = VectorMask{};
     return ok;
   }
   // The library's count form runs in counter mode and leaves normal mode with every lane on
@@ -574,6 +603,7 @@ bool BuildVector(const Instr& instr, const std::vector<ScalarValue>& values, con
     out->scalar_bits =
         ToElementBits(values[m.scalar], env.program.value_dtypes[m.scalar], instr.dtype);
   }
+  if (!ResolveDeq(instr, m, env, site, out)) return false;
   out->src0 = Transfer{src0, src_bytes, src_bytes, src_bytes > 0 ? 1u : 0u};
   out->src1 = Transfer{src1, src_bytes, src_bytes, src_bytes > 0 ? 1u : 0u};
   out->dst = Transfer{dst, bytes, bytes, bytes > 0 ? 1u : 0u};

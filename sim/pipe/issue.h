@@ -27,6 +27,9 @@ struct StoreRegisters {
   DType pad_dtype = DType::kInvalid;    // kInvalid: never set (the pad is 0)
   DType atomic_type = DType::kInvalid;  // kInvalid: ATOMIC_NONE, stores overwrite
   AtomicOp atomic_op = AtomicOp::kSum;
+  // DEQSCALE: a half scale (low 16 bits), a quant word, or the UB address of 16 quant words.
+  uint64_t deq_word = 0;
+  DeqMode deq_mode = DeqMode::kUnset;
 };
 
 // The special registers PIPE_V writes and the scalar unit reads: byte offsets in MemSpace::kSpr.

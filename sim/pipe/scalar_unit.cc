@@ -1,11 +1,13 @@
 // Program walking, scalar execution and instruction issue (see scalar_unit.h).
 #include "sim/pipe/scalar_unit.h"
 
+#include <bit>
 #include <cstring>
 #include <limits>
 
 #include "sim/check/buffer_use.h"
 #include "sim/core/invariant.h"
+#include "sim/isa/fp16.h"
 #include "sim/pipe/launch_context.h"
 #include "sim/pipe/scalar_access.h"
 #include "sim/sync/hard_event.h"
@@ -577,6 +579,25 @@ bool ScalarUnit::ExecStoreConfig(const Instr& in) {
                              " is not one of sum 0, max 1, min 2 (CTRL bits 4..3)");
       }
       store_.atomic_op = static_cast<AtomicOp>(op);
+      return true;
+    }
+    case StoreConfigKind::kSetDeqScale: {
+      // The library's words (ascendc-semantics.md 4.4 layout): scale bits 31..0, offset bits
+      // 45..37, sign bit 46; a half scale in the low 16 bits.
+      auto mode = static_cast<DeqMode>(in.imm.i);
+      const ScalarValue& v = values_[in.a];
+      uint64_t word = 0;
+      if (mode == DeqMode::kHalfScale) {
+        word = FloatToHalf(static_cast<float>(v.f));
+      } else if (mode == DeqMode::kWord) {
+        word = std::bit_cast<uint32_t>(static_cast<float>(v.f)) |
+               (static_cast<uint64_t>(Int(in.b)) & 0x1ffu) << 37 |
+               static_cast<uint64_t>(values_[in.c].u != 0) << 46;
+      } else {
+        word = v.u;
+      }
+      store_.deq_word = word;
+      store_.deq_mode = mode;
       return true;
     }
     case StoreConfigKind::kGetStoreAtomicConfig:

@@ -61,10 +61,7 @@ uint64_t VecGeometry::Span(int k) const {
     int64_t last = LastLane(r);
     if (last < 0) continue;
     // Up to the last active lane's bytes: the rest of its block is not read (no lane uses it).
-    uint64_t lane = static_cast<uint64_t>(last);
-    uint64_t block = lane / lanes_per_block(k);
-    end = std::max(end, (r * rep[k] + block * blk[k]) * kVectorBlockBytes +
-                            (lane % lanes_per_block(k) + 1) * SizeOf(k));
+    end = std::max(end, Offset(k, r, static_cast<uint32_t>(last)) + SizeOf(k));
   }
   return end;
 }

@@ -41,11 +41,14 @@ struct VecGeometry {
   uint32_t dst_width = 1;
   // Compares: dst is a bit mask, bit r * lanes + e for lane e of iteration r, packed densely.
   bool dst_bits = false;
+  // cast_deq: each dst block receives 16 results in one half, 1 the low, 2 the high 16 bytes.
+  uint8_t dst_half_block = 0;
   uint64_t blk[3] = {1, 1, 1};
   uint64_t rep[3] = {8, 8, 8};
 
   uint32_t SizeOf(int k) const { return size[k] != 0 ? size[k] : esize; }
   uint32_t lanes_per_block(int k = 0) const {
+    if (k == 0 && dst_half_block != 0) return static_cast<uint32_t>(kVectorBlockBytes / 2);
     return static_cast<uint32_t>(kVectorBlockBytes / SizeOf(k));
   }
   uint32_t lanes_per_repeat() const {
@@ -65,7 +68,8 @@ struct VecGeometry {
       uint64_t results = lanes_per_repeat() / group();
       return (r * rep[0] * results + e / group()) * dst_width * SizeOf(0);
     }
-    return (r * rep[k] + e / lanes_per_block(k) * blk[k]) * kVectorBlockBytes +
+    uint64_t half = k == 0 && dst_half_block == 2 ? kVectorBlockBytes / 2 : 0;
+    return (r * rep[k] + e / lanes_per_block(k) * blk[k]) * kVectorBlockBytes + half +
            e % lanes_per_block(k) * SizeOf(k);
   }
   // The highest active lane of iteration `r`, or -1 when none is.

@@ -7,6 +7,7 @@
 
 #include "sim/core/invariant.h"
 #include "sim/isa/opcode.h"
+#include "sim/isa/semantics/deq.h"
 #include "sim/pipe/dma_pipe.h"
 #include "sim/pipe/launch_context.h"
 #include "sim/pipe/pipe_factory.h"
@@ -108,10 +109,15 @@ PipeTiming VectorPipe::ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* 
   bool reads_dst = VectorReadsDst(info.op_class);
   constexpr uint8_t kSelCmpMask = 0, kSelTensorScalar = 1;  // SelMode
   bool is_select = info.op_class == OpClass::kVecSelect;
+  // The scalar-register select: the scalar is CMPMASK's first element when the instruction runs.
+  uint64_t scalar_bits = in.scalar_bits;
+  if (in.scalar_from_cmp_mask) std::memcpy(&scalar_bits, cmp_mask_, g.esize);
   uint8_t cmp_bits[kCmpMaskBytes] = {};  // compare's register form: lanes not compared are 0
   // vcadd's accumulate flag: the running total of the iterations' sums, in iteration order.
   alignas(8) uint8_t total[2 * sizeof(uint64_t)] = {};
   bool have_total = false;
+  uint64_t deq_words[kDeqVectorWords] = {};  // cast_deq's vector form: UB as the instruction starts
+  if (in.deq.base != nullptr) std::memcpy(deq_words, in.deq.base, sizeof(deq_words));
   for (uint64_t r = 0; r < g.repeats; ++r) {
     std::memset(src0, 0, sizeof(src0));
     std::memset(src1, 0, sizeof(src1));
@@ -136,8 +142,9 @@ PipeTiming VectorPipe::ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* 
       }
       picks = select;
     }
-    VecOperands ops{instr.dtype,     src0,       src1, result, lanes, in.scalar_bits, old_dst,
+    VecOperands ops{instr.dtype,     src0,       src1, result, lanes, scalar_bits, old_dst,
                     instr.src_dtype, instr.kind, picks};
+    if (in.deq.base != nullptr) ops.deq = deq_words;
     if (g.dst_per_repeat) {  // max/min must skip the lanes the mask leaves out
       for (uint32_t e = 0; e < lanes; ++e) active[e] = g.Active(r, e) ? 1 : 0;
       ops.active = active;
@@ -185,7 +192,7 @@ PipeTiming VectorPipe::ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* 
   }
   if (in.to_cmp_mask) std::memcpy(cmp_mask_, cmp_bits, kCmpMaskBytes);
   if (in.accumulate) std::memcpy(written + span, total, in.reg.bytes());  // ACC_VAL at the end
-  if (is_select && instr.kind != kSelCmpMask) {
+  if (is_select && instr.kind != kSelCmpMask && !in.scalar_from_cmp_mask) {
     // The library's modes 1 and 2 load CMPMASK with the scalar broadcast, or sel_mask's UB
     // address (as a 64-bit value in both halves: the model's choice), before the vsel.
     uint32_t n = instr.kind == kSelTensorScalar ? g.esize : 8;

@@ -148,6 +148,20 @@ def select_reg_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, bits: asc.Glob
         asc.pipe_barrier(asc.PipeID.PIPE_V)
         asc.select(d, a, b, repeat_times=3, repeat_params=asc.BinaryRepeatParams(),
                    sel_mode=S.VSEL_CMPMASK_SPR)
+    elif form == "scalar":
+        # The scalar-register form: CMPMASK holds the scalar (b's first element), sel's bits
+        # are streamed, iteration r taking bits r * lanes ...
+        asc.set_cmp_mask(b)
+        asc.pipe_barrier(asc.PipeID.PIPE_V)
+        asc.select(d, sel, a, 2, asc.BinaryRepeatParams())
+    elif form == "scalar_keywords":
+        # The register form in VSEL_TENSOR_SCALAR_MODE: src1 is the streamed selection mask.
+        asc.set_cmp_mask(b)
+        asc.pipe_barrier(asc.PipeID.PIPE_V)
+        asc.set_vector_mask(0, mask, dtype=x.dtype, mode=asc.MaskMode.NORMAL)
+        asc.select(d, a, sel, repeat_times=2, repeat_params=asc.BinaryRepeatParams(),
+                   sel_mode=S.VSEL_TENSOR_SCALAR_MODE)
+        asc.reset_mask()
     else:  # counter mode: the register form over `mask` lanes in all
         asc.set_cmp_mask(sel)
         asc.pipe_barrier(asc.PipeID.PIPE_V)
@@ -162,11 +176,14 @@ def select_reg_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, bits: asc.Glob
     asc.data_copy(go, d, N)
 
 
+_BITS = np.random.default_rng(4).integers(0, 256, 64).astype(np.uint8)
+
+
 def _run_select(dtype, form, mask=0):
     rng = np.random.default_rng(3)
     x = rng.uniform(-9, 9, N).astype(dtype)
     y = rng.uniform(-9, 9, N).astype(dtype)
-    bits = rng.integers(0, 256, 64).astype(np.uint8)
+    bits = _BITS
     out = np.full(N, 42, dtype=dtype)
     select_reg_kernel[1, rt.current_stream()](x, y, bits, out, form, mask)
     lanes = 256 // np.dtype(dtype).itemsize
@@ -208,6 +225,29 @@ def test_select_register_form_in_counter_mode(device, dtype):
     x, y, out, lanes, reg = _run_select(dtype, "counter", 200)
     want = np.full(N, 42, dtype=dtype)
     want[:200] = np.where(np.tile(reg, 4)[:200], x[:200], y[:200])
+    np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+def test_select_scalar_register_form_takes_the_scalar_from_cmpmask(device, dtype):
+    x, y, out, lanes, _ = _run_select(dtype, "scalar")
+    bits = np.unpackbits(_BITS, bitorder="little").astype(bool)
+    want = np.full(N, 42, dtype=dtype)
+    n = 2 * lanes
+    want[:n] = np.where(bits[:n], x[:n], y[0])
+    np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+def test_select_register_form_tensor_scalar_mode_streams_src1_as_the_bits(device, dtype):
+    x, y, out, lanes, _ = _run_select(dtype, "scalar_keywords", 0xFFFF_0000_FFFF_00F3)
+    bits = np.unpackbits(_BITS, bitorder="little").astype(bool)
+    want = np.full(N, 42, dtype=dtype)
+    for r in range(2):
+        for e in range(lanes):
+            if e < 64 and (0xFFFF_0000_FFFF_00F3 >> e) & 1:  # the mask's low word
+                i = r * lanes + e
+                want[i] = x[i] if bits[i] else y[0]
     np.testing.assert_array_equal(out, want)
 
 

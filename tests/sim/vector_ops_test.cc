@@ -13,6 +13,7 @@
 #include "sim/isa/fp16.h"
 #include "sim/isa/opcode.h"
 #include "sim/isa/semantics/cast.h"
+#include "sim/isa/semantics/deq.h"
 #include "sim/isa/semantics/movement.h"
 
 namespace aicore::sim {
@@ -164,6 +165,7 @@ TEST(VectorOps, EveryRowImplementsExactlyItsDTypes) {
       if (row.op_class == OpClass::kVecCast) {
         ops.src_dtype = CastModes(DType::kFloat32, t) != 0 ? DType::kFloat32 : DType::kInt32;
         if (CastModes(ops.src_dtype, t) == 0) ops.src_dtype = DType::kFloat16;
+        if (row.opcode == Opcode::kVecCastDeq) ops.src_dtype = DType::kInt16;
         ops.round_mode = static_cast<uint8_t>(RoundMode::kTrunc);
       }
       // Sort rows: two proposals, or a merge of two lists of two (zeros sort as equals).
@@ -181,6 +183,7 @@ TEST(VectorOps, EveryRowImplementsExactlyItsDTypes) {
       // A binary cast's row lists destination types: half into int8/uint8, float into half.
       if (row.op_class == OpClass::kVecBinCast) {
         ops.src_dtype = t == DType::kFloat16 ? DType::kFloat32 : DType::kFloat16;
+        if (row.opcode == Opcode::kVecAddDeqRelu) ops.src_dtype = DType::kInt32;
       }
       if (VectorOpSupports(row.opcode, t)) {
         EXPECT_NO_THROW(row.semantics(ops)) << row.mnemonic << " " << DTypeName(t);
@@ -291,7 +294,9 @@ TEST(Cast, IntegersSaturateAndWidenExactly) {
 TEST(Cast, TheTableNamesEveryLegalPair) {
   EXPECT_NE(CastModes(DType::kFloat32, DType::kFloat16) & RoundModeBit(RoundMode::kOdd), 0);
   EXPECT_EQ(CastModes(DType::kFloat16, DType::kFloat32), RoundModeBit(RoundMode::kNone));
-  EXPECT_EQ(CastModes(DType::kInt32, DType::kFloat16), 0);  // that is cast_deq
+  // int32 -> half dequantises by DEQSCALE whatever the mode (ascendc-semantics.md 5.2).
+  EXPECT_EQ(RoundModeList(CastModes(DType::kInt32, DType::kFloat16)),
+            "CAST_NONE, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD");
   EXPECT_EQ(RoundModeList(CastModes(DType::kInt16, DType::kFloat32)), "CAST_NONE");
 }
 
@@ -550,6 +555,36 @@ TEST(VectorOps, ReluCastsWrapInt16AndOverflowFloatToInf) {
   fo.src_dtype = DType::kFloat32;
   VecSubReluCast(fo);  // 70000 -> +inf in half; -1.5 -> 0
   EXPECT_EQ(h, (std::vector<uint16_t>{0x7c00, 0}));
+}
+
+// A quant word as set_deq_scale(scale, offset, sign_mode) builds it.
+uint64_t QuantWord(float scale, int offset, bool sign) {
+  return std::bit_cast<uint32_t>(scale) | (static_cast<uint64_t>(offset) & 0x1ffu) << 37 |
+         static_cast<uint64_t>(sign) << 46;
+}
+
+TEST(VectorOps, DeqInt16RoundsTiesToEvenClampsTo9BitsAddsTheOffsetThenSaturates) {
+  uint64_t w = QuantWord(0.5f, 0, true);
+  EXPECT_EQ(DeqInt16ToInt8(5, w), 2);                         // 2.5 -> 2 (ties to even)
+  EXPECT_EQ(DeqInt16ToInt8(7, w), 4);                         // 3.5 -> 4
+  EXPECT_EQ(static_cast<int8_t>(DeqInt16ToInt8(-7, w)), -4);  // -3.5 -> -4
+  EXPECT_EQ(DeqInt16ToInt8(1000, w), 127);                    // int8 saturation
+  // Clamped to [-256, 255] before the offset: 32767 * 0.5 -> 255, + (-200) -> 55.
+  EXPECT_EQ(DeqInt16ToInt8(32767, QuantWord(0.5f, -200, true)), 55);
+  EXPECT_EQ(DeqInt16ToInt8(-3, QuantWord(1.0f, 0, false)), 0);  // uint8: negatives give 0
+  EXPECT_EQ(DeqInt16ToInt8(300, QuantWord(1.0f, 0, false)), 255);
+  // The scale keeps bits 31..13: 1 + 2^-20 acts as 1.
+  EXPECT_EQ(DeqInt16ToInt8(100, QuantWord(1.0f + 0x1p-20f, 0, true)), 100);
+}
+
+TEST(VectorOps, DeqInt32ToHalfRoundsOnceAndSaturates) {
+  uint64_t one = FloatToHalf(1.0f);
+  EXPECT_EQ(DeqInt32ToHalf(2049, one), FloatToHalf(2048.0f));  // one rounding, ties to even
+  EXPECT_EQ(DeqInt32ToHalf(2051, one), FloatToHalf(2052.0f));
+  EXPECT_EQ(DeqInt32ToHalf(INT32_MAX, one), 0x7bffu);  // +65504
+  EXPECT_EQ(DeqInt32ToHalf(INT32_MIN, one), 0xfbffu);  // -65504
+  // A subnormal-range scale: 3 * 2^-14 is exact.
+  EXPECT_EQ(DeqInt32ToHalf(3, FloatToHalf(0x1p-14f)), FloatToHalf(3 * 0x1p-14f));
 }
 
 TEST(VectorOps, AxpyMixedWidensHalfExactlyAndRoundsInFloat) {

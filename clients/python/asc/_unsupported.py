@@ -20,13 +20,9 @@ _NOT_YET: Dict[str, str] = {
     DataCopyEnhancedParams Nd2NzParams
     Nz2NdParamsFull DataCopyCO12DstParams
     """,
-    # [4.4-4.12] vector instructions and their mask/mode control: the vector engineer's list
+    # [4.2-4.4, 4.13-4.16, 3.10] movement, sync, control, scalar, cube, debug, system (every
+    # vector instruction of 4.4-4.12 is implemented)
     "asc.language.basic": """
-    set_deq_scale VdeqInfo add_deq_relu
-    cast_deq
-    """
-    # [4.2-4.4, 4.13-4.16, 3.10] movement, sync, control, scalar, cube, debug, system
-    """
     load_image_to_local LoadImageToLocalParams
     data_sync_barrier sync_all ib_set ib_wait notify_next_block wait_pre_block
     cross_core_set_flag cross_core_wait_flag

@@ -68,6 +68,7 @@ void BinaryCast(const char* name, Op op, const VecOperands& o) {
 }  // namespace
 
 bool BinaryCastLegal(Opcode op, DType src, DType dst) {
+  if (op == Opcode::kVecAddDeqRelu) return src == DType::kInt32 && dst == DType::kFloat16;
   return Legal(op == Opcode::kVecMulCast ? Op::kMul : Op::kAddRelu, src, dst);
 }
 

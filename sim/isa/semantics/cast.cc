@@ -10,6 +10,7 @@
 #include <string>
 
 #include "sim/isa/fp16.h"
+#include "sim/isa/semantics/deq.h"
 #include "sim/isa/semantics/element_loops.h"
 
 namespace aicore::sim {
@@ -43,6 +44,7 @@ constexpr CastRule kCastRules[] = {
     {DType::kBFloat16, DType::kFloat32, kN},
     {DType::kInt32, DType::kInt16, kN},
     {DType::kInt32, DType::kFloat32, kDirected | kN},
+    {DType::kInt32, DType::kFloat16, kDirected | kOddMode | kN},  // the mode is ignored (DEQSCALE)
     {DType::kInt32, DType::kInt64, kN},
     {DType::kFloat32, DType::kInt16, kDirected},
     {DType::kFloat32, DType::kInt32, kDirected},
@@ -212,6 +214,11 @@ std::string RoundModeList(RoundModeSet set) {
   return out;
 }
 
+uint64_t RoundToFloatBits(long double v, DType dst, RoundMode mode) {
+  if (std::isnan(v)) return QuietNan(dst);
+  return EncodeFloat(std::isinf(v) ? v : RoundToFormat(v, FormatOf(dst), mode), dst);
+}
+
 uint64_t CastBits(uint64_t bits, DType src, DType dst, RoundMode mode) {
   long double v = ToValue(bits, src);
   if (IsFloat(dst)) {
@@ -240,10 +247,13 @@ void VecCast(const VecOperands& o) {
   }
   uint32_t in = DTypeSize(o.src_dtype), out = DTypeSize(o.dtype);
   auto mode = static_cast<RoundMode>(o.round_mode);
+  // int32 -> half ignores the mode: it is a dequantisation by DEQSCALE's half scale (5.2).
+  bool deq = o.src_dtype == DType::kInt32 && o.dtype == DType::kFloat16;
   for (uint64_t i = 0; i < o.count; ++i) {
     uint64_t bits = 0;
     std::memcpy(&bits, o.src0 + i * in, in);
-    uint64_t r = CastBits(bits, o.src_dtype, o.dtype, mode);
+    uint64_t r = deq ? DeqInt32ToHalf(static_cast<int32_t>(bits), o.scalar_bits)
+                     : CastBits(bits, o.src_dtype, o.dtype, mode);
     std::memcpy(o.dst + i * out, &r, out);
   }
 }

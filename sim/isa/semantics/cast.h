@@ -31,6 +31,8 @@ inline constexpr RoundModeSet RoundModeBit(RoundMode m) {
 
 // The round modes the chip accepts for src -> dst; 0 when it has no such cast.
 RoundModeSet CastModes(DType src, DType dst);
+// `v` rounded once to the float type `dst` in `mode` (overflow as IEEE's roundings give it).
+uint64_t RoundToFloatBits(long double v, DType dst, RoundMode mode);
 std::string_view RoundModeName(RoundMode m);  // "CAST_RINT"
 // "CAST_RINT, CAST_FLOOR, ..." for messages.
 std::string RoundModeList(RoundModeSet set);

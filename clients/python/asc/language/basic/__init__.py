@@ -6,6 +6,8 @@ from asc.language.basic.atomic import *  # noqa: F401,F403
 from asc.language.basic.atomic import __all__ as _atomic_all
 from asc.language.basic.data_copy import *  # noqa: F401,F403
 from asc.language.basic.data_copy import __all__ as _copy_all
+from asc.language.basic.deq import *  # noqa: F401,F403
+from asc.language.basic.deq import __all__ as _deq_all
 from asc.language.basic.debug import *  # noqa: F401,F403
 from asc.language.basic.debug import __all__ as _debug_all
 from asc.language.basic.list_tensor import *  # noqa: F401,F403
@@ -25,7 +27,7 @@ from asc.language.basic.sort import __all__ as _sort_all
 from asc.language.basic.reduce import *  # noqa: F401,F403
 from asc.language.basic.reduce import __all__ as _reduce_all
 
-__all__ = (list(_aipp_all) + list(_atomic_all) + list(_copy_all) + list(_debug_all)
+__all__ = (list(_aipp_all) + list(_atomic_all) + list(_copy_all) + list(_debug_all) + list(_deq_all)
            + list(_list_all) + list(_mask_all) + list(_reduce_all) + list(_scalar_all) + list(_sort_all)
            + list(_sync_all) + list(_sys_all) + list(_vec_all))
 

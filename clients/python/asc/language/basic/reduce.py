@@ -30,7 +30,7 @@ from asc.language.core.ir_value import cast
 from asc.language.basic.common import (check_same_dtype, check_ub, is_bool,
                                        require_local_tensors, runtime_int)
 from asc.language.basic.mask import reset_mask, set_mask_count, set_mask_norm, set_vector_mask
-from asc.language.basic.sync import pipe_barrier, set_flag, wait_flag
+from asc.language.basic.sync import library_sync as _sync, pipe_barrier
 from asc.language.basic.vec import bit_mask, emit_reduce
 
 __all__ = ["reduce_sum", "reduce_max", "reduce_min"]
@@ -69,15 +69,6 @@ def _const_int(api, name, value):
     if value <= 0:
         raise ValueError(f"{api}(): {name} must be > 0, got {value}")
     return int(value)
-
-
-def _sync(event):
-    """set_flag + wait_flag of `event`, with the TPipe's event id when there is one."""
-    from asc.language.fwk.state import fwk_state
-    pipe = fwk_state(require_builder("sync")).pipe
-    event_id = pipe.fetch_event_id(event) if pipe is not None else 0
-    set_flag(event, event_id)
-    wait_flag(event, event_id)
 
 
 def _check_tmp(api, tmp, needed):

@@ -262,12 +262,8 @@ SORT_MAKERS = {"sort32": _sort32, "mrg_sort": _mrg_sort, "proposal": _proposal}
 def _read_mrg_sort_result(api, sync):
     builder = require_builder(api)
     if sync:
-        from asc.language.basic.sync import set_flag, wait_flag
-        from asc.language.fwk.state import fwk_state
-        pipe = fwk_state(builder).pipe
-        event_id = pipe.fetch_event_id(HardEvent.V_S) if pipe is not None else 0
-        set_flag(HardEvent.V_S, event_id)
-        wait_flag(HardEvent.V_S, event_id)
+        from asc.language.basic.sync import library_sync
+        library_sync(HardEvent.V_S)
     results = []
     for i in range(_MAX_LISTS):
         op = builder.emit("mrg_sort_result")

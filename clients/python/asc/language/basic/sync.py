@@ -48,3 +48,13 @@ def pipe_barrier(pipe: PipeID) -> None:
     if not isinstance(pipe, numbers.Integral) or isinstance(pipe, bool):
         raise TypeError(f"pipe_barrier(): pipe must be a PipeID, got {type(pipe).__name__}")
     builder.emit("pipe_barrier").pipe = int(PipeID(pipe))
+
+
+def library_sync(event: HardEvent) -> None:
+    """The library's set_flag + wait_flag of `event` inside an API's sequence, with an event id
+    fetched from the TPipe when the kernel has one (else 0), as Ascend C's APIs do."""
+    from asc.language.fwk.state import fwk_state
+    pipe = fwk_state(require_builder("sync")).pipe
+    event_id = pipe.fetch_event_id(event) if pipe is not None else 0
+    set_flag(event, event_id)
+    wait_flag(event, event_id)

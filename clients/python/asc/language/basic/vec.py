@@ -126,6 +126,7 @@ _BINARY_CAST_PAIRS = {
     "mul_cast": ((KT.float16, KT.int8), (KT.float16, KT.uint8)),
     "add_relu_cast": ((KT.float16, KT.int8), (KT.float32, KT.float16), (KT.int16, KT.int8)),
     "sub_relu_cast": ((KT.float16, KT.int8), (KT.float32, KT.float16), (KT.int16, KT.int8)),
+    "add_deq_relu": ((KT.int32, KT.float16),),
 }
 
 
@@ -267,28 +268,54 @@ def _fill(api, ir_op, kind, allowed):
     return op
 
 
+def _conversion(api, ir_op, dst, src, args, kwargs, check=None, **fields):
+    """The count form and both mask/repeat forms (UnaryRepeatParams) of a one-source conversion
+    (cast, cast_deq): `check()` runs after the UB check, `fields` are set on the op."""
+    def emit(setup):
+        check_ub(api, dst=dst, src=src)
+        if check is not None:
+            check()
+        ir = require_builder(api).emit(ir_op)
+        ir.dst.CopyFrom(tensor_ref(dst))
+        ir.src.CopyFrom(tensor_ref(src))
+        for name, value in fields.items():
+            setattr(ir, name, value)
+        setup(ir)
+
+    _require_tensors(api, dst=dst, src=src)
+    dispatch(api, _forms(api, UnaryRepeatParams, [Param("count", runtime_int)], emit),
+             args, kwargs)
+
+
 def _cast(api, ir_op, kind, allowed):
     def op(dst, src, round_mode, *args, **kwargs):
         require_builder(api)
         mode = _enum_arg(api, "round_mode", round_mode, RoundMode, "CAST_NONE, CAST_RINT, ...")
-
-        def emit(setup):
-            check_ub(api, dst=dst, src=src)
-            # Which (src, dst, mode) triples the chip converts is checked by the simulator,
-            # which names the legal modes (pyasc passes dtypes through to the compiler).
-            ir = require_builder(api).emit(ir_op)
-            ir.dst.CopyFrom(tensor_ref(dst))
-            ir.src.CopyFrom(tensor_ref(src))
-            ir.round_mode = int(mode)
-            setup(ir)
-
-        _require_tensors(api, dst=dst, src=src)
-        dispatch(api, _forms(api, UnaryRepeatParams, [Param("count", runtime_int)], emit),
-                 args, kwargs)
+        # Which (src, dst, mode) triples the chip converts is checked by the simulator, which
+        # names the legal modes (pyasc passes dtypes through to the compiler).
+        _conversion(api, ir_op, dst, src, args, kwargs, round_mode=int(mode))
     op.__name__ = op.__qualname__ = api
     op.__doc__ = (f"{api}(dst, src, round_mode, count) or {api}(dst, src, round_mode, mask, "
                   f"repeat_times, repeat_params: UnaryRepeatParams, is_set_mask=True): convert "
                   f"src to dst's element type in the given RoundMode.")
+    return op
+
+
+def _cast_deq(api, ir_op, kind, allowed):
+    def op(dst, src, *args, **kwargs):
+        require_builder(api)
+
+        def check():
+            if src.dtype != KT.int16 or dst.dtype not in (KT.int8, KT.uint8):
+                raise TypeError(f"{api}(): converts int16 to int8 or uint8, got {src.dtype} -> "
+                                f"{dst.dtype}")
+
+        _conversion(api, ir_op, dst, src, args, kwargs, check, deq=True)
+    op.__name__ = op.__qualname__ = api
+    op.__doc__ = (f"{api}(dst, src, count) or {api}(dst, src, mask, repeat_times, repeat_params: "
+                  f"UnaryRepeatParams, is_set_mask=True): int16 requantised to int8/uint8 by "
+                  f"the set_deq_scale parameters; each 32-byte block of src fills the high 16 "
+                  f"bytes of the same block of dst.")
     return op
 
 
@@ -528,16 +555,40 @@ def _select(api, ir_op, kind, allowed):
         dispatch(api, _forms(api, BinaryRepeatParams, [Param("count", runtime_int)], emit),
                  args, kwargs)
 
+    def scalar_register_form(dst, sel_mask, src0, repeat_times, repeat_params):
+        # VSEL_TENSOR_SCALAR_MODE as the instruction has it: the scalar is what CMPMASK holds
+        # (its first element), sel_mask's bits are streamed; the mask register as it is.
+        _require_tensors(api, dst=dst, sel_mask=sel_mask, src0=src0)
+        check_ub(api, dst=dst, sel_mask=sel_mask, src0=src0)
+        _check_dtypes(api, allowed, dst=dst, src0=src0)
+        if not isinstance(repeat_params, BinaryRepeatParams):
+            raise TypeError(f"{api}(): repeat_params must be a BinaryRepeatParams, got "
+                            f"{type(repeat_params).__name__}")
+        fill = repeat_fields(None, repeat_times, repeat_params, False)
+        ir = require_builder(api).emit(ir_op)
+        ir.dst.CopyFrom(tensor_ref(dst))
+        ir.sel_mask.CopyFrom(tensor_ref(sel_mask))
+        ir.src0.CopyFrom(tensor_ref(src0))
+        ir.sel_mode = int(SelMode.VSEL_TENSOR_SCALAR_MODE)
+        ir.scalar_from_cmp_mask = True
+        fill(ir)
+
     def register_form(dst, src0, src1, repeat_times, repeat_params, sel_mode):
         # Bits from CMPMASK as set_cmp_mask or compare's register form left it; the mask
-        # register as it is (the call loads none).
+        # register as it is (the call loads none). In VSEL_TENSOR_SCALAR_MODE CMPMASK holds the
+        # scalar and src1 is the selection mask the instruction streams (5.7).
         builder = require_builder(api)
-        mode = _enum_arg(api, "sel_mode", sel_mode, SelMode, "VSEL_CMPMASK_SPR")
+        mode = _enum_arg(api, "sel_mode", sel_mode, SelMode,
+                         "VSEL_CMPMASK_SPR, VSEL_TENSOR_SCALAR_MODE")
+        if mode == SelMode.VSEL_TENSOR_SCALAR_MODE:
+            return scalar_register_form(dst, src1, src0, repeat_times, repeat_params)
         if mode != SelMode.VSEL_CMPMASK_SPR:
             raise NotImplementedError(
                 f"not supported by aicore-sim yet: select(dst, src0, src1, repeat_times=, "
-                f"repeat_params=, sel_mode=) with {mode.name} (CMPMASK holding sel_mask's "
-                f"address); use VSEL_CMPMASK_SPR, or the form with sel_mask")
+                f"repeat_params=, sel_mode=) with {mode.name}: CMPMASK would hold the UB "
+                f"address of the selection bits, read at a data-dependent address; use the "
+                f"form with sel_mask, select(dst, sel_mask, src0, src1, sel_mode, mask, "
+                f"repeat_times, repeat_params)")
         _require_tensors(api, dst=dst, src0=src0, src1=src1)
         check_ub(api, dst=dst, src0=src0, src1=src1)
         _check_dtypes(api, allowed, dst=dst, src0=src0, src1=src1)
@@ -559,16 +610,14 @@ def _select(api, ir_op, kind, allowed):
             return register_form(*args, **kwargs)
         if len(args) == 5 and not kwargs and isinstance(args[4], BinaryRepeatParams):
             require_builder(api)
-            raise NotImplementedError(
-                "not supported by aicore-sim yet: select(dst, sel_mask, src0, repeat_times, "
-                "repeat_params), the scalar taken from CMPMASK; give the scalar to "
-                "select(..., VSEL_TENSOR_SCALAR_MODE, ...)")
+            return scalar_register_form(*args)
         return op(*args, **kwargs)
     entry.__name__ = entry.__qualname__ = api
     entry.__doc__ = (f"{api}(dst, sel_mask, src0, src1, sel_mode, count), the mask/repeat form, "
-                     f"or {api}(dst, src0, src1, repeat_times=, repeat_params=, sel_mode="
-                     f"VSEL_CMPMASK_SPR): dst[e] = src0[e] where the selection bit is 1, else "
-                     f"src1[e] (or the scalar).")
+                     f"{api}(dst, sel_mask, src0, repeat_times, repeat_params) (the scalar from "
+                     f"CMPMASK) or {api}(dst, src0, src1, repeat_times=, repeat_params=, "
+                     f"sel_mode=VSEL_CMPMASK_SPR | VSEL_TENSOR_SCALAR_MODE): dst[e] = src0[e] "
+                     f"where the selection bit is 1, else src1[e] (or the scalar).")
     return entry
 
 
@@ -717,7 +766,8 @@ _MAKERS = {"binary": _binary, "unary": _unary, "scalar": _scalar, "binary_dst": 
            "scalar_dst": _scalar, "fill": _fill, "cast": _cast,
            "reduce": _reduce, "compare": _compare,
            "select": _select, "bilinear": _bilinear, "vector_copy": _copy,
-           "move": _vec_move.move_maker, "cmp_mask": _cmp_mask, "binary_cast": _binary_cast}
+           "move": _vec_move.move_maker, "cmp_mask": _cmp_mask, "binary_cast": _binary_cast,
+           "cast_deq": _cast_deq}
 _MAKERS.update(SORT_MAKERS)  # sort and proposal rows (asc/language/basic/sort.py)
 
 __all__ = list(_vec_move.__all__)
