@@ -237,7 +237,17 @@ Status DecodeContext::DecodeVecSelect(const ir::VecSelectOp& v, Instr* in) {
   }
   MemOpInfo m;
   if (Status s = DecodeTensor(v.dst(), "dst", true, &m.dst); !s.ok()) return s;
-  if (v.sel_mode() == kCmpMask) {
+  if (v.from_cmp_mask() && v.sel_mode() == kCmpMask) {
+    return OpError("from_cmp_mask",
+                   "is for VSEL_TENSOR_SCALAR_MODE (1) and "
+                   "VSEL_TENSOR_TENSOR_MODE (2); mode 0 always reads CMPMASK");
+  }
+  m.from_cmp_mask = v.from_cmp_mask();
+  if (v.sel_mode() == kTensorTensor && v.from_cmp_mask()) {
+    if (v.has_sel_mask()) {
+      return OpError("sel_mask", "is in CMPMASK (its UB address) with from_cmp_mask; give none");
+    }
+  } else if (v.sel_mode() == kCmpMask) {
     if (v.has_sel_mask()) {
       return OpError("sel_mask",
                      "VSEL_CMPMASK_SPR takes its bits from the CMPMASK register; "
@@ -251,16 +261,12 @@ Status DecodeContext::DecodeVecSelect(const ir::VecSelectOp& v, Instr* in) {
   if (v.sel_mode() != kTensorScalar) {
     if (Status s = DecodeTensor(v.src1(), "src1", true, &m.src1); !s.ok()) return s;
     if (Status s = SameDType(m.dst, m.src1, "src1"); !s.ok()) return s;
-  } else if (v.scalar_from_cmp_mask()) {
-    if (v.scalar() != 0) return OpError("scalar", "is set together with scalar_from_cmp_mask");
-    m.scalar_from_cmp_mask = true;
+  } else if (v.from_cmp_mask()) {
+    if (v.scalar() != 0) return OpError("scalar", "is set together with from_cmp_mask");
   } else {
     DType st;
     if (Status u = Use(v.scalar(), "scalar", &st); !u.ok()) return u;
     m.scalar = v.scalar();
-  }
-  if (v.scalar_from_cmp_mask() && v.sel_mode() != kTensorScalar) {
-    return OpError("scalar_from_cmp_mask", "is VSEL_TENSOR_SCALAR_MODE's (1) alone");
   }
   in->kind = static_cast<uint8_t>(v.sel_mode());
   if (v.has_repeat()) {

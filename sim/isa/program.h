@@ -112,8 +112,9 @@ struct MemOpInfo {
   uint32_t h_repeat = 0, v_repeat = 0, v_offset = 0, repeat_mode = 0;
   bool to_cmp_mask = false;  // compare's register form: the bits go to CMPMASK, not dst
   bool accumulate = false;   // whole_reduce_sum: the iterations' total also goes to ACC_VAL
-  bool scalar_from_cmp_mask = false;  // select mode 1: the scalar is CMPMASK's first element
-  uint32_t count = 0;                 // slot; count form
+  bool from_cmp_mask =
+      false;           // select modes 1, 2: CMPMASK as it is (the scalar, the bits' address)
+  uint32_t count = 0;  // slot; count form
   bool params_form = false;
   uint32_t block_count = 0, block_len = 0, src_stride = 0, dst_stride = 0;  // slots, 0 = zero
   uint32_t scalar = 0;  // slot of vec_scalar's scalar

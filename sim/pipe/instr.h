@@ -91,8 +91,8 @@ struct IssuedInstr {
   uint64_t sel_addr = 0;     // select mode 2: sel_mask's UB address (what CMPMASK is left holding)
   bool to_cmp_mask = false;  // compare's register form: the bits go to the CMPMASK register
   bool accumulate = false;   // vcadd's accumulate flag: the iterations' total goes to `reg`
-  bool scalar_from_cmp_mask = false;  // select mode 1: the scalar read from CMPMASK as it runs
-  uint32_t flag = 0;                  // set_flag / wait_flag: FlagFile index
+  bool from_cmp_mask = false;  // select modes 1, 2: CMPMASK read as it runs (scalar, bits' address)
+  uint32_t flag = 0;           // set_flag / wait_flag: FlagFile index
   uint32_t event_id = 0;
   PipeId barrier_pipe = PipeId::kS;
   TransferKind transfer = TransferKind::kNone;  // data movement: from the core's route

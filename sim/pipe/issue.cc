@@ -385,7 +385,8 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
       g.counter ? (g.count + g.lanes_per_repeat() - 1) / g.lanes_per_repeat() : repeat_times;
   const char* blk_names[3] = {"dst_blk_stride", "src0_blk_stride", "src1_blk_stride"};
   const char* rep_names[3] = {"dst_rep_stride", "src0_rep_stride", "src1_rep_stride"};
-  bool one_source = (compare_cls || select) && (m.scalar != 0 || m.scalar_from_cmp_mask);
+  bool one_source =
+      (compare_cls || select) && (m.scalar != 0 || (m.from_cmp_mask && instr.kind == 1));
   int sources = one_source ? 1 : VectorSources(cls);
   if (sources != 2) blk_names[1] = "src_blk_stride", rep_names[1] = "src_rep_stride";
   int operands = 1 + sources;
@@ -404,9 +405,23 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
   uint64_t spans[3] = {to_reg ? 0 : g.Span(0), operands > 1 ? g.Span(1) : 0,
                        operands > 2 ? g.Span(2) : 0};
   if (!ResolveDeq(instr, m, env, site, out)) return false;
-  if (sel_reg || m.scalar_from_cmp_mask) AddCmpMaskRange(false, out);
-  out->scalar_from_cmp_mask = m.scalar_from_cmp_mask;
-  if (select && !sel_reg) {
+  if (sel_reg || m.from_cmp_mask) AddCmpMaskRange(false, out);
+  out->from_cmp_mask = m.from_cmp_mask;
+  constexpr uint8_t kSelTensorTensor = 2;
+  if (select && m.from_cmp_mask && instr.kind == kSelTensorTensor) {
+    // The bits are at the UB address CMPMASK holds, known when the instruction runs: the race
+    // checker sees a read of all of UB (never reported as uninitialised); the pipe checks the
+    // address against UB.
+    LocalMemory* ub = env.memories.Find(MemSpace::kUb);
+    SIM_CHECK(ub != nullptr, "a vector instruction on a core without UB passed the decoder");
+    if (out->num_ranges < IssuedInstr::kMaxRanges) {
+      MemRange r{MemSpace::kUb, 0, ub->capacity(), false, 0, 0};
+      r.hull = true;
+      out->ranges[out->num_ranges++] = r;
+    }
+    out->move_ub = ub->data();
+    out->move_ub_bytes = ub->capacity();
+  } else if (select && !sel_reg) {
     // Iteration r reads bits r * lanes .. of the selection mask.
     uint64_t sel_addr = 0;
     if (!ev.Address(m.sel.addr, "sel_mask.addr", &sel_addr)) return false;

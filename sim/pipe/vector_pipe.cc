@@ -107,11 +107,33 @@ PipeTiming VectorPipe::ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* 
   int sources = in.src1.base == nullptr ? std::min(VectorSources(info.op_class), 1)
                                         : VectorSources(info.op_class);
   bool reads_dst = VectorReadsDst(info.op_class);
-  constexpr uint8_t kSelCmpMask = 0, kSelTensorScalar = 1;  // SelMode
+  constexpr uint8_t kSelCmpMask = 0, kSelTensorScalar = 1, kSelTensorTensor = 2;  // SelMode
   bool is_select = info.op_class == OpClass::kVecSelect;
+  // Mode 2's register form: the selection bits at the UB address CMPMASK holds (low 64 bits).
+  const uint8_t* sel_bits = in.sel.base;
+  uint64_t sel_bytes = in.sel.chunk_bytes;
+  if (is_select && in.from_cmp_mask && instr.kind == kSelTensorTensor) {
+    uint64_t addr = 0;
+    std::memcpy(&addr, cmp_mask_, sizeof(addr));
+    uint64_t bits = g.repeats * lanes;
+    if (g.counter) bits = std::min(bits, g.count);
+    sel_bytes = (bits + 7) / 8;
+    if (addr > in.move_ub_bytes || sel_bytes > in.move_ub_bytes - addr) {
+      Site site = SiteOf(&instr, now);
+      ctx_.diags.Error(ctx_.diags.Make(
+          Diagnostic::Kind::kOutOfBounds, Diagnostic::Severity::kError, site,
+          ctx_.diags.Prefix(site) + ": the selection bits at the address CMPMASK holds, UB[" +
+              std::to_string(addr) + ", +" + std::to_string(sel_bytes) +
+              "), are outside UB. Fix: load CMPMASK (set_cmp_mask) with sel_mask's address, "
+              "get_phy_addr(), as a uint64."));
+      ctx_.Stop(LaunchResult::Status::kKernelFault);
+      return Timing(ctx_.costs.Vector(instr.opcode, instr.dtype), g.repeats, g.repeats, now);
+    }
+    sel_bits = in.move_ub + addr;
+  }
   // The scalar-register select: the scalar is CMPMASK's first element when the instruction runs.
   uint64_t scalar_bits = in.scalar_bits;
-  if (in.scalar_from_cmp_mask) std::memcpy(&scalar_bits, cmp_mask_, g.esize);
+  if (in.from_cmp_mask) std::memcpy(&scalar_bits, cmp_mask_, g.esize);
   uint8_t cmp_bits[kCmpMaskBytes] = {};  // compare's register form: lanes not compared are 0
   // vcadd's accumulate flag: the running total of the iterations' sums, in iteration order.
   alignas(8) uint8_t total[2 * sizeof(uint64_t)] = {};
@@ -135,10 +157,10 @@ PipeTiming VectorPipe::ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* 
       // Every iteration reuses the register's first `lanes` bits (ascendc-semantics.md 5.7).
       for (uint32_t e = 0; e < lanes; ++e) select[e] = (cmp_mask_[e / 8] >> (e % 8)) & 1u;
       picks = select;
-    } else if (in.sel.base != nullptr) {
+    } else if (sel_bits != nullptr) {
       for (uint32_t e = 0; e < lanes; ++e) {
         uint64_t bit = r * lanes + e;
-        select[e] = bit < in.sel.chunk_bytes * 8 ? (in.sel.base[bit / 8] >> (bit % 8)) & 1u : 0;
+        select[e] = bit < sel_bytes * 8 ? (sel_bits[bit / 8] >> (bit % 8)) & 1u : 0;
       }
       picks = select;
     }
@@ -192,7 +214,7 @@ PipeTiming VectorPipe::ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* 
   }
   if (in.to_cmp_mask) std::memcpy(cmp_mask_, cmp_bits, kCmpMaskBytes);
   if (in.accumulate) std::memcpy(written + span, total, in.reg.bytes());  // ACC_VAL at the end
-  if (is_select && instr.kind != kSelCmpMask && !in.scalar_from_cmp_mask) {
+  if (is_select && instr.kind != kSelCmpMask && !in.from_cmp_mask) {
     // The library's modes 1 and 2 load CMPMASK with the scalar broadcast, or sel_mask's UB
     // address (as a 64-bit value in both halves: the model's choice), before the vsel.
     uint32_t n = instr.kind == kSelTensorScalar ? g.esize : 8;

@@ -8,7 +8,7 @@ import pytest
 
 import asc
 import asc.lib.runtime as rt
-from asc.runtime.errors import KernelCheckError
+from asc.runtime.errors import KernelCheckError, KernelFaultError
 
 N = 512
 S = asc.SelMode
@@ -162,6 +162,18 @@ def select_reg_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, bits: asc.Glob
         asc.select(d, a, sel, repeat_times=2, repeat_params=asc.BinaryRepeatParams(),
                    sel_mode=S.VSEL_TENSOR_SCALAR_MODE)
         asc.reset_mask()
+    elif form == "address":
+        # The register form in VSEL_TENSOR_TENSOR_MODE: CMPMASK holds the UB address of the
+        # selection bits (`mask` bytes past sel's).
+        where = asc.LocalTensor(asc.uint64, asc.TPosition.VECCALC, 16384, 4)
+        where.set_value(0, sel.get_phy_addr() + mask)
+        where.set_value(1, sel.get_phy_addr() + mask)
+        asc.set_flag(asc.HardEvent.S_V, 0)
+        asc.wait_flag(asc.HardEvent.S_V, 0)
+        asc.set_cmp_mask(where.reinterpret_cast(asc.uint32))
+        asc.pipe_barrier(asc.PipeID.PIPE_V)
+        asc.select(d, a, b, repeat_times=2, repeat_params=asc.BinaryRepeatParams(),
+                   sel_mode=S.VSEL_TENSOR_TENSOR_MODE)
     else:  # counter mode: the register form over `mask` lanes in all
         asc.set_cmp_mask(sel)
         asc.pipe_barrier(asc.PipeID.PIPE_V)
@@ -251,15 +263,22 @@ def test_select_register_form_tensor_scalar_mode_streams_src1_as_the_bits(device
     np.testing.assert_array_equal(out, want)
 
 
-def test_select_register_form_other_modes_say_not_supported(device):
-    @asc.jit
-    def k(x: asc.GlobalAddress):
-        a = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, N)
-        asc.select(a, a, a, repeat_times=1, repeat_params=asc.BinaryRepeatParams(),
-                   sel_mode=S.VSEL_TENSOR_TENSOR_MODE)
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+def test_select_register_form_tensor_tensor_mode_reads_the_bits_at_cmpmask_address(device,
+                                                                                   dtype):
+    x, y, out, lanes, _ = _run_select(dtype, "address", 0)
+    bits = np.unpackbits(_BITS, bitorder="little").astype(bool)
+    want = np.full(N, 42, dtype=dtype)
+    n = 2 * lanes
+    want[:n] = np.where(bits[:n], x[:n], y[:n])
+    np.testing.assert_array_equal(out, want)
 
-    with pytest.raises(Exception, match="not supported by aicore-sim yet"):
-        k[1, rt.current_stream()](np.zeros(N, np.float16))
+
+def test_select_register_form_address_outside_ub_faults_at_the_line(device):
+    with pytest.raises(KernelFaultError) as info:
+        _run_select("float16", "address", 1 << 20)
+    text = str(info.value)
+    assert "OUT_OF_BOUNDS" in text and "outside UB" in text and "test_cmp_mask.py" in text
 
 
 @asc.jit

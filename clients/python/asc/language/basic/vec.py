@@ -570,7 +570,7 @@ def _select(api, ir_op, kind, allowed):
         ir.sel_mask.CopyFrom(tensor_ref(sel_mask))
         ir.src0.CopyFrom(tensor_ref(src0))
         ir.sel_mode = int(SelMode.VSEL_TENSOR_SCALAR_MODE)
-        ir.scalar_from_cmp_mask = True
+        ir.from_cmp_mask = True
         fill(ir)
 
     def register_form(dst, src0, src1, repeat_times, repeat_params, sel_mode):
@@ -579,16 +579,10 @@ def _select(api, ir_op, kind, allowed):
         # scalar and src1 is the selection mask the instruction streams (5.7).
         builder = require_builder(api)
         mode = _enum_arg(api, "sel_mode", sel_mode, SelMode,
-                         "VSEL_CMPMASK_SPR, VSEL_TENSOR_SCALAR_MODE")
+                         "VSEL_CMPMASK_SPR, VSEL_TENSOR_SCALAR_MODE, VSEL_TENSOR_TENSOR_MODE")
         if mode == SelMode.VSEL_TENSOR_SCALAR_MODE:
             return scalar_register_form(dst, src1, src0, repeat_times, repeat_params)
-        if mode != SelMode.VSEL_CMPMASK_SPR:
-            raise NotImplementedError(
-                f"not supported by aicore-sim yet: select(dst, src0, src1, repeat_times=, "
-                f"repeat_params=, sel_mode=) with {mode.name}: CMPMASK would hold the UB "
-                f"address of the selection bits, read at a data-dependent address; use the "
-                f"form with sel_mask, select(dst, sel_mask, src0, src1, sel_mode, mask, "
-                f"repeat_times, repeat_params)")
+        # VSEL_TENSOR_TENSOR_MODE: CMPMASK holds the UB address of the selection bits.
         _require_tensors(api, dst=dst, src0=src0, src1=src1)
         check_ub(api, dst=dst, src0=src0, src1=src1)
         _check_dtypes(api, allowed, dst=dst, src0=src0, src1=src1)
@@ -601,6 +595,7 @@ def _select(api, ir_op, kind, allowed):
         ir.src0.CopyFrom(tensor_ref(src0))
         ir.src1.CopyFrom(tensor_ref(src1))
         ir.sel_mode = int(mode)
+        ir.from_cmp_mask = mode == SelMode.VSEL_TENSOR_TENSOR_MODE
         fill(ir)
 
     def entry(*args, **kwargs):
@@ -616,8 +611,9 @@ def _select(api, ir_op, kind, allowed):
     entry.__doc__ = (f"{api}(dst, sel_mask, src0, src1, sel_mode, count), the mask/repeat form, "
                      f"{api}(dst, sel_mask, src0, repeat_times, repeat_params) (the scalar from "
                      f"CMPMASK) or {api}(dst, src0, src1, repeat_times=, repeat_params=, "
-                     f"sel_mode=VSEL_CMPMASK_SPR | VSEL_TENSOR_SCALAR_MODE): dst[e] = src0[e] "
-                     f"where the selection bit is 1, else src1[e] (or the scalar).")
+                     f"sel_mode=) (CMPMASK holds the bits, the scalar or the bits' UB address "
+                     f"by mode): dst[e] = src0[e] where the selection bit is 1, else src1[e] (or "
+                     f"the scalar).")
     return entry
 
 
