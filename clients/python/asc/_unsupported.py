@@ -27,9 +27,8 @@ _NOT_YET: Dict[str, str] = {
     data_sync_barrier sync_all ib_set ib_wait notify_next_block wait_pre_block
     cross_core_set_flag cross_core_wait_flag
     set_hf32_mode set_hf32_trans_mode set_mm_layout_transform set_fix_pipe_pre_quant_flag
-    init_soc_state check_local_memory_ia CheckLocalMemoryIAParam set_sys_workspace
-    get_sys_workspace set_hccl_context get_hccl_context data_cache_clean_and_invalid
-    data_cache_preload icache_preload load_data LoadData2DParams LoadData2DParamsV2 LoadData3DParamsV1 LoadData3DParamsV2
+    check_local_memory_ia CheckLocalMemoryIAParam
+    load_data LoadData2DParams LoadData2DParamsV2 LoadData3DParamsV1 LoadData3DParamsV2
     LoadData3DParamsV2Pro load_data_with_transpose LoadData2dTransposeParams
     LoadData2dTransposeParamsV2 load_data_with_sparse set_load_data_boundary
     set_load_data_padding_value set_load_data_repeat LoadDataRepeatParam mmad

@@ -16,6 +16,8 @@ from asc.language.basic.mask import *  # noqa: F401,F403
 from asc.language.basic.mask import __all__ as _mask_all
 from asc.language.basic.scalar import *  # noqa: F401,F403
 from asc.language.basic.scalar import __all__ as _scalar_all
+from asc.language.basic.system import *  # noqa: F401,F403
+from asc.language.basic.system import __all__ as _system_all
 from asc.language.basic.sync import *  # noqa: F401,F403
 from asc.language.basic.sync import __all__ as _sync_all
 from asc.language.basic.sys_var import *  # noqa: F401,F403
@@ -29,7 +31,7 @@ from asc.language.basic.reduce import __all__ as _reduce_all
 
 __all__ = (list(_aipp_all) + list(_atomic_all) + list(_copy_all) + list(_debug_all) + list(_deq_all)
            + list(_list_all) + list(_mask_all) + list(_reduce_all) + list(_scalar_all) + list(_sort_all)
-           + list(_sync_all) + list(_sys_all) + list(_vec_all))
+           + list(_sync_all) + list(_sys_all) + list(_system_all) + list(_vec_all))
 
 # pyasc names not implemented yet raise NotSupportedError, not AttributeError (asc/_unsupported.py).
 __getattr__ = _unsupported.module_getattr(__name__)

@@ -1,0 +1,128 @@
+"""System pointers and cache control of asc-api.md 4.4 that move no data the model computes with.
+
+- set_sys_workspace / get_sys_workspace and set_hccl_context / get_hccl_context keep a GM address
+  for later calls of the same kernel, as the Ascend C globals behind them do. Every core runs the
+  same code and sets the same values, so the frontend keeps them while tracing: a `get` returns
+  what the last `set` before it gave. They are set at the kernel's top level (a `set` inside a
+  runtime loop or if is refused), and a `get` without a `set` is an error, because aicore-sim
+  has no system workspace or HCCL context of its own.
+- data_cache_clean_and_invalid, data_cache_preload and icache_preload act on the scalar unit's
+  data cache and the instruction cache, which the model does not have (its scalar GM accesses
+  are costed without a cache): they check their arguments and have no effect, and no cost.
+- init_soc_state resets state the model does not keep: no effect.
+"""
+import numbers
+
+from asc.codegen.builder import require_builder
+from asc.language.core.constexpr import ConstExpr
+from asc.language.core.dtype import KnownTypes as KT
+from asc.language.core.enums import CacheLine, DcciDst
+from asc.language.core.ir_value import is_runtime_int
+from asc.language.core.tensor import GlobalAddress, GlobalTensor
+
+__all__ = ["set_sys_workspace", "get_sys_workspace", "set_hccl_context", "get_hccl_context",
+           "init_soc_state", "data_cache_clean_and_invalid", "data_cache_preload",
+           "icache_preload"]
+
+_HCCL_GROUPS = 2  # HCCL contexts by group index (Ascend C's HCCL_GROUP_ID_MAX)
+
+
+def _registers(builder):
+    return builder.state.setdefault("system_registers", {})
+
+
+def _set(api, key, address):
+    builder = require_builder(api)
+    if not isinstance(address, GlobalAddress):
+        raise TypeError(f"{api}(): the address must be a GlobalAddress (a kernel's GM argument), "
+                        f"got {type(address).__name__}")
+    if builder.depth > 1:
+        raise RuntimeError(f"{api}() inside a runtime loop or if is not supported by aicore-sim: "
+                           f"call it once at the kernel's top level")
+    _registers(builder)[key] = address
+
+
+def _get(api, key, setter):
+    address = _registers(require_builder(api)).get(key)
+    if address is None:
+        raise RuntimeError(f"{api}(): nothing was set. aicore-sim has no address of its own "
+                           f"here: pass a GM buffer to the kernel and call {setter} first")
+    return GlobalAddress(address._addr, KT.uint8)
+
+
+def set_sys_workspace(workspace) -> None:
+    """Keeps `workspace` (a GlobalAddress) as the kernel's system workspace."""
+    _set("set_sys_workspace", "workspace", workspace)
+
+
+def get_sys_workspace() -> GlobalAddress:
+    """The workspace set_sys_workspace kept, as a GlobalAddress of uint8."""
+    return _get("get_sys_workspace", "workspace", "set_sys_workspace(workspace)")
+
+
+def _group(api, index):
+    index = ConstExpr.unwrap(index)
+    if isinstance(index, bool) or not isinstance(index, numbers.Integral):
+        raise TypeError(f"{api}(): index must be a compile-time int in aicore-sim, got "
+                        f"{type(index).__name__}")
+    if not 0 <= index < _HCCL_GROUPS:
+        raise ValueError(f"{api}(): index {index} is not an HCCL group (0..{_HCCL_GROUPS - 1})")
+    return int(index)
+
+
+def set_hccl_context(index, context) -> None:
+    """Keeps `context` (a GlobalAddress) as the HCCL context of group `index`."""
+    api = "set_hccl_context"
+    _set(api, ("hccl", _group(api, index)), context)
+
+
+def get_hccl_context(index) -> GlobalAddress:
+    """The HCCL context set_hccl_context kept for group `index`, as a GlobalAddress of uint8."""
+    api = "get_hccl_context"
+    group = _group(api, index)
+    return _get(api, ("hccl", group), f"set_hccl_context({group}, context)")
+
+
+def init_soc_state() -> None:
+    """Resets SoC state the model does not keep: no effect."""
+    require_builder("init_soc_state")
+
+
+def _enum(api, name, value, enum):
+    value = ConstExpr.unwrap(value)
+    if isinstance(value, bool) or not isinstance(value, int) or value not in iter(enum):
+        choices = ", ".join(m.name for m in enum)
+        raise TypeError(f"{api}(): {name} must be an asc.{enum.__name__} ({choices}), got "
+                        f"{value!r}")
+
+
+def data_cache_clean_and_invalid(entire_type, dst, dcci_dst=None) -> None:
+    """Writes back and invalidates scalar data-cache lines: the model has no such cache, so no
+    effect."""
+    api = "data_cache_clean_and_invalid"
+    require_builder(api)
+    _enum(api, "entire_type", entire_type, CacheLine)
+    if not isinstance(dst, GlobalTensor):
+        raise TypeError(f"{api}(): dst must be a GlobalTensor, got {type(dst).__name__}")
+    if dcci_dst is not None:
+        _enum(api, "dcci_dst", dcci_dst, DcciDst)
+
+
+def data_cache_preload(src, cache_offset) -> None:
+    """Preloads a scalar data-cache line: the model has no such cache, so no effect."""
+    api = "data_cache_preload"
+    require_builder(api)
+    if not isinstance(src, GlobalTensor):
+        raise TypeError(f"{api}(): src must be a GlobalTensor, got {type(src).__name__}")
+    if not is_runtime_int(ConstExpr.unwrap(cache_offset)):
+        raise TypeError(f"{api}(): cache_offset must be an int or a traced integer, got "
+                        f"{type(cache_offset).__name__}")
+
+
+def icache_preload(pre_fetch_len) -> None:
+    """Prefetches instructions: the model has no instruction cache, so no effect."""
+    api = "icache_preload"
+    require_builder(api)
+    if not is_runtime_int(ConstExpr.unwrap(pre_fetch_len)):
+        raise TypeError(f"{api}(): pre_fetch_len must be an int or a traced integer, got "
+                        f"{type(pre_fetch_len).__name__}")
