@@ -291,6 +291,15 @@ bool ResolveDeq(const Instr& instr, const MemOpInfo& m, const IssueEnv& env, con
               instr.dtype == DType::kFloat16);
   if (!deq || env.store == nullptr) return true;
   out->scalar_bits = env.store->deq_word;
+  if (env.store->deq_mode == DeqMode::kUnset && env.warn) {
+    env.diags.Warn(
+        env.diags.Make(Diagnostic::Kind::kUninitializedRead, Diagnostic::Severity::kWarning, site,
+                       env.diags.Prefix(site) +
+                           ": reads DEQSCALE, which no set_deq_scale wrote in this "
+                           "launch: it holds 0, so the results are 0. Fix: call "
+                           "set_deq_scale before it."),
+        site.instr);
+  }
   if (!cast_deq || env.store->deq_mode != DeqMode::kVector) return true;
   constexpr uint64_t kBytes = kDeqVectorWords * sizeof(uint64_t);
   TensorOperand words{MemSpace::kUb, 0, DType::kUInt64};

@@ -49,6 +49,7 @@ struct IssueEnv {
   StoreRegisters* store = nullptr;    // the core's pad value and atomic mode (the scalar unit's)
   uint8_t* spr = nullptr;             // the core's special registers (kSprBytes, see above)
   uint64_t* gather_mask_count = nullptr;  // the core's RSVD_CNT register (the scalar unit's)
+  bool warn = false;  // checking is on: the issue stage may warn (never at CheckLevel::kOff)
 };
 
 // Fills `out` (except issue/ready). Returns false after recording an error diagnostic.

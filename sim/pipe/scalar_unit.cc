@@ -44,6 +44,7 @@ ScalarUnit::ScalarUnit(uint32_t core, LaunchContext& ctx, ScalarHost& host, cons
   env_.store = &store_;
   env_.spr = spr_;
   env_.gather_mask_count = &gather_mask_count_;
+  env_.warn = ctx.check != CheckLevel::kOff;
 }
 
 void ScalarUnit::ResetStats() {

@@ -83,6 +83,32 @@ void Accumulate(const OpcodeInfo& info, DType dtype, const uint8_t* sum, bool ha
 
 }  // namespace
 
+// Select's register form in mode 2: the selection bits at the UB address CMPMASK holds (its low
+// 64 bits) as the instruction runs. Bits outside UB fault at the instruction's line.
+bool VectorPipe::SelectBitsAtCmpMaskAddress(const IssuedInstr& in, Cycle now, const uint8_t** bits,
+                                            uint64_t* bytes) {
+  const VecGeometry& g = in.geo;
+  uint64_t addr = 0;
+  std::memcpy(&addr, cmp_mask_, sizeof(addr));
+  uint64_t n = g.repeats * g.lanes_per_repeat();
+  if (g.counter) n = std::min(n, g.count);
+  *bytes = (n + 7) / 8;
+  if (addr <= in.move_ub_bytes && *bytes <= in.move_ub_bytes - addr) {
+    *bits = in.move_ub + addr;
+    return true;
+  }
+  Site site = SiteOf(in.instr, now);
+  ctx_.diags.Error(ctx_.diags.Make(
+      Diagnostic::Kind::kOutOfBounds, Diagnostic::Severity::kError, site,
+      ctx_.diags.Prefix(site) + ": the selection bits at the UB address CMPMASK holds, [" +
+          std::to_string(addr) + ", " + std::to_string(addr + *bytes) + "), are outside UB (" +
+          std::to_string(in.move_ub_bytes) +
+          " bytes). Fix: load CMPMASK (set_cmp_mask) with sel_mask's get_phy_addr() as a "
+          "uint64."));
+  ctx_.Stop(LaunchResult::Status::kKernelFault);
+  return false;
+}
+
 // One iteration at a time: its active source lanes gathered densely, the element function run on
 // them, the results scattered into dst's image with their bytes marked. Iterations run in order,
 // all reading UB as it was when the instruction started.
@@ -109,31 +135,17 @@ PipeTiming VectorPipe::ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* 
   bool reads_dst = VectorReadsDst(info.op_class);
   constexpr uint8_t kSelCmpMask = 0, kSelTensorScalar = 1, kSelTensorTensor = 2;  // SelMode
   bool is_select = info.op_class == OpClass::kVecSelect;
-  // Mode 2's register form: the selection bits at the UB address CMPMASK holds (low 64 bits).
   const uint8_t* sel_bits = in.sel.base;
   uint64_t sel_bytes = in.sel.chunk_bytes;
-  if (is_select && in.from_cmp_mask && instr.kind == kSelTensorTensor) {
-    uint64_t addr = 0;
-    std::memcpy(&addr, cmp_mask_, sizeof(addr));
-    uint64_t bits = g.repeats * lanes;
-    if (g.counter) bits = std::min(bits, g.count);
-    sel_bytes = (bits + 7) / 8;
-    if (addr > in.move_ub_bytes || sel_bytes > in.move_ub_bytes - addr) {
-      Site site = SiteOf(&instr, now);
-      ctx_.diags.Error(ctx_.diags.Make(
-          Diagnostic::Kind::kOutOfBounds, Diagnostic::Severity::kError, site,
-          ctx_.diags.Prefix(site) + ": the selection bits at the address CMPMASK holds, UB[" +
-              std::to_string(addr) + ", +" + std::to_string(sel_bytes) +
-              "), are outside UB. Fix: load CMPMASK (set_cmp_mask) with sel_mask's address, "
-              "get_phy_addr(), as a uint64."));
-      ctx_.Stop(LaunchResult::Status::kKernelFault);
-      return Timing(ctx_.costs.Vector(instr.opcode, instr.dtype), g.repeats, g.repeats, now);
-    }
-    sel_bits = in.move_ub + addr;
+  if (is_select && in.from_cmp_mask && instr.kind == kSelTensorTensor &&
+      !SelectBitsAtCmpMaskAddress(in, now, &sel_bits, &sel_bytes)) {
+    return Timing(ctx_.costs.Vector(instr.opcode, instr.dtype), g.repeats, g.repeats, now);
   }
   // The scalar-register select: the scalar is CMPMASK's first element when the instruction runs.
   uint64_t scalar_bits = in.scalar_bits;
-  if (in.from_cmp_mask) std::memcpy(&scalar_bits, cmp_mask_, g.esize);
+  if (is_select && in.from_cmp_mask && instr.kind == kSelTensorScalar) {
+    std::memcpy(&scalar_bits, cmp_mask_, g.esize);
+  }
   uint8_t cmp_bits[kCmpMaskBytes] = {};  // compare's register form: lanes not compared are 0
   // vcadd's accumulate flag: the running total of the iterations' sums, in iteration order.
   alignas(8) uint8_t total[2 * sizeof(uint64_t)] = {};

@@ -21,6 +21,8 @@ class VectorPipe : public Pipe {
 
  private:
   PipeTiming ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* scratch);
+  bool SelectBitsAtCmpMaskAddress(const IssuedInstr& in, Cycle now, const uint8_t** bits,
+                                  uint64_t* bytes);
   PipeTiming ExecuteBilinear(const IssuedInstr& in, Cycle now, uint8_t* scratch);  // own file
   PipeTiming ExecuteSort(const IssuedInstr& in, Cycle now, uint8_t* scratch);
   PipeTiming ExecuteMove(const IssuedInstr& in, Cycle now, uint8_t* scratch);

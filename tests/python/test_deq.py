@@ -10,6 +10,7 @@ import pytest
 import asc
 import asc.lib.runtime as rt
 from asc.codegen.errors import CodegenError
+from asc.runtime.errors import KernelWarning
 
 N = 1024
 
@@ -253,3 +254,26 @@ def test_cast_deq_has_no_is_vec_deq_argument(device):
     with pytest.raises(CodegenError) as e:
         half_block_kernel[1, rt.current_stream()](np.zeros(8, np.float32))
     assert "No viable candidates" in str(e.value) and "is_vec_deq" in str(e.value)
+
+
+@asc.jit
+def unset_kernel(x: asc.GlobalAddress, z: asc.GlobalAddress):
+    gx, gz = asc.GlobalTensor(), asc.GlobalTensor()
+    gx.set_global_buffer(x)
+    gz.set_global_buffer(z)
+    a = asc.LocalTensor(asc.int32, asc.TPosition.VECIN, 0, 64)
+    o = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 1024, 64)
+    asc.data_copy(a, gx, 64)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.add_deq_relu(o, a, a, 64)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(gz, o, 64)
+
+
+def test_deqscale_never_set_reads_zero_and_warns(device):
+    z = np.full(64, 7, np.float16)
+    with pytest.warns(KernelWarning, match="reads DEQSCALE, which no set_deq_scale wrote"):
+        unset_kernel[1, rt.current_stream()](np.arange(64, dtype=np.int32), z)
+    np.testing.assert_array_equal(z, np.zeros(64, np.float16))
