@@ -69,8 +69,7 @@ Status DecodeContext::DecodeDataCopy(const ir::DataCopyOp& c, Instr* in) {
 }
 
 // data_copy_pad: GM -> UB with optional padding, or UB -> GM of unaligned byte lengths
-// (ascendc-semantics.md 5.11). 64-bit types go through the b32 instruction on the chip with
-// doubled paddings; the model does not take that path yet.
+// (ascendc-semantics.md 5.11). 64-bit types go through the b32 instruction, paddings doubled.
 Status DecodeContext::DecodePadForm(const ir::DataCopyOp& c, MemOpInfo* m, Instr* in) {
   in->opcode = Opcode::kDataCopyPad;
   if (!c.params_form()) {
@@ -84,10 +83,9 @@ Status DecodeContext::DecodePadForm(const ir::DataCopyOp& c, MemOpInfo* m, Instr
                                     " is not a data_copy_pad path (GM -> UB or UB -> GM)");
   }
   uint64_t esize = DTypeSize(m->dst.dtype);
-  if (esize != 1 && esize != 2 && esize != 4) {
+  if (esize != 1 && esize != 2 && esize != 4 && esize != 8) {
     return OpError("dst.dtype", std::string(DTypeProtoName(m->dst.dtype)) +
-                                    " is not supported by data_copy_pad yet (1, 2 and 4-byte "
-                                    "element types)");
+                                    " is not a data_copy_pad element type (1, 2, 4 or 8 bytes)");
   }
   if (gm_out && (c.is_pad() != 0 || c.left_padding() != 0 || c.right_padding() != 0 ||
                  c.padding_value() != 0)) {

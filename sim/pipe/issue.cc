@@ -175,10 +175,14 @@ bool PadGeometry(const MemOpInfo& m, bool gm_read, uint64_t esize, const Evaluat
     pad->active = true;
     pad->left = static_cast<uint32_t>(left * esize);
     pad->right = static_cast<uint32_t>(right * esize);
-    pad->esize = static_cast<uint32_t>(esize);
+    // A 64-bit type runs as the b32 instruction with doubled paddings: its pads and dummies are
+    // 4-byte elements, the pad value's low 32 bits (5.11).
+    bool b64 = esize == 8;
+    pad->esize = static_cast<uint32_t>(b64 ? 4 : esize);
     pad->fill_bits = reg.pad_dtype == DType::kInvalid
                          ? 0
                          : ToElementBits(reg.pad_value, reg.pad_dtype, m.dst.dtype);
+    if (b64) pad->fill_bits &= 0xffffffffu;
     *src_chunk = bl;
     *dst_chunk = ceil_block(pad->left + bl + pad->right);
     *src_pitch = bl + ss;

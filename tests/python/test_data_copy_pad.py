@@ -44,9 +44,11 @@ def pad_in_kernel(src: asc.GlobalAddress, out: asc.GlobalAddress, fill_value,
     asc.data_copy(g_out, ub, n)
 
 
-def pad_model(src, bc, bl, ss, ds, left, right, fill):
-    """UB bytes after the copy: `src` as bytes, `fill` the pad element as its bytes."""
+def pad_model(src, bc, bl, ss, ds, left, right, fill, unit=None):
+    """UB bytes after the copy: `src` as bytes, `fill` the pad element as its bytes; `unit` the
+    instruction's element (a 64-bit type runs as the b32 instruction: 4)."""
     esize = len(fill)
+    unit = unit or esize
     ub = np.full(UB_BYTES, FILL, np.uint8)
     raw = src.view(np.uint8)
     padded = -(-(left * esize + bl + right * esize) // 32) * 32
@@ -57,9 +59,9 @@ def pad_model(src, bc, bl, ss, ds, left, right, fill):
         block[:lb] = np.tile(fill, left)
         block[lb:lb + bl] = data
         block[lb + bl:lb + bl + rb] = np.tile(fill, right)
-        tail = data[:esize] if left == 0 and right == 0 else fill
+        tail = data[:unit] if left == 0 and right == 0 else fill[:unit]
         rest = padded - lb - bl - rb
-        block[padded - rest:] = np.tile(tail, rest // esize)
+        block[padded - rest:] = np.tile(tail, rest // unit)
         at = c * (padded + ds * 32)
         ub[at:at + padded] = block
     return ub
@@ -205,3 +207,40 @@ def test_frontend_errors(device, case, match):
 def test_padding_over_32_bytes_is_rejected_at_the_copy(device):
     with pytest.raises(Exception, match="left_padding = 17 is out of range"):
         wrong_kernel[1, rt.current_stream()](np.zeros(256, np.float16), "too_much")
+
+
+@pytest.mark.parametrize("dtype", ["int64", "uint64"])
+@pytest.mark.parametrize("left,right", [(0, 0), (1, 2), (4, 0)])
+def test_64_bit_types_run_as_b32_with_doubled_paddings(device, dtype, left, right):
+    # Pads and the dummy are 4-byte elements: a pad is the value's low 32 bits twice, the dummy
+    # without pads repeats the first 4 bytes of the block.
+    bc, bl, ss, ds = 3, 3 * 8, 8, 1
+    value = 0x0000_0001_0000_0005
+    src, out = run_in(dtype, bc, bl, ss, ds, left + right > 0, left, right, value)
+    fill = np.frombuffer(np.array([5, 5], np.uint32).tobytes(), np.uint8)
+    want = pad_model(src, bc, bl, ss, ds, left, right, fill, unit=4)
+    np.testing.assert_array_equal(out, want)
+
+
+@asc.jit
+def pad_out_64_kernel(src: asc.GlobalAddress, out: asc.GlobalAddress):
+    g_src, g_out = asc.GlobalTensor(), asc.GlobalTensor()
+    g_src.set_global_buffer(src)
+    g_out.set_global_buffer(out)
+    ub = asc.LocalTensor(src.dtype, asc.TPosition.VECIN, 0, 64)
+    asc.data_copy(ub, g_src, 64)
+    asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+    # Two chunks of 3 elements from 32-byte blocks one block apart, 8 bytes apart in GM.
+    asc.data_copy_pad(g_out, ub, asc.DataCopyExtParams(2, 24, 1, 8))
+
+
+def test_64_bit_ub_to_gm_writes_exactly_block_len_bytes(device):
+    src = np.arange(64, dtype=np.int64) * 0x1_0000_0001
+    out = np.full(16, -1, np.int64)
+    pad_out_64_kernel[1, rt.current_stream()](src, out)
+    want = np.full(16, -1, np.int64)
+    want[0:3] = src[0:3]      # chunk 0: UB block 0
+    want[4:7] = src[8:11]     # chunk 1: UB block 2 (32-byte block + stride 1), GM 24 + 8 bytes on
+    np.testing.assert_array_equal(out, want)
+
