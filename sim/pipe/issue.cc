@@ -9,75 +9,15 @@
 #include "sim/check/bounds.h"
 #include "sim/core/invariant.h"
 #include "sim/isa/semantics/deq.h"
+#include "sim/pipe/issue_internal.h"
 #include "sim/sync/hard_event.h"
 
-namespace aicore::sim {
-namespace {
-
-// Limits of DataCopyParams on 2201 (hardware-910b.md 6.1): blockCount [0, 4095], the others
-// u16.
-constexpr int64_t kMaxBlockCount = 4095;
-constexpr int64_t kMaxU16 = 65535;
-// DataCopyExtParams (ascendc-semantics.md 5.11): blockLen in bytes up to 2097151, u32 strides.
-constexpr int64_t kMaxPadBlockLen = 2097151;
-constexpr int64_t kMaxU32 = 4294967295;
-constexpr uint64_t kBlockBytes = 32;  // DataBlock: the unit of DataCopy lengths and strides
-
-class Evaluator {
- public:
-  Evaluator(const std::vector<ScalarValue>& values, const IssueEnv& env, const Site& site)
-      : values_(values), env_(env), site_(site) {}
-
-  int64_t Int(uint32_t slot) const {
-    if (slot == 0) return 0;
-    return AsInt64(values_[slot], env_.program.value_dtypes[slot]);
-  }
-
-  ScalarValue Value(uint32_t slot) const { return values_[slot]; }
-  DType DTypeOf(uint32_t slot) const { return env_.program.value_dtypes[slot]; }
-
-  // Address operands may be uint64 device pointers: keep them unsigned.
-  bool Address(uint32_t slot, const char* field, uint64_t* out) const {
-    DType t = env_.program.value_dtypes[slot];
-    if (t == DType::kUInt64 || t == DType::kUInt32 || t == DType::kUInt16 || t == DType::kUInt8) {
-      *out = values_[slot].u;
-      return true;
-    }
-    int64_t v = Int(slot);
-    if (v < 0)
-      return Fail(std::string("field ") + field + " is negative (" + std::to_string(v) +
-                  "); addresses must be >= 0");
-    *out = static_cast<uint64_t>(v);
-    return true;
-  }
-
-  bool InRange(uint32_t slot, const char* field, int64_t max, uint64_t* out) const {
-    int64_t v = Int(slot);
-    if (v < 0 || v > max) {
-      return Fail(std::string("field ") + field + " = " + std::to_string(v) +
-                  " is out of range [0, " + std::to_string(max) + "]");
-    }
-    *out = static_cast<uint64_t>(v);
-    return true;
-  }
-
-  bool Fail(const std::string& why) const {
-    env_.diags.Error(env_.diags.Make(Diagnostic::Kind::kInvalidOperand,
-                                     Diagnostic::Severity::kError, site_,
-                                     env_.diags.Prefix(site_) + ": " + why + "."));
-    return false;
-  }
-
- private:
-  const std::vector<ScalarValue>& values_;
-  const IssueEnv& env_;
-  const Site& site_;
-};
+namespace aicore::sim::issue {
 
 // Resolves one side of a copy or vector operand to host memory after checking it.
 bool ResolveSide(const TensorOperand& t, uint64_t address, uint64_t span, AccessRole role,
                  const IssueEnv& env, const Site& site, uint8_t** host, IssuedInstr* out,
-                 uint64_t chunk = 0, uint64_t pitch = 0, uint64_t alignment = 0) {
+                 uint64_t chunk, uint64_t pitch, uint64_t alignment) {
   *host = nullptr;
   if (span == 0) return true;
   if (out->num_ranges < IssuedInstr::kMaxRanges) {
@@ -108,6 +48,55 @@ void AddCmpMaskRange(bool write, IssuedInstr* out) {
   }
 }
 
+// count * size without overflow: anything absurd saturates and then fails the bounds check.
+uint64_t Bytes(uint64_t count, uint64_t element_bytes) {
+  if (count > (std::numeric_limits<uint64_t>::max() / 2) / element_bytes) {
+    return std::numeric_limits<uint64_t>::max() / 2;
+  }
+  return count * element_bytes;
+}
+
+// is_set_mask=True: the instruction loads its own mask into the register, in the current mode;
+// without one (is_set_mask=False) the register stays as set_vector_mask left it.
+bool LoadOwnMask(const MemOpInfo& m, const std::vector<ScalarValue>& values, const Evaluator& ev,
+                 uint32_t esize, VectorMask* reg) {
+  if (m.mask_len != 0) {
+    int64_t len = ev.Int(m.mask_len);
+    if (len < 0) return ev.Fail("field mask = " + std::to_string(len) + " is negative");
+    bool counter = reg->counter;
+    *reg = MaskForLength(static_cast<uint64_t>(len), esize, counter);
+    reg->counter = counter;
+  } else if (m.mask_hi != 0) {
+    reg->hi = values[m.mask_hi].u;
+    reg->lo = values[m.mask_lo].u;
+  }
+  return true;
+}
+
+// A range the race checker sees without the alignment and capacity checks of ResolveSide:
+// data-dependent addresses are checked when the instruction runs.
+void AddRange(IssuedInstr* out, uint64_t lo, uint64_t hi, bool write, bool hull, uint64_t chunk,
+              uint64_t pitch) {
+  if (hi <= lo || out->num_ranges >= IssuedInstr::kMaxRanges) return;
+  bool strided = chunk != 0 && pitch > chunk;
+  MemRange r{MemSpace::kUb, lo, hi, write, strided ? chunk : 0, strided ? pitch : 0};
+  r.hull = hull;
+  out->ranges[out->num_ranges++] = r;
+}
+
+// [lo, hi) checked against UB (alignment of lo included) and added for the race checker.
+bool UbRange(const TensorOperand& t, uint64_t lo, uint64_t hi, AccessRole role, bool hull,
+             const IssueEnv& env, const Site& site, IssuedInstr* out, uint64_t chunk,
+             uint64_t pitch) {
+  if (hi <= lo) return true;
+  uint8_t* host = nullptr;
+  if (!ResolveSide(t, lo, hi - lo, role, env, site, &host, out, chunk, pitch)) return false;
+  out->ranges[out->num_ranges - 1].hull = hull;
+  return true;
+}
+
+namespace {
+
 // set_cmp_mask reads 16 bytes of UB into CMPMASK, get_cmp_mask writes them back.
 bool BuildCmpMaskMove(const Instr& instr, const Evaluator& ev, const IssueEnv& env,
                       const Site& site, IssuedInstr* out) {
@@ -132,14 +121,6 @@ bool BuildCmpMaskMove(const Instr& instr, const Evaluator& ev, const IssueEnv& e
   out->count = out->bytes = kCmpMaskBytes;
   out->bursts = 1;
   return true;
-}
-
-// count * size without overflow: anything absurd saturates and then fails the bounds check.
-uint64_t Bytes(uint64_t count, uint64_t element_bytes) {
-  if (count > (std::numeric_limits<uint64_t>::max() / 2) / element_bytes) {
-    return std::numeric_limits<uint64_t>::max() / 2;
-  }
-  return count * element_bytes;
 }
 
 // data_copy_pad's chunks (ascendc-semantics.md 5.11): block_len bytes on the GM side, GM
@@ -264,23 +245,6 @@ bool BuildDataCopy(const Instr& instr, const Evaluator& ev, const IssueEnv& env,
       (m.pad_form ? (route->kind == TransferKind::kGmRead ? src_chunk : dst_chunk) : chunk) *
       chunks;
   out->bursts = chunks;
-  return true;
-}
-
-// is_set_mask=True: the instruction loads its own mask into the register, in the current mode;
-// without one (is_set_mask=False) the register stays as set_vector_mask left it.
-bool LoadOwnMask(const MemOpInfo& m, const std::vector<ScalarValue>& values, const Evaluator& ev,
-                 uint32_t esize, VectorMask* reg) {
-  if (m.mask_len != 0) {
-    int64_t len = ev.Int(m.mask_len);
-    if (len < 0) return ev.Fail("field mask = " + std::to_string(len) + " is negative");
-    bool counter = reg->counter;
-    *reg = MaskForLength(static_cast<uint64_t>(len), esize, counter);
-    reg->counter = counter;
-  } else if (m.mask_hi != 0) {
-    reg->hi = values[m.mask_hi].u;
-    reg->lo = values[m.mask_lo].u;
-  }
   return true;
 }
 
@@ -427,11 +391,7 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
     // address against UB.
     LocalMemory* ub = env.memories.Find(MemSpace::kUb);
     SIM_CHECK(ub != nullptr, "a vector instruction on a core without UB passed the decoder");
-    if (out->num_ranges < IssuedInstr::kMaxRanges) {
-      MemRange r{MemSpace::kUb, 0, ub->capacity(), false, 0, 0};
-      r.hull = true;
-      out->ranges[out->num_ranges++] = r;
-    }
+    AddRange(out, 0, ub->capacity(), false, true);
     out->move_ub = ub->data();
     out->move_ub_bytes = ub->capacity();
   } else if (select && !sel_reg) {
@@ -644,517 +604,15 @@ bool BuildVector(const Instr& instr, const std::vector<ScalarValue>& values, con
   return true;
 }
 
-// Sort and proposal instructions (asc-api.md 4.12): whole structures or proposals per iteration,
-// the mask ignored (ascendc-semantics.md 6.3). Every byte read or written is in a range: a
-// proposal field as a strided range of one element per proposal.
-constexpr uint64_t kSortStructBytes = 8;  // (score, uint32 index)
-constexpr uint64_t kSort32Group = 32;
-constexpr uint64_t kProposalGroup = 16;
-constexpr int64_t kMaxProposalField = 5;  // mode_number: x1 y1 x2 y2 score label
-constexpr int64_t kMaxListLength = 4095;  // MrgSort4Info.elementLengths
-
-// Resolves a strided field of `n` proposals (one element every proposal) whose proposals start
-// at `address`: bounds as whole proposals, the range as the field's bytes only.
-bool ResolveField(const TensorOperand& t, uint64_t address, uint64_t n, uint64_t esize,
-                  uint64_t field, AccessRole role, const IssueEnv& env, const Site& site,
-                  uint8_t** host, IssuedInstr* out) {
-  uint64_t pbytes = kProposalElements * esize;
-  uint8_t before = out->num_ranges;
-  if (!ResolveSide(t, address, n * pbytes, role, env, site, host, out)) return false;
-  if (out->num_ranges > before && n > 0) {
-    uint64_t lo = address + field * esize;
-    out->ranges[before] =
-        MemRange{t.space, lo, lo + (n - 1) * pbytes + esize, role.write, esize, pbytes};
-  }
-  return true;
-}
-
-bool BuildMergeLists(const Instr& instr, const Evaluator& ev, const IssueEnv& env, const Site& site,
-                     uint64_t repeats, IssuedInstr* out, uint64_t* dst_span) {
-  const MemOpInfo& m = env.program.mem_ops[instr.aux];
-  uint64_t eb = MergeElementBytes(instr.opcode, instr.dtype);
-  uint64_t valid = 0;
-  if (!ev.InRange(m.valid_bit, "valid_bit", 15, &valid)) return false;
-  if (valid != 3 && valid != 7 && valid != 15) {
-    return ev.Fail("field valid_bit = " + std::to_string(valid) +
-                   " is not 3, 7 or 15 (the first 2, 3 or 4 lists)");
-  }
-  int lists = valid == 3 ? 2 : valid == 7 ? 3 : 4;
-  const TensorOperand* src[4] = {&m.src0, &m.src1, &m.src2, &m.src3};
-  if (src[lists - 1]->space == MemSpace::kInvalid) {
-    return ev.Fail("valid_bit " + std::to_string(valid) + " merges " + std::to_string(lists) +
-                   " lists, but the source list has fewer");
-  }
-  uint64_t len[4] = {0, 0, 0, 0}, addr[4] = {0, 0, 0, 0}, total = 0;
-  for (int i = 0; i < lists; ++i) {
-    std::string field = "src[" + std::to_string(i) + "].addr";
-    if (!ev.InRange(m.lengths[i], "element_lengths", kMaxListLength, &len[i]) ||
-        !ev.Address(src[i]->addr, field.c_str(), &addr[i])) {
-      return false;
-    }
-    total += len[i];
-  }
-  if (repeats > 1) {
-    // The hardware steps every list by the four lists' length: they must be one region.
-    if (valid != 15 || m.exhausted_suspension) {
-      return ev.Fail("repeat_times = " + std::to_string(repeats) +
-                     " needs valid_bit 15 and no exhausted suspension");
-    }
-    for (int i = 1; i < 4; ++i) {
-      if (len[i] != len[0] || addr[i] != addr[0] + i * len[0] * eb) {
-        return ev.Fail("repeat_times = " + std::to_string(repeats) +
-                       " needs four lists of equal length stored back to back; list " +
-                       std::to_string(i) + " is not");
-      }
-    }
-    uint8_t* host = nullptr;
-    uint64_t span = repeats * total * eb;
-    if (!ResolveSide(*src[0], addr[0], span, {"src", false}, env, site, &host, out)) return false;
-    for (int i = 0; i < 4; ++i) {
-      out->lists[i] = Transfer{host == nullptr ? nullptr : host + i * len[0] * eb, len[i] * eb,
-                               total * eb, repeats};
-    }
-  } else {
-    for (int i = 0; i < lists; ++i) {
-      uint8_t* host = nullptr;
-      std::string name = "src[" + std::to_string(i) + "]";
-      if (!ResolveSide(*src[i], addr[i], len[i] * eb, {name.c_str(), false}, env, site, &host,
-                       out)) {
-        return false;
-      }
-      out->lists[i] = Transfer{host, len[i] * eb, 0, repeats};
-    }
-  }
-  for (int i = lists; i < 4; ++i) out->lists[i] = Transfer{};
-  out->count = static_cast<uint64_t>(lists);  // lists merged (an empty one still takes part)
-  *dst_span = repeats * total * eb;
-  return true;
-}
-
-bool BuildSort(const Instr& instr, const Evaluator& ev, const IssueEnv& env, const Site& site,
-               IssuedInstr* out) {
-  const MemOpInfo& m = env.program.mem_ops[instr.aux];
-  OpClass cls = Info(instr.opcode).op_class;
-  uint64_t esize = DTypeSize(instr.dtype);
-  bool merge = cls == OpClass::kVecMrgSort;
-  uint64_t repeats = 0;
-  if (!ev.InRange(m.repeat_times, merge ? "repeat_times" : "repeat_time", kMaxRepeatTimes,
-                  &repeats)) {
-    return false;
-  }
-  if (merge && repeats == 0) return ev.Fail("field repeat_times = 0 is out of range [1, 255]");
-  uint64_t dst_addr = 0, src_addr = 0, src1_addr = 0;
-  if (!ev.Address(m.dst.addr, "dst.addr", &dst_addr)) return false;
-  uint8_t* dst = nullptr;
-  uint8_t* src0 = nullptr;
-  uint8_t* src1 = nullptr;
-  uint64_t dst_span = 0, src_span = 0;
-  uint64_t field = 0;
-  out->geo.repeats = repeats;  // the cost row's repeats
-  if (cls == OpClass::kVecSort32) {
-    uint64_t n = repeats * kSort32Group;
-    if (!ev.Address(m.src0.addr, "src0.addr", &src_addr) ||
-        !ev.Address(m.src1.addr, "src1.addr", &src1_addr) ||
-        !ResolveSide(m.src0, src_addr, n * esize, {"src0", false}, env, site, &src0, out) ||
-        !ResolveSide(m.src1, src1_addr, n * sizeof(uint32_t), {"src1", false}, env, site, &src1,
-                     out)) {
-      return false;
-    }
-    src_span = n * esize;
-    dst_span = n * kSortStructBytes;
-    out->count = n;
-    if (!ResolveSide(m.dst, dst_addr, dst_span, {"dst", true}, env, site, &dst, out)) return false;
-  } else if (cls == OpClass::kVecProposal) {
-    uint64_t n = repeats * kProposalGroup;
-    out->count = n;
-    uint64_t pbytes = kProposalElements * esize;
-    if (instr.opcode != Opcode::kVecRpSort16 &&
-        !ev.InRange(m.mode_number, "mode_number", kMaxProposalField, &field)) {
-      return false;
-    }
-    out->scalar_bits = field;
-    if (!ev.Address(m.src0.addr, "src.addr", &src_addr)) return false;
-    bool ok = true;
-    if (instr.opcode == Opcode::kVecRpSort16) {
-      src_span = dst_span = n * pbytes;
-      ok = ResolveSide(m.src0, src_addr, src_span, {"src", false}, env, site, &src0, out) &&
-           ResolveSide(m.dst, dst_addr, dst_span, {"dst", true}, env, site, &dst, out);
-    } else if (instr.opcode == Opcode::kVecProposalConcat) {
-      src_span = n * esize;
-      dst_span = n * pbytes;
-      ok = ResolveSide(m.src0, src_addr, src_span, {"src", false}, env, site, &src0, out) &&
-           ResolveField(m.dst, dst_addr, n, esize, field, {"dst", true}, env, site, &dst, out);
-    } else {
-      src_span = n * pbytes;
-      dst_span = n * esize;
-      ok = ResolveField(m.src0, src_addr, n, esize, field, {"src", false}, env, site, &src0, out) &&
-           ResolveSide(m.dst, dst_addr, dst_span, {"dst", true}, env, site, &dst, out);
-    }
-    if (!ok) return false;
-  } else {
-    if (!BuildMergeLists(instr, ev, env, site, repeats, out, &dst_span)) return false;
-    out->scalar_bits = m.exhausted_suspension ? 1 : 0;
-    if (!ResolveSide(m.dst, dst_addr, dst_span, {"dst", true}, env, site, &dst, out)) return false;
-    // Every merge sets VMS4_SR when it ends (get_mrg_sort_result reads it).
-    SIM_CHECK(env.spr != nullptr, "a merge issued without a VMS4_SR register");
-    out->ranges[out->num_ranges++] =
-        MemRange{MemSpace::kSpr, kVms4SrOffset, kVms4SrOffset + kVms4SrBytes, true, 0, 0};
-    out->reg = Transfer{env.spr + kVms4SrOffset, kVms4SrBytes, kVms4SrBytes, 1};
-    // Cost: one repeat per 256 bytes of output (the model's unit for merges).
-    out->geo.repeats = (dst_span + kVectorRepeatBlocks * kVectorBlockBytes - 1) /
-                       (kVectorRepeatBlocks * kVectorBlockBytes);
-  }
-  out->repeat_form = true;
-  out->src0 = Transfer{src0, src_span, src_span, 1};
-  out->src1 = Transfer{src1, src1 == nullptr ? 0 : out->count * sizeof(uint32_t), 0, 1};
-  out->dst = Transfer{dst, dst_span, dst_span, dst_span > 0 ? 1u : 0u};
-  out->src0_addr = src_addr;
-  out->src1_addr = src1_addr;
-  out->dst_addr = dst_addr;
-  out->bytes = dst_span;
-  out->bursts = 1;
-  return true;
-}
-
-// ---- rearrangement (brcb, gather, gatherb, scatter, gather_mask, transpose, 5HD) -------------
-
-// A range the race checker sees without the alignment and capacity checks of ResolveSide:
-// data-dependent addresses are checked when the instruction runs.
-void AddRange(IssuedInstr* out, uint64_t lo, uint64_t hi, bool write, bool hull, uint64_t chunk = 0,
-              uint64_t pitch = 0) {
-  if (hi <= lo || out->num_ranges >= IssuedInstr::kMaxRanges) return;
-  bool strided = chunk != 0 && pitch > chunk;
-  MemRange r{MemSpace::kUb, lo, hi, write, strided ? chunk : 0, strided ? pitch : 0};
-  r.hull = hull;
-  out->ranges[out->num_ranges++] = r;
-}
-
-// [lo, hi) checked against UB (alignment of lo included) and added for the race checker.
-bool UbRange(const TensorOperand& t, uint64_t lo, uint64_t hi, AccessRole role, bool hull,
-             const IssueEnv& env, const Site& site, IssuedInstr* out, uint64_t chunk = 0,
-             uint64_t pitch = 0) {
-  if (hi <= lo) return true;
-  uint8_t* host = nullptr;
-  if (!ResolveSide(t, lo, hi - lo, role, env, site, &host, out, chunk, pitch)) return false;
-  out->ranges[out->num_ranges - 1].hull = hull;
-  return true;
-}
-
-// The lanes of gather/scatter: the count form's counter-mode instruction, or the mask the
-// repeat form loads (its own, or the register's), as BuildVectorRepeat reads it.
-bool MoveLanes(const MemOpInfo& m, const std::vector<ScalarValue>& values, const Evaluator& ev,
-               const IssueEnv& env, uint32_t esize, MoveArgs* a) {
-  VectorMask& reg = *env.vector_mask;
-  if (!m.repeat_form) {
-    int64_t count = ev.Int(m.count);
-    if (count < 0) return ev.Fail("field count = " + std::to_string(count) + " is negative");
-    a->counter = true;
-    a->count = static_cast<uint64_t>(count);
-    reg = VectorMask{};  // the library leaves normal mode with every lane on
-    return true;
-  }
-  if (!LoadOwnMask(m, values, ev, esize, &reg)) return false;
-  a->counter = reg.counter;
-  a->count = reg.lo;
-  a->mask_hi = reg.hi;
-  a->mask_lo = reg.lo;
-  return true;
-}
-
-bool Stride(const Evaluator& ev, uint32_t slot, const char* name, uint64_t fallback,
-            uint64_t* out) {
-  *out = fallback;
-  return slot == 0 || ev.InRange(slot, name, kMaxU16, out);
-}
-
-bool BuildMove(const Instr& instr, const std::vector<ScalarValue>& values, const Evaluator& ev,
-               const IssueEnv& env, const Site& site, IssuedInstr* out) {
-  const MemOpInfo& m = env.program.mem_ops[instr.aux];
-  SIM_CHECK(m.move != 0, "a rearrangement without its operands reached the issue stage");
-  const MoveInfo& mv = env.program.move_ops[m.move - 1];
-  LocalMemory* ub = env.memories.Find(MemSpace::kUb);
-  SIM_CHECK(ub != nullptr, "a rearrangement issued on a core without UB");
-  const uint64_t ub_end = ub->capacity();
-  MoveArgs& a = out->move;
-  a = MoveArgs{};
-  a.kind = static_cast<MoveKind>(instr.kind);
-  a.dtype = instr.dtype;
-  const uint64_t s = DTypeSize(instr.dtype);
-  const uint64_t lanes = kVectorRepeatBlocks * kVectorBlockBytes / s;
-  uint64_t repeats = 1;
-  if (m.repeat_times != 0 &&
-      !ev.InRange(m.repeat_times, "repeat_times", kMaxRepeatTimes, &repeats)) {
-    return false;
-  }
-  a.repeats = repeats;
-  bool lists = a.kind == MoveKind::kTransDataTo5hd;
-  if (!lists) {
-    if (!ev.Address(m.dst.addr, "dst.addr", &a.dst) ||
-        !ev.Address(m.src0.addr, "src.addr", &a.src)) {
-      return false;
-    }
-  }
-  if (mv.offset.addr != 0 && !ev.Address(mv.offset.addr, "offset.addr", &a.index)) return false;
-  if (mv.base != 0) {
-    int64_t base = ev.Int(mv.base);
-    if (base < 0) return ev.Fail("field base = " + std::to_string(base) + " is negative");
-    a.base = static_cast<uint64_t>(base);
-  }
-  // [lo, lo + span): every byte the instruction may write; `rep_units` iterations for timing.
-  uint64_t lo = a.dst, span = 0, rep_units = repeats;
-  const uint64_t kB = kVectorBlockBytes;
-  switch (a.kind) {
-    case MoveKind::kBrcb: {
-      if (!Stride(ev, m.blk_stride[0], "dst_blk_stride", 1, &a.dst_blk) ||
-          !Stride(ev, m.rep_stride[0], "dst_rep_stride", 8, &a.dst_rep)) {
-        return false;
-      }
-      span = repeats == 0 ? 0 : ((repeats - 1) * a.dst_rep + 7 * a.dst_blk + 1) * kB;
-      if (!UbRange(m.src0, a.src, a.src + 8 * repeats * s, {"src0", false}, false, env, site,
-                   out) ||
-          !UbRange(m.dst, a.dst, a.dst + span, {"dst", true}, false, env, site, out,
-                   a.dst_blk == 1 ? 8 * kB : 0, a.dst_rep * kB)) {
-        return false;
-      }
-      break;
-    }
-    case MoveKind::kGather:
-    case MoveKind::kScatter: {
-      bool scatter = a.kind == MoveKind::kScatter;
-      if (!MoveLanes(m, values, ev, env, static_cast<uint32_t>(s), &a)) return false;
-      // The count form is dense: iterations 8 blocks apart.
-      if (m.repeat_form) {
-        uint32_t slot = scatter ? m.rep_stride[1] : m.rep_stride[0];
-        if (!Stride(ev, slot, scatter ? "src_rep_stride" : "dst_rep_stride", 8,
-                    scatter ? &a.src_rep : &a.dst_rep)) {
-          return false;
-        }
-      }
-      // The last lane of each iteration: the extent of the dense side and of the offsets.
-      uint64_t iterations = a.counter ? (a.count + lanes - 1) / lanes : repeats;
-      uint64_t dense = 0, offsets = 0;
-      for (uint64_t r = 0; r < iterations; ++r) {
-        int64_t last = -1;
-        for (uint64_t e = 0; e < lanes; ++e) {
-          bool on = a.counter ? r * lanes + e < a.count
-                              : e < 128 && ((e < 64 ? a.mask_lo >> e : a.mask_hi >> (e - 64)) & 1u);
-          if (on) last = static_cast<int64_t>(e);
-        }
-        if (last < 0) continue;
-        uint64_t rep = scatter ? a.src_rep : a.dst_rep;
-        dense = std::max(dense, r * rep * kB + (static_cast<uint64_t>(last) + 1) * s);
-        offsets = std::max(offsets, (r * lanes + static_cast<uint64_t>(last) + 1) * 4);
-      }
-      rep_units = iterations;
-      if (!UbRange(mv.offset, a.index, a.index + offsets, {"offset", false}, false, env, site,
-                   out)) {
-        return false;
-      }
-      uint64_t far = (scatter ? a.dst : a.src) + a.base;  // offsets are unsigned: from here up
-      if (scatter) {
-        if (!UbRange(m.src0, a.src, a.src + dense, {"src0", false}, false, env, site, out)) {
-          return false;
-        }
-        if (offsets > 0) AddRange(out, far, ub_end, true, true);
-        lo = far;
-        span = offsets > 0 && far < ub_end ? ub_end - far : 0;
-      } else {
-        if (offsets > 0) AddRange(out, far, ub_end, false, true);
-        if (!UbRange(m.dst, a.dst, a.dst + dense, {"dst", true}, false, env, site, out)) {
-          return false;
-        }
-        span = dense;
-      }
-      break;
-    }
-    case MoveKind::kGatherb: {
-      if (!Stride(ev, m.blk_stride[0], "dst_blk_stride", 1, &a.dst_blk) ||
-          !Stride(ev, m.rep_stride[0], "dst_rep_stride", 8, &a.dst_rep)) {
-        return false;
-      }
-      uint64_t blk = a.dst_blk == 0 ? 1 : a.dst_blk;
-      span = repeats == 0 ? 0 : ((repeats - 1) * a.dst_rep + 7 * blk + 1) * kB;
-      if (!UbRange(mv.offset, a.index, a.index + 8 * repeats * 4, {"offset", false}, false, env,
-                   site, out)) {
-        return false;
-      }
-      if (repeats > 0) AddRange(out, a.src, ub_end, false, true);
-      if (!UbRange(m.dst, a.dst, a.dst + span, {"dst", true}, false, env, site, out,
-                   blk == 1 ? 8 * kB : 0, a.dst_rep * kB)) {
-        return false;
-      }
-      break;
-    }
-    case MoveKind::kGatherMask: {
-      if (!Stride(ev, m.blk_stride[1], "src0_block_stride", 1, &a.src_blk) ||
-          !Stride(ev, m.rep_stride[1], "src0_repeat_stride", 0, &a.src_rep) ||
-          !Stride(ev, m.rep_stride[0], "src1_repeat_stride", 0, &a.index_rep)) {
-        return false;
-      }
-      a.reduce_mode = mv.reduce_mode;
-      if (a.reduce_mode &&
-          !ev.InRange(m.mask_len, "mask", static_cast<int64_t>(lanes), &a.mask_len)) {
-        return false;
-      }
-      if (mv.pattern != 0) {
-        uint64_t p = 0;
-        if (!ev.InRange(mv.pattern, "src1_pattern", 7, &p)) return false;
-        if (p == 0) return ev.Fail("field src1_pattern = 0 is not a built-in pattern (1..7)");
-        a.pattern = static_cast<uint8_t>(p);
-      }
-      uint64_t active = a.reduce_mode ? a.mask_len : lanes;
-      uint64_t per_block = kB / s, src_end = 0;
-      if (active > 0 && repeats > 0) {
-        uint64_t e = active - 1;
-        src_end =
-            ((repeats - 1) * a.src_rep + e / per_block * a.src_blk) * kB + (e % per_block + 1) * s;
-        // A block stride below 1 block can put an earlier lane last: take the widest iteration.
-        src_end = std::max(src_end, (repeats - 1) * a.src_rep * kB + active * s);
-      }
-      if (!UbRange(m.src0, a.src, a.src + src_end, {"src0", false}, a.src_blk != 1, env, site,
-                   out)) {
-        return false;
-      }
-      if (a.pattern == 0 && repeats > 0) {
-        uint64_t bytes = GatherMaskPatternBytes(a.dtype, a.reduce_mode, a.mask_len);
-        if (!UbRange(mv.offset, a.index, a.index + (repeats - 1) * a.index_rep * kB + bytes,
-                     {"src1_pattern", false}, a.index_rep * kB > bytes, env, site, out)) {
-          return false;
-        }
-      }
-      span = repeats * active * s;
-      if (!UbRange(m.dst, a.dst, a.dst + span, {"dst", true}, a.pattern == 0, env, site, out)) {
-        return false;
-      }
-      out->move_kept = env.gather_mask_count;
-      break;
-    }
-    case MoveKind::kTranspose:
-    case MoveKind::kTransposeExt: {
-      a.transpose_type = mv.transpose_type;
-      uint64_t bytes = 16 * 16 * s;
-      if (a.transpose_type != 0) {
-        a.kind = MoveKind::kTransposeExt;
-        uint64_t dims[4] = {0, 0, 0, 0};
-        const uint32_t slots[4] = {mv.n, mv.c, mv.h, mv.w};
-        const char* names[4] = {"n_size", "c_size", "h_size", "w_size"};
-        for (int k = 0; k < 4; ++k) {
-          if (slots[k] != 0 && !ev.InRange(slots[k], names[k], kMaxU16, &dims[k])) return false;
-        }
-        a.n = static_cast<uint16_t>(dims[0]), a.c = static_cast<uint16_t>(dims[1]);
-        a.h = static_cast<uint16_t>(dims[2]), a.w = static_cast<uint16_t>(dims[3]);
-        if (a.transpose_type == kTransposeNd2NdB16) {
-          if (a.h % 16 != 0 || a.w % 16 != 0) {
-            return ev.Fail("TRANSPOSE_ND2ND_B16 transposes 16x16 blocks: h_size " +
-                           std::to_string(a.h) + " and w_size " + std::to_string(a.w) +
-                           " must be multiples of 16");
-          }
-          bytes = std::max<uint64_t>(a.n, 1) * std::max<uint64_t>(a.c, 1) * a.h * a.w * s;
-        } else {
-          bytes = uint64_t{a.n} * a.c * a.h * a.w * s;
-        }
-        // The chip uses the tmp buffer as scratch: the race checker sees it written.
-        uint64_t tmp = 0;
-        if (!ev.Address(mv.offset.addr, "shared_tmp_buffer.addr", &tmp)) return false;
-        int64_t tmp_len = mv.offset.count != 0 ? ev.Int(mv.offset.count) : 0;
-        if (tmp_len > 0 && !UbRange(mv.offset, tmp, tmp + static_cast<uint64_t>(tmp_len),
-                                    {"shared_tmp_buffer", true}, false, env, site, out)) {
-          return false;
-        }
-      }
-      rep_units = (bytes + 255) / 256;
-      span = bytes;
-      if (!UbRange(m.src0, a.src, a.src + bytes, {"src", false}, false, env, site, out) ||
-          !UbRange(m.dst, a.dst, a.dst + bytes, {"dst", true}, false, env, site, out)) {
-        return false;
-      }
-      break;
-    }
-    case MoveKind::kTransDataTo5hd: {
-      a.dst_high = mv.dst_high;
-      a.src_high = mv.src_high;
-      if (!Stride(ev, m.rep_stride[0], "dst_rep_stride", 0, &a.dst_rep) ||
-          !Stride(ev, m.rep_stride[1], "src_rep_stride", 0, &a.src_rep)) {
-        return false;
-      }
-      if (mv.lists) {
-        for (int i = 0; i < 16; ++i) {
-          if (!ev.Address(mv.dst_list[i], "dst_list", &a.dst_list[i]) ||
-              !ev.Address(mv.src_list[i], "src_list", &a.src_list[i])) {
-            return false;
-          }
-        }
-      } else {
-        // The addresses are read from UB when the instruction runs; the race checker gets the
-        // ranges of what they hold now (set_value writes them in program order).
-        a.addr_tensors = true;
-        if (!ev.Address(mv.dst_addrs.addr, "dst_list.addr", &a.dst_addrs) ||
-            !ev.Address(mv.src_addrs.addr, "src_list.addr", &a.src_addrs) ||
-            !UbRange(mv.dst_addrs, a.dst_addrs, a.dst_addrs + 128, {"dst_list", false}, false, env,
-                     site, out) ||
-            !UbRange(mv.src_addrs, a.src_addrs, a.src_addrs + 128, {"src_list", false}, false, env,
-                     site, out)) {
-          return false;
-        }
-        std::memcpy(a.dst_list, ub->data() + a.dst_addrs, 128);
-        std::memcpy(a.src_list, ub->data() + a.src_addrs, 128);
-      }
-      uint64_t lo_s = ~uint64_t{0}, hi_s = 0, lo_d = ~uint64_t{0}, hi_d = 0;
-      for (uint64_t r = 0; r < repeats; ++r) {
-        uint64_t step = repeats == 1 ? 1 : r;
-        for (int i = 0; i < 16; ++i) {
-          for (int k = 0; k < 2; ++k) {
-            uint64_t at = (k == 0 ? a.dst_list[i] + step * a.dst_rep * kB
-                                  : a.src_list[i] + step * a.src_rep * kB);
-            if (at % kB != 0) {
-              return ev.Fail(std::string(k == 0 ? "dst_list" : "src_list") + "[" +
-                             std::to_string(i) + "] + the repeat offset = " + std::to_string(at) +
-                             " is not 32-byte aligned");
-            }
-            uint64_t& l = k == 0 ? lo_d : lo_s;
-            uint64_t& h = k == 0 ? hi_d : hi_s;
-            l = std::min(l, at);
-            h = std::max(h, at + kB);
-          }
-        }
-      }
-      if (repeats == 0) lo_d = hi_d = lo_s = hi_s = 0;
-      TensorOperand ub_side;
-      ub_side.space = MemSpace::kUb;
-      ub_side.dtype = a.dtype;
-      if (!UbRange(ub_side, lo_s, hi_s, {"src_list", false}, true, env, site, out) ||
-          !UbRange(ub_side, lo_d, hi_d, {"dst_list", true}, true, env, site, out)) {
-        return false;
-      }
-      lo = lo_d;
-      span = hi_d - lo_d;
-      break;
-    }
-  }
-  if (span > 0 && lo >= ub_end) {
-    return ev.Fail("the destination starts at UB offset " + std::to_string(lo) +
-                   ", past the end of UB (" + std::to_string(ub_end) + " bytes)");
-  }
-  out->repeat_form = true;  // the pipe writes back an image of [lo, lo + span) and a byte mask
-  out->geo = VecGeometry{};
-  out->geo.esize = static_cast<uint32_t>(s);
-  out->geo.repeats = rep_units;
-  out->move_ub = ub->data();
-  out->move_ub_bytes = ub_end;
-  out->move_lo = lo;
-  out->dst = Transfer{span > 0 ? ub->data() + lo : nullptr, span, span, span > 0 ? 1u : 0u};
-  out->dst_addr = lo;
-  out->src0_addr = a.src;
-  out->bytes = span;
-  out->bursts = 1;
-  return true;
-}
-
 }  // namespace
+
+}  // namespace aicore::sim::issue
+
+namespace aicore::sim {
 
 bool ResolveFlag(const Instr& instr, const std::vector<ScalarValue>& values, const IssueEnv& env,
                  const Site& site, uint32_t* flag) {
-  Evaluator ev(values, env, site);
+  issue::Evaluator ev(values, env, site);
   int64_t id = ev.Int(instr.a);
   uint32_t ids = env.flags.ids_per_event();
   if (id < 0 || id >= static_cast<int64_t>(ids)) {
@@ -1170,10 +628,10 @@ bool ResolveFlag(const Instr& instr, const std::vector<ScalarValue>& values, con
 bool BuildIssued(const Instr& instr, const std::vector<ScalarValue>& values, const IssueEnv& env,
                  const Site& site, IssuedInstr* out) {
   out->instr = &instr;
-  Evaluator ev(values, env, site);
+  issue::Evaluator ev(values, env, site);
   switch (Info(instr.opcode).op_class) {
     case OpClass::kDataCopy:
-      return BuildDataCopy(instr, ev, env, site, out);
+      return issue::BuildDataCopy(instr, ev, env, site, out);
     case OpClass::kVecBinary:
     case OpClass::kVecUnary:
     case OpClass::kVecScalar:
@@ -1185,19 +643,19 @@ bool BuildIssued(const Instr& instr, const std::vector<ScalarValue>& values, con
     case OpClass::kVecCompare:
     case OpClass::kVecSelect:
     case OpClass::kVecCopy:
-      return BuildVector(instr, values, ev, env, site, out);
+      return issue::BuildVector(instr, values, ev, env, site, out);
     case OpClass::kVecBilinear:
-      return BuildBilinear(instr, values, ev, env, site, out);
+      return issue::BuildBilinear(instr, values, ev, env, site, out);
     case OpClass::kVecSort32:
     case OpClass::kVecMrgSort:
     case OpClass::kVecProposal:
-      return BuildSort(instr, ev, env, site, out);
+      return issue::BuildSort(instr, ev, env, site, out);
     case OpClass::kVecMove:
-      return BuildMove(instr, values, ev, env, site, out);
+      return issue::BuildMove(instr, values, ev, env, site, out);
     case OpClass::kVecBinCast:
-      return BuildVector(instr, values, ev, env, site, out);
+      return issue::BuildVector(instr, values, ev, env, site, out);
     case OpClass::kVecCmpMask:
-      return BuildCmpMaskMove(instr, ev, env, site, out);
+      return issue::BuildCmpMaskMove(instr, ev, env, site, out);
     case OpClass::kSetFlag:
     case OpClass::kWaitFlag:
       if (!ResolveFlag(instr, values, env, site, &out->flag)) return false;

@@ -212,8 +212,10 @@ PipeTiming VectorPipe::ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* 
         uint64_t at = g.Offset(0, r, first);
         std::memcpy(image + at, result + first / group * bytes, bytes);
         std::memset(written + at, 1, bytes);
-        if (in.accumulate) Accumulate(info, instr.dtype, result, have_total, total);
-        have_total = have_total || in.accumulate;
+        if (in.accumulate) {
+          Accumulate(info, instr.dtype, result, have_total, total);
+          have_total = true;
+        }
       }
       continue;
     }

@@ -194,3 +194,27 @@ def test_round_mode_must_be_a_round_mode():
     with pytest.raises(CodegenError, match="round_mode must be an asc.RoundMode"):
         cast_kernel.compile(MockTensor(asc.float32), MockTensor(asc.float16), n=N, mode="x",
                             form="count")
+
+
+@asc.jit
+def runtime_size_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, n: int):
+    gx, gy = asc.GlobalTensor(), asc.GlobalTensor()
+    gx.set_global_buffer(x)
+    gy.set_global_buffer(y)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 512)
+    # A traced element count, first seen by the cast: its TensorRef emits no op after the cast.
+    b = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 4096, n * 2)
+    asc.data_copy(a, gx, 512)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.cast(b, a, asc.RoundMode.CAST_RINT, 256)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(gy, b, 256)
+
+
+def test_a_tensor_with_a_traced_size_first_used_by_an_op(device):
+    x = np.arange(512, dtype=np.float32)
+    y = np.zeros(256, np.float16)
+    runtime_size_kernel[1, rt.current_stream()](x, y, 128)
+    np.testing.assert_array_equal(y, x[:256].astype(np.float16))

@@ -91,9 +91,8 @@ OFF_AT, DST_AT = 2048, 8192
 BASE = 64
 
 
-@asc.jit
-def gather_kernel(x: asc.GlobalAddress, offs: asc.GlobalAddress, out: asc.GlobalAddress,
-                  form: asc.ConstExpr[str], scatter: asc.ConstExpr):
+def _load(x, offs, out, n_offsets):
+    """Source, offsets and destination copied into UB, synchronised for PIPE_V."""
     gx, gf, go = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
     gx.set_global_buffer(x)
     gf.set_global_buffer(offs)
@@ -101,13 +100,20 @@ def gather_kernel(x: asc.GlobalAddress, offs: asc.GlobalAddress, out: asc.Global
     n_src = SRC_ELEMS_BYTES // x.dtype.sizeof()
     n_dst = DST_BYTES // x.dtype.sizeof()
     s = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, n_src)
-    f = asc.LocalTensor(asc.uint32, asc.TPosition.VECIN, OFF_AT, 512)
+    f = asc.LocalTensor(asc.uint32, asc.TPosition.VECIN, OFF_AT, n_offsets)
     d = asc.LocalTensor(x.dtype, asc.TPosition.VECOUT, DST_AT, n_dst)
     asc.data_copy(s, gx, n_src)
-    asc.data_copy(f, gf, 512)
+    asc.data_copy(f, gf, n_offsets)
     asc.data_copy(d, go, n_dst)
     asc.set_flag(asc.HardEvent.MTE2_V, 0)
     asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    return s, f, d, go, n_dst
+
+
+@asc.jit
+def gather_kernel(x: asc.GlobalAddress, offs: asc.GlobalAddress, out: asc.GlobalAddress,
+                  form: asc.ConstExpr[str], scatter: asc.ConstExpr):
+    s, f, d, go, n_dst = _load(x, offs, out, 512)
     op = asc.scatter if scatter else asc.gather
     # gather reads s at the offsets into d; scatter writes d at the offsets from s.
     if form == "count" and scatter:
@@ -197,20 +203,7 @@ def test_gather_offset_past_ub_is_an_error_at_the_line(device):
 @asc.jit
 def gatherb_kernel(x: asc.GlobalAddress, offs: asc.GlobalAddress, out: asc.GlobalAddress,
                    repeat: asc.ConstExpr, blk: asc.ConstExpr, rep: asc.ConstExpr):
-    gx, gf, go = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
-    gx.set_global_buffer(x)
-    gf.set_global_buffer(offs)
-    go.set_global_buffer(out)
-    n_src = SRC_ELEMS_BYTES // x.dtype.sizeof()
-    n_dst = DST_BYTES // x.dtype.sizeof()
-    s = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, n_src)
-    f = asc.LocalTensor(asc.uint32, asc.TPosition.VECIN, OFF_AT, 64)
-    d = asc.LocalTensor(x.dtype, asc.TPosition.VECOUT, DST_AT, n_dst)
-    asc.data_copy(s, gx, n_src)
-    asc.data_copy(f, gf, 64)
-    asc.data_copy(d, go, n_dst)
-    asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    s, f, d, go, n_dst = _load(x, offs, out, 64)
     asc.set_vector_mask(0, 1, dtype=x.dtype, mode=asc.MaskMode.NORMAL)  # ignored (6.3)
     asc.gatherb(d, s, f, repeat, asc.GatherRepeatParams(blk, rep))
     asc.reset_mask()

@@ -174,23 +174,37 @@ def _binary_cast(api, ir_op, kind, allowed):
     return op
 
 
+def _emit_dst_src(api, ir_op, dst, src, setup, **fields):
+    """One op of a dst and a src tensor: `fields` set on it, then `setup(ir)` (count or repeat
+    fields, traced before)."""
+    ir = require_builder(api).emit(ir_op)
+    for name, value in fields.items():
+        setattr(ir, name, value)
+    ir.dst.CopyFrom(tensor_ref(dst))
+    ir.src.CopyFrom(tensor_ref(src))
+    setup(ir)
+
+
+def _one_source_op(api, ir_op, dst, src, args, kwargs, check=None, **fields):
+    """The count form and both mask/repeat forms (UnaryRepeatParams) of a one-source op (unary,
+    cast, cast_deq): `check()` runs after the UB check, `fields` are set on the op."""
+    def emit(setup):
+        check_ub(api, dst=dst, src=src)
+        if check is not None:
+            check()
+        _emit_dst_src(api, ir_op, dst, src, setup, **fields)
+
+    _require_tensors(api, dst=dst, src=src)
+    dispatch(api, _forms(api, UnaryRepeatParams, [Param("count", runtime_int)], emit),
+             args, kwargs)
+
+
 def _unary(api, ir_op, kind, allowed):
     def op(dst, src, *args, **kwargs):
         require_builder(api)
 
-        def emit(setup):
-            check_ub(api, dst=dst, src=src)
-            _check_dtypes(api, allowed, dst=dst, src=src)
-            refs = [tensor_ref(t) for t in (dst, src)]
-            ir = require_builder(api).emit(ir_op)
-            ir.kind = kind
-            ir.dst.CopyFrom(refs[0])
-            ir.src.CopyFrom(refs[1])
-            setup(ir)
-
-        _require_tensors(api, dst=dst, src=src)
-        dispatch(api, _forms(api, UnaryRepeatParams, [Param("count", runtime_int)], emit),
-                 args, kwargs)
+        _one_source_op(api, ir_op, dst, src, args, kwargs,
+                       lambda: _check_dtypes(api, allowed, dst=dst, src=src), kind=kind)
     op.__name__ = op.__qualname__ = api
     op.__doc__ = (f"{api}(dst, src, count) or {api}(dst, src, mask, repeat_times, "
                   f"repeat_params: UnaryRepeatParams, is_set_mask=True): element-wise {api}.")
@@ -268,23 +282,6 @@ def _fill(api, ir_op, kind, allowed):
     return op
 
 
-def _conversion(api, ir_op, dst, src, args, kwargs, check=None, **fields):
-    """The count form and both mask/repeat forms (UnaryRepeatParams) of a one-source conversion
-    (cast, cast_deq): `check()` runs after the UB check, `fields` are set on the op."""
-    def emit(setup):
-        check_ub(api, dst=dst, src=src)
-        if check is not None:
-            check()
-        ir = require_builder(api).emit(ir_op)
-        ir.dst.CopyFrom(tensor_ref(dst))
-        ir.src.CopyFrom(tensor_ref(src))
-        for name, value in fields.items():
-            setattr(ir, name, value)
-        setup(ir)
-
-    _require_tensors(api, dst=dst, src=src)
-    dispatch(api, _forms(api, UnaryRepeatParams, [Param("count", runtime_int)], emit),
-             args, kwargs)
 
 
 def _cast(api, ir_op, kind, allowed):
@@ -293,7 +290,7 @@ def _cast(api, ir_op, kind, allowed):
         mode = _enum_arg(api, "round_mode", round_mode, RoundMode, "CAST_NONE, CAST_RINT, ...")
         # Which (src, dst, mode) triples the chip converts is checked by the simulator, which
         # names the legal modes (pyasc passes dtypes through to the compiler).
-        _conversion(api, ir_op, dst, src, args, kwargs, round_mode=int(mode))
+        _one_source_op(api, ir_op, dst, src, args, kwargs, round_mode=int(mode))
     op.__name__ = op.__qualname__ = api
     op.__doc__ = (f"{api}(dst, src, round_mode, count) or {api}(dst, src, round_mode, mask, "
                   f"repeat_times, repeat_params: UnaryRepeatParams, is_set_mask=True): convert "
@@ -310,7 +307,7 @@ def _cast_deq(api, ir_op, kind, allowed):
                 raise TypeError(f"{api}(): converts int16 to int8 or uint8, got {src.dtype} -> "
                                 f"{dst.dtype}")
 
-        _conversion(api, ir_op, dst, src, args, kwargs, check, deq=True)
+        _one_source_op(api, ir_op, dst, src, args, kwargs, check, deq=True)
     op.__name__ = op.__qualname__ = api
     op.__doc__ = (f"{api}(dst, src, count) or {api}(dst, src, mask, repeat_times, repeat_params: "
                   f"UnaryRepeatParams, is_set_mask=True): int16 requantised to int8/uint8 by "
@@ -727,12 +724,7 @@ def _copy(api, ir_op, kind, allowed):
             _check_dtypes(api, allowed, dst=dst, src=src)
             fill = repeat_fields(mask, repeat_time, repeat_params,
                                  ConstExpr.unwrap(is_set_mask))
-            refs = [tensor_ref(t) for t in (dst, src)]
-            ir = require_builder(api).emit(ir_op)
-            ir.kind = kind
-            ir.dst.CopyFrom(refs[0])
-            ir.src.CopyFrom(refs[1])
-            fill(ir)
+            _emit_dst_src(api, ir_op, dst, src, fill, kind=kind)
 
         _require_tensors(api, dst=dst, src=src)
         tail = [Param("repeat_time", runtime_int),

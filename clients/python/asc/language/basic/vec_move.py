@@ -49,6 +49,25 @@ def _emit(api, kind, **refs):
     return ir
 
 
+def _dst_repeat(api, repeat_times, repeat_params, params_type):
+    """brcb's and gatherb's iterations and dst strides (`params_type`: dst_blk_stride,
+    dst_rep_stride), traced now; the returned function fills the op's repeat."""
+    if not runtime_int(repeat_times):
+        raise TypeError(f"{api}(): repeat_times must be an int, got "
+                        f"{type(repeat_times).__name__}")
+    if not isinstance(repeat_params, params_type):
+        raise TypeError(f"{api}(): repeat_params must be an asc.{params_type.__name__}, got "
+                        f"{type(repeat_params).__name__}")
+    times = to_value(repeat_times, KT.uint8).id
+    blk, rep = _ids([repeat_params.dst_blk_stride, repeat_params.dst_rep_stride], KT.uint16)
+
+    def fill(ir):
+        ir.repeat.repeat_times = times
+        ir.repeat.blk_stride.append(blk)
+        ir.repeat.rep_stride.append(rep)
+    return fill
+
+
 def _mask_ids(mask):
     """The mask the instruction loads: a continuous length or [low_word, high_word]."""
     return _vec().mask_fields(mask)
@@ -62,19 +81,8 @@ def _brcb(api, kind, allowed):
     def op(dst, src0, repeat_times, repeat_params):
         _tensors(api, dst=dst, src0=src0)
         _same_dtype(api, allowed, dst=dst, src0=src0)
-        if not runtime_int(repeat_times):
-            raise TypeError(f"{api}(): repeat_times must be an int, got "
-                            f"{type(repeat_times).__name__}")
-        if not isinstance(repeat_params, BrcbRepeatParams):
-            raise TypeError(f"{api}(): repeat_params must be an asc.BrcbRepeatParams, got "
-                            f"{type(repeat_params).__name__}")
-        times = to_value(repeat_times, KT.uint8).id
-        blk, rep = _ids([repeat_params.dst_blk_stride, repeat_params.dst_rep_stride], KT.uint16)
-        refs = dict(dst=tensor_ref(dst), src=tensor_ref(src0))
-        ir = _emit(api, kind, **refs)
-        ir.repeat.repeat_times = times
-        ir.repeat.blk_stride.append(blk)
-        ir.repeat.rep_stride.append(rep)
+        fill = _dst_repeat(api, repeat_times, repeat_params, BrcbRepeatParams)
+        fill(_emit(api, kind, dst=tensor_ref(dst), src=tensor_ref(src0)))
     op.__doc__ = (f"{api}(dst, src0, repeat_times, repeat_params: BrcbRepeatParams): each "
                   f"iteration's 8 source elements each fill one 32-byte block of dst.")
     return op
@@ -145,19 +153,9 @@ def _gatherb(api, kind, allowed):
         _tensors(api, dst=dst, src0=src0, offset=offset)
         _same_dtype(api, allowed, dst=dst, src0=src0)
         _need(api, "offset", offset, KT.uint32)
-        if not runtime_int(repeat_times):
-            raise TypeError(f"{api}(): repeat_times must be an int, got "
-                            f"{type(repeat_times).__name__}")
-        if not isinstance(repeat_params, GatherRepeatParams):
-            raise TypeError(f"{api}(): repeat_params must be an asc.GatherRepeatParams, got "
-                            f"{type(repeat_params).__name__}")
-        times = to_value(repeat_times, KT.uint8).id
-        blk, rep = _ids([repeat_params.dst_blk_stride, repeat_params.dst_rep_stride], KT.uint16)
-        refs = dict(dst=tensor_ref(dst), src=tensor_ref(src0), offset=tensor_ref(offset))
-        ir = _emit(api, kind, **refs)
-        ir.repeat.repeat_times = times
-        ir.repeat.blk_stride.append(blk)
-        ir.repeat.rep_stride.append(rep)
+        fill = _dst_repeat(api, repeat_times, repeat_params, GatherRepeatParams)
+        fill(_emit(api, kind, dst=tensor_ref(dst), src=tensor_ref(src0),
+                   offset=tensor_ref(offset)))
     op.__doc__ = (f"{api}(dst, src0, offset, repeat_times, repeat_params: GatherRepeatParams): "
                   f"block j of iteration r is the 32 bytes at src0 + offset[8r + j].")
     return op

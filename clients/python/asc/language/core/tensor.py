@@ -72,15 +72,21 @@ def offset_address(base, offset, elem_size: int, addr_dtype: DataType, api: str)
     return scaled + base
 
 
+def _ref_id(x, dtype) -> int:
+    """A TensorRef field (address or count): a traced integer as it is, a Python int as a
+    constant of `dtype`. No conversion op: the decoder takes any integer type, and a conversion
+    emitted here would follow the op that reads the ref."""
+    if isinstance(x, PlainValue) and x.dtype.is_int():
+        return x.id
+    return to_value(x, dtype).id
+
+
 def _count_id(count) -> int:
-    if count is None:
-        return 0
-    return to_value(count, count.dtype if isinstance(count, PlainValue) else _COUNT).id
+    return 0 if count is None else _ref_id(count, _COUNT)
 
 
 def tensor_ref(t) -> kernel_pb2.TensorRef:
-    """The TensorRef of `t`, computed before the consuming op is emitted (its scalar ops, if any,
-    must precede the op)."""
+    """The TensorRef of `t`. It emits no op, so it may be filled in after its consumer is."""
     ref = kernel_pb2.TensorRef()
     t._fill_ref(ref)
     return ref
@@ -234,7 +240,7 @@ class GlobalTensor(_ShapeInfoHolder):
         self._check_bound("GlobalTensor")
         ref.space = kernel_pb2.MEM_GM
         ref.position = kernel_pb2.POS_GM
-        ref.addr = to_value(self._addr, _GM_ADDR).id
+        ref.addr = _ref_id(self._addr, _GM_ADDR)
         ref.dtype = self.dtype.to_ir()
         ref.count = _count_id(self._size)
         ref.cache_mode = int(self._cache_mode)
@@ -472,9 +478,9 @@ class LocalTensor(_ShapeInfoHolder):
             raise RuntimeError("LocalTensor has no storage yet")
         ref.space = memory_of(self.pos)
         ref.position = int(self.pos)
-        ref.addr = to_value(self._addr, _LOCAL_ADDR).id
+        ref.addr = _ref_id(self._addr, _LOCAL_ADDR)
         ref.dtype = self.dtype.to_ir()
-        ref.count = 0 if self._size is None else to_value(self._size, _LOCAL_ADDR).id
+        ref.count = 0 if self._size is None else _ref_id(self._size, _LOCAL_ADDR)
 
     def __repr__(self):
         return f"LocalTensor({self.pos.name}, {self._addr!r}, {self.dtype})"
