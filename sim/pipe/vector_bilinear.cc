@@ -35,14 +35,11 @@ PipeTiming VectorPipe::ExecuteBilinear(const IssuedInstr& in, Cycle now, uint8_t
         uint32_t offset = 0;
         std::memcpy(&offset, in.sel.base + entry * sizeof(uint32_t), sizeof(uint32_t));
         if (uint64_t{offset} + kVectorBlockBytes > in.src0.chunk_bytes) {
-          Site site = SiteOf(&instr, now);
-          ctx_.diags.Error(ctx_.diags.Make(
-              Diagnostic::Kind::kOutOfBounds, Diagnostic::Severity::kError, site,
-              ctx_.diags.Prefix(site) + ": src0_offset[" + std::to_string(entry) +
-                  "] = " + std::to_string(offset) + " selects a 32-byte block past src0's " +
-                  std::to_string(in.src0.chunk_bytes) +
-                  " bytes. Fix: the offsets are byte offsets of blocks inside src0."));
-          ctx_.Stop(LaunchResult::Status::kKernelFault);
+          FaultOutOfBounds(
+              instr, now,
+              "src0_offset[" + std::to_string(entry) + "] = " + std::to_string(offset) +
+                  " selects a 32-byte block past src0's " + std::to_string(in.src0.chunk_bytes) +
+                  " bytes. Fix: the offsets are byte offsets of blocks inside src0.");
           return PipeTiming{now + Cycle(1), now + Cycle(1)};
         }
         std::memcpy(gathered + blk * kVectorBlockBytes, in.src0.base + offset, kVectorBlockBytes);

@@ -97,16 +97,22 @@ bool VectorPipe::SelectBitsAtCmpMaskAddress(const IssuedInstr& in, Cycle now, co
     *bits = in.move_ub + addr;
     return true;
   }
-  Site site = SiteOf(in.instr, now);
-  ctx_.diags.Error(ctx_.diags.Make(
-      Diagnostic::Kind::kOutOfBounds, Diagnostic::Severity::kError, site,
-      ctx_.diags.Prefix(site) + ": the selection bits at the UB address CMPMASK holds, [" +
-          std::to_string(addr) + ", " + std::to_string(addr + *bytes) + "), are outside UB (" +
-          std::to_string(in.move_ub_bytes) +
-          " bytes). Fix: load CMPMASK (set_cmp_mask) with sel_mask's get_phy_addr() as a "
-          "uint64."));
-  ctx_.Stop(LaunchResult::Status::kKernelFault);
+  FaultOutOfBounds(*in.instr, now,
+                   "the selection bits at the UB address CMPMASK holds, [" + std::to_string(addr) +
+                       ", " + std::to_string(addr + *bytes) + "), are outside UB (" +
+                       std::to_string(in.move_ub_bytes) +
+                       " bytes). Fix: load CMPMASK (set_cmp_mask) with sel_mask's get_phy_addr() "
+                       "as a uint64.");
   return false;
+}
+
+// An address that depends on data reached outside its memory: an error at the instruction's
+// line, and the launch stops (the chip raises an exception).
+void VectorPipe::FaultOutOfBounds(const Instr& instr, Cycle now, const std::string& what) {
+  Site site = SiteOf(&instr, now);
+  ctx_.diags.Error(ctx_.diags.Make(Diagnostic::Kind::kOutOfBounds, Diagnostic::Severity::kError,
+                                   site, ctx_.diags.Prefix(site) + ": " + what));
+  ctx_.Stop(LaunchResult::Status::kKernelFault);
 }
 
 // One iteration at a time: its active source lanes gathered densely, the element function run on
@@ -319,12 +325,7 @@ PipeTiming VectorPipe::ExecuteMove(const IssuedInstr& in, Cycle now, uint8_t* sc
   Info(instr.opcode).semantics(ops);
   if (!call.ok) {
     std::memset(scratch + span, 0, span);  // a faulting instruction writes nothing
-    Site site = SiteOf(&instr, now);
-    ctx_.diags.Error(ctx_.diags.Make(Diagnostic::Kind::kOutOfBounds, Diagnostic::Severity::kError,
-                                     site,
-                                     ctx_.diags.Prefix(site) + ": " + call.fault +
-                                         ". Fix: keep offsets and addresses inside UB."));
-    ctx_.Stop(LaunchResult::Status::kKernelFault);
+    FaultOutOfBounds(instr, now, call.fault + ". Fix: keep offsets and addresses inside UB.");
   }
   if (in.move_kept != nullptr) *in.move_kept = call.kept;
   const VectorCost& cost = ctx_.costs.Vector(instr.opcode, instr.dtype);

@@ -4,6 +4,8 @@
 // dependent instruction without pipe_barrier(PIPE_V) reads stale UB, as on the chip.
 #pragma once
 
+#include <string>
+
 #include "sim/isa/cost_table.h"
 #include "sim/mem/ub_banks.h"
 #include "sim/pipe/pipe.h"
@@ -21,6 +23,7 @@ class VectorPipe : public Pipe {
 
  private:
   PipeTiming ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* scratch);
+  void FaultOutOfBounds(const Instr& instr, Cycle now, const std::string& what);
   bool SelectBitsAtCmpMaskAddress(const IssuedInstr& in, Cycle now, const uint8_t** bits,
                                   uint64_t* bytes);
   PipeTiming ExecuteBilinear(const IssuedInstr& in, Cycle now, uint8_t* scratch);  // own file
