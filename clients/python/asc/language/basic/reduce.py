@@ -31,7 +31,7 @@ from asc.language.basic.common import (check_same_dtype, check_ub, is_bool,
                                        require_local_tensors, runtime_int)
 from asc.language.basic.mask import reset_mask, set_mask_count, set_mask_norm, set_vector_mask
 from asc.language.basic.sync import library_sync as _sync, pipe_barrier
-from asc.language.basic.vec import bit_mask, emit_reduce
+from asc.language.basic.vec import _row as vec_row, bit_mask, emit_reduce
 
 __all__ = ["reduce_sum", "reduce_max", "reduce_min"]
 
@@ -39,13 +39,11 @@ _REPEAT_BYTES = 256
 _BLOCK_BYTES = 32
 _MAX_REPEAT = 255          # repeat_times is 8 bits: longer runs are issued in chunks
 _ALLOWED = (KT.float16, KT.float32)
-_ROWS = {"sum": ("whole_reduce_sum", "vec_unary"), "max": ("whole_reduce_max", "vec_reduce"),
-         "min": ("whole_reduce_min", "vec_reduce")}
+_ROWS = {"sum": "whole_reduce_sum", "max": "whole_reduce_max", "min": "whole_reduce_min"}
 
 
 def _row(op):
-    from asc.language.basic.vec import _row as vec_row
-    api, ir_op, kind, _layout, _dtypes, _forms = vec_row(_ROWS[op][0])
+    _api, ir_op, kind, _layout, _dtypes, _forms = vec_row(_ROWS[op])
     return ir_op, kind
 
 
