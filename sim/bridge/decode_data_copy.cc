@@ -111,7 +111,8 @@ Status DecodeContext::DecodePadForm(const ir::DataCopyOp& c, MemOpInfo* m, Instr
 // set_pad_value, set_atomic_* and get_store_atomic_config: scalar-unit register accesses.
 Status DecodeContext::DecodeStoreConfig(const ir::StoreConfigOp& c, Instr* in) {
   in->opcode = Opcode::kStoreConfig;
-  if (c.kind() < ir::StoreConfigOp::SET_PAD_VALUE || c.kind() > ir::StoreConfigOp::SET_DEQ_SCALE) {
+  if (c.kind() < ir::StoreConfigOp::SET_PAD_VALUE ||
+      c.kind() > ir::StoreConfigOp::CHECK_LOCAL_MEMORY) {
     return OpError("kind", std::to_string(c.kind()) + " is not a StoreConfigOp.Kind value");
   }
   in->kind = static_cast<uint8_t>(c.kind());
@@ -131,6 +132,10 @@ Status DecodeContext::DecodeStoreConfig(const ir::StoreConfigOp& c, Instr* in) {
     case ir::StoreConfigOp::SET_ATOMIC_TYPE:
       if (Status u = UseInteger(c.atomic_type(), "atomic_type"); !u.ok()) return u;
       in->a = c.atomic_type();
+      break;
+    case ir::StoreConfigOp::CHECK_LOCAL_MEMORY:
+      if (Status u = UseInteger(c.value(), "value"); !u.ok()) return u;
+      in->a = c.value();
       break;
     case ir::StoreConfigOp::SET_DEQ_SCALE: {
       DType t;

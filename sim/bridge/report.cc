@@ -29,7 +29,8 @@ static_assert(
     static_cast<int>(Diagnostic::Kind::kRace) == rep::Diagnostic::RACE &&
     static_cast<int>(Diagnostic::Kind::kUninitializedRead) == rep::Diagnostic::UNINITIALIZED_READ &&
     static_cast<int>(Diagnostic::Kind::kUnallocatedBuffer) == rep::Diagnostic::UNALLOCATED_BUFFER &&
-    static_cast<int>(Diagnostic::Kind::kTrap) == rep::Diagnostic::TRAP);
+    static_cast<int>(Diagnostic::Kind::kTrap) == rep::Diagnostic::TRAP &&
+    static_cast<int>(Diagnostic::Kind::kMemoryWatch) == rep::Diagnostic::MEMORY_WATCH);
 // DebugRecord::Kind carries the proto's values.
 static_assert(static_cast<int>(DebugRecord::Kind::kPrintf) == rep::DebugOutput::PRINTF &&
               static_cast<int>(DebugRecord::Kind::kTruncated) == rep::DebugOutput::TRUNCATED);

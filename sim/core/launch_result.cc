@@ -13,7 +13,8 @@ constexpr std::string_view kKindNames[] = {"KIND_INVALID",       "DEADLOCK",
                                            "CYCLE_LIMIT",        "FLAG_OVERFLOW",
                                            "UNMATCHED_FLAG",     "RACE",
                                            "GM_SHARED_WRITE",    "UNINITIALIZED_READ",
-                                           "UNALLOCATED_BUFFER", "TRAP"};
+                                           "UNALLOCATED_BUFFER", "TRAP",
+                                           "MEMORY_WATCH"};
 
 }  // namespace
 

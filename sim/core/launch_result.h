@@ -61,7 +61,8 @@ struct Diagnostic {
     kGmSharedWrite = 10,      // two cores wrote identical bytes to one GM range (warning)
     kUninitializedRead = 11,  // bytes read before anything wrote them in this launch (warning)
     kUnallocatedBuffer = 12,  // access to a queue buffer no alloc_tensor handed out (warning)
-    kTrap = 13                // the kernel called trap() (error)
+    kTrap = 13,               // the kernel called trap() (error)
+    kMemoryWatch = 14         // an access check_local_memory_ia watches for (error)
   };
   Severity severity = Severity::kError;
   Kind kind = Kind::kDeadlock;

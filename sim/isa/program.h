@@ -88,6 +88,8 @@ enum class SysValueKind : uint8_t {
   kIsAic = 5,
   kIsAiv = 6,
   kSystemCycle = 7,
+  kProgramCounter = 8,
+  kUnsetState = 9,
 };
 
 // L2 hint of a GM operand (GlobalTensor.set_l2_cache_hint; proto CacheMode). LAST and
@@ -144,7 +146,8 @@ enum class StoreConfigKind : uint8_t {
   kSetAtomic = 2,
   kSetAtomicType = 3,
   kGetStoreAtomicConfig = 4,
-  kSetDeqScale = 5,  // Instr::a = value, b = offset, c = sign mode, imm.i = the DeqMode
+  kSetDeqScale = 5,       // Instr::a = value, b = offset, c = sign mode, imm.i = the DeqMode
+  kCheckLocalMemory = 6,  // Instr::a = the watch word (sim/check/memory_watch.h)
 };
 
 // What set_deq_scale loaded into DEQSCALE (the model keeps the form; the consumers read the word).

@@ -15,6 +15,10 @@
 namespace aicore::sim {
 namespace {
 
+// get_program_counter's layout of the decoded program: one 4-byte instruction per IR op, in the
+// IR's pre-order, from address 0 (docs/frontend.md, "System registers").
+constexpr int64_t kProgramCounterBytesPerOp = 4;
+
 uint32_t PipeMask(ScalarHost& host) {
   uint32_t mask = 1u << PipeIndex(PipeId::kS);
   for (int p = 0; p < kNumPipes; ++p) {
@@ -217,6 +221,7 @@ bool ScalarUnit::DrainPending(Cycle now) {
       wait_instr_ = p.issued.instr;
       return false;
     }
+    if (!PassesWatch(p.issued, p.pipe)) return false;
     p.issued.issue = now;
     p.issued.ready = now + Cycle(config.scalar_issue_cycles);
     if (observe_) NoteIssued(p.pipe, p.issued);
@@ -513,6 +518,12 @@ bool ScalarUnit::ExecScalar(const Instr& in) {
         case SysValueKind::kSystemCycle:
           v = SystemCounter();
           break;
+        case SysValueKind::kProgramCounter:
+          v = int64_t{kProgramCounterBytesPerOp} * in.op_index;
+          break;
+        case SysValueKind::kUnsetState:
+          WarnUnsetState(in);
+          break;
       }
       out = CastScalar(IntValue(v), DType::kInt64, in.dtype);
       return true;
@@ -529,6 +540,19 @@ bool ScalarUnit::ExecScalar(const Instr& in) {
       SIM_CHECK(false, std::string(Info(in.opcode).mnemonic) + " is not a scalar op");
       return false;
   }
+}
+
+void ScalarUnit::WarnUnsetState(const Instr& in) {
+  if (ctx_.check == CheckLevel::kOff) return;
+  Site site = SiteOf(&in, PipeId::kS);
+  ctx_.diags.Warn(
+      ctx_.diags.Make(Diagnostic::Kind::kUninitializedRead, Diagnostic::Severity::kWarning, site,
+                      ctx_.diags.Prefix(site) +
+                          ": reads state the kernel never set (a TensorDesc that "
+                          "ListTensorDesc.get_desc did not fill, or a ShapeInfo that "
+                          "set_shape_info did not set): it holds Ascend C's default, 0. Fix: "
+                          "fill it before reading it."),
+      &in);
 }
 
 void ScalarUnit::ExecVectorMask(const Instr& in) {
@@ -601,6 +625,9 @@ bool ScalarUnit::ExecStoreConfig(const Instr& in) {
       store_.deq_mode = mode;
       return true;
     }
+    case StoreConfigKind::kCheckLocalMemory:
+      watch_.Apply(values_[in.a].u);
+      return true;
     case StoreConfigKind::kGetStoreAtomicConfig:
       values_[in.result] =
           CastScalar(IntValue(AtomicDtypeOf(store_.atomic_type)), DType::kInt64, DType::kInt16);
@@ -797,6 +824,7 @@ bool ScalarUnit::RunOnScalar(const PendingIssue& p, Cycle now) {
       }
       return true;
     default:
+      if (!PassesWatch(p.issued, PipeId::kS)) return false;
       ExecScalarAccess(p.issued);
       ++stats_.instructions;
       ++ctx_.instructions;
@@ -828,6 +856,20 @@ bool ScalarUnit::ScalarWaitFlag(const Instr& in, uint32_t flag, Cycle now) {
   ++ctx_.instructions;
   Advance(ctx_.config.scalar_op_cycles);
   return true;
+}
+
+bool ScalarUnit::PassesWatch(const IssuedInstr& issued, PipeId pipe) {
+  if (!watch_.armed()) return true;
+  std::string hit = watch_.Check(pipe, issued.ranges, issued.num_ranges);
+  if (hit.empty()) return true;
+  Site site = SiteOf(issued.instr, pipe);
+  ctx_.diags.Error(ctx_.diags.Make(
+      Diagnostic::Kind::kMemoryWatch, Diagnostic::Severity::kError, site,
+      ctx_.diags.Prefix(site) + ": " + hit +
+          ". Fix: keep this access out of the watched range, or clear the watch first "
+          "(check_local_memory_ia with is_enable=False)."));
+  ctx_.Stop(LaunchResult::Status::kKernelFault);
+  return false;
 }
 
 void ScalarUnit::ExecScalarAccess(const IssuedInstr& issued) {

@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "sim/check/memory_watch.h"
 #include "sim/check/race_checker.h"
 #include "sim/core/cycle.h"
 #include "sim/core/launch_result.h"
@@ -137,6 +138,11 @@ class ScalarUnit {
   void ScheduleResume(Cycle at);
   void Wake(Cycle now);
   bool Fault(const Instr& in, const std::string& why);
+  // A read of state nothing set (SysValueKind::kUnsetState): UNINITIALIZED_READ at the line.
+  void WarnUnsetState(const Instr& in);
+  // An access check_local_memory_ia watches for: a kernel fault (MEMORY_WATCH) at its line.
+  // True when the access may go on.
+  bool PassesWatch(const IssuedInstr& issued, PipeId pipe);
   Site SiteOf(const Instr* in, PipeId pipe) const;
   int64_t Int(uint32_t slot) const;
   void Advance(uint32_t cycles);
@@ -163,6 +169,7 @@ class ScalarUnit {
   PipeStats stats_;
   VectorMask vector_mask_;          // what set_vector_mask and mask-loading instructions left
   StoreRegisters store_;            // the pad value and atomic mode copies read at issue
+  MemoryWatch watch_;               // check_local_memory_ia's UB watch registers
   uint8_t spr_[kSprBytes] = {};     // VMS4_SR (the last merge's counts) and ACC_VAL
   uint64_t gather_mask_count_ = 0;  // RSVD_CNT: written by PIPE_V when a gather_mask runs
   uint64_t queue_full_stall_cycles_ = 0;

@@ -9,7 +9,8 @@ import pytest
 import asc
 import asc.lib.runtime as rt
 import asc.runtime.config as config
-from asc.runtime.compiler import CompiledKernel, Compiler, CompileOptions
+from asc.codegen.function_visitor import CodegenOptions
+from asc.runtime.compiler import CompiledKernel, Compiler, CompileOptions, Specialization
 from asc.runtime.jit import MockTensor, MockValue
 from asc.runtime.launcher import Launcher, LaunchOptions, convert_arg
 from asc.runtime.report import LaunchReport
@@ -87,15 +88,20 @@ def test_launcher_refuses_mock_arguments(device):
         Launcher(LaunchOptions(core_num=1)).run(compiled, "double_kernel", args)
 
 
-def test_compiler_run_traces_a_specialization():
-    specs = [convert_arg("x", MockTensor(asc.float16)).spec,
+def test_compiler_run_compiles_a_traced_module():
+    specs = (convert_arg("x", MockTensor(asc.float16)).spec,
              convert_arg("y", MockTensor(asc.float16)).spec,
-             convert_arg("n", MockValue(asc.int32)).spec]
-    compiled = Compiler(CompileOptions(strip_loc=True)).run(double_kernel, specs)
+             convert_arg("n", MockValue(asc.int32)).spec)
+    mod = double_kernel._run_codegen(Specialization(specs, {}), CodegenOptions())
+    assert all(op.loc.line for op in mod.kernel.body.ops if op.WhichOneof("kind") == "data_copy")
+    compiled = Compiler(CompileOptions(strip_loc=True)).run(mod, "double_kernel")
     assert isinstance(compiled, CompiledKernel)
     assert [p.name for p in compiled.ir.params] == ["x", "y", "n"]
     assert compiled.ir_bytes == compiled.ir.SerializeToString()
+    assert not any(op.HasField("loc") for op in compiled.ir.body.ops) and not compiled.ir.files
     assert Compiler().options == CompileOptions()
+    with pytest.raises(TypeError, match="mod must be the module"):
+        Compiler().run(double_kernel, "double_kernel")
 
 
 def test_jit_compiles_through_compiler_run():

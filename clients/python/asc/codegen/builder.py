@@ -39,10 +39,9 @@ def activate(builder: "IRBuilder"):
 
 
 class IRBuilder:
-    def __init__(self, name: str, kernel_type: int = kernel_pb2.KERNEL_AIV_ONLY,
-                 strip_loc: bool = False):
-        self.kernel = kernel_pb2.Kernel(version=kernel_pb2.IR_VERSION_1, name=name,
-                                        kernel_type=kernel_type)
+    def __init__(self, name: str):
+        # The kernel type and sync options are the compile step's (asc/runtime/compiler.py).
+        self.kernel = kernel_pb2.Kernel(version=kernel_pb2.IR_VERSION_1, name=name)
         self._num_values = 0
         self._const_region = kernel_pb2.Region()
         self._const_cache: Dict[Tuple[int, object], int] = {}
@@ -54,7 +53,6 @@ class IRBuilder:
         # an enclosing open region dominates everything emitted later inside it.
         self._cse: List[Dict[tuple, int]] = [{}]
         self._files: Dict[str, int] = {}
-        self._strip_loc = strip_loc
         self.aipp_config = None  # the last set_aipp_functions (asc/language/basic/aipp.py)
         self.loc: Tuple[int, int, int] = (0, 0, 0)
         # Free-form per-kernel state for language objects (e.g. the TPipe of a later issue).
@@ -81,8 +79,7 @@ class IRBuilder:
 
     def _new_op(self, region: kernel_pb2.Region) -> kernel_pb2.Op:
         op = region.ops.add()
-        if not self._strip_loc:
-            op.loc.file, op.loc.line, op.loc.column = self.loc
+        op.loc.file, op.loc.line, op.loc.column = self.loc
         return op
 
     def emit(self, kind: str):
@@ -175,10 +172,6 @@ class IRBuilder:
 
     def cse_insert(self, key: tuple, value_id: int) -> None:
         self._cse[-1][key] = value_id
-
-    @property
-    def strip_loc(self) -> bool:
-        return self._strip_loc
 
     @property
     def prologue_ops(self):

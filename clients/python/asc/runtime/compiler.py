@@ -1,4 +1,7 @@
-"""Compile one specialization of a kernel: trace its body into kernel IR v1."""
+"""pyasc's compile step, in its two halves: codegen traces one specialization of a kernel into
+kernel IR v1 (`trace_module`, run by `JITFunction._run_codegen`), and `Compiler(options).run(mod,
+func_name)` turns that module into the `CompiledKernel` a launch runs, applying the compile
+options (locations, kernel type, synchronisation), as pyasc's passes do to its MLIR module."""
 from __future__ import annotations
 
 import dataclasses
@@ -14,25 +17,22 @@ from asc.language.core.tensor import GlobalAddress
 from asc.language.fwk import state as fwk_state
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass
 class CompileOptions:
+    """pyasc's compile options. Any value is accepted here; `Compiler(options)` checks them."""
     debug: bool = False
     strip_loc: bool = False
     verify_sync: bool = False
     print_ir_before_all: bool = False
     run_passes: bool = True
     kernel_type: Any = None
-    opt_level: int = 3
-    auto_sync: bool = True
-    auto_sync_log: str = ""
+    opt_level: Optional[int] = 3
+    auto_sync: Optional[bool] = True
+    auto_sync_log: Optional[str] = ""
     bisheng_options: Optional[Tuple[str, ...]] = None
     always_compile: bool = False
     matmul_cube_only: bool = False
     insert_sync: Optional[bool] = None
-
-    def __post_init__(self):
-        if self.opt_level not in (1, 2, 3):
-            raise ValueError(f"opt_level must be 1, 2 or 3, got {self.opt_level!r}")
 
 
 class ArgSpec(NamedTuple):
@@ -50,6 +50,23 @@ class ArgSpec(NamedTuple):
         return f"{prefix}:{self.dtype.name}"
 
 
+class Specialization(NamedTuple):
+    """pyasc's `Specialization`: the runtime arguments' specs and the compile-time values."""
+    arg_specs: Tuple[ArgSpec, ...]
+    constexprs: Dict[str, Any]
+
+
+@dataclasses.dataclass
+class TracedModule:
+    """What codegen produces and the compile step consumes (pyasc's MLIR module): the traced
+    kernel IR before the compile options are applied."""
+    name: str
+    kernel: kernel_pb2.Kernel
+    arg_specs: List[ArgSpec]
+    auto_tensors: int  # LocalTensorAuto objects the kernel created (insert_sync's default)
+    trace_seconds: float
+
+
 @dataclasses.dataclass
 class CompiledKernel:
     name: str
@@ -59,67 +76,101 @@ class CompiledKernel:
     trace_seconds: float
 
 
-def kernel_type_value(compile_options: CompileOptions) -> int:
+def check_compile_options(options: CompileOptions) -> Optional[str]:
+    """What is wrong with `options` for pyasc's compile step, or None."""
     from asc.runtime.config import KernelType
-    kernel_type = compile_options.kernel_type
+    if options.opt_level not in (1, 2, 3):
+        return f"opt_level={options.opt_level!r} is not one of 1, 2, 3"
+    if options.kernel_type is not None and not isinstance(options.kernel_type, KernelType):
+        return (f"kernel_type={options.kernel_type!r} is not an asc.runtime.config.KernelType "
+                f"(one of {', '.join(t.name for t in KernelType)})")
+    return None
+
+
+def kernel_type_value(options: CompileOptions) -> int:
+    from asc.runtime.config import KernelType
+    kernel_type = options.kernel_type  # checked by Compiler: None or a KernelType
     if kernel_type is None:
-        kernel_type = KernelType.AIC_ONLY if compile_options.matmul_cube_only else \
-            KernelType.AIV_ONLY
-    return KernelType(getattr(kernel_type, "value", kernel_type)).value
+        kernel_type = KernelType.AIC_ONLY if options.matmul_cube_only else KernelType.AIV_ONLY
+    return kernel_type.value
 
 
 class Compiler:
-    """pyasc's compile step: `Compiler(options).run(...)` turns one specialization of a kernel
-    into a `CompiledKernel`. pyasc lowers a traced MLIR module to a device binary here; in
-    aicore-sim tracing produces the kernel IR the simulator runs, so `run` traces."""
+    """pyasc's compile step: `Compiler(options)` checks the options (pyasc's RuntimeError
+    "Please check input compile option" for an opt_level outside 1-3 or a kernel_type that is no
+    KernelType), and `run(mod, func_name)` turns a traced module into a `CompiledKernel`. pyasc
+    lowers its MLIR module to a device binary here; aicore-sim's device runs kernel IR, so the
+    compile step applies the options to the IR and serialises it."""
 
     def __init__(self, options: Optional[CompileOptions] = None):
         self.options = CompileOptions() if options is None else options
+        problem = check_compile_options(self.options)
+        if problem is not None:
+            raise RuntimeError(f"Please check input compile option: {problem}")
 
-    def run(self, jit_fn, arg_specs: List[ArgSpec], constexprs: Optional[Dict[str, Any]] = None,
-            codegen_options: Optional[CodegenOptions] = None) -> CompiledKernel:
-        """Trace `jit_fn` (a JITFunction) for runtime arguments `arg_specs` and compile-time
-        values `constexprs` (parameter name -> value)."""
-        return compile_kernel(jit_fn, list(arg_specs), dict(constexprs or {}),
-                              codegen_options or CodegenOptions(), self.options)
+    def run(self, mod: TracedModule, func_name: str) -> CompiledKernel:
+        """`mod` as `JITFunction._run_codegen` returns it; `func_name` names the kernel."""
+        if not isinstance(mod, TracedModule):
+            raise TypeError("Compiler.run(mod, func_name): mod must be the module "
+                            "JITFunction._run_codegen(spec, options) returns, got "
+                            f"{type(mod).__name__}")
+        options = self.options
+        kernel = kernel_pb2.Kernel()
+        kernel.CopyFrom(mod.kernel)
+        kernel.name = func_name
+        kernel.kernel_type = kernel_type_value(options)
+        if options.strip_loc:
+            _strip_locations(kernel)
+        # asc-api.md 1.1: insert_sync None means "on iff the kernel creates a LocalTensorAuto";
+        # when on, the user's set_flag/wait_flag are dropped and every sync is inserted (which
+        # implies auto_sync). auto_sync alone completes the user's syncs without dropping any.
+        insert = mod.auto_tensors > 0 if options.insert_sync is None else bool(options.insert_sync)
+        kernel.sync.erase_user_flags = insert
+        kernel.sync.auto_sync = bool(options.auto_sync) or insert
+        if options.print_ir_before_all:
+            print(kernel)
+        return CompiledKernel(func_name, kernel, kernel.SerializeToString(), list(mod.arg_specs),
+                              mod.trace_seconds)
 
 
-def compile_kernel(jit_fn, arg_specs: List[ArgSpec], constexprs: Dict[str, Any],
-                   codegen_options: CodegenOptions,
-                   compile_options: CompileOptions) -> CompiledKernel:
+def _strip_locations(message) -> None:
+    """strip_loc: no op, queue or pool keeps its source location, and no file is named."""
+    if message.DESCRIPTOR.name == "Kernel":
+        message.ClearField("files")
+    for field, value in message.ListFields():
+        if field.message_type is None:
+            continue
+        if field.name == "loc":
+            message.ClearField("loc")
+        elif field.label == field.LABEL_REPEATED:
+            for item in value:
+                _strip_locations(item)
+        else:
+            _strip_locations(value)
+
+
+def trace_module(jit_fn, spec: Specialization, codegen_options: CodegenOptions) -> TracedModule:
+    """Trace `jit_fn` (a JITFunction) for one specialization: pyasc's codegen."""
     start = time.perf_counter()
-    builder = IRBuilder(jit_fn.__name__, kernel_type_value(compile_options),
-                        strip_loc=compile_options.strip_loc)
+    builder = IRBuilder(jit_fn.__name__)
     source = jit_fn.source
     with activate(builder):
         builder.set_loc(source.filename, source.fdef.lineno)
         scope: Dict[str, Any] = {}
-        specs = {s.name: s for s in arg_specs}
+        specs = {s.name: s for s in spec.arg_specs}
         for name in jit_fn.signature.parameters:
-            if name in constexprs:
-                scope[name] = constexprs[name]
+            if name in spec.constexprs:
+                scope[name] = spec.constexprs[name]
             elif name in specs:
                 scope[name] = _bind_param(builder, specs[name])
         FunctionVisitor(builder, source, scope, jit_fn.global_ns(), codegen_options,
                         is_kernel=True).run()
         fwk_state.finish_kernel(builder)
-        _set_sync_options(builder, compile_options)
+        state = builder.state.get("fwk")
         kernel = builder.finish()
-    if compile_options.print_ir_before_all:
-        print(kernel)
-    return CompiledKernel(jit_fn.__name__, kernel, kernel.SerializeToString(), list(arg_specs),
-                          time.perf_counter() - start)
-
-
-def _set_sync_options(builder: IRBuilder, options: CompileOptions) -> None:
-    """asc-api.md 1.1: `insert_sync` None means "on iff the kernel creates a LocalTensorAuto";
-    when on, the user's set_flag/wait_flag are dropped and every sync is inserted (which implies
-    auto_sync). `auto_sync` alone completes the user's syncs without dropping any."""
-    state = builder.state.get("fwk")
-    uses_auto = state is not None and state.auto_tensors > 0
-    insert = uses_auto if options.insert_sync is None else bool(options.insert_sync)
-    builder.kernel.sync.erase_user_flags = insert
-    builder.kernel.sync.auto_sync = bool(options.auto_sync) or insert
+    return TracedModule(jit_fn.__name__, kernel, list(spec.arg_specs),
+                        state.auto_tensors if state is not None else 0,
+                        time.perf_counter() - start)
 
 
 def _bind_param(builder: IRBuilder, spec: ArgSpec):

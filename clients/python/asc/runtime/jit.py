@@ -13,7 +13,8 @@ from asc import _tracebacks
 from asc.codegen.function_visitor import CodegenOptions, check_constexpr
 from asc.codegen.source import FunctionSource
 from asc.language.core.constexpr import is_constexpr_annotation
-from asc.runtime.compiler import CompiledKernel, Compiler, CompileOptions
+from asc.runtime.compiler import (CompiledKernel, Compiler, CompileOptions, Specialization,
+                                  TracedModule, trace_module)
 from asc.runtime.launcher import Launcher, LaunchOptions, MockTensor, MockValue, convert_arg
 
 __all__ = ["jit", "JITFunction", "MockTensor", "MockValue"]
@@ -34,7 +35,16 @@ def _check_option_names(names) -> None:
 
 
 class JITFunction:
-    """A kernel: launch with `kernel[core_num](...)` or `kernel[core_num, stream](...)`."""
+    """A kernel: launch with `kernel[core_num](...)` or `kernel[core_num, stream](...)`.
+
+    A launch runs pyasc's three steps, each a method tests may patch as pyasc's suites do:
+    `_run_codegen(spec, options)` traces the body into a module, `_run_compiler(mod, options)`
+    turns it into a CompiledKernel (cached per specialization), `_run_launcher(kernel, options,
+    runtime_args)` runs it. The compile and launch steps are the classes `compiler` and
+    `launcher`."""
+
+    compiler = Compiler
+    launcher = Launcher
 
     def __init__(self, fn, **options):
         _check_option_names(options)
@@ -50,6 +60,7 @@ class JITFunction:
         self._source: Optional[FunctionSource] = None
         self._launch_options = LaunchOptions()
         self._run_options: Dict[str, Any] = {}
+        self._check = ""
         functools.update_wrapper(self, fn)
 
     # ---- source and names visible to the body -------------------------------------------------
@@ -125,7 +136,7 @@ class JITFunction:
                 host_args.append(convert_arg(name, value))
         return codegen, compile_, constexprs, host_args
 
-    def _compiled(self, codegen, compile_, constexprs, host_args) -> CompiledKernel:
+    def _compiled(self, codegen, compile_, constexprs, host_args) -> Optional[CompiledKernel]:
         specs = [a.spec for a in host_args]
         key = (self.fn.__module__, self.fn.__qualname__,
                tuple(sorted(dataclasses.asdict(codegen).items())),
@@ -134,10 +145,29 @@ class JITFunction:
                tuple((s.name, s.key()) for s in specs))
         compiled = None if compile_.always_compile else self.cache.get(key)
         if compiled is None:
-            compiled = Compiler(compile_).run(self, specs, constexprs, codegen)
+            mod = self._run_codegen(Specialization(tuple(specs), dict(constexprs)), codegen)
+            compiled = self._run_compiler(mod, compile_)
             self.compile_count += 1
-            self.cache[key] = compiled
+            if compiled is not None:  # a patched _run_compiler returns None: nothing to keep
+                self.cache[key] = compiled
         return compiled
+
+    # ---- pyasc's three steps ------------------------------------------------------------------
+
+    def _run_codegen(self, spec: Specialization, options: CodegenOptions) -> TracedModule:
+        """Trace the kernel body for `spec` (runtime argument specs and ConstExpr values)."""
+        return trace_module(self, spec, options)
+
+    def _run_compiler(self, mod: TracedModule, options: CompileOptions) -> CompiledKernel:
+        """pyasc's compile step: checks `options` (RuntimeError "Please check input compile
+        option ...") and applies them to the traced module."""
+        return self.compiler(options).run(mod, self.fn.__name__)
+
+    def _run_launcher(self, kernel: CompiledKernel, options: LaunchOptions, runtime_args):
+        """Run `kernel` on `options.core_num` cores; returns the LaunchReport."""
+        launcher = self.launcher(options, record_timeline=self._record_timeline(),
+                                 check=self._check)
+        return launcher.run(kernel, self.fn.__name__, list(runtime_args))
 
     def compile(self, *args, **kwargs) -> CompiledKernel:
         """Trace (or fetch from the cache) the specialization for these arguments; no launch.
@@ -154,16 +184,18 @@ class JITFunction:
         if not isinstance(options.core_num, int) or options.core_num <= 0:
             raise ValueError("Core number should be large than 0")
         codegen, compile_, constexprs, host_args = self._prepare(args, kwargs)
+        self._check = self._check_level(compile_)
         compiled = self._compiled(codegen, compile_, constexprs, host_args)
         if os.environ.get("DRY_RUN"):
             return None
+        # The one call per launch that touches the device (tests patch it, or Launcher.run).
+        return self._run_launcher(compiled, options, tuple(host_args))
+
+    def _record_timeline(self) -> bool:
         record = self._run_options.get("record_timeline")
         if record is None:
             record = os.environ.get("AICORE_SIM_TIMELINE", "") not in ("", "0")
-        # The one call per launch that touches the device (tests patch Launcher.run).
-        launcher = Launcher(options, record_timeline=bool(record),
-                            check=self._check_level(compile_))
-        return launcher.run(compiled, self.fn.__name__, host_args)
+        return bool(record)
 
     def _check_level(self, compile_: CompileOptions) -> str:
         """`check=` wins; pyasc's verify_sync=True means strict; else AICORE_SIM_CHECK."""

@@ -84,7 +84,8 @@ def convert_arg(name: str, value) -> HostArg:
         return HostArg(ArgSpec(name, "ptr", value.dtype))
     if isinstance(value, MockValue):
         return HostArg(ArgSpec(name, "scalar", value.dtype))
-    raise TypeError(f"Argument type in JIT function is not supported: {type(value)}")
+    raise TypeError("Argument type in JIT function is not supported: "
+                    f"{type(value).__name__}")
 
 
 def _convert_torch(name: str, t) -> HostArg:

@@ -12,6 +12,8 @@ from asc.language.basic.debug import *  # noqa: F401,F403
 from asc.language.basic.debug import __all__ as _debug_all
 from asc.language.basic.list_tensor import *  # noqa: F401,F403
 from asc.language.basic.list_tensor import __all__ as _list_all
+from asc.language.basic.memory_check import *  # noqa: F401,F403
+from asc.language.basic.memory_check import __all__ as _memory_check_all
 from asc.language.basic.mask import *  # noqa: F401,F403
 from asc.language.basic.mask import __all__ as _mask_all
 from asc.language.basic.scalar import *  # noqa: F401,F403
@@ -30,7 +32,7 @@ from asc.language.basic.reduce import *  # noqa: F401,F403
 from asc.language.basic.reduce import __all__ as _reduce_all
 
 __all__ = (list(_aipp_all) + list(_atomic_all) + list(_copy_all) + list(_debug_all) + list(_deq_all)
-           + list(_list_all) + list(_mask_all) + list(_reduce_all) + list(_scalar_all) + list(_sort_all)
+           + list(_list_all) + list(_mask_all) + list(_memory_check_all) + list(_reduce_all) + list(_scalar_all) + list(_sort_all)
            + list(_sync_all) + list(_sys_all) + list(_system_all) + list(_vec_all))
 
 # pyasc names not implemented yet raise NotSupportedError, not AttributeError (asc/_unsupported.py).

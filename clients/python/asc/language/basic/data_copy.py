@@ -9,7 +9,7 @@ from asc.language.core.constexpr import ConstExpr
 from asc.language.core.enums import TPosition
 from asc.language.core.ir_value import is_runtime_number
 from asc.language.core.types import (DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams,
-                                     DataCopyParams)
+                                     DataCopyParams, Nz2NdParamsFull)
 from asc.language.basic.common import any_tensor, runtime_int
 
 __all__ = ["data_copy", "data_copy_pad", "set_pad_value"]
@@ -56,10 +56,52 @@ def data_copy(dst, src, *args, **kwargs) -> None:
     if not (any_tensor(dst) and any_tensor(src)):
         raise TypeError("data_copy(): dst and src must be tensors, got "
                         f"{type(dst).__name__} and {type(src).__name__}")
+    def nz2nd_form(intri_params):
+        _copy_nz_to_nd(dst, src, intri_params)
+
     dispatch("data_copy", [
         Overload([Param("repeat_params", of_type(DataCopyParams))], params_form),
         Overload([Param("count", runtime_int)], count_form),
+        Overload([Param("intri_params", of_type(Nz2NdParamsFull))], nz2nd_form),
     ], args, kwargs)
+
+
+_FRACTAL = 16     # elements per NZ fractal row and column (BLOCK_CUBE)
+_MAX_ROWS = 4095  # data_copy_pad's largest block_count
+
+
+def _copy_nz_to_nd(dst, src, params: Nz2NdParamsFull) -> None:
+    """data_copy(GM, UB, Nz2NdParamsFull) as the A2 library runs it (no single instruction
+    exists): per matrix and per 16-column fractal column, one UB -> GM data_copy_pad of the
+    column's n_value rows (split at 4095 rows), each row one chunk of up to 16 elements."""
+    api = "data_copy"
+    src_ref, dst_ref = tensor_ref(src), tensor_ref(dst)
+    if (src_ref.space, dst_ref.space) != (kernel_pb2.MEM_UB, kernel_pb2.MEM_GM):
+        raise TypeError(f"{api}(): Nz2NdParamsFull copies UB -> GM (a LocalTensor of VECOUT "
+                        "into a GlobalTensor)")
+    if src.dtype.sizeof() not in (2, 4):
+        raise TypeError(f"{api}(): DataCopy NZ2ND only supports dtype B16 and B32, got "
+                        f"{src.dtype}")
+    sizes = {}
+    for name in ("nd_num", "n_value", "d_value"):
+        value = getattr(params, name)
+        if not isinstance(value, int):
+            raise TypeError(f"{api}(): Nz2NdParamsFull.{name} must be a compile-time int in "
+                            "aicore-sim (the library's loops run over it)")
+        sizes[name] = value
+    elem = src.dtype.sizeof()
+    for matrix in range(sizes["nd_num"]):
+        for column in range((sizes["d_value"] + _FRACTAL - 1) // _FRACTAL):
+            width = min(_FRACTAL, sizes["d_value"] - column * _FRACTAL)
+            for first in range(0, sizes["n_value"], _MAX_ROWS):
+                rows = min(_MAX_ROWS, sizes["n_value"] - first)
+                dst_at = (matrix * params.dst_nd_matrix_stride + column * _FRACTAL +
+                          first * params.dst_d_stride)
+                src_at = (matrix * params.src_nd_matrix_stride * _FRACTAL * _FRACTAL +
+                          column * params.src_n_stride * _FRACTAL + first * _FRACTAL)
+                copy = DataCopyExtParams(rows, width * elem, 0,
+                                         (params.dst_d_stride - width) * elem, 0)
+                data_copy_pad(dst[dst_at], src[src_at], copy)
 
 
 def data_copy_pad(dst, src, *args, **kwargs) -> None:

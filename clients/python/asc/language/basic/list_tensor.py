@@ -18,6 +18,7 @@ from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import DataType, KnownTypes as KT
 from asc.language.core.ir_value import cast, is_runtime_int
 from asc.language.core.tensor import GlobalAddress, GlobalTensor
+from asc.language.core.unset_state import unset_state
 
 __all__ = ["TensorDesc", "ListTensorDesc"]
 
@@ -51,29 +52,31 @@ class TensorDesc:
         reads each shape word from the list when get_shape asks for it."""
         self._shape_ptr = shape_ptr
 
-    def _require_desc(self, api: str) -> None:
-        if self._words is None:
-            raise RuntimeError(f"TensorDesc.{api}(): the descriptor is empty; fill it with "
-                               "ListTensorDesc.get_desc(desc, index) first")
+    # A descriptor no get_desc filled is Ascend C's default-constructed one: every read gives 0
+    # (a null data pointer) with an UNINITIALIZED_READ warning at run time.
 
     def get_dim(self):
-        self._require_desc("get_dim")
+        if self._words is None:
+            return unset_state("TensorDesc.get_dim", KT.uint64)
         return self._dim
 
     def get_index(self):
-        self._require_desc("get_index")
+        if self._words is None:
+            return unset_state("TensorDesc.get_index", KT.uint64)
         return self._index
 
     def get_shape(self, offset):
         """Shape word `offset` (0 .. dim - 1) of the tensor (uint64)."""
-        self._require_desc("get_shape")
         offset = ConstExpr.unwrap(offset)
         if not is_runtime_int(offset):
             raise TypeError(f"TensorDesc.get_shape(): offset must be an int, got {offset!r}")
+        if self._words is None:
+            return unset_state("TensorDesc.get_shape", KT.uint64)
         return self._words.get_value(self._at + 1 + offset)
 
     def get_data_ptr(self) -> GlobalAddress:
-        self._require_desc("get_data_ptr")
+        if self._words is None:
+            return GlobalAddress(unset_state("TensorDesc.get_data_ptr", KT.uint64), self.dtype)
         return GlobalAddress(self._ptr, self.dtype)
 
     def get_data_obj(self) -> GlobalTensor:
@@ -107,9 +110,10 @@ class ListTensorDesc:
         self._table = self._words.get_value(0) >> 3
 
     def _require_init(self, api: str) -> None:
+        """A list no init() reached is Ascend C's default one: its data pointer is null, so its
+        reads fault at run time (GM_OUT_OF_BOUNDS at the line), as on the chip."""
         if self._words is None:
-            raise RuntimeError(f"ListTensorDesc.{api}(): the list has no data; call "
-                               "init(data, length, shape_size) first")
+            self.init(GlobalAddress(unset_state(f"ListTensorDesc.{api}", KT.uint64), KT.uint64))
 
     def _descriptor_at(self, index):
         """The first word of descriptor `index`."""
@@ -143,5 +147,4 @@ class ListTensorDesc:
 
     def get_size(self) -> None:
         """pyasc's get_size returns nothing (asc-api.md 4.16); kept so kernels calling it run."""
-        self._require_init("get_size")
         return None

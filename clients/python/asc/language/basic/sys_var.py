@@ -2,11 +2,12 @@
 from asc._proto import kernel_pb2
 from asc.codegen.builder import require_builder
 from asc.language.core.dtype import DataType, KnownTypes
-from asc.language.core.ir_value import PlainValue, const
+from asc.language.core.constexpr import ConstExpr
+from asc.language.core.ir_value import PlainValue, const, is_runtime_int, to_value
 
 __all__ = ["get_block_idx", "get_block_num", "get_sub_block_idx", "get_sub_block_num",
            "ascend_is_aic", "ascend_is_aiv", "get_system_cycle", "get_data_block_size_in_bytes",
-           "trap"]
+           "get_program_counter", "get_icache_preload_status", "get_arch_version", "trap"]
 
 _SV = kernel_pb2.SysValueOp
 
@@ -49,6 +50,28 @@ def get_system_cycle() -> PlainValue:
 
 def get_data_block_size_in_bytes() -> PlainValue:
     return const(32, KnownTypes.int32, "get_data_block_size_in_bytes")
+
+
+def get_program_counter() -> PlainValue:
+    """The address of this instruction: the model lays the decoded program out as one 4-byte
+    instruction per IR op from address 0 (int64)."""
+    return _sys("get_program_counter", _SV.PROGRAM_COUNTER, KnownTypes.int64)
+
+
+def get_icache_preload_status() -> PlainValue:
+    """0 (idle: any preload is complete), the model having no instruction cache (int64)."""
+    return const(0, KnownTypes.int64, "get_icache_preload_status")
+
+
+def get_arch_version(core_version) -> None:
+    """Ascend C's GetArchVersion(uint32_t&) writes the core version into its argument; pyasc
+    passes the argument by value, so the kernel's variable is left as it was and nothing is
+    returned. The argument must be an integer, as pyasc's conversion to uint32 requires."""
+    require_builder("get_arch_version")
+    if not is_runtime_int(ConstExpr.unwrap(core_version)):
+        raise TypeError("get_arch_version(): core_version must be an int or a traced integer, "
+                        f"got {type(core_version).__name__}")
+    to_value(core_version, KnownTypes.uint32)
 
 
 def trap() -> None:

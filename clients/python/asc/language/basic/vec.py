@@ -595,14 +595,23 @@ def _select(api, ir_op, kind, allowed):
         ir.from_cmp_mask = mode == SelMode.VSEL_TENSOR_TENSOR_MODE
         fill(ir)
 
+    # The register forms, by pyasc's parameter names so any keyword spelling binds; a call that
+    # binds neither is one of the sel_mask forms.
+    register_forms = [
+        Overload([Param("dst", local_tensor), Param("src0", local_tensor),
+                  Param("src1", local_tensor), Param("repeat_times", runtime_int),
+                  Param("repeat_params", of_type(BinaryRepeatParams)),
+                  Param("sel_mode", lambda x: True)], register_form),
+        Overload([Param("dst", local_tensor), Param("sel_mask", local_tensor),
+                  Param("src0", local_tensor), Param("repeat_times", runtime_int),
+                  Param("repeat_params", of_type(BinaryRepeatParams))], scalar_register_form)]
+
     def entry(*args, **kwargs):
-        # select(dst, src0, src1, repeat_times=, repeat_params=, sel_mode=): three positional
-        # operands, then exactly those keywords.
-        if len(args) == 3 and set(kwargs) == {"repeat_times", "repeat_params", "sel_mode"}:
-            return register_form(*args, **kwargs)
-        if len(args) == 5 and not kwargs and isinstance(args[4], BinaryRepeatParams):
-            require_builder(api)
-            return scalar_register_form(*args)
+        for form in register_forms:
+            bound = form.bind(args, kwargs)
+            if bound is not None:
+                require_builder(api)
+                return form.fn(**bound)
         return op(*args, **kwargs)
     entry.__name__ = entry.__qualname__ = api
     entry.__doc__ = (f"{api}(dst, sel_mask, src0, src1, sel_mode, count), the mask/repeat form, "

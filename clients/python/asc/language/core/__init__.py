@@ -16,15 +16,15 @@ from asc.language.core.types import (BinaryRepeatParams, CopyRepeatParams, DataC
                                      DataCopyPadExtParams, DataCopyPadParams, DataCopyParams,
                                      MrgSortSrcList, UnaryRepeatParams)
 from asc.language.core.types import (BrcbRepeatParams, GatherMaskParams, GatherRepeatParams,
-                                     TransDataTo5HDParams, TransposeParamsExt)
-from asc.language.core.utils import ceildiv, range, static_assert, static_range
+                                     Nz2NdParamsFull, TransDataTo5HDParams, TransposeParamsExt)
+from asc.language.core.utils import ceildiv, inline, range, static_assert, static_range
 
 __all__ = (["ConstExpr", "PlainValue", "number", "GlobalAddress", "GlobalTensor", "LocalTensor",
             "LocalTensorAuto", "LocalMemAllocator", "ShapeInfo", "array", "get_shape_size",
             "DataCopyParams", "BinaryRepeatParams", "UnaryRepeatParams", "CopyRepeatParams",
             "DataCopyExtParams", "DataCopyPadExtParams", "DataCopyPadParams", "MrgSortSrcList",
             "BrcbRepeatParams", "GatherRepeatParams", "GatherMaskParams", "TransDataTo5HDParams",
-            "TransposeParamsExt", "ceildiv", "range",
+            "TransposeParamsExt", "Nz2NdParamsFull", "ceildiv", "inline", "range",
             "static_assert", "static_range"]
            + list(_dtype_all) + list(_enums_all) + list(_prop_all))
 

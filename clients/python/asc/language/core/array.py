@@ -10,6 +10,7 @@ from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import DataType, KnownTypes
 from asc.language.core.enums import DataFormat
 from asc.language.core.ir_value import PlainValue, cast, is_runtime_number
+from asc.language.core.unset_state import unset_state
 
 __all__ = ["array", "ShapeInfo", "get_shape_size"]
 
@@ -123,6 +124,40 @@ class ShapeInfo:
         return f"ShapeInfo({self._shape!r}, {self.data_format.name})"
 
 
+class UnsetShapeInfo(ShapeInfo):
+    """What get_shape_info returns for a tensor no set_shape_info reached: Ascend C's
+    default-constructed ShapeInfo, every field 0, each read an UNINITIALIZED_READ warning."""
+
+    def __init__(self):  # noqa: super-init-not-called - it has no dims to convert
+        self._shape, self._original = [], []
+        self.data_format = DataFormat.ND
+
+    @property
+    def shape_dim(self):
+        return unset_state("ShapeInfo.shape_dim", KnownTypes.uint8)
+
+    @property
+    def original_shape_dim(self):
+        return unset_state("ShapeInfo.original_shape_dim", KnownTypes.uint8)
+
+    def shape(self, dim):
+        _check_dim_index(dim)
+        return unset_state("ShapeInfo.shape", KnownTypes.int32)
+
+    def original_shape(self, dim):
+        _check_dim_index(dim)
+        return unset_state("ShapeInfo.original_shape", KnownTypes.int32)
+
+    def __repr__(self):
+        return "ShapeInfo(<unset>)"
+
+
+def _check_dim_index(dim):
+    dim = ConstExpr.unwrap(dim)
+    if not isinstance(dim, numbers.Integral):
+        raise TypeError("ShapeInfo dims are indexed by compile-time ints")
+
+
 def _dim(dims, dim):
     dim = ConstExpr.unwrap(dim)
     if not isinstance(dim, numbers.Integral):
@@ -135,6 +170,9 @@ def get_shape_size(shape_info: ShapeInfo):
     """Product of the dims (a Python int when every dim is one)."""
     if not isinstance(shape_info, ShapeInfo):
         raise TypeError(f"get_shape_size() expects a ShapeInfo, got {type(shape_info).__name__}")
+    if isinstance(shape_info, UnsetShapeInfo):
+        # Ascend C's default ShapeInfo has shapeDim 0; the size reads that unset field.
+        return unset_state("get_shape_size", KnownTypes.uint64)
     size = 1
     for i in range(shape_info.shape_dim):
         d = shape_info.shape(i)

@@ -109,8 +109,11 @@ class _ShapeInfoHolder:
         self._shape_info = shape_info
 
     def get_shape_info(self):
+        """The ShapeInfo set_shape_info gave; without one, Ascend C's default ShapeInfo, whose
+        fields read 0 with an UNINITIALIZED_READ warning at run time."""
         if self._shape_info is None:
-            raise RuntimeError("get_shape_info(): no ShapeInfo was set on this tensor")
+            from asc.language.core.array import UnsetShapeInfo
+            return UnsetShapeInfo()
         return self._shape_info
 
 
@@ -215,6 +218,11 @@ class GlobalTensor(_ShapeInfoHolder):
     def get_phy_addr(self, offset=0) -> GlobalAddress:
         self._check_bound("get_phy_addr")
         return GlobalAddress(self._addr, self.dtype) + offset
+
+    def __call__(self, offset):
+        """`g(offset)`: Ascend C's operator(), a reference to element `offset`; read as a value,
+        it is get_value(offset) (a PIPE_S read of GM with its sync needs)."""
+        return self.get_value(offset)
 
     def get_value(self, offset):
         """Element `offset`, read by the scalar unit (a PIPE_S access of GM)."""
@@ -459,6 +467,11 @@ class LocalTensor(_ShapeInfoHolder):
 
 
     # ---- element access (scalar unit) ---------------------------------------------------------
+
+    def __call__(self, index):
+        """`t(index)`: Ascend C's operator(), a reference to element `index`; read as a value, it
+        is get_value(index) (a PIPE_S read of UB with its sync needs)."""
+        return self.get_value(index)
 
     def get_value(self, index):
         """Element `index`, read by the scalar unit (PIPE_S): needs V_S / MTE2_S after the pipe

@@ -8,7 +8,23 @@ from asc.language.core.ir_value import PlainValue, cast, is_runtime_int
 __all__ = ["DataCopyParams", "BinaryRepeatParams", "UnaryRepeatParams", "CopyRepeatParams",
            "DataCopyExtParams", "DataCopyPadExtParams", "DataCopyPadParams", "MrgSortSrcList",
            "BrcbRepeatParams", "GatherRepeatParams", "GatherMaskParams", "TransDataTo5HDParams",
-           "TransposeParamsExt"]
+           "TransposeParamsExt", "Nz2NdParamsFull"]
+
+_REQUIRED = object()  # a field the constructor must be given
+
+
+def bind_fields(struct: str, names, args, kwargs) -> dict:
+    """A parameter struct's constructor arguments by field name, as Python binds them."""
+    if len(args) > len(names):
+        raise TypeError(f"{struct}() takes at most {len(names)} arguments")
+    values = dict(zip(names, args))
+    for key, value in kwargs.items():
+        if key not in names:
+            raise TypeError(f"{struct}() got an unexpected keyword '{key}'")
+        if key in values:
+            raise TypeError(f"{struct}() got multiple values for '{key}'")
+        values[key] = value
+    return values
 
 
 class _ParamStruct:
@@ -16,17 +32,10 @@ class _ParamStruct:
 
     def __init__(self, *args, **kwargs):
         require_builder(type(self).__name__)
-        names = [f[0] for f in self._fields]
-        if len(args) > len(names):
-            raise TypeError(f"{type(self).__name__}() takes at most {len(names)} arguments")
-        values = dict(zip(names, args))
-        for key, value in kwargs.items():
-            if key not in names:
-                raise TypeError(f"{type(self).__name__}() got an unexpected keyword '{key}'")
-            if key in values:
-                raise TypeError(f"{type(self).__name__}() got multiple values for '{key}'")
-            values[key] = value
+        values = bind_fields(type(self).__name__, [f[0] for f in self._fields], args, kwargs)
         for name, default, dtype in self._fields:
+            if default is _REQUIRED and name not in values:
+                raise TypeError(f"{type(self).__name__}() missing required argument '{name}'")
             value = ConstExpr.unwrap(values.get(name, default))
             if isinstance(dtype, type):  # a compile-time field: bool or an IntEnum
                 if dtype is bool:
@@ -56,6 +65,16 @@ class DataCopyParams(_ParamStruct):
     """block_count chunks of block_len 32-byte blocks; strides are end-to-start gaps in blocks."""
     _fields = (("block_count", 1, KnownTypes.uint16), ("block_len", 0, KnownTypes.uint16),
                ("src_stride", 0, KnownTypes.uint16), ("dst_stride", 0, KnownTypes.uint16))
+
+
+class Nz2NdParamsFull(_ParamStruct):
+    """data_copy UB -> GM from NZ fractals to ND rows: nd_num matrices of n_value rows x d_value
+    columns; src_nd_matrix_stride (in 16x16 fractals) and src_n_stride (in 16-element rows)
+    step through UB, dst_d_stride (elements) is the GM row pitch, dst_nd_matrix_stride
+    (elements) the GM matrix pitch. Every field is required."""
+    _fields = tuple((name, _REQUIRED, KnownTypes.uint16) for name in (
+        "nd_num", "n_value", "d_value", "src_nd_matrix_stride", "src_n_stride", "dst_d_stride",
+        "dst_nd_matrix_stride"))
 
 
 class BinaryRepeatParams(_ParamStruct):

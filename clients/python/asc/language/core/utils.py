@@ -1,7 +1,7 @@
 """Compile-time helpers usable both on the host and inside kernels."""
 from asc.language.core.constexpr import ConstExpr
 
-__all__ = ["ceildiv", "static_assert", "range", "static_range"]
+__all__ = ["ceildiv", "static_assert", "inline", "range", "static_range"]
 
 _builtin_range = range
 
@@ -20,6 +20,42 @@ def static_assert(test, message=None):
         if message is None:
             raise ValueError("miss message")
         raise AssertionError(message)
+
+
+def _strip_cpp_comments(code: str) -> str:
+    out, i = [], 0
+    while i < len(code):
+        if code.startswith("//", i):
+            end = code.find("\n", i)
+            i = len(code) if end < 0 else end
+        elif code.startswith("/*", i):
+            end = code.find("*/", i + 2)
+            i = len(code) if end < 0 else end + 2
+        else:
+            out.append(code[i])
+            i += 1
+    return "".join(out)
+
+
+def inline(code, args=None, before_function=False):
+    """pyasc emits `code` verbatim into the generated Ascend C. aicore-sim runs kernel IR, not
+    compiled C++, so only code that does nothing (blank, comments, empty statements) is accepted;
+    any other code is refused at its line (docs/frontend.md, "What the frontend refuses")."""
+    from asc.codegen.builder import require_builder
+    from asc.language.core.ir_value import is_runtime_number
+    from asc.language.core.tensor import GlobalAddress
+    require_builder("inline")
+    if not isinstance(code, str):
+        raise TypeError(f"inline(): code must be a str, got {type(code).__name__}")
+    for arg in args or ():
+        value = ConstExpr.unwrap(arg)
+        if not (is_runtime_number(value) or isinstance(value, GlobalAddress)):
+            raise TypeError(f"inline(): args must be numbers, traced scalars or GlobalAddresses, "
+                            f"got {type(arg).__name__}")
+    if _strip_cpp_comments(code).replace(";", "").strip():
+        raise RuntimeError("inline(): aicore-sim cannot run verbatim C++: it executes kernel IR, "
+                           "not compiled Ascend C. Write the code with asc API calls instead "
+                           "(code that only declares constants can be Python constants)")
 
 
 class range:  # noqa: A001 - the name is API (asc.range)

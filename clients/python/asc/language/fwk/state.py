@@ -130,8 +130,7 @@ def declare_queue(builder: IRBuilder, kind: int, src: TPosition, dst: TPosition,
     decl.src_position = int(src)
     decl.dst_position = int(dst)
     decl.depth = depth
-    if not builder.strip_loc:
-        decl.loc.file, decl.loc.line, decl.loc.column = builder.loc
+    decl.loc.file, decl.loc.line, decl.loc.column = builder.loc
     return decl
 
 
@@ -141,8 +140,7 @@ def declare_pool(builder: IRBuilder, pos: TPosition, buf_id_size: int) -> kernel
     decl.id = len(builder.kernel.pools)
     decl.position = int(pos)
     decl.buf_id_size = buf_id_size
-    if not builder.strip_loc:
-        decl.loc.file, decl.loc.line, decl.loc.column = builder.loc
+    decl.loc.file, decl.loc.line, decl.loc.column = builder.loc
     return decl
 
 
