@@ -48,15 +48,18 @@ constexpr ConflictText kConflictTexts[] = {
      "result depends on which lands last"},
 };
 
-uint64_t Bit(uint32_t core) { return core < 64 ? uint64_t{1} << core : 0; }
-
-// The lowest core in `mask` other than `self`, or -1.
-int32_t OtherCore(uint64_t mask, uint32_t self) {
-  mask &= ~Bit(self);
-  return mask == 0 ? -1 : __builtin_ctzll(mask);
-}
-
 }  // namespace
+
+void LowestCores::Add(uint32_t core) {
+  auto c = static_cast<int32_t>(core);
+  if (c == first_ || c == second_) return;
+  if (first_ < 0 || c < first_) {
+    second_ = first_;
+    first_ = c;
+  } else if (second_ < 0 || c < second_) {
+    second_ = c;
+  }
+}
 
 void GmChecker::Note(std::vector<Found>* found, const Found& f) {
   for (Found& g : *found) {
@@ -122,10 +125,10 @@ void GmChecker::OnRead(const Site& site, const GmSpan& span) {
       if (s.writer >= 0 && s.writer != static_cast<int32_t>(site.core)) {
         Note(&found, {Conflict::kReadsWrite, s.writer, s.write_pipe, s.write_instr, a, b});
       }
-      if (int32_t atomic = OtherCore(s.atomic_writers, site.core); atomic >= 0) {
+      if (int32_t atomic = s.atomic_writers.Other(site.core); atomic >= 0) {
         Note(&found, {Conflict::kReadsAtomic, atomic, s.atomic_pipe, s.atomic_instr, a, b});
       }
-      s.readers |= Bit(site.core);
+      s.readers.Add(site.core);
       s.read_instr = site.instr;
       s.read_pipe = site.pipe;
     });
@@ -149,19 +152,19 @@ void GmChecker::OnWrite(const Site& site, const GmSpan& span, const uint8_t* dat
                                    : Conflict::kDifferentWrite;
         Note(&found, {conflict, s.writer, s.write_pipe, s.write_instr, a, b});
       }
-      if (int32_t reader = OtherCore(s.readers, site.core); reader >= 0) {
+      if (int32_t reader = s.readers.Other(site.core); reader >= 0) {
         Note(&found, {Conflict::kWriteOverRead, reader, s.read_pipe, s.read_instr, a, b});
       }
-      if (int32_t other = OtherCore(s.atomic_writers, site.core); other >= 0 && !atomic) {
+      if (int32_t other = s.atomic_writers.Other(site.core); other >= 0 && !atomic) {
         Note(&found, {Conflict::kWriteOverAtomic, other, s.atomic_pipe, s.atomic_instr, a, b});
       }
       if (atomic) {
         // Atomic stores of several cores commute with each other: remember them, and keep the
         // last plain writer so a later store of another core is still judged against it.
-        s.atomic_writers |= Bit(site.core);
+        s.atomic_writers.Add(site.core);
         s.atomic_instr = site.instr;
         s.atomic_pipe = site.pipe;
-        s.readers = 0;
+        s.readers = LowestCores();
         s.read_instr = nullptr;
         s.read_pipe = PipeId::kS;
       } else {

@@ -27,6 +27,23 @@ struct GmSpan {
   uint64_t chunks = 0;
 };
 
+// The two lowest cores of a set: enough to name, for any core, the lowest other member, which is
+// all a conflict needs. Unbounded in the number of cores, and as cheap to copy and compare as a
+// bit mask (the shadow holds one per byte range).
+class LowestCores {
+ public:
+  void Add(uint32_t core);
+  // The lowest core of the set other than `self`, or -1.
+  int32_t Other(uint32_t self) const {
+    return first_ >= 0 && first_ != static_cast<int32_t>(self) ? first_ : second_;
+  }
+  bool operator==(const LowestCores&) const = default;
+
+ private:
+  int32_t first_ = -1;   // the lowest, -1: none
+  int32_t second_ = -1;  // the next, -1: none
+};
+
 class GmChecker {
  public:
   GmChecker(GlobalMemory& gm, DiagnosticSink& sink) : gm_(gm), sink_(sink) {}
@@ -42,10 +59,10 @@ class GmChecker {
     int32_t writer = -1;  // core of the last plain write in this launch, -1: none
     const Instr* write_instr = nullptr;
     PipeId write_pipe = PipeId::kS;
-    uint64_t atomic_writers = 0;  // cores (bit per core) that stored atomically since then
+    LowestCores atomic_writers;  // cores that stored atomically since then
     const Instr* atomic_instr = nullptr;
     PipeId atomic_pipe = PipeId::kS;
-    uint64_t readers = 0;  // cores (bit per core, the first 64) that read since that write
+    LowestCores readers;  // cores that read since that write
     const Instr* read_instr = nullptr;
     PipeId read_pipe = PipeId::kS;
     bool operator==(const Shadow&) const = default;

@@ -1,7 +1,8 @@
 // The race checker: conflicting accesses that no set_flag/wait_flag, barrier or queue orders
 // are RACE diagnostics naming both pipes, both instructions and both source lines, the memory
 // range and the fix, judged by the ordering rules (not by how the timing happened to fall). The
-// launch goes on: the chip computes with whatever it read. Golden messages for each kind.
+// launch goes on: the chip computes with whatever it read. Across cores in GM too, with no limit
+// on the number of cores. Golden messages for each kind.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -280,6 +281,35 @@ TEST(Race, SharedWritesOfSeveralCoresMergeIntoOneWithTheHullAndEveryCore) {
             std::string::npos)
       << d.message;
   EXPECT_EQ(r->check.Text(), "0 races, 0 errors, 0 warnings, 1 note");
+}
+
+TEST(Race, TheGmCheckerFindsRacesOfCoresPast64) {
+  // 72 cores, one block each: blocks 70 and 71 both read z[4480, 4544) and block 71 writes it
+  // back, over the bytes core 70 read (a WAR a 64-bit core mask could not see).
+  SocConfig config = Config();
+  config.vector_cores = 72;
+  Device device(config);
+  std::vector<float> data(64 * 72);
+  for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<float>(i);
+  uint64_t z = Upload(device, data);
+  auto program = Decode(OverlappingTiles(64, 64, /*last=*/70, /*write_back=*/71));
+  auto r = device.Launch(*program, 72, {ArgValue::Address(z), ArgValue::Address(z)}, {});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->cores.size(), 72u);
+  std::vector<const Diagnostic*> races = Races(*r);
+  ASSERT_EQ(races.size(), 1u) << (r->diagnostics.empty() ? "" : r->diagnostics[0].message);
+  const Diagnostic* d = races[0];
+  EXPECT_EQ(d->race, "WAR") << d->message;
+  EXPECT_EQ(d->core, 71);
+  EXPECT_EQ(d->other_core, 70);
+  EXPECT_EQ(d->cores, (std::vector<uint32_t>{71}));
+  EXPECT_EQ(d->address_lo, z + 70 * 64 * 4);
+  EXPECT_EQ(d->address_hi, z + 71 * 64 * 4);
+  EXPECT_NE(d->message.find("core 71 (block 71) PIPE_MTE3 data_copy at tiles.py:5"),
+            std::string::npos)
+      << d->message;
+  EXPECT_NE(d->message.find("core 70's PIPE_MTE2 data_copy at tiles.py:3 reads"), std::string::npos)
+      << d->message;
 }
 
 TEST(Race, ACoreReadingWhatAnotherCoreWritesRaces) {
