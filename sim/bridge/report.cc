@@ -35,6 +35,29 @@ static_assert(
 static_assert(static_cast<int>(DebugRecord::Kind::kPrintf) == rep::DebugOutput::PRINTF &&
               static_cast<int>(DebugRecord::Kind::kTruncated) == rep::DebugOutput::TRUNCATED);
 
+rep::Diagnostic::Severity ToProtoSeverity(Diagnostic::Severity s) {
+  switch (s) {
+    case Diagnostic::Severity::kWarning:
+      return rep::Diagnostic::WARNING;
+    case Diagnostic::Severity::kError:
+      return rep::Diagnostic::ERROR;
+    case Diagnostic::Severity::kNote:
+      return rep::Diagnostic::NOTE;
+  }
+  return rep::Diagnostic::SEVERITY_INVALID;
+}
+
+Diagnostic::Severity FromProtoSeverity(rep::Diagnostic::Severity s) {
+  switch (s) {
+    case rep::Diagnostic::ERROR:
+      return Diagnostic::Severity::kError;
+    case rep::Diagnostic::NOTE:
+      return Diagnostic::Severity::kNote;
+    default:
+      return Diagnostic::Severity::kWarning;
+  }
+}
+
 rep::CheckLevel ToProtoLevel(CheckLevel level) {
   return static_cast<rep::CheckLevel>(static_cast<int>(level) + 1);
 }
@@ -101,8 +124,7 @@ void ToProto(const LaunchResult& r, rep::LaunchReport* out) {
   }
   for (const Diagnostic& d : r.diagnostics) {
     rep::Diagnostic* pd = out->add_diagnostics();
-    pd->set_severity(d.severity == Diagnostic::Severity::kError ? rep::Diagnostic::ERROR
-                                                                : rep::Diagnostic::WARNING);
+    pd->set_severity(ToProtoSeverity(d.severity));
     pd->set_kind(static_cast<rep::Diagnostic::Kind>(d.kind));
     pd->set_message(d.message);
     pd->set_core(d.core);
@@ -119,12 +141,14 @@ void ToProto(const LaunchResult& r, rep::LaunchReport* out) {
     pd->set_memory(d.memory);
     pd->set_address_lo(d.address_lo);
     pd->set_address_hi(d.address_hi);
+    for (uint32_t c : d.other_cores) pd->add_other_cores(c);
   }
   rep::CheckSummary* check = out->mutable_check();
   check->set_level(ToProtoLevel(r.check.level));
   check->set_races(r.check.races);
   check->set_errors(r.check.errors);
   check->set_warnings(r.check.warnings);
+  check->set_notes(r.check.notes);
   check->set_summary(r.check.Text());
   check->set_failed(r.check.Fails());
   out->set_simulated_instructions(r.simulated_instructions);
@@ -190,8 +214,7 @@ LaunchResult FromProto(const rep::LaunchReport& report) {
   }
   for (const rep::Diagnostic& pd : report.diagnostics()) {
     Diagnostic& d = r.diagnostics.emplace_back();
-    d.severity = pd.severity() == rep::Diagnostic::ERROR ? Diagnostic::Severity::kError
-                                                         : Diagnostic::Severity::kWarning;
+    d.severity = FromProtoSeverity(pd.severity());
     d.kind = pd.kind() == rep::Diagnostic::KIND_INVALID ? Diagnostic::Kind::kDeadlock
                                                         : static_cast<Diagnostic::Kind>(pd.kind());
     d.message = pd.message();
@@ -209,11 +232,13 @@ LaunchResult FromProto(const rep::LaunchReport& report) {
     d.memory = pd.memory();
     d.address_lo = pd.address_lo();
     d.address_hi = pd.address_hi();
+    d.other_cores.assign(pd.other_cores().begin(), pd.other_cores().end());
   }
   r.check.level = FromProtoLevel(report.check().level());
   r.check.races = report.check().races();
   r.check.errors = report.check().errors();
   r.check.warnings = report.check().warnings();
+  r.check.notes = report.check().notes();
   r.timeline.reserve(report.timeline_size());
   for (const rep::InstrRecord& pt : report.timeline()) {
     InstrRecord& t = r.timeline.emplace_back();

@@ -3,23 +3,16 @@
 #include "sim/check/bounds.h"
 
 #include <algorithm>
-#include <cstdio>
 
 namespace aicore::sim {
 namespace {
-
-std::string Hex(uint64_t v) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 
 std::string Verb(AccessRole role) { return role.write ? "writes" : "reads"; }
 
 // "tensor z (the 4000-byte allocation at 0x100000000)": named by the kernel argument that
 // points into it, when one does.
 std::string Tensor(const GmAllocation& a, const DiagnosticSink& sink) {
-  std::string what = "the " + std::to_string(a.size) + "-byte allocation at " + Hex(a.base);
+  std::string what = "the " + std::to_string(a.size) + "-byte allocation at " + HexAddress(a.base);
   const std::string* name = sink.GmTensorName(a.base);
   return name != nullptr ? "tensor " + *name + " (" + what + ")" : what;
 }
@@ -60,7 +53,7 @@ uint8_t* CheckGmAccess(GlobalMemory& gm, uint64_t address, uint64_t span, uint64
   if (element_bytes > 1 && address % element_bytes != 0) {
     sink.Error(sink.Make(Diagnostic::Kind::kInvalidOperand, Diagnostic::Severity::kError, site,
                          sink.Prefix(site) + ": operand " + role.operand + " has GM address " +
-                             Hex(address) + ", which is not aligned to its " +
+                             HexAddress(address) + ", which is not aligned to its " +
                              std::to_string(element_bytes) +
                              "-byte element type. Fix: offset GM tensors by whole elements."));
     return nullptr;
@@ -69,13 +62,13 @@ uint8_t* CheckGmAccess(GlobalMemory& gm, uint64_t address, uint64_t span, uint64
   if (a.kind == GmAccessKind::kInside) return a.host;
   // Only a finding needs the text (formatting it for every access cost 2% of a launch).
   uint64_t end = address + span < address ? UINT64_MAX : address + span;
-  std::string range =
-      "GM[" + Hex(address) + ", " + Hex(end) + ") (" + std::to_string(span) + " bytes)";
+  std::string range = "GM[" + HexAddress(address) + ", " + HexAddress(end) + ") (" +
+                      std::to_string(span) + " bytes)";
   if (a.kind == GmAccessKind::kOutOfBounds) {
     std::string nearest;
     if (const GmAllocation* n = gm.Nearest(address)) {
       nearest = "; the nearest allocation below it is " + Tensor(*n, sink) + ", mapped up to " +
-                Hex(n->block_end());
+                HexAddress(n->block_end());
     }
     sink.Error(sink.Make(Diagnostic::Kind::kGmOutOfBounds, Diagnostic::Severity::kError, site,
                          sink.Prefix(site) + ": operand " + role.operand + " " + Verb(role) + " " +
@@ -96,8 +89,8 @@ uint8_t* CheckGmAccess(GlobalMemory& gm, uint64_t address, uint64_t span, uint64
     const GmAllocation& o = *a.other;
     what += ", beyond its " + std::to_string(t.block) + "-byte allocator block and into " +
             Tensor(o, sink) + ": the chip " + (role.write ? "overwrites " : "reads ") +
-            "its bytes GM[" + Hex(o.base) + ", " + Hex(std::min(end, o.end())) + ") silently" +
-            (role.write ? ", corrupting it" : "") +
+            "its bytes GM[" + HexAddress(o.base) + ", " + HexAddress(std::min(end, o.end())) +
+            ") silently" + (role.write ? ", corrupting it" : "") +
             ". Fix: copy only the tensor's elements (clip the last tile, DataCopyPad), or "
             "allocate the padded size.";
     d = sink.Make(Diagnostic::Kind::kGmOverrun, Diagnostic::Severity::kWarning, site, what);

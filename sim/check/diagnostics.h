@@ -1,11 +1,13 @@
 // Collects the diagnostics of one launch. Errors stop the simulation (the chip would not survive
-// them); warnings are recorded, deduplicated per (kind, op), and execution continues.
+// them); warnings and notes are recorded, deduplicated per (kind, op), and execution continues.
+// At the end, the findings of several cores at one place merge into one.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -26,6 +28,15 @@ struct Site {
   Cycle cycle;
 };
 
+// "0x100200f00": how messages write GM addresses.
+std::string HexAddress(uint64_t v);
+// "UB[0, 1024)" or "GM[0x1000, 0x1400)": local memories by offset, GM by device address. A
+// message names its range with this text, so a merged finding can put the hull in its place.
+std::string RangeText(std::string_view memory, uint64_t lo, uint64_t hi);
+// "core 1's": how a message names the other core of a pair ("core 1's PIPE_MTE3 data_copy at
+// ..."), so a merged finding whose pairs name several can say "other cores'" instead.
+std::string OtherCoreText(int32_t core);
+
 class DiagnosticSink {
  public:
   explicit DiagnosticSink(const Program& program) : program_(program) {}
@@ -37,15 +48,18 @@ class DiagnosticSink {
   std::string Prefix(const Site& site) const;
 
   void Error(Diagnostic d);
-  // Dropped if a warning of the same kind for the same op (when `instr` is set) was already
-  // recorded, so a loop does not repeat one finding thousands of times.
+  // A warning or note, dropped if one of the same kind for the same op (when `instr` is set) was
+  // already recorded, so a loop does not repeat one finding thousands of times.
   void Warn(Diagnostic d, const Instr* instr);
-  // A finding about a pair of instructions (a race), recorded once per core and pair. It does not
-  // stop the launch: the chip computes on, with whatever the timing gave.
+  // A finding about a pair of instructions (a race), recorded once per core, other core and pair.
+  // It does not stop the launch: the chip computes on, with whatever the timing gave.
   void Pair(Diagnostic d, const Instr* first, const Instr* second);
 
-  // At the end of a launch: merges identical findings of several cores into one whose message
-  // names them ("cores 0-7 ..."), and counts races, errors and warnings into `summary`.
+  // At the end of a launch: merges the findings of several cores at one place (same kind,
+  // severity, pipes, ops, lines, race kind and memory; their byte ranges and cores may differ)
+  // into one whose message names every core ("cores 0-7 ..."), the hull of their ranges and
+  // "other cores'" for several other sides; counts races, errors, warnings and notes into
+  // `summary`.
   void Finish(CheckSummary* summary);
 
   // GM tensors by allocation base, named by the kernel arguments that point into them, so a GM
@@ -58,11 +72,15 @@ class DiagnosticSink {
   std::vector<Diagnostic>& diagnostics() { return diagnostics_; }
 
  private:
+  // Finds the parts of `d`'s message that name its range and other core (see MessageSpan) and
+  // keeps it.
+  void Record(Diagnostic d);
+
   const Program& program_;
   std::vector<Diagnostic> diagnostics_;
   std::map<uint64_t, std::string> gm_tensors_;
   std::set<std::pair<int, const Instr*>> warned_;
-  std::set<std::tuple<uint32_t, int, const Instr*, const Instr*>> paired_;
+  std::set<std::tuple<uint32_t, int32_t, int, const Instr*, const Instr*>> paired_;
   bool has_error_ = false;
 };
 

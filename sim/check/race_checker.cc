@@ -1,7 +1,6 @@
 // Races and uninitialised reads of one core, judged in issue order (see race_checker.h).
 #include "sim/check/race_checker.h"
 
-#include <cstdio>
 #include <string>
 
 #include "sim/isa/opcode.h"
@@ -12,19 +11,6 @@ namespace {
 
 enum RaceKind { kRaw = 0, kWar = 1, kWaw = 2 };
 constexpr const char* kRaceNames[] = {"RAW", "WAR", "WAW"};
-
-std::string Hex(uint64_t v) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
-// "UB[0, 1024)" or "GM[0x1000, 0x1400)": local memories by offset, GM by device address.
-std::string RangeText(MemSpace space, uint64_t lo, uint64_t hi) {
-  bool gm = space == MemSpace::kGm;
-  return std::string(MemSpaceName(space)) + "[" + (gm ? Hex(lo) : std::to_string(lo)) + ", " +
-         (gm ? Hex(hi) : std::to_string(hi)) + ")";
-}
 
 std::string Mnemonic(const Instr* in) {
   return in == nullptr ? "instruction" : std::string(Info(in->opcode).mnemonic);
@@ -59,7 +45,7 @@ void RaceChecker::OnAccess(const Site& site, uint64_t seq, const MemRange* range
       if (found[kind].other.seq != 0) Report(site, r.space, kind, found[kind]);
     }
     if (uninit.hi > uninit.lo) {
-      std::string range = RangeText(r.space, uninit.lo, uninit.hi);
+      std::string range = RangeText(MemSpaceName(r.space), uninit.lo, uninit.hi);
       Diagnostic d = sink_.Make(
           Diagnostic::Kind::kUninitializedRead, Diagnostic::Severity::kWarning, site,
           sink_.Prefix(site) + ": reads " + range +
@@ -149,7 +135,7 @@ void RaceChecker::Report(const Site& site, MemSpace space, int kind, const Findi
     fix = "pipe_barrier(PIPE_ALL) between them (PIPE_" + std::string(PipeName(other)) +
           " and PIPE_" + std::string(PipeName(pipe)) + " have no flag pair on this core)";
   }
-  std::string range = RangeText(space, f.lo, f.hi);
+  std::string range = RangeText(MemSpaceName(space), f.lo, f.hi);
   Diagnostic d = sink_.Make(Diagnostic::Kind::kRace, Diagnostic::Severity::kError, site,
                             sink_.Prefix(site) + ": race (" + kRaceNames[kind] + ") on " + range +
                                 ": " + what + ". Fix: " + fix + ".");

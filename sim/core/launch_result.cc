@@ -23,6 +23,18 @@ std::string_view DiagnosticKindName(Diagnostic::Kind kind) {
   return i < std::size(kKindNames) ? kKindNames[i] : kKindNames[0];
 }
 
+std::string_view SeverityName(Diagnostic::Severity severity) {
+  switch (severity) {
+    case Diagnostic::Severity::kWarning:
+      return "WARNING";
+    case Diagnostic::Severity::kError:
+      return "ERROR";
+    case Diagnostic::Severity::kNote:
+      return "NOTE";
+  }
+  return "SEVERITY_INVALID";
+}
+
 std::string_view CheckLevelName(CheckLevel level) { return kLevelNames[static_cast<int>(level)]; }
 
 bool ParseCheckLevel(std::string_view text, CheckLevel* out) {
@@ -39,8 +51,10 @@ std::string CheckSummary::Text() const {
   auto count = [](uint32_t n, const char* one, const char* many) {
     return std::to_string(n) + " " + (n == 1 ? one : many);
   };
-  return count(races, "race", "races") + ", " + count(errors, "error", "errors") + ", " +
-         count(warnings, "warning", "warnings");
+  std::string text = count(races, "race", "races") + ", " + count(errors, "error", "errors") +
+                     ", " + count(warnings, "warning", "warnings");
+  if (notes > 0) text += ", " + count(notes, "note", "notes");
+  return text;
 }
 
 bool CheckSummary::Fails() const {
@@ -48,7 +62,7 @@ bool CheckSummary::Fails() const {
     case CheckLevel::kStrict:
       return races + errors > 0;
     case CheckLevel::kStrictAll:
-      return races + errors + warnings > 0;
+      return races + errors + warnings + notes > 0;
     default:
       return false;
   }

@@ -43,9 +43,18 @@ struct DebugRecord {
   Kind kind = Kind::kPrintf;
 };
 
+// A part of a diagnostic's message that merging rewrites: where it starts and how long it is;
+// `pos` is npos when the message has no such part.
+struct MessageSpan {
+  size_t pos = std::string::npos;
+  size_t len = 0;
+};
+
 // Mirrors aicore.report.v1.Diagnostic (sim/bridge converts).
 struct Diagnostic {
-  enum class Severity { kWarning, kError };
+  // kNote: a finding that changes no result (two cores writing identical bytes): counted and
+  // reported, shown only on request, failed only by strict-all.
+  enum class Severity { kWarning, kError, kNote };
   // Values are aicore.report.v1.Diagnostic.Kind's.
   enum class Kind : int {
     kDeadlock = 1,
@@ -72,25 +81,30 @@ struct Diagnostic {
   std::string op;
   SourcePoint location;
   uint64_t cycle = 0;
-  // Every core that reported this finding: identical diagnostics of several cores are merged into
-  // one whose message says "cores 0-7".
+  // Every core that reported this finding: the findings of several cores at one place (same kind,
+  // pipes, ops and lines) are merged into one whose message says "cores 0-7".
   std::vector<uint32_t> cores;
   // RACE and GM_SHARED_WRITE: "RAW", "WAR" or "WAW"; the other access; the memory and the range.
   std::string race;
   int32_t other_core = -1;
+  std::vector<uint32_t> other_cores;  // of a merged finding: every other core, sorted
   std::string other_pipe;
   std::string other_op;
   SourcePoint other_location;
   std::string memory;  // "UB", "GM", ...
   uint64_t address_lo = 0, address_hi = 0;
-  // Where the site prefix ("core 3 (block 3) PIPE_V add at add.py:14, cycle 120") stands in
-  // `message`, so identical findings of several cores can be merged; npos when it has none.
-  size_t site_pos = std::string::npos;
-  size_t site_len = 0;
+  // The parts of `message` that name one core's view, so a merged finding can name all of them:
+  // the site prefix ("core 3 (block 3) PIPE_V add at add.py:14, cycle 120"), the byte range
+  // ("GM[0x100, 0x200)") and the other side's core ("core 1's" in "core 1's PIPE_MTE3 ...").
+  MessageSpan site;
+  MessageSpan range;
+  MessageSpan other;
 };
 
 // "RACE", "DEADLOCK" ...: the proto enum's name of `kind`.
 std::string_view DiagnosticKindName(Diagnostic::Kind kind);
+// "WARNING", "ERROR", "NOTE": the proto enum's name of `severity`.
+std::string_view SeverityName(Diagnostic::Severity severity);
 
 struct PipeStats {
   std::string pipe;  // "S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX"
@@ -131,7 +145,9 @@ struct CheckSummary {
   uint32_t races = 0;     // RACE diagnostics
   uint32_t errors = 0;    // other ERROR diagnostics
   uint32_t warnings = 0;  // WARNING diagnostics
-  // "0 races, 0 errors, 2 warnings"
+  uint32_t notes = 0;     // NOTE diagnostics
+  // "0 races, 0 errors, 2 warnings", then ", 1 note" when there are notes (so a summary without
+  // notes reads as it always has).
   std::string Text() const;
   // True when the level makes these findings an exception in the client.
   bool Fails() const;

@@ -174,7 +174,7 @@ void AppendFlow(std::string* out, const Layout& l, const Flow& f, bool merged) {
 
 // A diagnostic as an instant event: on its pipe's first lane ("s":"t"), or across the core's
 // process when the core has no track of that pipe ("s":"p"). Errors and races draw red,
-// warnings orange.
+// warnings orange, notes grey.
 void AppendMarker(std::string* out, const Layout& l, const Marker& m, bool merged) {
   const Diagnostic& d = *m.diag;
   size_t pipe = m.pipe.value_or(0);
@@ -182,13 +182,15 @@ void AppendMarker(std::string* out, const Layout& l, const Marker& m, bool merge
     while (pipe + 1 < l.pipes.size() && l.Lanes(m.core, pipe) == 0) ++pipe;
   }
   TrackNames track = merged ? MergedTrack(l, m.core, pipe, 0) : CoreFileTrack(l, pipe, 0);
-  const bool error = d.severity == Diagnostic::Severity::kError;
+  const char* color = d.severity == Diagnostic::Severity::kError  ? "terrible"
+                      : d.severity == Diagnostic::Severity::kNote ? "grey"
+                                                                  : "bad";
   out->append("{\"name\":");
   AppendJsonString(out, DiagnosticKindName(d.kind));
   out->append(",\"ph\":\"i\",\"s\":\"" + std::string(m.pipe.has_value() ? "t" : "p") +
               "\",\"ts\":" + l.Us(m.cycle) + ",\"pid\":" + track.pid + ",\"tid\":" + track.tid +
-              ",\"cname\":\"" + (error ? "terrible" : "bad") + "\",\"args\":{\"severity\":\"" +
-              (error ? "ERROR" : "WARNING") + "\",\"code\":");
+              ",\"cname\":\"" + color + "\",\"args\":{\"severity\":\"" +
+              std::string(SeverityName(d.severity)) + "\",\"code\":");
   AppendJsonString(out, d.location.file + ":" + std::to_string(d.location.line));
   if (!d.race.empty()) {
     out->append(",\"race\":");

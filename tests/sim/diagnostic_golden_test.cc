@@ -4,6 +4,7 @@
 // AICORE_UPDATE_GOLDENS=1 and commit them with the change that explains it.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
@@ -29,8 +30,9 @@ struct Case {
 
 std::string Render(const Diagnostic& d) {
   std::ostringstream o;
-  o << "kind: " << DiagnosticKindName(d.kind)
-    << (d.severity == Diagnostic::Severity::kError ? " (error)" : " (warning)") << "\n";
+  std::string severity(SeverityName(d.severity));
+  for (char& c : severity) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  o << "kind: " << DiagnosticKindName(d.kind) << " (" << severity << ")\n";
   if (d.location.file.empty()) {
     o << "at: (the launch, no instruction)\n";
   } else {

@@ -1,6 +1,9 @@
 // Kernel faults and warnings: deadlock (fails fast, one diagnostic per waiter with pipe, event,
 // id and file:line), UB overflow and misalignment, GM out of bounds vs. overrun, event ids,
-// flag overflow / unmatched flags, the cycle limit, and scalar faults.
+// flag overflow / unmatched flags, the cycle limit, and scalar faults; and the merge of several
+// cores' findings at one place into one (hull range, every core, "other cores'").
+#include "sim/check/diagnostics.h"
+
 #include <gtest/gtest.h>
 
 #include "tests/sim/fault_kernels.h"
@@ -406,6 +409,112 @@ TEST(Scalar, LoopsIfsAndSelectsComputeOnTheScalarUnit) {
   int32_t want = 0;
   for (int i = -2; i < 10; ++i) want += (i % 3 == 0) ? i : -1;
   EXPECT_EQ(Download<int32_t>(device, gy, 8)[0], want);
+}
+
+}  // namespace
+}  // namespace aicore::sim::testing
+
+// The merge of several cores' findings at one place, on findings built by hand so each case
+// names its cores, ranges and other cores exactly.
+namespace aicore::sim::testing {
+namespace {
+
+struct Merge : ::testing::Test {
+  void SetUp() override {
+    program = Decode(OverlappingTiles(32, 64));
+    ASSERT_NE(program, nullptr);
+    for (const Instr& in : program->regions[0].ops) {
+      if (in.line == 5) out = &in;
+    }
+    ASSERT_NE(out, nullptr);
+  }
+
+  // Core `core`'s copy out wrote [lo, hi), which core `other` wrote too, with `why` after the
+  // other side (what would differ between two findings of one place).
+  void Shared(DiagnosticSink& sink, uint32_t core, int32_t other, uint64_t lo, uint64_t hi,
+              const std::string& why = "already wrote") {
+    Site site{core, core, PipeId::kMte3, out, Cycle(100 + core)};
+    Diagnostic d =
+        sink.Make(Diagnostic::Kind::kGmSharedWrite, Diagnostic::Severity::kNote, site,
+                  sink.Prefix(site) + ": shared write on " + RangeText("GM", lo, hi) +
+                      ": this data_copy writes bytes that " + OtherCoreText(other) +
+                      " PIPE_MTE3 data_copy at tiles.py:5 " + why + ". Fix: clip the tile.");
+    d.race = "WAW";
+    d.other_core = other;
+    d.other_pipe = "MTE3";
+    d.other_op = "data_copy";
+    d.other_location = d.location;
+    d.memory = "GM";
+    d.address_lo = lo;
+    d.address_hi = hi;
+    sink.Pair(std::move(d), out, out);
+  }
+
+  std::shared_ptr<const Program> program;
+  const Instr* out = nullptr;
+};
+
+TEST_F(Merge, SeveralCoresWithTheirOwnRangesBecomeOneWithTheHullAndEveryCore) {
+  DiagnosticSink sink(*program);
+  for (uint32_t c : {3u, 1u, 2u})
+    Shared(sink, c, static_cast<int32_t>(c) - 1, 128 * c, 128 * c + 128);
+  CheckSummary summary;
+  sink.Finish(&summary);
+  ASSERT_EQ(sink.diagnostics().size(), 1u);
+  const Diagnostic& d = sink.diagnostics()[0];
+  EXPECT_EQ(d.cores, (std::vector<uint32_t>{1, 2, 3}));
+  EXPECT_EQ(d.other_cores, (std::vector<uint32_t>{0, 1, 2}));
+  EXPECT_EQ(d.address_lo, 128u);
+  EXPECT_EQ(d.address_hi, 512u);
+  EXPECT_EQ(d.message,
+            "cores 1-3 PIPE_MTE3 data_copy at tiles.py:5: shared write on GM[0x80, 0x200): this "
+            "data_copy writes bytes that other cores' PIPE_MTE3 data_copy at tiles.py:5 already "
+            "wrote. Fix: clip the tile.");
+  EXPECT_EQ(summary.notes, 1u);
+  EXPECT_EQ(summary.warnings, 0u);
+  EXPECT_EQ(summary.Text(), "0 races, 0 errors, 0 warnings, 1 note");
+}
+
+TEST_F(Merge, OneOtherCoreKeepsItsNameAndAGapSaysPieces) {
+  DiagnosticSink sink(*program);
+  Shared(sink, 1, 0, 0x100, 0x180);
+  Shared(sink, 3, 0, 0x300, 0x380);
+  CheckSummary summary;
+  sink.Finish(&summary);
+  ASSERT_EQ(sink.diagnostics().size(), 1u);
+  EXPECT_EQ(sink.diagnostics()[0].message,
+            "cores 1, 3 PIPE_MTE3 data_copy at tiles.py:5: shared write on GM[0x100, 0x380) (in 2 "
+            "pieces): this data_copy writes bytes that core 0's PIPE_MTE3 data_copy at tiles.py:5 "
+            "already wrote. Fix: clip the tile.");
+}
+
+TEST_F(Merge, ManyRunsOfCoresAreAbbreviated) {
+  DiagnosticSink sink(*program);
+  for (uint32_t c : {1u, 3u, 5u, 7u, 9u}) Shared(sink, c, 0, 0x100, 0x180);
+  CheckSummary summary;
+  sink.Finish(&summary);
+  ASSERT_EQ(sink.diagnostics().size(), 1u);
+  EXPECT_EQ(sink.diagnostics()[0].message.rfind(
+                "cores 1, 3, ..., 9 (5 in all) PIPE_MTE3 data_copy at tiles.py:5: shared write on "
+                "GM[0x100, 0x180): ",
+                0),
+            0u)
+      << sink.diagnostics()[0].message;
+}
+
+TEST_F(Merge, FindingsThatSayDifferentThingsOrOfOtherPlacesStayApart) {
+  DiagnosticSink sink(*program);
+  Shared(sink, 1, 0, 0x100, 0x180);
+  Shared(sink, 2, 1, 0x180, 0x200, "also wrote");     // same place, another finding
+  Site site{4, 4, PipeId::kMte3, nullptr, Cycle(7)};  // another place: no instruction
+  sink.Warn(sink.Make(Diagnostic::Kind::kGmSharedWrite, Diagnostic::Severity::kWarning, site,
+                      sink.Prefix(site) + ": something else."),
+            nullptr);
+  CheckSummary summary;
+  sink.Finish(&summary);
+  ASSERT_EQ(sink.diagnostics().size(), 3u);
+  for (const Diagnostic& d : sink.diagnostics()) EXPECT_EQ(d.cores.size(), 1u) << d.message;
+  EXPECT_EQ(summary.Text(), "0 races, 0 errors, 1 warning, 2 notes");
 }
 
 }  // namespace

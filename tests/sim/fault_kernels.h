@@ -84,4 +84,32 @@ inline ir::Kernel EveryCoreWritesOneRange(bool per_core) {
   return b.Build();
 }
 
+// Block b copies `tile` floats of x from element min(b, last) * stride into UB and, when
+// `write_back` says so for b (every block: -1; one block: its index), copies them out to z at
+// that offset, as pyasc's whole-tile kernels do: with stride < tile, neighbouring blocks write
+// overlapping ranges of z with identical bytes. Lines: 3 the copy in, 5 the copy out.
+inline ir::Kernel OverlappingTiles(int64_t stride, int64_t tile, int64_t last = INT32_MAX,
+                                   int64_t write_back = -1) {
+  KernelBuilder b("tiles", "tiles.py");
+  uint32_t x = b.PointerParam("x", ir::DT_FLOAT32);
+  uint32_t z = b.PointerParam("z", ir::DT_FLOAT32);
+  uint32_t block = b.Sys(ir::SysValueOp::BLOCK_IDX);
+  uint32_t at = b.Binary(ir::ScalarBinaryOp::MIN, ir::DT_INT64, block, b.Const(last));
+  uint32_t offset = b.Mul(at, b.Const(stride));
+  uint32_t n = b.Const(tile, ir::DT_INT32);
+  uint32_t id = b.Const(0, ir::DT_INT32);
+  uint32_t ub = b.Const(0);
+  b.At(3).DataCopy(KernelBuilder::Ub(ub, ir::DT_FLOAT32),
+                   KernelBuilder::Gm(b.GmAddr(x, offset, 4), ir::DT_FLOAT32), n);
+  b.SetFlag(kMte2Mte3, id);
+  b.WaitFlag(kMte2Mte3, id);
+  if (write_back >= 0) {
+    b.BeginIf(b.Binary(ir::ScalarBinaryOp::EQ, ir::DT_INT64, block, b.Const(write_back)));
+  }
+  b.At(5).DataCopy(KernelBuilder::Gm(b.GmAddr(z, offset, 4), ir::DT_FLOAT32),
+                   KernelBuilder::Ub(ub, ir::DT_FLOAT32), n);
+  if (write_back >= 0) b.EndIf();
+  return b.Build();
+}
+
 }  // namespace aicore::sim::testing

@@ -205,9 +205,15 @@ def _max_cycles() -> int:
 _warned_sites = set()
 
 
+def _show_notes() -> bool:
+    """AICORE_SIM_NOTES=1: notes (findings that change no result, such as GM_SHARED_WRITE) are
+    shown like warnings; by default they are only counted and kept in the report."""
+    return os.environ.get("AICORE_SIM_NOTES", "").strip() not in ("", "0")
+
+
 def check_report(report: LaunchReport) -> None:
     """Raise if the launch failed or its check level fails the findings; surface the findings
-    of a passing one as warnings, once per distinct site."""
+    of a passing one as warnings, once per distinct site (notes only under AICORE_SIM_NOTES)."""
     if report.status != "OK":
         lines = [f"kernel '{report.kernel_name}' failed on {report.platform} "
                  f"(block_dim {report.block_dim}) with status {report.status} "
@@ -220,7 +226,9 @@ def check_report(report: LaunchReport) -> None:
         raise cls("\n".join(lines), report)
     if report.check.failed:
         raise KernelCheckError(_check_failure_message(report), report)
-    fresh = [d for d in report.diagnostics if d.site() not in _warned_sites]
+    notes = _show_notes()
+    fresh = [d for d in report.diagnostics if d.site() not in _warned_sites and
+             (notes or d.severity != "NOTE")]
     for d in fresh:
         _warned_sites.add(d.site())
         warnings.warn(str(d), KernelWarning, stacklevel=5)

@@ -83,12 +83,14 @@ class CoreReport(_Record):
 
 
 class Diagnostic(_Record):
-    """One finding: kind (DEADLOCK, RACE, UNINITIALIZED_READ ...), severity, the message (cause,
-    place, fix), where (core, pipe, op, file:line), for races the other access of the pair, and
-    the memory range. `cores` lists every core that reported it (identical findings merged)."""
+    """One finding: kind (DEADLOCK, RACE, UNINITIALIZED_READ ...), severity (ERROR, WARNING, or
+    NOTE for what changes no result), the message (cause, place, fix), where (core, pipe, op,
+    file:line), for races the other access of the pair, and the memory range. `cores` lists
+    every core that reported it (the findings of several cores at one place merged, the range
+    their hull), `other_cores` every other side their pairs name."""
     _fields = ("severity", "kind", "message", "core", "pipe", "op", "file", "line", "column",
-               "cycle", "cores", "race", "other_core", "other_pipe", "other_op", "other_file",
-               "other_line", "memory", "address_lo", "address_hi")
+               "cycle", "cores", "race", "other_core", "other_cores", "other_pipe", "other_op",
+               "other_file", "other_line", "memory", "address_lo", "address_hi")
 
     def __init__(self, msg: report_pb2.Diagnostic):
         self.severity = report_pb2.Diagnostic.Severity.Name(msg.severity)
@@ -104,6 +106,7 @@ class Diagnostic(_Record):
         self.cores = [int(c) for c in msg.cores]
         self.race = msg.race
         self.other_core = int(msg.other_core)
+        self.other_cores = [int(c) for c in msg.other_cores]
         self.other_pipe = msg.other_pipe
         self.other_op = msg.other_op
         self.other_file = msg.other_location.file
@@ -136,9 +139,9 @@ class Diagnostic(_Record):
 
 class CheckReport(_Record):
     """What the checkers found in one launch and how the level judges it: `summary` is
-    "0 races, 0 errors, 2 warnings"; `failed` means the level (strict, strict-all) makes it an
-    exception."""
-    _fields = ("level", "races", "errors", "warnings", "summary", "failed")
+    "0 races, 0 errors, 2 warnings" (then ", 1 note" when there are notes); `failed` means the
+    level (strict, strict-all) makes it an exception."""
+    _fields = ("level", "races", "errors", "warnings", "notes", "summary", "failed")
 
     def __init__(self, msg: report_pb2.CheckSummary):
         name = report_pb2.CheckLevel.Name(msg.level)
@@ -147,6 +150,7 @@ class CheckReport(_Record):
         self.races = int(msg.races)
         self.errors = int(msg.errors)
         self.warnings = int(msg.warnings)
+        self.notes = int(msg.notes)
         self.summary = msg.summary
         self.failed = bool(msg.failed)
 
