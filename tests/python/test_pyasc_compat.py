@@ -290,3 +290,61 @@ def test_the_names_are_no_longer_unsupported():
     for name in ("inline", "Nz2NdParamsFull", "check_local_memory_ia", "CheckLocalMemoryIAParam",
                  "get_program_counter", "get_icache_preload_status", "get_arch_version"):
         assert callable(getattr(asc, name)), name
+
+
+# ---- more of pyasc's spellings and texts ---------------------------------------------------------
+
+@asc.jit
+def spellings_kernel():
+    dst = asc.LocalTensor(asc.float16, asc.TPosition.VECCALC, 0, 128)
+    src0 = asc.LocalTensor(asc.float16, asc.TPosition.VECCALC, 256, 128)
+    params = asc.GatherMaskParams(src0_block_stride=1, repeat_times=1, src0_repeat_stride=0,
+                                  src1_repeat_stride=0)
+    rsvd_cnt = 0
+    asc.gather_mask(dst, src0, 2, False, 0, params, rsvd_cnt, asc.GatherMaskMode.DEFAULT)
+    asc.gather_mask(dst, src0, 2, False, 0, params, asc.GatherMaskMode.DEFAULT)
+    asc.gather_mask(dst, src0, 2, False, 0, params, rsvd_cnt=rsvd_cnt)
+    asc.data_sync_barrier(asc.MemDsbT.ALL)
+    info = asc.SliceInfo(1, 1, 1, 1, 1)
+    default = asc.SliceInfo()
+    full = asc.Nz2NdParamsFull(1, 1, 1, 1, 1, 1, 1, 1)  # pyasc's 8th is its internal handle
+
+
+def test_pyasc_spellings_compile(mock_launcher_run):
+    spellings_kernel[1]()
+    assert mock_launcher_run.call_count == 1
+
+
+def test_slice_copies_are_named_as_not_supported_yet(mock_launcher_run):
+    @asc.jit
+    def slice_kernel(x: asc.GlobalAddress):
+        x_gm = asc.GlobalTensor()
+        x_gm.set_global_buffer(x)
+        t = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 64)
+        asc.data_copy(t, x_gm, [asc.SliceInfo()], [asc.SliceInfo()], 1)
+
+    with pytest.raises(asc.codegen.errors.CodegenError, match="not supported by aicore-sim yet"):
+        slice_kernel[1](MockTensor(asc.float32))
+
+
+def test_pyasc_error_texts(mock_launcher_run):
+    @asc.jit
+    def assert_kernel(num):
+        assert 1 < 0, f"assert failed {num}"
+
+    @asc.jit
+    def print_kernel(age):
+        print(age)
+
+    with pytest.raises(asc.codegen.errors.CodegenError, match="AssertionError"):
+        assert_kernel[1](100)
+    with pytest.raises(asc.codegen.errors.CodegenError, match="NameError: print is not defined"):
+        print_kernel[1](100)
+
+
+def test_a_missing_simulator_module_gives_pyasc_text(monkeypatch):
+    monkeypatch.setattr(config.rt, "is_available", lambda: False)
+    with pytest.raises(RuntimeError, match="simulator/Ascend910B3/lib") as info:
+        config.set_platform(config.Backend.Model, soc_version=config.Platform.Ascend910B3,
+                            check=True)
+    assert "_aicore_native" in str(info.value)

@@ -8,6 +8,7 @@ import pytest
 import asc
 import asc.lib.runtime as rt
 from asc.codegen.errors import CodegenError
+from asc.runtime.errors import KernelFaultError
 
 
 @asc.jit
@@ -44,6 +45,17 @@ def test_workspace_and_hccl_context_reach_later_calls(device):
 def unset_kernel(x: asc.GlobalAddress):
     w = asc.GlobalTensor()
     w.set_global_buffer(asc.get_sys_workspace())
+    w.set_value(0, 1)
+
+
+def test_an_unset_workspace_is_a_null_pointer_at_run_time(device):
+    """pyasc compiles a get before any set; on the chip it reads the null pointer, so the read
+    warns and the store through it faults, both at their lines."""
+    with pytest.raises(KernelFaultError) as info:
+        unset_kernel[1, rt.current_stream()](np.zeros(8, np.float32), check="warn")
+    kinds = {d.kind: d for d in info.value.report.diagnostics}
+    assert "UNINITIALIZED_READ" in kinds and "GM_OUT_OF_BOUNDS" in kinds
+    assert kinds["GM_OUT_OF_BOUNDS"].line == kinds["UNINITIALIZED_READ"].line + 1
 
 
 @asc.jit
@@ -65,7 +77,6 @@ def bad_cache_kernel(x: asc.GlobalAddress):
 
 
 @pytest.mark.parametrize("kernel,args,line,message", [
-    (unset_kernel, (), "asc.get_sys_workspace()", "call set_sys_workspace(workspace) first"),
     (loop_kernel, (3,), "asc.set_sys_workspace(x)", "inside a runtime loop or if"),
     (bad_group_kernel, (), "asc.set_hccl_context(2, x)", "is not an HCCL group (0..1)"),
     (bad_cache_kernel, (), "asc.data_cache_clean_and_invalid(7, gx)",

@@ -16,7 +16,6 @@ from asc.codegen.errors import NotSupportedError
 _NOT_YET: Dict[str, str] = {
     # [3.7-3.9, 4.1-4.2 parameter structs, 4.12]
     "asc.language.core": """
-    SliceInfo
     DataCopyEnhancedParams Nd2NzParams
     DataCopyCO12DstParams
     """,
@@ -24,7 +23,7 @@ _NOT_YET: Dict[str, str] = {
     # vector instruction of 4.4-4.12 is implemented)
     "asc.language.basic": """
     load_image_to_local LoadImageToLocalParams
-    data_sync_barrier sync_all ib_set ib_wait notify_next_block wait_pre_block
+    sync_all ib_set ib_wait notify_next_block wait_pre_block
     cross_core_set_flag cross_core_wait_flag
     set_hf32_mode set_hf32_trans_mode set_mm_layout_transform set_fix_pipe_pre_quant_flag
     load_data LoadData2DParams LoadData2DParamsV2 LoadData3DParamsV1 LoadData3DParamsV2

@@ -198,7 +198,14 @@ class FunctionVisitor:
             raise self._unsupported(node, "assert needs a compile-time condition, got a traced "
                                           "value")
         if not test:
-            message = self.expr(node.msg) if node.msg is not None else None
+            message = None
+            if node.msg is not None:
+                try:
+                    message = self.expr(node.msg)
+                except TypeError:
+                    # A message formatting traced values (pyasc's f"... {n}"): the assert fails
+                    # at trace time all the same, so its source stands in for the values.
+                    message = ast.unparse(node.msg)
             raise AssertionError(message) if message is not None else AssertionError()
 
     def stmt_With(self, node):
@@ -463,7 +470,7 @@ class FunctionVisitor:
             return self.global_ns[name]
         if name in _BUILTINS:
             return _BUILTINS[name]
-        raise NameError(f"name '{name}' is not defined")
+        raise NameError(f"{name} is not defined")  # pyasc's text
 
     def expr_Attribute(self, node):
         return getattr(self.expr(node.value), node.attr)

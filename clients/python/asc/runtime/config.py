@@ -2,6 +2,8 @@
 from enum import Enum
 from typing import Optional, Union
 
+from asc.lib import runtime as rt
+
 __all__ = ["Backend", "Platform", "KernelType", "set_platform"]
 
 
@@ -43,16 +45,21 @@ def set_platform(backend: Union[Backend, str], soc_version: Optional[Platform] =
     The native runtime is created lazily on first use and re-created when the platform changes.
     With `check`, fail now if the simulator module or the platform's config is missing.
     """
-    from asc.lib import runtime as rt
     backend = Backend(backend)
     if backend is Backend.NPU:
         raise RuntimeError("Backend.NPU is not available: aicore-sim has no NPU runtime. Use "
                            "config.set_platform(config.Backend.Model) to run on the simulator.")
     platform = Platform.Ascend910B1 if soc_version is None else Platform(
         getattr(soc_version, "value", soc_version))
+    rt.use_model()
     if check:
         if not rt.is_available():
-            rt.list_platforms()  # raises the detailed "Runtime library is not available!" error
+            # pyasc's text (a test matches on it), then what to do in aicore-sim.
+            raise RuntimeError(
+                "Runtime library is not available! Please export LD_LIBRARY_PATH="
+                f"$ASCEND_HOME_PATH/tools/simulator/{platform.value}/lib:$LD_LIBRARY_PATH. In "
+                "aicore-sim the simulator is the module asc._aicore_native: build it with "
+                "`make build` (target _aicore_native)")
         known = rt.list_platforms()
         if platform.value not in known:
             raise RuntimeError(f"Platform {platform.value} has no simulator config; available: "

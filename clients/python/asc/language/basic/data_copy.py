@@ -1,5 +1,6 @@
 """`data_copy`: DMA between GM and UB (MTE2 in, MTE3 out) and UB->UB copies (asc-api.md 4.2)."""
 from asc._proto import kernel_pb2
+from asc.codegen.errors import NotSupportedError
 from asc.codegen.builder import require_builder
 from asc.language.core.dispatch import Overload, Param, dispatch, of_type
 from asc.language.core.dtype import KnownTypes
@@ -59,10 +60,17 @@ def data_copy(dst, src, *args, **kwargs) -> None:
     def nz2nd_form(intri_params):
         _copy_nz_to_nd(dst, src, intri_params)
 
+    def slice_form(slice_list1, slice_list2, dim_value):
+        raise NotSupportedError("asc.data_copy(dst, src, slice_list1, slice_list2, dim_value) "
+                                "(the SliceInfo form)")
+
     dispatch("data_copy", [
         Overload([Param("repeat_params", of_type(DataCopyParams))], params_form),
         Overload([Param("count", runtime_int)], count_form),
         Overload([Param("intri_params", of_type(Nz2NdParamsFull))], nz2nd_form),
+        Overload([Param("slice_list1", of_type(list, tuple)),
+                  Param("slice_list2", of_type(list, tuple)),
+                  Param("dim_value", runtime_int)], slice_form),
     ], args, kwargs)
 
 

@@ -4,10 +4,10 @@ import numbers
 from asc.codegen.builder import require_builder
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import KnownTypes
-from asc.language.core.enums import HardEvent, PipeID
+from asc.language.core.enums import HardEvent, MemDsbT, PipeID
 from asc.language.core.ir_value import is_runtime_int, to_value
 
-__all__ = ["set_flag", "wait_flag", "pipe_barrier"]
+__all__ = ["set_flag", "wait_flag", "pipe_barrier", "data_sync_barrier"]
 
 
 def _event(api, event) -> int:
@@ -48,6 +48,19 @@ def pipe_barrier(pipe: PipeID) -> None:
     if not isinstance(pipe, numbers.Integral) or isinstance(pipe, bool):
         raise TypeError(f"pipe_barrier(): pipe must be a PipeID, got {type(pipe).__name__}")
     builder.emit("pipe_barrier").pipe = int(PipeID(pipe))
+
+
+def data_sync_barrier(arg0) -> None:
+    """DSB: the scalar unit waits until its own data accesses of the given memories complete.
+    The model's scalar unit completes each access before the next instruction, so the barrier
+    has nothing to wait for: the argument is checked and nothing is emitted. (It orders no pipe:
+    pipes are ordered by set_flag/wait_flag and pipe_barrier.)"""
+    require_builder("data_sync_barrier")
+    value = ConstExpr.unwrap(arg0)
+    if isinstance(value, bool) or not isinstance(value, int) or value not in iter(MemDsbT):
+        choices = ", ".join(m.name for m in MemDsbT)
+        raise TypeError(f"data_sync_barrier(): arg0 must be an asc.MemDsbT ({choices}), got "
+                        f"{arg0!r}")
 
 
 def library_sync(event: HardEvent) -> None:

@@ -4,8 +4,8 @@
   for later calls of the same kernel, as the Ascend C globals behind them do. Every core runs the
   same code and sets the same values, so the frontend keeps them while tracing: a `get` returns
   what the last `set` before it gave. They are set at the kernel's top level (a `set` inside a
-  runtime loop or if is refused), and a `get` without a `set` is an error, because aicore-sim
-  has no system workspace or HCCL context of its own.
+  runtime loop or if is refused), and a `get` without a `set` reads Ascend C's null pointer at
+  run time, with an UNINITIALIZED_READ warning (aicore-sim has no workspace of its own).
 - data_cache_clean_and_invalid, data_cache_preload and icache_preload act on the scalar unit's
   data cache and the instruction cache, which the model does not have (its scalar GM accesses
   are costed without a cache): they check their arguments and have no effect, and no cost.
@@ -19,6 +19,7 @@ from asc.language.core.dtype import KnownTypes as KT
 from asc.language.core.enums import CacheLine, DcciDst
 from asc.language.core.ir_value import is_runtime_int
 from asc.language.core.tensor import GlobalAddress, GlobalTensor
+from asc.language.core.unset_state import unset_state
 
 __all__ = ["set_sys_workspace", "get_sys_workspace", "set_hccl_context", "get_hccl_context",
            "init_soc_state", "data_cache_clean_and_invalid", "data_cache_preload",
@@ -42,11 +43,12 @@ def _set(api, key, address):
     _registers(builder)[key] = address
 
 
-def _get(api, key, setter):
+def _get(api, key):
+    """The address the last set kept; before any set, Ascend C's null pointer, read at run time
+    with an UNINITIALIZED_READ warning (an access through it is a GM_OUT_OF_BOUNDS fault)."""
     address = _registers(require_builder(api)).get(key)
     if address is None:
-        raise RuntimeError(f"{api}(): nothing was set. aicore-sim has no address of its own "
-                           f"here: pass a GM buffer to the kernel and call {setter} first")
+        return GlobalAddress(unset_state(api, KT.uint64), KT.uint8)
     return GlobalAddress(address._addr, KT.uint8)
 
 
@@ -57,7 +59,7 @@ def set_sys_workspace(workspace) -> None:
 
 def get_sys_workspace() -> GlobalAddress:
     """The workspace set_sys_workspace kept, as a GlobalAddress of uint8."""
-    return _get("get_sys_workspace", "workspace", "set_sys_workspace(workspace)")
+    return _get("get_sys_workspace", "workspace")
 
 
 def _group(api, index):
@@ -79,8 +81,7 @@ def set_hccl_context(index, context) -> None:
 def get_hccl_context(index) -> GlobalAddress:
     """The HCCL context set_hccl_context kept for group `index`, as a GlobalAddress of uint8."""
     api = "get_hccl_context"
-    group = _group(api, index)
-    return _get(api, ("hccl", group), f"set_hccl_context({group}, context)")
+    return _get(api, ("hccl", _group(api, index)))
 
 
 def init_soc_state() -> None:

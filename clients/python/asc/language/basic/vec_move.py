@@ -176,9 +176,9 @@ def get_gather_mask_remain_count() -> PlainValue:
 
 
 def _gather_mask(api, kind, allowed):
-    def op(dst, src0, src1_pattern, reduce_mode, mask, params,
-           gather_mask_mode=GatherMaskMode.DEFAULT):
+    def op(dst, src0, src1_pattern, reduce_mode, mask, params, *rest, **kwargs):
         require_builder(api)
+        gather_mask_mode = _gather_mask_mode(api, rest, kwargs)
         _tensors(api, dst=dst, src0=src0)
         _same_dtype(api, allowed, dst=dst, src0=src0)
         pattern_tensor = isinstance(src1_pattern, LocalTensor)
@@ -220,9 +220,31 @@ def _gather_mask(api, kind, allowed):
         ir.repeat.rep_stride.extend([src1_rep, src0_rep])
         return _count(api)
     op.__doc__ = (f"{api}(dst, src0, src1_pattern, reduce_mode, mask, params: GatherMaskParams, "
-                  f"gather_mask_mode=GatherMaskMode.DEFAULT) -> uint64: the selected elements of "
-                  f"src0 packed into dst; returns how many were kept.")
+                  f"[rsvd_cnt,] gather_mask_mode=GatherMaskMode.DEFAULT) -> uint64: the selected "
+                  f"elements of src0 packed into dst; returns how many were kept.")
     return op
+
+
+def _gather_mask_mode(api, rest, kwargs):
+    """gather_mask's tail in both of pyasc's spellings: `(..., params, gather_mask_mode)` and
+    `(..., params, rsvd_cnt, gather_mask_mode)`. rsvd_cnt is Ascend C's uint64_t& out-parameter,
+    which pyasc passes by value: it is checked and left as it was (the count is the result)."""
+    names = list(kwargs)
+    if len(rest) == 1 and isinstance(ConstExpr.unwrap(rest[0]), GatherMaskMode):
+        names_rest = ["gather_mask_mode"]
+    else:
+        names_rest = ["rsvd_cnt", "gather_mask_mode"][:len(rest)]
+    if len(rest) > 2:
+        raise TypeError(f"{api}() takes at most 8 positional arguments ({len(rest) + 6} given)")
+    values = dict(zip(names_rest, rest))
+    for name in names:
+        if name not in ("rsvd_cnt", "gather_mask_mode") or name in values:
+            raise TypeError(f"{api}() got an unexpected or repeated keyword argument '{name}'")
+        values[name] = kwargs[name]
+    if "rsvd_cnt" in values and not runtime_int(values["rsvd_cnt"]):
+        raise TypeError(f"{api}(): rsvd_cnt must be an int, got "
+                        f"{type(values['rsvd_cnt']).__name__}")
+    return values.get("gather_mask_mode", GatherMaskMode.DEFAULT)
 
 
 def _transpose(api, kind, allowed):

@@ -16,7 +16,8 @@ from asc.language.core.types import (BinaryRepeatParams, CopyRepeatParams, DataC
                                      DataCopyPadExtParams, DataCopyPadParams, DataCopyParams,
                                      MrgSortSrcList, UnaryRepeatParams)
 from asc.language.core.types import (BrcbRepeatParams, GatherMaskParams, GatherRepeatParams,
-                                     Nz2NdParamsFull, TransDataTo5HDParams, TransposeParamsExt)
+                                     Nz2NdParamsFull, SliceInfo, TransDataTo5HDParams,
+                                     TransposeParamsExt)
 from asc.language.core.utils import ceildiv, inline, range, static_assert, static_range
 
 __all__ = (["ConstExpr", "PlainValue", "number", "GlobalAddress", "GlobalTensor", "LocalTensor",
@@ -24,7 +25,7 @@ __all__ = (["ConstExpr", "PlainValue", "number", "GlobalAddress", "GlobalTensor"
             "DataCopyParams", "BinaryRepeatParams", "UnaryRepeatParams", "CopyRepeatParams",
             "DataCopyExtParams", "DataCopyPadExtParams", "DataCopyPadParams", "MrgSortSrcList",
             "BrcbRepeatParams", "GatherRepeatParams", "GatherMaskParams", "TransDataTo5HDParams",
-            "TransposeParamsExt", "Nz2NdParamsFull", "ceildiv", "inline", "range",
+            "TransposeParamsExt", "Nz2NdParamsFull", "SliceInfo", "ceildiv", "inline", "range",
             "static_assert", "static_range"]
            + list(_dtype_all) + list(_enums_all) + list(_prop_all))
 

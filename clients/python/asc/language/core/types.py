@@ -8,7 +8,7 @@ from asc.language.core.ir_value import PlainValue, cast, is_runtime_int
 __all__ = ["DataCopyParams", "BinaryRepeatParams", "UnaryRepeatParams", "CopyRepeatParams",
            "DataCopyExtParams", "DataCopyPadExtParams", "DataCopyPadParams", "MrgSortSrcList",
            "BrcbRepeatParams", "GatherRepeatParams", "GatherMaskParams", "TransDataTo5HDParams",
-           "TransposeParamsExt", "Nz2NdParamsFull"]
+           "TransposeParamsExt", "Nz2NdParamsFull", "SliceInfo"]
 
 _REQUIRED = object()  # a field the constructor must be given
 
@@ -75,6 +75,27 @@ class Nz2NdParamsFull(_ParamStruct):
     _fields = tuple((name, _REQUIRED, KnownTypes.uint16) for name in (
         "nd_num", "n_value", "d_value", "src_nd_matrix_stride", "src_n_stride", "dst_d_stride",
         "dst_nd_matrix_stride"))
+
+    def __init__(self, *args, handle=None, **kwargs):
+        # pyasc's constructor ends with an internal IR handle (an 8th positional); none here.
+        super().__init__(*args[:7], **kwargs)
+        if len(args) > 8:
+            raise TypeError(f"Nz2NdParamsFull() takes at most 8 arguments ({len(args)} given)")
+
+
+class SliceInfo(_ParamStruct):
+    """One dimension of data_copy's multi-dimensional slice form: elements start_index ..
+    end_index, stride, burst_len and shape_value (uint32). A missing end_index is one block's
+    elements less one and a missing burst_len one block (32), as pyasc documents."""
+    _fields = (("start_index", 0, KnownTypes.uint32), ("end_index", 0, KnownTypes.uint32),
+               ("stride", 0, KnownTypes.uint32), ("burst_len", 0, KnownTypes.uint32),
+               ("shape_value", 0, KnownTypes.uint32))
+    _ONE_BLK_SIZE = 32
+
+    def __init__(self, start_index=0, end_index=None, stride=0, burst_len=None, shape_value=0):
+        super().__init__(start_index,
+                         self._ONE_BLK_SIZE - 1 if end_index is None else end_index, stride,
+                         self._ONE_BLK_SIZE if burst_len is None else burst_len, shape_value)
 
 
 class BinaryRepeatParams(_ParamStruct):
