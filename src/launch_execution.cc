@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 
+#include "sim/core/check_level_wire.h"
 #include "sim/host/program_cache.h"
 #include "src/rpc_status.h"
 
@@ -68,13 +69,13 @@ grpc::Status ExecuteKernel(SimulatorService* service, sim::DeviceHost* host,
   launch.record_timeline = requested.record_timeline();
   launch.trace_failure = "the daemon could not write its trace";
   launch.cancel = cancel;
-  // LaunchOptions.check, else the daemon's --check. Proto levels are the model's plus one.
+  // LaunchOptions.check, else the daemon's --check.
+  static_assert(aicore::report::v1::CHECK_STRICT_ALL == sim::kMaxWireCheckLevel);
   int level = static_cast<int>(requested.check());
-  if (level < 0 || level > static_cast<int>(aicore::report::v1::CHECK_STRICT_ALL)) {
+  if (!sim::CheckLevelFromWire(level, service->options().check, &launch.check)) {
     return {grpc::StatusCode::INVALID_ARGUMENT,
             "LaunchOptions.check = " + std::to_string(level) + " is not a CheckLevel value"};
   }
-  launch.check = level == 0 ? service->options().check : static_cast<sim::CheckLevel>(level - 1);
   std::string folder;
   sim::Status status = host->Launch(*service->programs(), sim::SerializeKernelForCache(kernel),
                                     &kernel, launch, report, &folder);

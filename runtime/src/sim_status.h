@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "aicore/runtime.h"
+#include "sim/core/check_level_wire.h"
 #include "sim/core/status.h"
 #include "sim/soc/device.h"
 
@@ -27,11 +28,11 @@ inline std::vector<sim::ArgValue> ToSim(const std::vector<ArgValue>& args) {
 
 // kDefault on the embedded transport is warn, the daemon's default too.
 inline sim::CheckLevel ToSim(CheckLevel level) {
-  return level == CheckLevel::kDefault ? sim::CheckLevel::kWarn
-                                       : static_cast<sim::CheckLevel>(static_cast<int>(level) - 1);
+  sim::CheckLevel out = sim::CheckLevel::kWarn;
+  sim::CheckLevelFromWire(static_cast<int>(level), sim::CheckLevel::kWarn, &out);
+  return out;
 }
-static_assert(static_cast<int>(CheckLevel::kStrictAll) - 1 ==
-              static_cast<int>(sim::CheckLevel::kStrictAll));
+static_assert(static_cast<int>(CheckLevel::kStrictAll) == sim::kMaxWireCheckLevel);
 
 // The two enums name the same codes in the same order.
 static_assert(static_cast<int>(StatusCode::kInternal) ==
