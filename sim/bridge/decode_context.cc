@@ -3,7 +3,7 @@
 // (tensor references, dtypes, events and memories valid on the kernel's cores).
 #include "sim/bridge/decode_context.h"
 
-#include "sim/fwk/positions.h"
+#include "sim/isa/positions.h"
 #include "sim/soc/core_spec.h"
 #include "sim/sync/hard_event.h"
 
@@ -30,7 +30,7 @@ std::string PositionsIn(MemSpace memory) {
   return s;
 }
 
-// fwk/positions.h spells the IR's Position values without including protobuf.
+// isa/positions.h spells the IR's Position values without including protobuf.
 static_assert(kPosGm == ir::POS_GM && kPosA1 == ir::POS_A1 && kPosA2 == ir::POS_A2 &&
               kPosB1 == ir::POS_B1 && kPosB2 == ir::POS_B2 && kPosC1 == ir::POS_C1 &&
               kPosC2 == ir::POS_C2 && kPosCo1 == ir::POS_CO1 && kPosCo2 == ir::POS_CO2 &&

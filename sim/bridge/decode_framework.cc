@@ -1,7 +1,7 @@
 // Decoding of the framework library's declarations (TQue, TQueBind, TBuf, TBufPool, sync options)
 // and its calls (FrameworkOp), validated against Ascend C's position and event tables (fwk/).
 #include "sim/bridge/decode_context.h"
-#include "sim/fwk/positions.h"
+#include "sim/isa/positions.h"
 #include "sim/sync/hard_event.h"
 
 namespace aicore::sim {

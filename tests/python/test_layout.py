@@ -100,3 +100,15 @@ def test_a_listed_name_in_a_kernel_points_at_the_kernel_line():
     text = str(err)
     assert "asc.adv.Matmul(t)" in text
     assert "NotSupportedError: not supported by aicore-sim yet: asc.language.adv.Matmul" in text
+
+
+def test_the_frontend_positions_are_the_simulators_rows():
+    """asc/_isa.py POSITIONS is generated from sim/isa/positions.cc: one row per TPosition,
+    named as the enum names it; the frontend's position tables are read from it."""
+    from asc import _isa
+    from asc.language.core.enums import TPosition
+    from asc.language.core.tensor import memory_of
+    from asc.language.fwk.tpipe import _POOL_POSITIONS
+    assert {p: row[0] for p, row in _isa.POSITIONS.items()} == {p.value: p.name for p in TPosition}
+    assert memory_of(TPosition.VECOUT) == _isa.POSITIONS[TPosition.VECOUT][1]
+    assert set(_POOL_POSITIONS) == {TPosition(p) for p, row in _isa.POSITIONS.items() if row[3]}

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numbers
 from typing import Optional
 
+from asc import _isa
 from asc._proto import kernel_pb2
 from asc.codegen.builder import current_builder, require_builder
 from asc.language.core import scalar_access
@@ -28,19 +29,9 @@ _LOCAL_ADDR = KnownTypes.uint32
 _COUNT = KnownTypes.int32
 _PHY_ADDR = KnownTypes.uint64
 
-_SPACE_OF_POSITION = {
-    TPosition.GM: kernel_pb2.MEM_GM,
-    TPosition.VECIN: kernel_pb2.MEM_UB,
-    TPosition.VECOUT: kernel_pb2.MEM_UB,
-    TPosition.VECCALC: kernel_pb2.MEM_UB,
-    TPosition.A1: kernel_pb2.MEM_L1,
-    TPosition.B1: kernel_pb2.MEM_L1,
-    TPosition.C1: kernel_pb2.MEM_L1,
-    TPosition.A2: kernel_pb2.MEM_L0A,
-    TPosition.B2: kernel_pb2.MEM_L0B,
-    TPosition.CO1: kernel_pb2.MEM_L0C,
-    TPosition.C2: kernel_pb2.MEM_BT,
-}
+# TPosition -> its physical memory, from the simulator's position table (asc/_isa.py).
+_SPACE_OF_POSITION = {TPosition(pos): memory for pos, (_, memory, _, _) in _isa.POSITIONS.items()
+                      if memory != kernel_pb2.MEM_INVALID}
 
 
 def memory_of(pos: TPosition) -> int:

@@ -7,6 +7,8 @@ source line. What is known at trace time (positions, pool sizes) is checked here
 """
 from __future__ import annotations
 
+from asc import _isa
+from asc._proto import kernel_pb2
 from asc.codegen.builder import require_builder
 from asc.language.core.dispatch import Overload, Param, dispatch
 from asc.language.core.enums import HardEvent, TPosition
@@ -21,8 +23,10 @@ from asc.language.fwk.tque import TBuf, TQueBind
 __all__ = ["TPipe", "TBufPool", "get_tpipe_ptr"]
 
 _INT = KnownTypes.int32
-_POOL_POSITIONS = (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC, TPosition.A1,
-                   TPosition.B1, TPosition.C1)
+# Positions a TBufPool may take, from the simulator's position table (asc/_isa.py); the UB ones
+# first, as messages list them.
+_POOL_POSITIONS = tuple(sorted((TPosition(pos) for pos, row in _isa.POSITIONS.items() if row[3]),
+                               key=lambda p: (_isa.POSITIONS[p][1] != kernel_pb2.MEM_UB, p)))
 _MAX_BUF_ID_SIZE = 16
 
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 
 #include "sim/isa/program.h"
 
@@ -25,8 +26,24 @@ inline constexpr int kPosVecOut = 10;
 inline constexpr int kPosVecCalc = 11;
 inline constexpr int kPosMax = 12;
 
-// The physical memory of a position; kInvalid for CO2 and MAX, whose memory depends on the
-// fixpipe's target or does not exist.
+// One position of the library's table: its physical memory (kInvalid for CO2 and MAX, whose
+// memory depends on the fixpipe's target or does not exist), whether TQue/TBuf and TBufPool may
+// take it, and the two ends of TQue<pos> (VECIN is GM -> UB, VECOUT UB -> GM, VECCALC UB -> UB,
+// A1/B1/C1 GM -> L1, A2/B2/C2 L1 -> L0A/L0B/BT, CO1 L0C -> GM). The frontend's copy is generated
+// from these rows (aicore-isa python, asc/_isa.py POSITIONS).
+struct PositionRow {
+  int pos;
+  const char* name;  // the TPosition member
+  MemSpace memory;
+  bool queue;
+  bool pool;
+  MemSpace from, to;
+};
+
+// Every position, by value (the row of position p is at index p).
+std::span<const PositionRow> Positions();
+const PositionRow* PositionOf(int pos);  // nullptr when `pos` is no position
+
 MemSpace MemoryOf(int pos);
 
 // Positions a TQue or TBuf may take.
@@ -35,9 +52,7 @@ bool IsQueuePosition(int pos);
 // Positions a TBufPool may take.
 bool IsPoolPosition(int pos);
 
-// TQue<pos> is TQueBind<pos, pos>, whose ends are the library's logical positions: VECIN is
-// GM -> UB, VECOUT UB -> GM, VECCALC UB -> UB, A1/B1/C1 GM -> L1, A2/B2/C2 L1 -> L0A/L0B/BT,
-// CO1 L0C -> GM.
+// The ends of TQue<pos> (kInvalid for positions no queue takes).
 void TQueEnds(int pos, MemSpace* from, MemSpace* to);
 
 // The (EnQue/DeQue, FreeTensor/AllocTensor) HardEvents of a queue between two physical
