@@ -1,7 +1,7 @@
 // check_local_memory_ia's watch registers (see memory_watch.h).
 #include "sim/check/memory_watch.h"
 
-#include <cstdio>
+#include "sim/check/diagnostics.h"
 
 namespace aicore::sim {
 namespace {
@@ -36,12 +36,6 @@ bool Touches(const MemRange& r, uint64_t lo, uint64_t hi) {
   return false;
 }
 
-std::string Hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof(buf), "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
 }  // namespace
 
 void MemoryWatch::Apply(uint64_t word) {
@@ -63,8 +57,8 @@ std::string MemoryWatch::Check(PipeId pipe, const MemRange* ranges, int num_rang
       const Register& w = registers_[index];
       if ((armed_ >> index & 1) == 0 || (w.kinds >> kind & 1) == 0) continue;
       if (!Touches(r, w.lo, w.hi)) continue;
-      return std::string("a ") + kKindNames[kind] + " of UB[" + Hex(r.lo) + ", " + Hex(r.hi) +
-             ") touches UB[" + Hex(w.lo) + ", " + Hex(w.hi) +
+      return std::string("a ") + kKindNames[kind] + " of UB[" + HexAddress(r.lo) + ", " +
+             HexAddress(r.hi) + ") touches UB[" + HexAddress(w.lo) + ", " + HexAddress(w.hi) +
              "), which check_local_memory_ia watches for it (register " + std::to_string(index) +
              "): the chip raises a core exception";
     }

@@ -548,10 +548,10 @@ void ScalarUnit::WarnUnsetState(const Instr& in) {
   ctx_.diags.Warn(
       ctx_.diags.Make(Diagnostic::Kind::kUninitializedRead, Diagnostic::Severity::kWarning, site,
                       ctx_.diags.Prefix(site) +
-                          ": reads state the kernel never set (a TensorDesc that "
-                          "ListTensorDesc.get_desc did not fill, or a ShapeInfo that "
-                          "set_shape_info did not set): it holds Ascend C's default, 0. Fix: "
-                          "fill it before reading it."),
+                          ": reads state the kernel never set, which holds Ascend C's "
+                          "default, 0 (a null pointer for an address). Fix: set it first "
+                          "(ListTensorDesc.init and get_desc, set_shape_info, "
+                          "set_sys_workspace, set_hccl_context)."),
       &in);
 }
 

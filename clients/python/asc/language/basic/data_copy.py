@@ -5,7 +5,7 @@ from asc.codegen.builder import require_builder
 from asc.language.core.dispatch import Overload, Param, dispatch, of_type
 from asc.language.core.dtype import KnownTypes
 from asc.language.core.ir_value import to_value
-from asc.language.core.tensor import tensor_ref
+from asc.language.core.tensor import GlobalTensor, LocalTensor, memory_of, tensor_ref
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.enums import TPosition
 from asc.language.core.ir_value import is_runtime_number
@@ -83,8 +83,8 @@ def _copy_nz_to_nd(dst, src, params: Nz2NdParamsFull) -> None:
     exists): per matrix and per 16-column fractal column, one UB -> GM data_copy_pad of the
     column's n_value rows (split at 4095 rows), each row one chunk of up to 16 elements."""
     api = "data_copy"
-    src_ref, dst_ref = tensor_ref(src), tensor_ref(dst)
-    if (src_ref.space, dst_ref.space) != (kernel_pb2.MEM_UB, kernel_pb2.MEM_GM):
+    if not (isinstance(dst, GlobalTensor) and isinstance(src, LocalTensor) and
+            memory_of(src.pos) == kernel_pb2.MEM_UB):
         raise TypeError(f"{api}(): Nz2NdParamsFull copies UB -> GM (a LocalTensor of VECOUT "
                         "into a GlobalTensor)")
     if src.dtype.sizeof() not in (2, 4):

@@ -229,18 +229,16 @@ def _gather_mask_mode(api, rest, kwargs):
     """gather_mask's tail in both of pyasc's spellings: `(..., params, gather_mask_mode)` and
     `(..., params, rsvd_cnt, gather_mask_mode)`. rsvd_cnt is Ascend C's uint64_t& out-parameter,
     which pyasc passes by value: it is checked and left as it was (the count is the result)."""
-    names = list(kwargs)
-    if len(rest) == 1 and isinstance(ConstExpr.unwrap(rest[0]), GatherMaskMode):
-        names_rest = ["gather_mask_mode"]
-    else:
-        names_rest = ["rsvd_cnt", "gather_mask_mode"][:len(rest)]
     if len(rest) > 2:
         raise TypeError(f"{api}() takes at most 8 positional arguments ({len(rest) + 6} given)")
-    values = dict(zip(names_rest, rest))
-    for name in names:
+    if len(rest) == 1 and isinstance(ConstExpr.unwrap(rest[0]), GatherMaskMode):
+        values = {"gather_mask_mode": rest[0]}
+    else:
+        values = dict(zip(("rsvd_cnt", "gather_mask_mode"), rest))
+    for name, value in kwargs.items():
         if name not in ("rsvd_cnt", "gather_mask_mode") or name in values:
             raise TypeError(f"{api}() got an unexpected or repeated keyword argument '{name}'")
-        values[name] = kwargs[name]
+        values[name] = value
     if "rsvd_cnt" in values and not runtime_int(values["rsvd_cnt"]):
         raise TypeError(f"{api}(): rsvd_cnt must be an int, got "
                         f"{type(values['rsvd_cnt']).__name__}")
