@@ -82,30 +82,24 @@ class DecodeContext {
   Status DecodeRegion(const ir::Region& region, uint32_t index, uint32_t depth);
   Status DecodeOp(const ir::Op& op, Instr* in, uint32_t depth);
   Status DecodeLoc(const ir::SourceLoc& loc, Instr* in);
-  Status DecodeOpBody(const ir::Op& op, Instr* in, uint32_t depth);
+  Status DecodeOpBody(const ir::Op& op, Instr* in);
+  // The decoders of the layout table's IR messages (sim/isa/layouts.def), each in its family's
+  // file; control flow reads the depth of the region being decoded from region_depth_.
+#define AICORE_IR_MESSAGE(ir_case, field, message, decode) \
+  Status decode(const ir::message& m, Instr* in);
+#include "sim/isa/layouts.def"
 
   // ---- decode_scalar.cc ----------------------------------------------------------------
-  Status DecodeConst(const ir::ConstOp& c, Instr* in);
-  Status DecodeScalarBinary(const ir::ScalarBinaryOp& b, Instr* in);
-  Status DecodeScalarUnary(const ir::ScalarUnaryOp& u, Instr* in);
-  Status DecodeSysValue(const ir::SysValueOp& v, Instr* in);
-  Status DecodeSelect(const ir::SelectOp& sel, Instr* in);
 
   // ---- decode_scalar_access.cc ---------------------------------------------------------
   // The tensor and index shared by loads and stores: into `out`, in->a and in->dtype.
   Status DecodeScalarAccess(const ir::TensorRef& tensor, const std::string& name, uint32_t index,
                             Instr* in, TensorOperand* out);
-  Status DecodeScalarLoad(const ir::ScalarLoadOp& l, Instr* in);
-  Status DecodeScalarStore(const ir::ScalarStoreOp& st, Instr* in);
 
   // ---- decode_control.cc ---------------------------------------------------------------
-  Status DecodeFor(const ir::ForOp& f, Instr* in, uint32_t depth);
-  Status DecodeIf(const ir::IfOp& f, Instr* in, uint32_t depth);
 
   // ---- decode_data_copy.cc -------------------------------------------------------------
-  Status DecodeDataCopy(const ir::DataCopyOp& c, Instr* in);
   Status DecodePadForm(const ir::DataCopyOp& c, MemOpInfo* m, Instr* in);
-  Status DecodeStoreConfig(const ir::StoreConfigOp& c, Instr* in);
 
   // ---- decode_vector.cc ----------------------------------------------------------------
   Status CheckVectorDType(Opcode op, DType t);
@@ -115,32 +109,14 @@ class DecodeContext {
   Status AddVectorInstr(Opcode op, DType dtype, const MemOpInfo& m, Instr* in);
   // The mask/repeat form: its slots into `m` (`operands` strides: dst, src0[, src1]).
   Status DecodeRepeat(Opcode op, const ir::VecRepeat& r, int operands, MemOpInfo* m);
-  Status DecodeVecMask(const ir::VecMaskOp& v, Instr* in);
-  Status DecodeVecCast(const ir::VecCastOp& v, Instr* in);
-  Status DecodeVecCompare(const ir::VecCompareOp& v, Instr* in);
-  Status DecodeVecSelect(const ir::VecSelectOp& v, Instr* in);
-  Status DecodeVecBilinear(const ir::VecBilinearOp& v, Instr* in);
-  Status DecodeVecReduce(const ir::VecReduceOp& v, Instr* in);
   Status DecodeCastDeq(const ir::VecCastOp& v, MemOpInfo& m, Instr* in);
-  Status DecodeAccValRead(const ir::AccValReadOp& v, Instr* in);
-  Status DecodeVecSort32(const ir::VecSort32Op& v, Instr* in);
-  Status DecodeVecMrgSort(const ir::VecMrgSortOp& v, Instr* in);
-  Status DecodeVecProposal(const ir::VecProposalOp& v, Instr* in);
-  Status DecodeMrgSortResult(const ir::MrgSortResultOp& v, Instr* in);
   // ---- decode_move.cc ------------------------------------------------------------------
-  Status DecodeVecMove(const ir::VecMoveOp& v, Instr* in);
-  Status DecodeGatherMaskCount(const ir::GatherMaskCountOp& v, Instr* in);
-  Status DecodeVecCmpMask(const ir::VecCmpMaskOp& v, Instr* in);
 
   // The table row of an IR vector op's kind; an error for a kind the table lacks.
   Status VectorOpcode(const char* ir_op, const char* kind_enum, int kind, Opcode* out);
-  Status DecodeVecBinary(const ir::VecBinaryOp& v, Instr* in);
-  Status DecodeVecUnary(const ir::VecUnaryOp& v, Instr* in);
-  Status DecodeVecScalar(const ir::VecScalarOp& v, Instr* in);
 
   // ---- decode_sync.cc ------------------------------------------------------------------
   Status DecodeFlag(uint32_t event, uint32_t event_id, bool is_set, Instr* in);
-  Status DecodePipeBarrier(const ir::PipeBarrierOp& b, Instr* in);
 
   // ---- decode_framework.cc -------------------------------------------------------------
   Status DecodeFrameworkDecls();
@@ -149,13 +125,8 @@ class DecodeContext {
   // 2 optional). *index is the 1-based index into Program::queues / pools, 0 when absent.
   Status ResolveDeclRef(uint32_t id, uint8_t rule, bool is_pool, const std::string& field,
                         const std::string& kind_name, uint32_t* index) const;
-  Status DecodeFramework(const ir::FrameworkOp& op, Instr* in);
 
   // ---- decode_debug.cc -----------------------------------------------------------------
-  Status DecodePrintf(const ir::PrintfOp& op, Instr* in);
-  Status DecodeDumpTensor(const ir::DumpTensorOp& op, Instr* in);
-  Status DecodeTrap(Instr* in);
-  Status DecodeProfMark(const ir::ProfMarkOp& op, Instr* in);
 
   const ir::Kernel& k_;
   std::shared_ptr<Program> p_;
@@ -167,6 +138,7 @@ class DecodeContext {
   uint32_t op_counter_ = 0;
   OpContext op_;
   bool in_op_ = false;
+  uint32_t region_depth_ = 0;  // nesting depth of the region the current op is in
   std::unordered_map<uint32_t, uint32_t> queue_index_;  // QueueDecl.id -> index
   std::unordered_map<uint32_t, uint32_t> pool_index_;   // BufPoolDecl.id -> index
 };

@@ -4,7 +4,8 @@
 
 namespace aicore::sim {
 
-Status DecodeContext::DecodeFor(const ir::ForOp& f, Instr* in, uint32_t depth) {
+Status DecodeContext::DecodeFor(const ir::ForOp& f, Instr* in) {
+  uint32_t depth = region_depth_;
   in->opcode = Opcode::kFor;
   if (f.dtype() != ir::DT_INT32 && f.dtype() != ir::DT_INT64) {
     return OpError("dtype", IrDTypeName(f.dtype()) +
@@ -67,7 +68,8 @@ Status DecodeContext::DecodeFor(const ir::ForOp& f, Instr* in, uint32_t depth) {
   return Status::Ok();
 }
 
-Status DecodeContext::DecodeIf(const ir::IfOp& f, Instr* in, uint32_t depth) {
+Status DecodeContext::DecodeIf(const ir::IfOp& f, Instr* in) {
+  uint32_t depth = region_depth_;
   in->opcode = Opcode::kIf;
   if (Status u = UseTyped(f.cond(), "cond", DType::kBool); !u.ok()) return u;
   int n = f.results_size();

@@ -64,7 +64,7 @@ Status DecodeContext::DecodeDumpTensor(const ir::DumpTensorOp& op, Instr* in) {
   return Status::Ok();
 }
 
-Status DecodeContext::DecodeTrap(Instr* in) {
+Status DecodeContext::DecodeTrap(const ir::TrapOp& /*op*/, Instr* in) {
   in->opcode = Opcode::kTrap;
   return Status::Ok();
 }

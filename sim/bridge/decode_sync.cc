@@ -4,6 +4,14 @@
 
 namespace aicore::sim {
 
+Status DecodeContext::DecodeSetFlag(const ir::SetFlagOp& f, Instr* in) {
+  return DecodeFlag(f.event(), f.event_id(), /*is_set=*/true, in);
+}
+
+Status DecodeContext::DecodeWaitFlag(const ir::WaitFlagOp& f, Instr* in) {
+  return DecodeFlag(f.event(), f.event_id(), /*is_set=*/false, in);
+}
+
 Status DecodeContext::DecodeFlag(uint32_t event, uint32_t event_id, bool is_set, Instr* in) {
   in->opcode = is_set ? Opcode::kSetFlag : Opcode::kWaitFlag;
   if (Status s = CheckEventOnCore(event, "event"); !s.ok()) return s;

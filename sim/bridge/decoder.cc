@@ -8,6 +8,9 @@
 #include <google/protobuf/reflection.h>
 #include <google/protobuf/unknown_field_set.h>
 
+#include <functional>
+#include <vector>
+
 #include "kernel.pb.h"
 #include "sim/bridge/bridge.h"
 #include "sim/bridge/decode_context.h"
@@ -142,7 +145,10 @@ Status DecodeContext::DecodeOp(const ir::Op& op, Instr* in, uint32_t depth) {
   in_op_ = true;
   in->op_index = op_.index;
   Status s = DecodeLoc(op.loc(), in);
-  if (s.ok()) s = DecodeOpBody(op, in, depth);
+  uint32_t saved_depth = region_depth_;
+  region_depth_ = depth;
+  if (s.ok()) s = DecodeOpBody(op, in);
+  region_depth_ = saved_depth;
   op_ = saved;
   in_op_ = saved_in_op;
   return s;
@@ -163,83 +169,35 @@ Status DecodeContext::DecodeLoc(const ir::SourceLoc& loc, Instr* in) {
   return Status::Ok();
 }
 
-Status DecodeContext::DecodeOpBody(const ir::Op& op, Instr* in, uint32_t depth) {
-  switch (op.kind_case()) {
-    case ir::Op::kConstant:
-      return DecodeConst(op.constant(), in);
-    case ir::Op::kScalarBinary:
-      return DecodeScalarBinary(op.scalar_binary(), in);
-    case ir::Op::kScalarUnary:
-      return DecodeScalarUnary(op.scalar_unary(), in);
-    case ir::Op::kSysValue:
-      return DecodeSysValue(op.sys_value(), in);
-    case ir::Op::kForOp:
-      return DecodeFor(op.for_op(), in, depth);
-    case ir::Op::kIfOp:
-      return DecodeIf(op.if_op(), in, depth);
-    case ir::Op::kSelect:
-      return DecodeSelect(op.select(), in);
-    case ir::Op::kScalarLoad:
-      return DecodeScalarLoad(op.scalar_load(), in);
-    case ir::Op::kScalarStore:
-      return DecodeScalarStore(op.scalar_store(), in);
-    case ir::Op::kDataCopy:
-      return DecodeDataCopy(op.data_copy(), in);
-    case ir::Op::kVecBinary:
-      return DecodeVecBinary(op.vec_binary(), in);
-    case ir::Op::kVecUnary:
-      return DecodeVecUnary(op.vec_unary(), in);
-    case ir::Op::kVecScalar:
-      return DecodeVecScalar(op.vec_scalar(), in);
-    case ir::Op::kVecMask:
-      return DecodeVecMask(op.vec_mask(), in);
-    case ir::Op::kVecCast:
-      return DecodeVecCast(op.vec_cast(), in);
-    case ir::Op::kVecCompare:
-      return DecodeVecCompare(op.vec_compare(), in);
-    case ir::Op::kVecSelect:
-      return DecodeVecSelect(op.vec_select(), in);
-    case ir::Op::kVecBilinear:
-      return DecodeVecBilinear(op.vec_bilinear(), in);
-    case ir::Op::kVecReduce:
-      return DecodeVecReduce(op.vec_reduce(), in);
-    case ir::Op::kVecSort32:
-      return DecodeVecSort32(op.vec_sort32(), in);
-    case ir::Op::kVecMrgSort:
-      return DecodeVecMrgSort(op.vec_mrg_sort(), in);
-    case ir::Op::kVecProposal:
-      return DecodeVecProposal(op.vec_proposal(), in);
-    case ir::Op::kMrgSortResult:
-      return DecodeMrgSortResult(op.mrg_sort_result(), in);
-    case ir::Op::kAccValRead:
-      return DecodeAccValRead(op.acc_val_read(), in);
-    case ir::Op::kVecMove:
-      return DecodeVecMove(op.vec_move(), in);
-    case ir::Op::kGatherMaskCount:
-      return DecodeGatherMaskCount(op.gather_mask_count(), in);
-    case ir::Op::kVecCmpMask:
-      return DecodeVecCmpMask(op.vec_cmp_mask(), in);
-    case ir::Op::kSetFlag:
-      return DecodeFlag(op.set_flag().event(), op.set_flag().event_id(),
-                        /*is_set=*/true, in);
-    case ir::Op::kWaitFlag:
-      return DecodeFlag(op.wait_flag().event(), op.wait_flag().event_id(), /*is_set=*/false, in);
-    case ir::Op::kPipeBarrier:
-      return DecodePipeBarrier(op.pipe_barrier(), in);
-    case ir::Op::kFramework:
-      return DecodeFramework(op.framework(), in);
-    case ir::Op::kPrintf:
-      return DecodePrintf(op.printf(), in);
-    case ir::Op::kDumpTensor:
-      return DecodeDumpTensor(op.dump_tensor(), in);
-    case ir::Op::kTrap:
-      return DecodeTrap(in);
-    case ir::Op::kProfMark:
-      return DecodeProfMark(op.prof_mark(), in);
-    case ir::Op::kStoreConfig:
-      return DecodeStoreConfig(op.store_config(), in);
-    case ir::Op::KIND_NOT_SET:
-      break;
+namespace {
+
+// Calls a message's decoder with the message: `Get` is the Op's accessor, `Fn` the DecodeContext
+// member its row names.
+template <auto Get, auto Fn>
+Status DecodeMessage(DecodeContext& d, const ir::Op& op, Instr* in) {
+  return std::invoke(Fn, d, (op.*Get)(), in);
+}
+
+using MessageDecoder = Status (*)(DecodeContext&, const ir::Op&, Instr*);
+
+}  // namespace
+
+Status DecodeContext::DecodeOpBody(const ir::Op& op, Instr* in) {
+  // The layout table's IR messages (sim/isa/layouts.def), indexed by the Op's kind case.
+  static const std::vector<MessageDecoder> kDecoders = [] {
+    std::vector<MessageDecoder> table;
+    auto add = [&table](int kind_case, MessageDecoder decode) {
+      if (table.size() <= static_cast<size_t>(kind_case)) table.resize(kind_case + 1, nullptr);
+      table[kind_case] = decode;
+    };
+#define AICORE_IR_MESSAGE(ir_case, field, message, decode) \
+  add(ir::Op::ir_case, &DecodeMessage<&ir::Op::field, &DecodeContext::decode>);
+#include "sim/isa/layouts.def"
+    return table;
+  }();
+  auto kind_case = static_cast<size_t>(op.kind_case());
+  if (kind_case < kDecoders.size() && kDecoders[kind_case] != nullptr) {
+    return kDecoders[kind_case](*this, op, in);
   }
   return OpError("kind", "no op kind is set (an empty op, or an op from a newer IR version)");
 }

@@ -24,69 +24,7 @@ std::string_view LayoutName(const OpcodeInfo& row) {
   return ShapeName(row.op_class);
 }
 
-std::string_view ShapeName(OpClass c) {
-  switch (c) {
-    case OpClass::kVecBinary:
-      return "binary";
-    case OpClass::kVecUnary:
-      return "unary";
-    case OpClass::kVecScalar:
-      return "scalar";
-    case OpClass::kVecBinaryDst:
-      return "binary_dst";
-    case OpClass::kVecScalarDst:
-      return "scalar_dst";
-    case OpClass::kVecFill:
-      return "fill";
-    case OpClass::kVecCast:
-      return "cast";
-    case OpClass::kVecReduce:
-      return "reduce";
-    case OpClass::kVecCompare:
-      return "compare";
-    case OpClass::kVecSelect:
-      return "select";
-    case OpClass::kVecBilinear:
-      return "bilinear";
-    case OpClass::kVecCopy:
-      return "vector_copy";
-    case OpClass::kVecSort32:
-      return "sort32";
-    case OpClass::kVecMrgSort:
-      return "mrg_sort";
-    case OpClass::kVecProposal:
-      return "proposal";
-    case OpClass::kSprRead:
-      return "register read";
-    case OpClass::kVecMove:
-      return "move";
-    case OpClass::kVecCmpMask:
-      return "cmp_mask";
-    case OpClass::kVecBinCast:
-      return "binary_cast";
-    case OpClass::kDataCopy:
-      return "copy";
-    case OpClass::kSetFlag:
-    case OpClass::kWaitFlag:
-    case OpClass::kPipeBarrier:
-      return "sync";
-    case OpClass::kFor:
-    case OpClass::kIf:
-      return "control";
-    case OpClass::kFramework:
-      return "framework";
-    case OpClass::kScalarLoad:
-    case OpClass::kScalarStore:
-      return "scalar load/store";
-    case OpClass::kPrintf:
-    case OpClass::kDumpTensor:
-    case OpClass::kTrap:
-    case OpClass::kProfMark:
-      return "debug";
-    default:
-      return "scalar unit";
-  }
-}
+std::string_view ShapeName(OpClass c) { return Layout(c).name; }
 
 std::string PipeText(const OpcodeInfo& row) {
   switch (row.pipe) {
@@ -151,6 +89,14 @@ std::string Python() {
         << ")),\n";
   }
   out << ")\n\n"
+         "# Operand layout -> the frontend function that makes an API function of a row of that\n"
+         "# layout (\"module:function\"), from the layout table (sim/isa/layouts.def)\n"
+         "LAYOUT_MAKERS = {\n";
+  for (const LayoutInfo& layout : kLayoutTable) {
+    if (layout.maker.empty()) continue;
+    out << "    \"" << layout.name << "\": \"" << layout.maker << "\",\n";
+  }
+  out << "}\n\n"
          "# Ascend C's positions (sim/isa/positions.cc): TPosition value -> (name, IR MemSpace\n"
          "# value of its memory, 0 for none; a TQue/TBuf may take it; a TBufPool may take it)\n"
          "POSITIONS = {\n";

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "sim/isa/dtype.h"
+#include "sim/isa/layout.h"
 #include "sim/isa/pipe_id.h"
 
 namespace aicore::sim {
@@ -30,50 +31,6 @@ enum class PipeRule : uint8_t {
   kRouted,       // data movement: the core's route for (source memory, destination memory)
   kFromEvent,    // set_flag: the event's source pipe; wait_flag: its destination pipe
   kFromOperand,  // pipe_barrier: the pipe it names
-};
-
-// Operand layout: what the decoder reads from the IR op and the pipe reads at execution.
-enum class OpClass : uint8_t {
-  kConst,
-  kScalarBinary,
-  kScalarUnary,
-  kSysValue,
-  kSelect,
-  kFor,
-  kIf,
-  kDataCopy,      // dst, src tensors
-  kVecBinary,     // dst, src0, src1 tensors
-  kVecUnary,      // dst, src tensors
-  kVecScalar,     // dst, src tensors and a scalar converted to the element type
-  kVecBinaryDst,  // as kVecBinary, and dst is read too (multiply-add into dst)
-  kVecScalarDst,  // as kVecScalar, and dst is read too (axpy)
-  kVecFill,       // dst and a scalar, no source (duplicate)
-  kVecCast,       // dst, src of another element type, a round mode
-  kVecReduce,     // dst, src: one result per iteration (dst's repeat stride in elements)
-  kVecCompare,    // dst bit mask, src0, src1 (or a scalar), a compare mode; ignores the mask
-  kVecSelect,     // dst, selection bits, src0, src1 (or a scalar)
-  kVecBilinear,   // dst windows, src0 blocks at offsets from a tensor, src1 scalars
-  kVecSort32,     // dst structures, scores, uint32 indices; 32 per iteration (mask ignored)
-  kVecMrgSort,    // dst, up to four sorted lists, their lengths, valid bits; writes VMS4_SR
-  kVecProposal,   // dst, src: region proposals of 8 elements; a field number (mask ignored)
-  kVecMove,       // rearrangement: bytes moved inside UB as a MoveArgs says (semantics/movement.h)
-  kVecCmpMask,    // 16 bytes between a UB tensor and the CMPMASK register (set/get_cmp_mask)
-  kVecBinCast,    // dst of a narrower type, src0, src1: the op, then a conversion (mul_cast)
-  kVecMask,       // a write of the vector mask register or its mode (scalar unit)
-  kSetFlag,
-  kWaitFlag,
-  kPipeBarrier,
-  kFramework,
-  kScalarLoad,   // result = tensor[index] (tensor in MemOpInfo::src0)
-  kScalarStore,  // tensor[index] = value (tensor in MemOpInfo::dst)
-  kPrintf,       // a format and its scalar arguments
-  kDumpTensor,   // a tensor, desc, dump_size and optional shape dims
-  kTrap,
-  kProfMark,     // metrics_prof_start / stop, print_time_stamp
-  kVecCopy,      // dst, src tensors: a UB -> UB copy of the active lanes (mask/repeat form only)
-  kStoreConfig,  // a write or read of the pad value / atomic-store registers (scalar unit)
-  kSprRead,      // a scalar-unit read of a special register PIPE_V wrote (VMS4_SR, ACC_VAL)
-  kGatherMaskCount,  // result = the core's RSVD_CNT (the count the last gather_mask kept)
 };
 
 // Operand forms an instruction accepts (bit set).
@@ -187,7 +144,23 @@ inline constexpr OpcodeInfo kOpcodeTable[] = {
 };
 inline constexpr int kNumOpcodes = sizeof(kOpcodeTable) / sizeof(kOpcodeTable[0]);
 
-inline const OpcodeInfo& Info(Opcode op) { return kOpcodeTable[static_cast<int>(op)]; }
+// Opcodes registered at run time follow the table's rows (RegisterInstruction).
+const OpcodeInfo& ExtraOpcode(int index);
+inline const OpcodeInfo& Info(Opcode op) {
+  int i = static_cast<int>(op);
+  return i < kNumOpcodes ? kOpcodeTable[i] : ExtraOpcode(i);
+}
+
+// Adds an instruction of a new operand layout at run time, after the tables' rows: `row` and
+// `layout` as a row of instructions.def and of layouts.def would give them (their opcode and id
+// are assigned here). For tests and plug-ins that add a layout without a proto message: the
+// decoder never produces it, a Program built by hand may use it, and the stages find its
+// functions where they were registered (sim/pipe/layout_functions.h). Register before any launch.
+struct RegisteredInstruction {
+  Opcode opcode;
+  OpClass op_class;
+};
+RegisteredInstruction RegisterInstruction(OpcodeInfo row, LayoutInfo layout);
 
 // Region proposals: 8 elements (x1, y1, x2, y2, score, label, two reserved).
 inline constexpr uint64_t kProposalElements = 8;
@@ -198,21 +171,6 @@ inline uint64_t MergeElementBytes(Opcode op, DType t) {
 
 // True for opcodes whose time comes from a VectorCost row (config `vector.costs`).
 inline bool IsVectorCompute(Opcode op) { return Info(op).semantics != nullptr; }
-
-// Operand layouts of vector compute rows: how many tensor sources, whether dst is also read.
-inline int VectorSources(OpClass c) {
-  if (c == OpClass::kVecBinary || c == OpClass::kVecBinaryDst || c == OpClass::kVecCompare ||
-      c == OpClass::kVecSelect || c == OpClass::kVecBinCast) {
-    return 2;
-  }
-  return c == OpClass::kVecFill ? 0 : 1;
-}
-inline bool VectorReadsDst(OpClass c) {
-  return c == OpClass::kVecBinaryDst || c == OpClass::kVecScalarDst;
-}
-inline bool VectorHasScalar(OpClass c) {
-  return c == OpClass::kVecScalar || c == OpClass::kVecScalarDst || c == OpClass::kVecFill;
-}
 
 // True if the model implements vector opcode `op` for element type `t`.
 inline bool VectorOpSupports(Opcode op, DType t) { return (Info(op).dtypes & DTypeBit(t)) != 0; }

@@ -10,6 +10,7 @@
 #include "sim/core/invariant.h"
 #include "sim/isa/semantics/deq.h"
 #include "sim/pipe/issue_internal.h"
+#include "sim/pipe/layout_functions.h"
 #include "sim/sync/hard_event.h"
 
 namespace aicore::sim::issue {
@@ -95,11 +96,10 @@ bool UbRange(const TensorOperand& t, uint64_t lo, uint64_t hi, AccessRole role, 
   return true;
 }
 
-namespace {
-
 // set_cmp_mask reads 16 bytes of UB into CMPMASK, get_cmp_mask writes them back.
-bool BuildCmpMaskMove(const Instr& instr, const Evaluator& ev, const IssueEnv& env,
-                      const Site& site, IssuedInstr* out) {
+bool BuildCmpMaskMove(const Instr& instr, const std::vector<ScalarValue>& /*values*/,
+                      const Evaluator& ev, const IssueEnv& env, const Site& site,
+                      IssuedInstr* out) {
   const MemOpInfo& m = env.program.mem_ops[instr.aux];
   bool set = instr.opcode == Opcode::kVecSetCmpMask;
   uint64_t addr = 0;
@@ -122,6 +122,8 @@ bool BuildCmpMaskMove(const Instr& instr, const Evaluator& ev, const IssueEnv& e
   out->bursts = 1;
   return true;
 }
+
+namespace {
 
 // data_copy_pad's chunks (ascendc-semantics.md 5.11): block_len bytes on the GM side, GM
 // strides in bytes, UB strides in 32-byte blocks. GM -> UB pads each block to 32 bytes with
@@ -179,8 +181,10 @@ bool PadGeometry(const MemOpInfo& m, bool gm_read, uint64_t esize, const Evaluat
   return true;
 }
 
-bool BuildDataCopy(const Instr& instr, const Evaluator& ev, const IssueEnv& env, const Site& site,
-                   IssuedInstr* out) {
+}  // namespace
+
+bool BuildDataCopy(const Instr& instr, const std::vector<ScalarValue>& /*values*/,
+                   const Evaluator& ev, const IssueEnv& env, const Site& site, IssuedInstr* out) {
   const MemOpInfo& m = env.program.mem_ops[instr.aux];
   const Route* route = env.routes.Find(m.src0.space, m.dst.space);
   SIM_CHECK(route != nullptr, "data_copy without a route on this core reached the issue stage");
@@ -247,6 +251,8 @@ bool BuildDataCopy(const Instr& instr, const Evaluator& ev, const IssueEnv& env,
   out->bursts = chunks;
   return true;
 }
+
+namespace {
 
 // The DEQSCALE operand of the dequantising rows (cast_deq, add_deq_relu, cast int32 -> half):
 // the register's word, or for cast_deq after set_deq_scale's vector form the 16 words at its UB
@@ -467,81 +473,7 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
   return true;
 }
 
-// bilinear_interpolation (asc-api.md 4.5): v_repeat windows of 128 half lanes in dst, each the
-// sum of h_repeat steps. The blocks a step gathers come from offsets read when it executes, so
-// the race checker sees src0's whole view as read (the rest of the memory when its size is
-// unknown), and the pipe checks each offset against that span.
-bool BuildBilinear(const Instr& instr, const std::vector<ScalarValue>& values, const Evaluator& ev,
-                   const IssueEnv& env, const Site& site, IssuedInstr* out) {
-  const MemOpInfo& m = env.program.mem_ops[instr.aux];
-  SIM_CHECK(env.vector_mask != nullptr, "a vector instruction issued without a mask register");
-  VectorMask& reg = *env.vector_mask;
-  VecGeometry& g = out->geo;
-  g.esize = static_cast<uint32_t>(DTypeSize(instr.dtype));
-  if (!LoadOwnMask(m, values, ev, g.esize, &reg)) return false;
-  g.counter = reg.counter;
-  g.mask_hi = reg.hi;
-  g.mask_lo = reg.lo;
-  g.count = reg.lo;
-  uint64_t h_repeat = 0, v_repeat = 0, v_offset = 0, dst_blk = 0;
-  if (!ev.InRange(m.h_repeat, "h_repeat", kMaxRepeatTimes, &h_repeat) ||
-      !ev.InRange(m.v_repeat, "v_repeat", kMaxRepeatTimes, &v_repeat) ||
-      !ev.InRange(m.v_offset, "v_r_offset", kMaxU16, &v_offset) ||
-      !ev.InRange(m.blk_stride[0], "dst_blk_stride", kMaxU16, &dst_blk)) {
-    return false;
-  }
-  g.repeats = v_repeat;
-  g.blk[0] = dst_blk;
-  BilinearShape& b = out->bilinear;
-  b.h_repeat = h_repeat;
-  b.v_repeat = v_repeat;
-  b.v_offset_bytes = v_offset * g.esize;
-  b.per_block = ev.Int(m.repeat_mode) != 0;
-  uint64_t steps = h_repeat * v_repeat;
-  uint64_t dst_addr = 0, src0_addr = 0, offsets_addr = 0, src1_addr = 0;
-  if (!ev.Address(m.dst.addr, "dst.addr", &dst_addr) ||
-      !ev.Address(m.src0.addr, "src0.addr", &src0_addr) ||
-      !ev.Address(m.sel.addr, "src0_offset.addr", &offsets_addr) ||
-      !ev.Address(m.src1.addr, "src1.addr", &src1_addr)) {
-    return false;
-  }
-  uint64_t src0_span = 0;
-  if (steps > 0 && g.LastLane(0) >= 0) {
-    LocalMemory* mem = env.memories.Find(m.src0.space);
-    SIM_CHECK(mem != nullptr, "bilinear_interpolation src0 on a core without its memory");
-    int64_t count = m.src0.count != 0 ? ev.Int(m.src0.count) : -1;
-    src0_span = count >= 0 ? static_cast<uint64_t>(count) * g.esize
-                           : (src0_addr < mem->capacity() ? mem->capacity() - src0_addr : 0);
-  }
-  uint64_t offsets_bytes = steps * kVectorRepeatBlocks * sizeof(uint32_t);
-  uint64_t src1_bytes = steps * (b.per_block ? kVectorRepeatBlocks : 1) * g.esize;
-  int64_t last = g.LastLane(0);
-  uint64_t dst_span = steps == 0 || last < 0
-                          ? 0
-                          : (v_repeat - 1) * b.v_offset_bytes +
-                                (static_cast<uint64_t>(last) / g.lanes_per_block() * dst_blk + 1) *
-                                    kVectorBlockBytes;
-  if (dst_span == 0) offsets_bytes = src1_bytes = 0;
-  uint8_t *src0 = nullptr, *offsets = nullptr, *src1 = nullptr, *dst = nullptr;
-  if (!ResolveSide(m.src0, src0_addr, src0_span, {"src0", false}, env, site, &src0, out) ||
-      !ResolveSide(m.sel, offsets_addr, offsets_bytes, {"src0_offset", false}, env, site, &offsets,
-                   out) ||
-      !ResolveSide(m.src1, src1_addr, src1_bytes, {"src1", false}, env, site, &src1, out) ||
-      !ResolveSide(m.dst, dst_addr, dst_span, {"dst", true}, env, site, &dst, out)) {
-    return false;
-  }
-  out->repeat_form = true;
-  out->src0 = Transfer{src0, src0_span, src0_span, 1};
-  out->sel = Transfer{offsets, offsets_bytes, offsets_bytes, 1};
-  out->src1 = Transfer{src1, src1_bytes, src1_bytes, 1};
-  out->dst = Transfer{dst, dst_span, dst_span, dst_span > 0 ? 1u : 0u};
-  out->src0_addr = src0_addr;
-  out->src1_addr = src1_addr;
-  out->dst_addr = dst_addr;
-  out->bytes = g.ActiveLanes() * g.esize * h_repeat;
-  out->bursts = 1;
-  return true;
-}
+}  // namespace
 
 bool BuildVector(const Instr& instr, const std::vector<ScalarValue>& values, const Evaluator& ev,
                  const IssueEnv& env, const Site& site, IssuedInstr* out) {
@@ -604,7 +536,26 @@ bool BuildVector(const Instr& instr, const std::vector<ScalarValue>& values, con
   return true;
 }
 
-}  // namespace
+bool BuildFlag(const Instr& instr, const std::vector<ScalarValue>& values, const Evaluator& /*ev*/,
+               const IssueEnv& env, const Site& site, IssuedInstr* out) {
+  if (!ResolveFlag(instr, values, env, site, &out->flag)) return false;
+  out->event_id = env.flags.IdOf(out->flag);
+  return true;
+}
+
+bool BuildBarrier(const Instr& instr, const std::vector<ScalarValue>& /*values*/,
+                  const Evaluator& /*ev*/, const IssueEnv& /*env*/, const Site& /*site*/,
+                  IssuedInstr* out) {
+  out->barrier_pipe = instr.pipe;
+  return true;
+}
+
+bool NoBuild(const Instr& instr, const std::vector<ScalarValue>& /*values*/,
+             const Evaluator& /*ev*/, const IssueEnv& /*env*/, const Site& /*site*/,
+             IssuedInstr* /*out*/) {
+  SIM_CHECK(false, std::string(Info(instr.opcode).mnemonic) + " is not a pipe instruction");
+  return false;
+}
 
 }  // namespace aicore::sim::issue
 
@@ -629,45 +580,7 @@ bool BuildIssued(const Instr& instr, const std::vector<ScalarValue>& values, con
                  const Site& site, IssuedInstr* out) {
   out->instr = &instr;
   issue::Evaluator ev(values, env, site);
-  switch (Info(instr.opcode).op_class) {
-    case OpClass::kDataCopy:
-      return issue::BuildDataCopy(instr, ev, env, site, out);
-    case OpClass::kVecBinary:
-    case OpClass::kVecUnary:
-    case OpClass::kVecScalar:
-    case OpClass::kVecBinaryDst:
-    case OpClass::kVecScalarDst:
-    case OpClass::kVecFill:
-    case OpClass::kVecCast:
-    case OpClass::kVecReduce:
-    case OpClass::kVecCompare:
-    case OpClass::kVecSelect:
-    case OpClass::kVecCopy:
-      return issue::BuildVector(instr, values, ev, env, site, out);
-    case OpClass::kVecBilinear:
-      return issue::BuildBilinear(instr, values, ev, env, site, out);
-    case OpClass::kVecSort32:
-    case OpClass::kVecMrgSort:
-    case OpClass::kVecProposal:
-      return issue::BuildSort(instr, ev, env, site, out);
-    case OpClass::kVecMove:
-      return issue::BuildMove(instr, values, ev, env, site, out);
-    case OpClass::kVecBinCast:
-      return issue::BuildVector(instr, values, ev, env, site, out);
-    case OpClass::kVecCmpMask:
-      return issue::BuildCmpMaskMove(instr, ev, env, site, out);
-    case OpClass::kSetFlag:
-    case OpClass::kWaitFlag:
-      if (!ResolveFlag(instr, values, env, site, &out->flag)) return false;
-      out->event_id = env.flags.IdOf(out->flag);
-      return true;
-    case OpClass::kPipeBarrier:
-      out->barrier_pipe = instr.pipe;
-      return true;
-    default:
-      SIM_CHECK(false, std::string(Info(instr.opcode).mnemonic) + " is not a pipe instruction");
-      return false;
-  }
+  return FunctionsOf(Info(instr.opcode).op_class).build(instr, values, ev, env, site, out);
 }
 
 }  // namespace aicore::sim

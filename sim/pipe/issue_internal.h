@@ -91,11 +91,11 @@ bool UbRange(const TensorOperand& t, uint64_t lo, uint64_t hi, AccessRole role, 
              const IssueEnv& env, const Site& site, IssuedInstr* out, uint64_t chunk = 0,
              uint64_t pitch = 0);
 
-// Sort and proposal instructions (issue_sort.cc).
-bool BuildSort(const Instr& instr, const Evaluator& ev, const IssueEnv& env, const Site& site,
-               IssuedInstr* out);
-// Rearrangement instructions (issue_move.cc).
-bool BuildMove(const Instr& instr, const std::vector<ScalarValue>& values, const Evaluator& ev,
-               const IssueEnv& env, const Site& site, IssuedInstr* out);
+// The builders the layout rows name (sim/isa/layouts.def), each in its family's file: the
+// signature of IssueBuild (sim/pipe/layout_functions.h).
+#define AICORE_LAYOUT(e, name, sync, sources, reads_dst, scalar, build, vexec, sexec, maker)  \
+  bool build(const Instr& instr, const std::vector<ScalarValue>& values, const Evaluator& ev, \
+             const IssueEnv& env, const Site& site, IssuedInstr* out);
+#include "sim/isa/layouts.def"
 
 }  // namespace aicore::sim::issue

@@ -96,8 +96,8 @@ bool BuildMergeLists(const Instr& instr, const Evaluator& ev, const IssueEnv& en
 
 }  // namespace
 
-bool BuildSort(const Instr& instr, const Evaluator& ev, const IssueEnv& env, const Site& site,
-               IssuedInstr* out) {
+bool BuildSort(const Instr& instr, const std::vector<ScalarValue>& /*values*/, const Evaluator& ev,
+               const IssueEnv& env, const Site& site, IssuedInstr* out) {
   const MemOpInfo& m = env.program.mem_ops[instr.aux];
   OpClass cls = Info(instr.opcode).op_class;
   uint64_t esize = DTypeSize(instr.dtype);

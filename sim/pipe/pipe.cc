@@ -15,12 +15,12 @@ namespace aicore::sim {
 
 std::string InstrDetail(const Program& program, const IssuedInstr& in, const FlagFile& flags) {
   const Instr& instr = *in.instr;
-  OpClass cls = Info(instr.opcode).op_class;
+  SyncRole role = SyncRoleOf(Info(instr.opcode).op_class);
   std::string s;
-  if (cls == OpClass::kSetFlag || cls == OpClass::kWaitFlag) {
+  if (role == SyncRole::kSetFlag || role == SyncRole::kWaitFlag) {
     s = std::string(HardEvent(flags.EventOf(in.flag)).name) +
         " id=" + std::to_string(flags.IdOf(in.flag));
-  } else if (cls == OpClass::kPipeBarrier) {
+  } else if (role == SyncRole::kBarrier) {
     s = "PIPE_" + std::string(PipeName(in.barrier_pipe));
   } else {
     return s;
@@ -108,7 +108,10 @@ const Instr* Pipe::EventInstr(EventKind kind, uint64_t payload) const {
 const IssuedInstr* Pipe::BlockedWait() const {
   if (queue_.empty()) return nullptr;
   const IssuedInstr& head = queue_.front();
-  if (head.instr->opcode != Opcode::kWaitFlag || flags_.IsSet(head.flag)) return nullptr;
+  if (SyncRoleOf(Info(head.instr->opcode).op_class) != SyncRole::kWaitFlag ||
+      flags_.IsSet(head.flag)) {
+    return nullptr;
+  }
   return &head;
 }
 
@@ -140,15 +143,15 @@ void Pipe::Record(const IssuedInstr& in, Cycle start, Cycle end) {
 
 bool Pipe::StartHead(Cycle now) {
   const IssuedInstr& in = queue_.front();
-  OpClass cls = Info(in.instr->opcode).op_class;
+  SyncRole role = SyncRoleOf(Info(in.instr->opcode).op_class);
   Cycle earliest = MaxCycle(in.ready, accept_at_);
-  if (cls == OpClass::kPipeBarrier) earliest = MaxCycle(earliest, max_end_);
+  if (role == SyncRole::kBarrier) earliest = MaxCycle(earliest, max_end_);
   if (earliest > now) {
     ScheduleStart(earliest);
     return false;
   }
-  switch (cls) {
-    case OpClass::kWaitFlag: {
+  switch (role) {
+    case SyncRole::kWaitFlag: {
       // Blocked: the flag's visibility event calls TryStart again.
       if (!flags_.IsSet(in.flag)) return false;
       flags_.Clear(in.flag);
@@ -158,7 +161,7 @@ bool Pipe::StartHead(Cycle now) {
       listener_.OnWaitPassed(in.flag, in.instr, now);
       break;
     }
-    case OpClass::kSetFlag: {
+    case SyncRole::kSetFlag: {
       Cycle fire = MaxCycle(now, max_end_);
       uint32_t slot = AllocateSlot();
       slots_[slot].is_set_flag = true;
@@ -169,13 +172,13 @@ bool Pipe::StartHead(Cycle now) {
       Record(in, now, fire);
       break;
     }
-    case OpClass::kPipeBarrier: {
+    case SyncRole::kBarrier: {
       accept_at_ = now + Cycle(ctx_.config.barrier_cycles);
       last_activity_ = MaxCycle(last_activity_, accept_at_);
       Record(in, now, accept_at_);
       break;
     }
-    default: {
+    case SyncRole::kNone: {
       // A mask/repeat-form result is the image of dst's span plus a byte mask of the lanes.
       // A padded copy's UB side holds more than the bytes it streams; a merge's register
       // follows the image and the mask.
@@ -205,7 +208,7 @@ bool Pipe::StartHead(Cycle now) {
   queue_.pop_front();
   listener_.OnQueueSpace(id_, now);
   // A wait or barrier is done once it starts: a PIPE_ALL drain may be waiting for just that.
-  if (cls == OpClass::kWaitFlag || cls == OpClass::kPipeBarrier) listener_.OnInstrEnd(id_, now);
+  if (role == SyncRole::kWaitFlag || role == SyncRole::kBarrier) listener_.OnInstrEnd(id_, now);
   return true;
 }
 

@@ -38,69 +38,67 @@ void ScalarUnit::Emit(const Instr& in, DebugRecord::Kind kind, std::string text)
   ctx_.debug_out.Add(std::move(r));
 }
 
-bool ScalarUnit::ExecDebug(const Instr& in, Cycle now) {
-  const Program& program = ctx_.program;
-  const DebugInfo& d = program.debug_ops[in.aux];
-  uint32_t cost = ctx_.config.scalar_op_cycles;
-  switch (Info(in.opcode).op_class) {
-    case OpClass::kPrintf: {
-      const uint32_t* slots = program.Slots(d.args);
-      tmp_.clear();
-      std::vector<DType> types(d.args.size);
-      for (uint32_t i = 0; i < d.args.size; ++i) {
-        tmp_.push_back(values_[slots[i]]);
-        types[i] = program.value_dtypes[slots[i]];
-      }
-      Emit(in, DebugRecord::Kind::kPrintf, FormatPrintf(d.pieces, tmp_.data(), types.data()));
-      cost = ctx_.config.debug.printf_cycles;
-      break;
-    }
-    case OpClass::kDumpTensor:
-      return ExecDumpTensor(in, now);
-    case OpClass::kTrap:
-      ctx_.diags.Error(ctx_.diags.Make(
-          Diagnostic::Kind::kTrap, Diagnostic::Severity::kError, SiteOf(&in, PipeId::kS),
-          ctx_.diags.Prefix(SiteOf(&in, PipeId::kS)) +
-              ": the kernel called trap(), which stops the AI Core (remove the call, or the "
-              "condition that leads to it, to run on)."));
-      ctx_.Stop(LaunchResult::Status::kKernelFault);
-      return false;
-    case OpClass::kProfMark: {
-      auto kind = static_cast<ProfMarkKind>(in.kind);
-      if (kind == ProfMarkKind::kTimeStamp) {
-        // Ascend C's PrintTimeStamp line; the pc is the op's index, as in traces.
-        Emit(in, DebugRecord::Kind::kTimeStamp,
-             "descId is " + std::to_string(static_cast<uint32_t>(Int(d.desc))) +
-                 ", rsv is 0, timeStamp is " + std::to_string(SystemCounter()) + ", pcPtr is " +
-                 std::to_string(in.op_index) + ", entry is 0.\n");
-      }
-      if (ctx_.timeline != nullptr) {
-        InstrRecord r;
-        r.core = core_;
-        r.block_idx = block_;
-        r.pipe = std::string(PipeName(PipeId::kS));
-        r.op = kind == ProfMarkKind::kMetricsProfStart  ? "metrics_prof_start"
-               : kind == ProfMarkKind::kMetricsProfStop ? "metrics_prof_stop"
-                                                        : "print_time_stamp";
-        r.op_index = in.op_index;
-        r.location.file = program.FileName(in);
-        r.location.line = in.line;
-        r.location.column = in.column;
-        r.issue_cycle = r.start_cycle = r.end_cycle = time_.value();
-        r.detail = "profiling mark";
-        ctx_.timeline->push_back(std::move(r));
-      }
-      break;
-    }
-    default:
-      SIM_CHECK(false, std::string(Info(in.opcode).mnemonic) + " is not a debug op");
-      return false;
-  }
+// Retires a debug op that took `cycles` of the scalar unit.
+bool ScalarUnit::RetireScalar(uint32_t cycles) {
   ++frames_.back().pc;
   ++stats_.instructions;
   ++ctx_.instructions;
-  Advance(cost);
+  Advance(cycles);
   return true;
+}
+
+bool ScalarUnit::ExecPrintf(const Instr& in, Cycle /*now*/) {
+  const Program& program = ctx_.program;
+  const DebugInfo& d = program.debug_ops[in.aux];
+  const uint32_t* slots = program.Slots(d.args);
+  tmp_.clear();
+  std::vector<DType> types(d.args.size);
+  for (uint32_t i = 0; i < d.args.size; ++i) {
+    tmp_.push_back(values_[slots[i]]);
+    types[i] = program.value_dtypes[slots[i]];
+  }
+  Emit(in, DebugRecord::Kind::kPrintf, FormatPrintf(d.pieces, tmp_.data(), types.data()));
+  return RetireScalar(ctx_.config.debug.printf_cycles);
+}
+
+bool ScalarUnit::ExecTrap(const Instr& in, Cycle /*now*/) {
+  ctx_.diags.Error(ctx_.diags.Make(
+      Diagnostic::Kind::kTrap, Diagnostic::Severity::kError, SiteOf(&in, PipeId::kS),
+      ctx_.diags.Prefix(SiteOf(&in, PipeId::kS)) +
+          ": the kernel called trap(), which stops the AI Core (remove the call, or the "
+          "condition that leads to it, to run on)."));
+  ctx_.Stop(LaunchResult::Status::kKernelFault);
+  return false;
+}
+
+bool ScalarUnit::ExecProfMark(const Instr& in, Cycle /*now*/) {
+  const Program& program = ctx_.program;
+  const DebugInfo& d = program.debug_ops[in.aux];
+  auto kind = static_cast<ProfMarkKind>(in.kind);
+  if (kind == ProfMarkKind::kTimeStamp) {
+    // Ascend C's PrintTimeStamp line; the pc is the op's index, as in traces.
+    Emit(in, DebugRecord::Kind::kTimeStamp,
+         "descId is " + std::to_string(static_cast<uint32_t>(Int(d.desc))) +
+             ", rsv is 0, timeStamp is " + std::to_string(SystemCounter()) + ", pcPtr is " +
+             std::to_string(in.op_index) + ", entry is 0.\n");
+  }
+  if (ctx_.timeline != nullptr) {
+    InstrRecord r;
+    r.core = core_;
+    r.block_idx = block_;
+    r.pipe = std::string(PipeName(PipeId::kS));
+    r.op = kind == ProfMarkKind::kMetricsProfStart  ? "metrics_prof_start"
+           : kind == ProfMarkKind::kMetricsProfStop ? "metrics_prof_stop"
+                                                    : "print_time_stamp";
+    r.op_index = in.op_index;
+    r.location.file = program.FileName(in);
+    r.location.line = in.line;
+    r.location.column = in.column;
+    r.issue_cycle = r.start_cycle = r.end_cycle = time_.value();
+    r.detail = "profiling mark";
+    ctx_.timeline->push_back(std::move(r));
+  }
+  return RetireScalar(ctx_.config.scalar_op_cycles);
 }
 
 bool ScalarUnit::ExecDumpTensor(const Instr& in, Cycle now) {

@@ -15,10 +15,6 @@
 namespace aicore::sim {
 namespace {
 
-// get_program_counter's layout of the decoded program: one 4-byte instruction per IR op, in the
-// IR's pre-order, from address 0 (docs/frontend.md, "System registers").
-constexpr int64_t kProgramCounterBytesPerOp = 4;
-
 uint32_t PipeMask(ScalarHost& host) {
   uint32_t mask = 1u << PipeIndex(PipeId::kS);
   for (int p = 0; p < kNumPipes; ++p) {
@@ -122,28 +118,6 @@ bool ScalarUnit::VectorDrained() const {
   return v == nullptr || v->Drained();
 }
 
-// The count the last gather_mask kept: the library syncs V_S before reading the register, so
-// the scalar unit waits for PIPE_V to finish and is then ordered after it.
-bool ScalarUnit::ReadGatherMaskCount(const Instr& in, Cycle now) {
-  if (time_ > now) {
-    ScheduleResume(time_);
-    return false;
-  }
-  if (!VectorDrained()) {
-    wait_ = Wait::kDrainV;
-    wait_instr_ = &in;
-    return false;
-  }
-  wait_ = Wait::kNone;
-  if (observe_) order_.OnDrain(PipeId::kV);
-  values_[in.result].u = gather_mask_count_;
-  ++frames_.back().pc;
-  ++stats_.instructions;
-  ++ctx_.instructions;
-  Advance(ctx_.config.scalar_op_cycles);
-  return true;
-}
-
 void ScalarUnit::OnWaitPassed(uint32_t flag, const Instr* instr, Cycle now) {
   if (track_) auto_sync_.OnWaitPassed(flag);
   if (instr != nullptr && instr->kind == static_cast<uint8_t>(SyncOrigin::kAutoSync)) {
@@ -241,20 +215,20 @@ bool ScalarUnit::DrainPending(Cycle now) {
 }
 
 void ScalarUnit::NoteIssued(PipeId pipe, const IssuedInstr& issued) {
-  switch (Info(issued.instr->opcode).op_class) {
-    case OpClass::kSetFlag:
+  switch (SyncRoleOf(Info(issued.instr->opcode).op_class)) {
+    case SyncRole::kSetFlag:
       order_.OnSetFlag(pipe, issued.flag);
       if (track_) auto_sync_.OnSetFlag(issued.flag);
       break;
-    case OpClass::kWaitFlag:
+    case SyncRole::kWaitFlag:
       order_.OnWaitFlag(pipe, issued.flag);
       if (track_) auto_sync_.OnOrderChanged();
       break;
-    case OpClass::kPipeBarrier:
+    case SyncRole::kBarrier:
       order_.OnBarrier(pipe);
       if (track_) auto_sync_.OnOrderChanged();
       break;
-    default: {
+    case SyncRole::kNone: {
       uint64_t seq = order_.OnAccess(pipe);
       if (track_) auto_sync_.OnAccess(pipe, seq, issued.ranges, issued.num_ranges, issued.instr);
       if (races_ != nullptr) {
@@ -419,15 +393,7 @@ void ScalarUnit::Run(Cycle now) {
     const Instr& in = region.ops[f.pc];
     switch (Info(in.opcode).unit) {
       case ExecUnit::kScalar:
-        if (in.opcode == Opcode::kGatherMaskCount) {
-          if (!ReadGatherMaskCount(in, now)) return;
-          break;
-        }
-        if (!ExecScalar(in)) return;
-        ++frames_.back().pc;
-        ++stats_.instructions;
-        ++ctx_.instructions;
-        Advance(ctx_.config.scalar_op_cycles);
+        if (!ExecOnScalar(in, now)) return;
         break;
       case ExecUnit::kControl:
         ++stats_.instructions;
@@ -450,7 +416,7 @@ void ScalarUnit::Run(Cycle now) {
           ScheduleResume(time_);
           return;
         }
-        if (!(Info(in.opcode).unit == ExecUnit::kDebug ? ExecDebug(in, now)
+        if (!(Info(in.opcode).unit == ExecUnit::kDebug ? ExecOnScalar(in, now)
                                                        : ExecFramework(in, now))) {
           return;
         }
@@ -465,177 +431,6 @@ void ScalarUnit::Run(Cycle now) {
         break;
     }
   }
-}
-
-bool ScalarUnit::ExecScalar(const Instr& in) {
-  ScalarValue& out = values_[in.result];
-  switch (Info(in.opcode).op_class) {
-    case OpClass::kConst:
-      if (IsFloat(in.dtype)) {
-        out.f = in.imm.f;
-      } else {
-        out.i = in.imm.i;
-      }
-      return true;
-    case OpClass::kScalarBinary: {
-      ScalarValue r;
-      ScalarFault fault = EvalScalarBinary(static_cast<ScalarBinaryKind>(in.kind), in.src_dtype,
-                                           values_[in.a], values_[in.b], &r);
-      if (fault == ScalarFault::kDivisionByZero) {
-        return Fault(in, "integer division or modulo by zero (" +
-                             std::string(DTypeProtoName(in.src_dtype)) +
-                             "). Fix: guard the divisor.");
-      }
-      values_[in.result] = r;
-      return true;
-    }
-    case OpClass::kScalarUnary:
-      out = EvalScalarUnary(static_cast<ScalarUnaryKind>(in.kind), in.dtype, in.src_dtype,
-                            values_[in.a], static_cast<uint8_t>(in.imm.i));
-      return true;
-    case OpClass::kSysValue: {
-      int64_t v = 0;
-      switch (static_cast<SysValueKind>(in.kind)) {
-        case SysValueKind::kBlockIdx:
-          v = block_;
-          break;
-        case SysValueKind::kBlockNum:
-          v = ctx_.block_dim;
-          break;
-        // AIV-only launches: one vector core per block, so it is sub-block 0 of 1.
-        case SysValueKind::kSubBlockIdx:
-          v = 0;
-          break;
-        case SysValueKind::kSubBlockNum:
-          v = 1;
-          break;
-        case SysValueKind::kIsAic:
-          v = host_.core_type() == CoreType::kAic ? 1 : 0;
-          break;
-        case SysValueKind::kIsAiv:
-          v = host_.core_type() == CoreType::kAiv ? 1 : 0;
-          break;
-        case SysValueKind::kSystemCycle:
-          v = SystemCounter();
-          break;
-        case SysValueKind::kProgramCounter:
-          v = int64_t{kProgramCounterBytesPerOp} * in.op_index;
-          break;
-        case SysValueKind::kUnsetState:
-          WarnUnsetState(in);
-          break;
-      }
-      out = CastScalar(IntValue(v), DType::kInt64, in.dtype);
-      return true;
-    }
-    case OpClass::kSelect:
-      out = IsTrue(values_[in.a], DType::kBool) ? values_[in.b] : values_[in.c];
-      return true;
-    case OpClass::kVecMask:
-      ExecVectorMask(in);
-      return true;
-    case OpClass::kStoreConfig:
-      return ExecStoreConfig(in);
-    default:
-      SIM_CHECK(false, std::string(Info(in.opcode).mnemonic) + " is not a scalar op");
-      return false;
-  }
-}
-
-void ScalarUnit::WarnUnsetState(const Instr& in) {
-  if (ctx_.check == CheckLevel::kOff) return;
-  Site site = SiteOf(&in, PipeId::kS);
-  ctx_.diags.Warn(
-      ctx_.diags.Make(Diagnostic::Kind::kUninitializedRead, Diagnostic::Severity::kWarning, site,
-                      ctx_.diags.Prefix(site) +
-                          ": reads state the kernel never set, which holds Ascend C's "
-                          "default, 0 (a null pointer for an address). Fix: set it first "
-                          "(ListTensorDesc.init and get_desc, set_shape_info, "
-                          "set_sys_workspace, set_hccl_context)."),
-      &in);
-}
-
-void ScalarUnit::ExecVectorMask(const Instr& in) {
-  switch (static_cast<VecMaskKind>(in.kind)) {
-    case VecMaskKind::kSetMask:
-      vector_mask_.hi = values_[in.a].u;
-      vector_mask_.lo = values_[in.b].u;
-      break;
-    case VecMaskKind::kSetMaskLength: {
-      int64_t len = Int(in.c);
-      bool counter = vector_mask_.counter;
-      vector_mask_ = MaskForLength(len < 0 ? 0 : static_cast<uint64_t>(len),
-                                   static_cast<uint32_t>(DTypeSize(in.dtype)), counter);
-      vector_mask_.counter = counter;  // a mask write leaves the mode as it was
-      break;
-    }
-    case VecMaskKind::kSetMaskCount:
-      vector_mask_.counter = true;
-      break;
-    case VecMaskKind::kSetMaskNorm:
-      vector_mask_.counter = false;
-      break;
-    case VecMaskKind::kResetMask:
-      vector_mask_.hi = vector_mask_.lo = ~uint64_t{0};
-      break;
-  }
-}
-
-// The pad value and atomic-store registers (ascendc-semantics.md 5.11, 5.12; CTRL bits 2..0
-// the atomic type, 4..3 the op).
-bool ScalarUnit::ExecStoreConfig(const Instr& in) {
-  switch (static_cast<StoreConfigKind>(in.kind)) {
-    case StoreConfigKind::kSetPadValue:
-      store_.pad_value = values_[in.a];
-      store_.pad_dtype = ctx_.program.value_dtypes[in.a];
-      return true;
-    case StoreConfigKind::kSetAtomic:
-    case StoreConfigKind::kSetAtomicType: {
-      int64_t type = Int(in.a);
-      if (type < 0 || type > 6) {
-        return Fault(in, "atomic type " + std::to_string(type) +
-                             " is not an AtomicDtype (ATOMIC_NONE 0 .. ATOMIC_BF16 6)");
-      }
-      store_.atomic_type = AtomicDtypeToDType(type);
-      if (static_cast<StoreConfigKind>(in.kind) == StoreConfigKind::kSetAtomicType) return true;
-      int64_t op = Int(in.b);
-      if (op < 0 || op >= static_cast<int64_t>(kNumAtomicOps)) {
-        return Fault(in, "atomic op " + std::to_string(op) +
-                             " is not one of sum 0, max 1, min 2 (CTRL bits 4..3)");
-      }
-      store_.atomic_op = static_cast<AtomicOp>(op);
-      return true;
-    }
-    case StoreConfigKind::kSetDeqScale: {
-      // The library's words (ascendc-semantics.md 4.4 layout): scale bits 31..0, offset bits
-      // 45..37, sign bit 46; a half scale in the low 16 bits.
-      auto mode = static_cast<DeqMode>(in.imm.i);
-      const ScalarValue& v = values_[in.a];
-      uint64_t word = 0;
-      if (mode == DeqMode::kHalfScale) {
-        word = FloatToHalf(static_cast<float>(v.f));
-      } else if (mode == DeqMode::kWord) {
-        word = std::bit_cast<uint32_t>(static_cast<float>(v.f)) |
-               (static_cast<uint64_t>(Int(in.b)) & 0x1ffu) << 37 |
-               static_cast<uint64_t>(values_[in.c].u != 0) << 46;
-      } else {
-        word = v.u;
-      }
-      store_.deq_word = word;
-      store_.deq_mode = mode;
-      return true;
-    }
-    case StoreConfigKind::kCheckLocalMemory:
-      watch_.Apply(values_[in.a].u);
-      return true;
-    case StoreConfigKind::kGetStoreAtomicConfig:
-      values_[in.result] =
-          CastScalar(IntValue(AtomicDtypeOf(store_.atomic_type)), DType::kInt64, DType::kInt16);
-      values_[in.c] = CastScalar(IntValue(static_cast<int64_t>(store_.atomic_op)), DType::kInt64,
-                                 DType::kInt16);
-      return true;
-  }
-  return true;
 }
 
 bool ScalarUnit::EnterControl(const Instr& in) {
@@ -812,24 +607,26 @@ bool ScalarUnit::IssueScalarAccess(const Instr& in, Cycle now) {
 bool ScalarUnit::RunOnScalar(const PendingIssue& p, Cycle now) {
   const Instr& in = *p.issued.instr;
   uint32_t flag = p.issued.flag;
-  switch (Info(in.opcode).op_class) {
-    case OpClass::kSetFlag:
+  switch (SyncRoleOf(Info(in.opcode).op_class)) {
+    case SyncRole::kSetFlag:
       ScalarSetFlag(in, flag, now);
       return true;
-    case OpClass::kWaitFlag:
+    case SyncRole::kWaitFlag:
       if (!ScalarWaitFlag(in, flag, now)) return false;
       if (in.kind == static_cast<uint8_t>(SyncOrigin::kAutoSync)) {
         // As a pipe's wait does (OnWaitPassed): the inserted pair's id is free again.
         tpipe_.events().ReleaseInserted(env_.flags.EventOf(flag), env_.flags.IdOf(flag));
       }
       return true;
-    default:
-      if (!PassesWatch(p.issued, PipeId::kS)) return false;
-      ExecScalarAccess(p.issued);
-      ++stats_.instructions;
-      ++ctx_.instructions;
-      return true;
+    case SyncRole::kBarrier:  // the scalar unit has no barrier items
+    case SyncRole::kNone:
+      break;
   }
+  if (!PassesWatch(p.issued, PipeId::kS)) return false;
+  ExecScalarAccess(p.issued);
+  ++stats_.instructions;
+  ++ctx_.instructions;
+  return true;
 }
 
 void ScalarUnit::ScalarSetFlag(const Instr& in, uint32_t flag, Cycle now) {

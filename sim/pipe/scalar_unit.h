@@ -89,11 +89,22 @@ class ScalarUnit {
   };
 
   void Run(Cycle now);
-  bool ExecScalar(const Instr& in);
+  // The executor of `in`'s layout row (ExecUnit::kScalar and kDebug ops); false when the
+  // scalar unit must stop (blocked, fault). Each executor retires its op (RetireScalar).
+  bool ExecOnScalar(const Instr& in, Cycle now);
+  bool RetireScalar(uint32_t cycles);
+  bool NoScalarExec(const Instr& in, Cycle now);
+  // The ALU and registers (scalar_alu.cc).
+  bool ExecConst(const Instr& in, Cycle now);
+  bool ExecScalarBinary(const Instr& in, Cycle now);
+  bool ExecScalarUnary(const Instr& in, Cycle now);
+  bool ExecSysValue(const Instr& in, Cycle now);
+  bool ExecSelect(const Instr& in, Cycle now);
+  bool ExecVectorMask(const Instr& in, Cycle now);
+  bool ExecStoreConfig(const Instr& in, Cycle now);
+  bool SetStoreConfig(const Instr& in);
+  bool ExecGatherMaskCount(const Instr& in, Cycle now);
   bool VectorDrained() const;
-  bool ReadGatherMaskCount(const Instr& in, Cycle now);
-  void ExecVectorMask(const Instr& in);
-  bool ExecStoreConfig(const Instr& in);
   bool EnterControl(const Instr& in);
   bool EndRegion();
   // Returns false when the scalar unit must stop (blocked, fault).
@@ -110,8 +121,10 @@ class ScalarUnit {
   void ScalarSetFlag(const Instr& in, uint32_t flag, Cycle now);
   bool ScalarWaitFlag(const Instr& in, uint32_t flag, Cycle now);
   // printf, dump_tensor, trap, profiling marks (scalar_debug.cc); false when it must stop.
-  bool ExecDebug(const Instr& in, Cycle now);
+  bool ExecPrintf(const Instr& in, Cycle now);
   bool ExecDumpTensor(const Instr& in, Cycle now);
+  bool ExecTrap(const Instr& in, Cycle now);
+  bool ExecProfMark(const Instr& in, Cycle now);
   void Emit(const Instr& in, DebugRecord::Kind kind, std::string text);
   // get_system_cycle(): the 50 MHz system counter at the scalar unit's time, derived from the
   // core clock (counter = cycles * counter_mhz / clock_mhz, rounded down).

@@ -10,9 +10,15 @@
 #include "sim/isa/semantics/deq.h"
 #include "sim/pipe/dma_pipe.h"
 #include "sim/pipe/launch_context.h"
+#include "sim/pipe/layout_functions.h"
 #include "sim/pipe/pipe_factory.h"
+#include "sim/pipe/vector_exec.h"
 
 namespace aicore::sim {
+
+namespace {
+PipeTiming ExecuteRepeat(VectorPipe& pipe, const IssuedInstr& in, Cycle now, uint8_t* scratch);
+}  // namespace
 
 std::unique_ptr<Pipe> CreateVectorPipe(PipeId id, uint32_t queue_depth, const PipeEnv& env) {
   return std::make_unique<VectorPipe>(env.core, queue_depth, env.ctx, env.flags, env.listener);
@@ -24,39 +30,54 @@ VectorPipe::VectorPipe(uint32_t core, uint32_t queue_depth, LaunchContext& ctx, 
       banks_(ctx.config.ub_banks, ctx.config.ub_bytes, ctx.config.vector_repeat_bytes) {}
 
 PipeTiming VectorPipe::Execute(const IssuedInstr& in, Cycle now, uint8_t* scratch) {
+  return FunctionsOf(Info(in.instr->opcode).op_class).vexec(*this, in, now, scratch);
+}
+
+// A UB -> UB data_copy.
+PipeTiming ExecuteLocalCopy(VectorPipe& pipe, const IssuedInstr& in, Cycle now, uint8_t* scratch) {
+  SIM_CHECK(in.transfer == TransferKind::kLocalCopy, "PIPE_V got a copy to or from GM");
+  Gather(in.src0, scratch);
+  return DmaTiming(pipe.ctx().config.ub_copy, in.bytes, in.bursts, now, nullptr);
+}
+
+// set_cmp_mask / get_cmp_mask: 16 bytes between UB and CMPMASK.
+PipeTiming ExecuteCmpMask(VectorPipe& pipe, const IssuedInstr& in, Cycle now, uint8_t* scratch) {
   const Instr& instr = *in.instr;
-  OpClass cls = Info(instr.opcode).op_class;
-  if (cls == OpClass::kDataCopy) {
-    SIM_CHECK(in.transfer == TransferKind::kLocalCopy, "PIPE_V got a copy to or from GM");
-    Gather(in.src0, scratch);
-    return DmaTiming(ctx_.config.ub_copy, in.bytes, in.bursts, now, nullptr);
-  }
+  bool set = instr.opcode == Opcode::kVecSetCmpMask;
+  Info(instr.opcode)
+      .semantics(VecOperands{instr.dtype, set ? in.src0.base : pipe.cmp_mask(), nullptr,
+                             set ? pipe.cmp_mask() : scratch, kCmpMaskBytes});
+  return pipe.Timing(pipe.ctx().costs.Vector(instr.opcode, instr.dtype), 1, 1, now);
+}
+
+// An instruction of no PIPE_V layout reached the pipe: the simulator's bug.
+PipeTiming NoVectorExec(VectorPipe& /*pipe*/, const IssuedInstr& in, Cycle now,
+                        uint8_t* /*scratch*/) {
+  SIM_CHECK(false, std::string(Info(in.instr->opcode).mnemonic) +
+                       " reached PIPE_V without vector semantics");
+  return PipeTiming{now, now};
+}
+
+// Lane-by-lane compute: the count form over whole operands, or the mask/repeat form one
+// iteration at a time (ExecuteRepeat).
+PipeTiming ExecuteElementwise(VectorPipe& pipe, const IssuedInstr& in, Cycle now,
+                              uint8_t* scratch) {
+  if (in.repeat_form) return ExecuteRepeat(pipe, in, now, scratch);
+  const Instr& instr = *in.instr;
   const OpcodeInfo& info = Info(instr.opcode);
-  SIM_CHECK(info.semantics != nullptr,
-            std::string(info.mnemonic) + " reached PIPE_V without vector semantics");
-  if (info.op_class == OpClass::kVecBilinear) return ExecuteBilinear(in, now, scratch);
-  if (cls == OpClass::kVecSort32 || cls == OpClass::kVecMrgSort || cls == OpClass::kVecProposal) {
-    return ExecuteSort(in, now, scratch);
-  }
-  if (cls == OpClass::kVecMove) return ExecuteMove(in, now, scratch);
-  if (in.repeat_form) return ExecuteRepeat(in, now, scratch);
-  if (cls == OpClass::kVecCmpMask) {
-    bool set = instr.opcode == Opcode::kVecSetCmpMask;
-    info.semantics(VecOperands{instr.dtype, set ? in.src0.base : cmp_mask_, nullptr,
-                               set ? cmp_mask_ : scratch, kCmpMaskBytes});
-    return Timing(ctx_.costs.Vector(instr.opcode, instr.dtype), 1, 1, now);
-  }
+  OpClass cls = info.op_class;
   info.semantics(VecOperands{instr.dtype, in.src0.base, in.src1.base, scratch, in.count,
                              in.scalar_bits, in.dst.base, instr.src_dtype, instr.kind});
   // Counter mode: the hardware runs ceil(bytes / repeat_bytes) repeats, the last one partial;
   // a cast's repeats hold 256 bytes of its wider type.
-  const VectorCost& cost = ctx_.costs.Vector(instr.opcode, instr.dtype);
-  uint64_t repeat_bytes = ctx_.config.vector_repeat_bytes;
+  const LaunchContext& ctx = pipe.ctx();
+  const VectorCost& cost = ctx.costs.Vector(instr.opcode, instr.dtype);
+  uint64_t repeat_bytes = ctx.config.vector_repeat_bytes;
   uint64_t lane_bytes = std::max(in.bytes, in.src0.bytes());
   uint64_t repeats = (lane_bytes + repeat_bytes - 1) / repeat_bytes;
   uint64_t srcs[2] = {in.src0_addr, in.src1_addr};
-  uint64_t beats = banks_.Beats(srcs, VectorSources(cls), in.dst_addr, in.bytes);
-  return Timing(cost, repeats, beats, now);
+  uint64_t beats = pipe.banks().Beats(srcs, VectorSources(cls), in.dst_addr, in.bytes);
+  return pipe.Timing(cost, repeats, beats, now);
 }
 
 namespace {
@@ -115,10 +136,12 @@ void VectorPipe::FaultOutOfBounds(const Instr& instr, Cycle now, const std::stri
   ctx_.Stop(LaunchResult::Status::kKernelFault);
 }
 
+namespace {
+
 // One iteration at a time: its active source lanes gathered densely, the element function run on
 // them, the results scattered into dst's image with their bytes marked. Iterations run in order,
 // all reading UB as it was when the instruction started.
-PipeTiming VectorPipe::ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* scratch) {
+PipeTiming ExecuteRepeat(VectorPipe& pipe, const IssuedInstr& in, Cycle now, uint8_t* scratch) {
   const Instr& instr = *in.instr;
   const OpcodeInfo& info = Info(instr.opcode);
   const VecGeometry& g = in.geo;
@@ -144,13 +167,14 @@ PipeTiming VectorPipe::ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* 
   const uint8_t* sel_bits = in.sel.base;
   uint64_t sel_bytes = in.sel.chunk_bytes;
   if (is_select && in.from_cmp_mask && instr.kind == kSelTensorTensor &&
-      !SelectBitsAtCmpMaskAddress(in, now, &sel_bits, &sel_bytes)) {
-    return Timing(ctx_.costs.Vector(instr.opcode, instr.dtype), g.repeats, g.repeats, now);
+      !pipe.SelectBitsAtCmpMaskAddress(in, now, &sel_bits, &sel_bytes)) {
+    return pipe.Timing(pipe.ctx().costs.Vector(instr.opcode, instr.dtype), g.repeats, g.repeats,
+                       now);
   }
   // The scalar-register select: the scalar is CMPMASK's first element when the instruction runs.
   uint64_t scalar_bits = in.scalar_bits;
   if (is_select && in.from_cmp_mask && instr.kind == kSelTensorScalar) {
-    std::memcpy(&scalar_bits, cmp_mask_, g.esize);
+    std::memcpy(&scalar_bits, pipe.cmp_mask(), g.esize);
   }
   uint8_t cmp_bits[kCmpMaskBytes] = {};  // compare's register form: lanes not compared are 0
   // vcadd's accumulate flag: the running total of the iterations' sums, in iteration order.
@@ -173,7 +197,7 @@ PipeTiming VectorPipe::ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* 
     const uint8_t* picks = nullptr;
     if (is_select && instr.kind == kSelCmpMask) {
       // Every iteration reuses the register's first `lanes` bits (ascendc-semantics.md 5.7).
-      for (uint32_t e = 0; e < lanes; ++e) select[e] = (cmp_mask_[e / 8] >> (e % 8)) & 1u;
+      for (uint32_t e = 0; e < lanes; ++e) select[e] = (pipe.cmp_mask()[e / 8] >> (e % 8)) & 1u;
       picks = select;
     } else if (sel_bits != nullptr) {
       for (uint32_t e = 0; e < lanes; ++e) {
@@ -232,31 +256,34 @@ PipeTiming VectorPipe::ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* 
       std::memset(written + at, 1, g.SizeOf(0));
     }
   }
-  if (in.to_cmp_mask) std::memcpy(cmp_mask_, cmp_bits, kCmpMaskBytes);
+  if (in.to_cmp_mask) std::memcpy(pipe.cmp_mask(), cmp_bits, kCmpMaskBytes);
   if (in.accumulate) std::memcpy(written + span, total, in.reg.bytes());  // ACC_VAL at the end
   if (is_select && instr.kind != kSelCmpMask && !in.from_cmp_mask) {
     // The library's modes 1 and 2 load CMPMASK with the scalar broadcast, or sel_mask's UB
     // address (as a 64-bit value in both halves: the model's choice), before the vsel.
     uint32_t n = instr.kind == kSelTensorScalar ? g.esize : 8;
     uint64_t v = instr.kind == kSelTensorScalar ? in.scalar_bits : in.sel_addr;
-    for (uint64_t at = 0; at + n <= kCmpMaskBytes; at += n) std::memcpy(cmp_mask_ + at, &v, n);
+    for (uint64_t at = 0; at + n <= kCmpMaskBytes; at += n)
+      std::memcpy(pipe.cmp_mask() + at, &v, n);
   }
   // One pass of the pipeline per iteration; UB bank conflicts are modelled for dense operands.
-  const VectorCost& cost = ctx_.costs.Vector(instr.opcode, instr.dtype);
+  const VectorCost& cost = pipe.ctx().costs.Vector(instr.opcode, instr.dtype);
   uint64_t beats = g.repeats;
   if (g.Dense() && g.repeats > 0) {
     uint64_t srcs[2] = {in.src0_addr, in.src1_addr};
-    beats = banks_.Beats(srcs, sources, in.dst_addr, g.repeats * kRepeatBytes);
+    beats = pipe.banks().Beats(srcs, sources, in.dst_addr, g.repeats * kRepeatBytes);
   }
   if (g.dst_bits && g.counter && !in.to_cmp_mask)
-    return CompareCountTiming(cost, g.repeats, beats, now);
-  return Timing(cost, g.repeats, beats, now);
+    return pipe.CompareCountTiming(cost, g.repeats, beats, now);
+  return pipe.Timing(cost, g.repeats, beats, now);
 }
+
+}  // namespace
 
 // Sort and proposal instructions: whole operands at once (no lanes, no mask). The scratch is dst's
 // image, the bytes written, then VMS4_SR for a merge. Merge r of a repeated merge reads every
 // list one pitch further on and writes after the previous merge's output.
-PipeTiming VectorPipe::ExecuteSort(const IssuedInstr& in, Cycle now, uint8_t* scratch) {
+PipeTiming ExecuteSort(VectorPipe& pipe, const IssuedInstr& in, Cycle now, uint8_t* scratch) {
   const Instr& instr = *in.instr;
   const OpcodeInfo& info = Info(instr.opcode);
   uint64_t span = in.dst.chunk_bytes;
@@ -304,13 +331,13 @@ PipeTiming VectorPipe::ExecuteSort(const IssuedInstr& in, Cycle now, uint8_t* sc
       std::memset(written, 1, span);
     }
   }
-  const VectorCost& cost = ctx_.costs.Vector(instr.opcode, instr.dtype);
-  return Timing(cost, in.geo.repeats, in.geo.repeats, now);
+  const VectorCost& cost = pipe.ctx().costs.Vector(instr.opcode, instr.dtype);
+  return pipe.Timing(cost, in.geo.repeats, in.geo.repeats, now);
 }
 
 // A rearrangement: its bytes moved from UB as it is now into the image of its dst span. An
 // address outside UB faults here, at the line of the instruction.
-PipeTiming VectorPipe::ExecuteMove(const IssuedInstr& in, Cycle now, uint8_t* scratch) {
+PipeTiming ExecuteMove(VectorPipe& pipe, const IssuedInstr& in, Cycle now, uint8_t* scratch) {
   const Instr& instr = *in.instr;
   uint64_t span = in.dst.chunk_bytes;
   std::memset(scratch + span, 0, span);
@@ -325,11 +352,11 @@ PipeTiming VectorPipe::ExecuteMove(const IssuedInstr& in, Cycle now, uint8_t* sc
   Info(instr.opcode).semantics(ops);
   if (!call.ok) {
     std::memset(scratch + span, 0, span);  // a faulting instruction writes nothing
-    FaultOutOfBounds(instr, now, call.fault + ". Fix: keep offsets and addresses inside UB.");
+    pipe.FaultOutOfBounds(instr, now, call.fault + ". Fix: keep offsets and addresses inside UB.");
   }
   if (in.move_kept != nullptr) *in.move_kept = call.kept;
-  const VectorCost& cost = ctx_.costs.Vector(instr.opcode, instr.dtype);
-  return Timing(cost, in.geo.repeats, in.geo.repeats, now);
+  const VectorCost& cost = pipe.ctx().costs.Vector(instr.opcode, instr.dtype);
+  return pipe.Timing(cost, in.geo.repeats, in.geo.repeats, now);
 }
 
 // The library issues a count-form compare as instructions of at most 252 repeats plus a tail

@@ -1,7 +1,9 @@
 // PIPE_V of a vector core: vector arithmetic and UB -> UB data_copy. Pipelined: it accepts the
 // next instruction after beats * cycles_per_repeat cycles (beats = repeats, more with UB bank
 // conflicts, sim/mem/ub_banks.h) but writes the destination per_call_cycles later, so a
-// dependent instruction without pipe_barrier(PIPE_V) reads stale UB, as on the chip.
+// dependent instruction without pipe_barrier(PIPE_V) reads stale UB, as on the chip. What an
+// instruction does is its layout's executor (sim/pipe/vector_exec.h); the pipe holds the state
+// they share.
 #pragma once
 
 #include <string>
@@ -18,24 +20,29 @@ class VectorPipe : public Pipe {
   VectorPipe(uint32_t core, uint32_t queue_depth, LaunchContext& ctx, FlagFile& flags,
              PipeListener& listener);
 
+  // For the executors.
+  LaunchContext& ctx() { return ctx_; }
+  UbBankModel& banks() { return banks_; }
+  // The CMPMASK register: written and read by PIPE_V instructions in pipe order, at their start
+  // (the race checker demands the barrier the chip needs between a writer and a reader).
+  uint8_t* cmp_mask() { return cmp_mask_; }
+  // An address that depends on data reached outside its memory: an error at the instruction's
+  // line, and the launch stops (the chip raises an exception).
+  void FaultOutOfBounds(const Instr& instr, Cycle now, const std::string& what);
+  // Select's register form in mode 2: the selection bits at the UB address CMPMASK holds.
+  bool SelectBitsAtCmpMaskAddress(const IssuedInstr& in, Cycle now, const uint8_t** bits,
+                                  uint64_t* bytes);
+  // `repeats` passes of the pipeline, `beats` with bank conflicts.
+  PipeTiming Timing(const VectorCost& cost, uint64_t repeats, uint64_t beats, Cycle now);
+  // A count-form compare as the library issues it: instructions of at most 252 repeats.
+  PipeTiming CompareCountTiming(const VectorCost& cost, uint64_t repeats, uint64_t beats,
+                                Cycle now);
+
  protected:
   PipeTiming Execute(const IssuedInstr& in, Cycle now, uint8_t* scratch) override;
 
  private:
-  PipeTiming ExecuteRepeat(const IssuedInstr& in, Cycle now, uint8_t* scratch);
-  void FaultOutOfBounds(const Instr& instr, Cycle now, const std::string& what);
-  bool SelectBitsAtCmpMaskAddress(const IssuedInstr& in, Cycle now, const uint8_t** bits,
-                                  uint64_t* bytes);
-  PipeTiming ExecuteBilinear(const IssuedInstr& in, Cycle now, uint8_t* scratch);  // own file
-  PipeTiming ExecuteSort(const IssuedInstr& in, Cycle now, uint8_t* scratch);
-  PipeTiming ExecuteMove(const IssuedInstr& in, Cycle now, uint8_t* scratch);
-  PipeTiming Timing(const VectorCost& cost, uint64_t repeats, uint64_t beats, Cycle now);
-  PipeTiming CompareCountTiming(const VectorCost& cost, uint64_t repeats, uint64_t beats,
-                                Cycle now);
-
   UbBankModel banks_;
-  // The CMPMASK register: written and read by PIPE_V instructions in pipe order, at their start
-  // (the race checker demands the barrier the chip needs between a writer and a reader).
   uint8_t cmp_mask_[kCmpMaskBytes] = {};
 };
 

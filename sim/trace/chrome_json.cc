@@ -181,7 +181,12 @@ void AppendMarker(std::string* out, const Layout& l, const Marker& m, bool merge
   if (!m.pipe.has_value()) {
     while (pipe + 1 < l.pipes.size() && l.Lanes(m.core, pipe) == 0) ++pipe;
   }
-  TrackNames track = merged ? MergedTrack(l, m.core, pipe, 0) : CoreFileTrack(l, pipe, 0);
+  // A launch that stopped before any instruction ran has no pipe tracks: the finding spans the
+  // core's process.
+  TrackNames track = l.pipes.empty() ? TrackNames{merged ? JsonString(l.cores[m.core].Name()) : "0",
+                                                  merged ? JsonString("") : "0"}
+                     : merged ? MergedTrack(l, m.core, pipe, 0)
+                              : CoreFileTrack(l, pipe, 0);
   const char* color = d.severity == Diagnostic::Severity::kError  ? "terrible"
                       : d.severity == Diagnostic::Severity::kNote ? "grey"
                                                                   : "bad";

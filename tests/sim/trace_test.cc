@@ -644,6 +644,35 @@ TEST(TraceWriter, DiagnosticsAreInstantEventsAtTheirInstruction) {
   }
 }
 
+TEST(TraceWriter, ALaunchThatStoppedBeforeAnyInstructionStillGivesValidFiles) {
+  // An operand rejected at the first instruction: no timeline, one error (a crash before).
+  LaunchResult r = HandBuilt();
+  r.timeline.clear();
+  Diagnostic error;
+  error.severity = Diagnostic::Severity::kError;
+  error.kind = Diagnostic::Kind::kInvalidOperand;
+  error.message = "core 0 (block 0) PIPE_MTE2 data_copy_pad at kernel.py:9: left_padding ...";
+  error.core = 0;
+  error.cores = {0};
+  error.pipe = "MTE2";
+  error.location = {"kernel.py", 9, 0};
+  r.diagnostics = {error};
+  auto files = Render(r);
+  for (const char* path : {"simulator/core0.veccore0/trace.json", "simulator/trace.json"}) {
+    SCOPED_TRACE(path);
+    std::vector<Event> events =
+        ValidateTrace(files[path], std::string(path) == "simulator/trace.json" ? 2 : 1);
+    int markers = 0;
+    for (const Event& e : events) {
+      if (e.ph != "i") continue;
+      ++markers;
+      EXPECT_EQ(e.name, "INVALID_OPERAND");
+      EXPECT_EQ(e.json->Get("s")->str, "p");
+    }
+    EXPECT_EQ(markers, 1);
+  }
+}
+
 TEST(TraceWriter, MarkerNamesAreTheReportsKindNames) {
   for (int k = aicore::report::v1::Diagnostic::Kind_MIN + 1;
        k <= aicore::report::v1::Diagnostic::Kind_MAX; ++k) {

@@ -83,22 +83,38 @@ void WholeExtreme(const VecOperands& o, const char* op, Better better) {
 
 }  // namespace
 
+namespace {
+
+// Where each reduction writes (opcode.h ReduceLayout): the lanes one result covers, and whether
+// the ordered forms VALUE_INDEX and INDEX_VALUE (orders 0, 1) write a (value, index) pair.
+enum class ReduceGroup : uint8_t { kIteration, kBlock, kPair };
+struct ReduceRow {
+  Opcode op;
+  ReduceGroup group;
+  bool ordered_pair;
+};
+constexpr ReduceRow kReduceRows[] = {
+    {Opcode::kVecWholeReduceSum, ReduceGroup::kIteration, false},
+    {Opcode::kVecWholeReduceMax, ReduceGroup::kIteration, true},
+    {Opcode::kVecWholeReduceMin, ReduceGroup::kIteration, true},
+    {Opcode::kVecBlockReduceSum, ReduceGroup::kBlock, false},
+    {Opcode::kVecBlockReduceMax, ReduceGroup::kBlock, false},
+    {Opcode::kVecBlockReduceMin, ReduceGroup::kBlock, false},
+    {Opcode::kVecPairReduceSum, ReduceGroup::kPair, false},
+};
+
+}  // namespace
+
 ReduceLayout ReduceLayoutOf(Opcode op, uint8_t order, uint32_t lanes, uint32_t esize) {
-  switch (op) {
-    case Opcode::kVecWholeReduceSum:
-      return {lanes, 1};
-    case Opcode::kVecWholeReduceMax:
-    case Opcode::kVecWholeReduceMin:
-      return {lanes, order < 2 ? 2u : 1u};  // VALUE_INDEX, INDEX_VALUE: a pair
-    case Opcode::kVecBlockReduceSum:
-    case Opcode::kVecBlockReduceMax:
-    case Opcode::kVecBlockReduceMin:
-      return {static_cast<uint32_t>(32 / esize), 1};  // one per 32-byte block
-    case Opcode::kVecPairReduceSum:
-      return {2, 1};
-    default:
-      return {0, 1};
+  for (const ReduceRow& row : kReduceRows) {
+    if (row.op != op) continue;
+    uint32_t width = row.ordered_pair && order < 2 ? 2u : 1u;
+    uint32_t group = row.group == ReduceGroup::kIteration ? lanes
+                     : row.group == ReduceGroup::kBlock   ? static_cast<uint32_t>(32 / esize)
+                                                          : 2u;
+    return {group, width};
   }
+  return {0, 1};
 }
 
 void VecWholeReduceMax(const VecOperands& o) { WholeExtreme(o, "whole_reduce_max", Above); }

@@ -6,6 +6,8 @@ The op list, the IR kind of each op and the element types it accepts come from t
 instruction table (asc/_isa.py, generated from sim/isa/instructions.def at build time): one API
 function per row, so adding an instruction there adds it here.
 """
+import importlib
+
 from asc import _isa
 from asc.codegen.builder import require_builder
 from asc.language.core.dispatch import Overload, Param, dispatch, of_type
@@ -18,7 +20,6 @@ from asc.language.core.types import BinaryRepeatParams, CopyRepeatParams, UnaryR
 from asc.language.basic.common import (check_same_dtype as _check_dtypes, check_ub, dtypes_text,
                                        is_bool, local_tensor,
                                        require_local_tensors as _require_tensors, runtime_int)
-from asc.language.basic.sort import SORT_MAKERS
 
 
 def _number(x) -> bool:
@@ -660,60 +661,6 @@ def _cmp_mask(api, ir_op, kind, allowed):
     return op
 
 
-def _literal_bool(x) -> bool:
-    return isinstance(ConstExpr.unwrap(x), bool)
-
-
-_literal_bool.__name__ = "bool"
-
-
-def _bilinear(api, ir_op, kind, allowed):
-    def op(dst, src0, src0_offset, src1, *args, **kwargs):
-        require_builder(api)
-        _require_tensors(api, dst=dst, src0=src0, src0_offset=src0_offset, src1=src1)
-
-        def emit(mask, h_repeat, repeat_mode, dst_blk_stride, v_r_offset, v_repeat,
-                 shared_tmp_buffer):
-            check_ub(api, dst=dst, src0=src0, src0_offset=src0_offset, src1=src1,
-                     shared_tmp_buffer=shared_tmp_buffer)
-            _check_dtypes(api, allowed, dst=dst, src0=src0, src1=src1)
-            if src0_offset.dtype != KT.uint32:
-                raise TypeError(f"{api}(): src0_offset must be a uint32 tensor of byte offsets, "
-                                f"got {src0_offset.dtype}")
-            ids = {"h_repeat": to_value(h_repeat, KT.uint8).id,
-                   "repeat_mode": to_value(int(ConstExpr.unwrap(repeat_mode)), KT.int32).id,
-                   "dst_blk_stride": to_value(dst_blk_stride, KT.uint16).id,
-                   "v_r_offset": to_value(v_r_offset, KT.uint16).id,
-                   "v_repeat": to_value(v_repeat, KT.uint8).id}
-            masks = mask_fields(mask)
-            refs = {name: tensor_ref(t) for name, t in (
-                ("dst", dst), ("src0", src0), ("src0_offset", src0_offset), ("src1", src1),
-                ("shared_tmp", shared_tmp_buffer))}
-            # The offsets may select any block of src0: the simulator checks them against its
-            # extent (to the end of its buffer when no size was set).
-            if refs["src0"].count == 0:
-                refs["src0"].count = to_value(src0.get_size(), KT.int32).id
-            ir = require_builder(api).emit(ir_op)
-            for name, ref in refs.items():
-                getattr(ir, name).CopyFrom(ref)
-            for field, value in ids.items():
-                setattr(ir, field, value)
-            for field, value in masks.items():
-                setattr(ir.mask, field, value)
-
-        tail = [Param("h_repeat", runtime_int), Param("repeat_mode", _literal_bool),
-                Param("dst_blk_stride", runtime_int), Param("v_r_offset", runtime_int),
-                Param("v_repeat", runtime_int), Param("shared_tmp_buffer", local_tensor)]
-        dispatch(api, [Overload([Param("mask", runtime_int)] + tail, emit),
-                       Overload([Param("mask", bit_mask)] + tail, emit)], args, kwargs)
-    op.__name__ = op.__qualname__ = api
-    op.__doc__ = (f"{api}(dst, src0, src0_offset, src1, mask, h_repeat, repeat_mode, "
-                  f"dst_blk_stride, v_r_offset, v_repeat, shared_tmp_buffer): per vertical step "
-                  f"the sum over horizontal steps of 8 blocks of src0 (at byte offsets from "
-                  f"src0_offset) times src1's scalars, into a 128-element window of dst.")
-    return op
-
-
 def _any(x) -> bool:
     return True
 
@@ -759,13 +706,16 @@ class _Strides:
 
 from asc.language.basic import vec_move as _vec_move  # noqa: E402 (it uses the helpers above)
 
-_MAKERS = {"binary": _binary, "unary": _unary, "scalar": _scalar, "binary_dst": _binary,
-           "scalar_dst": _scalar, "fill": _fill, "cast": _cast,
-           "reduce": _reduce, "compare": _compare,
-           "select": _select, "bilinear": _bilinear, "vector_copy": _copy,
-           "move": _vec_move.move_maker, "cmp_mask": _cmp_mask, "binary_cast": _binary_cast,
-           "cast_deq": _cast_deq}
-_MAKERS.update(SORT_MAKERS)  # sort and proposal rows (asc/language/basic/sort.py)
+
+def _maker(where):
+    module, _, name = where.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+# Each layout's maker, as the layout table names it (asc/_isa.py LAYOUT_MAKERS); cast_deq is a
+# cast row with a signature of its own.
+_MAKERS = {layout: _maker(where) for layout, where in _isa.LAYOUT_MAKERS.items()}
+_MAKERS["cast_deq"] = _cast_deq
 
 __all__ = list(_vec_move.__all__)
 get_gather_mask_remain_count = _vec_move.get_gather_mask_remain_count
