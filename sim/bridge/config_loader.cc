@@ -14,9 +14,12 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <type_traits>
 
 #include "sim/bridge/bridge.h"
 #include "sim/bridge/builtin_configs.h"
+#include "sim/bridge/config_fields.h"
+#include "sim/core/invariant.h"
 #include "sim/soc/config_check.h"
 #include "soc_config.pb.h"
 
@@ -173,95 +176,61 @@ std::string FirstUnset(const pb::Message& m, const std::string& path) {
   return "";
 }
 
-// Per-cycle figures derived from physical ones, at the precision the model holds them: 0.01 for
-// bandwidths and fractional overheads, whole cycles for the launch overhead.
-double Hundredths(double v) { return std::round(v * 100.0) / 100.0; }
-double PerCycle(double per_second, double clock_mhz) {
-  return Hundredths(per_second / (clock_mhz * 1e6));
-}
+// Figures given in physical units, per cycle at the clock.
+double PerCycle(double per_second, double clock_mhz) { return per_second / (clock_mhz * 1e6); }
 double NsToCycles(double ns, double clock_mhz) { return ns * clock_mhz / 1000.0; }
 
-DmaCostConfig Dma(const cfg::DmaCost& d) {
-  return DmaCostConfig{d.fixed_cycles(), d.per_burst_cycles(), d.core_bytes_per_cycle()};
+// Where a description gives a figure (the `from` column of soc_figures.def): the resolved
+// config's own path, or another field converted at the clock.
+struct Source {
+  const char* path = nullptr;
+  double (*convert)(double, double clock_mhz) = nullptr;  // nullptr: the own path, as it is
+};
+constexpr Source Same() { return {}; }
+constexpr Source PerSecond(const char* path) { return {path, &PerCycle}; }
+constexpr Source Nanoseconds(const char* path) { return {path, &NsToCycles}; }
+
+// A converted figure at the precision the model holds it: 0.01 for bandwidths and fractional
+// overheads, whole cycles for an integer figure (the launch overhead).
+template <typename T>
+T Held(double v) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::round(v * 100.0) / 100.0;
+  } else {
+    return static_cast<T>(std::llround(v));
+  }
 }
 
-// The figures a description and a resolved config hold alike (same fields in both messages).
-template <typename Message>
-void CopyShared(const Message& p, SocConfig* out) {
-  SocConfig& c = *out;
-  c.name = p.name();
-  c.arch = p.arch();
-  c.cube_cores = p.cube_cores();
-  c.vector_cores = p.vector_cores();
-  c.clock_mhz = p.clock_mhz();
-  const cfg::MemorySizes& m = p.memory();
-  c.ub_bytes = m.ub_bytes();
-  c.l1_bytes = m.l1_bytes();
-  c.l0a_bytes = m.l0a_bytes();
-  c.l0b_bytes = m.l0b_bytes();
-  c.l0c_bytes = m.l0c_bytes();
-  c.bt_bytes = m.bt_bytes();
-  c.fb_bytes = m.fb_bytes();
-  c.l2_bytes = m.l2_bytes();
-  c.hbm_bytes = m.hbm_bytes();
-  c.ub_alignment_bytes = m.ub_alignment_bytes();
-  c.l1_alignment_bytes = m.l1_alignment_bytes();
-  c.l0a_alignment_bytes = m.l0a_alignment_bytes();
-  c.l0b_alignment_bytes = m.l0b_alignment_bytes();
-  c.l0c_alignment_bytes = m.l0c_alignment_bytes();
-  c.bt_alignment_bytes = m.bt_alignment_bytes();
-  c.fb_alignment_bytes = m.fb_alignment_bytes();
-  const cfg::QueueDepths& q = p.queue_depth();
-  c.queue_depth_vector = q.vector();
-  c.queue_depth_cube = q.cube();
-  c.queue_depth_mte1 = q.mte1();
-  c.queue_depth_mte2 = q.mte2();
-  c.queue_depth_mte3 = q.mte3();
-  c.queue_depth_fixpipe = q.fixpipe();
-  c.scalar_op_cycles = p.scalar().op_cycles();
-  c.scalar_issue_cycles = p.scalar().issue_cycles();
-  c.scalar_local_load_cycles = p.scalar().local_load_cycles();
-  c.scalar_local_store_cycles = p.scalar().local_store_cycles();
-  c.scalar_gm_load_cycles = p.scalar().gm_load_cycles();
-  c.scalar_gm_store_cycles = p.scalar().gm_store_cycles();
-  c.vector_repeat_bytes = p.vector().repeat_bytes();
-  for (const cfg::VectorCost& v : p.vector().costs()) {
-    c.vector_costs.push_back({v.op(), v.dtype(), v.per_call_cycles(), v.cycles_per_repeat()});
+template <typename T>
+void Describe(const cfg::SocDescription& d, const char* path, Source from, double clock_mhz,
+              T* out) {
+  if (from.convert == nullptr) {
+    GetField(d, path, out);
+  } else if constexpr (std::is_arithmetic_v<T>) {
+    double v = 0;
+    GetField(d, from.path, &v);
+    *out = Held<T>(from.convert(v, clock_mhz));
+  } else {
+    SIM_CHECK(false, std::string("config figure \"") + path + "\" converts a non-number");
   }
-  c.mte2 = Dma(p.mte2());
-  c.mte3 = Dma(p.mte3());
-  c.ub_copy = Dma(p.ub_copy());
-  c.flag_ids_per_event = p.flag_ids_per_event();
-  c.flag_latency_cycles = p.flag_latency_cycles();
-  c.barrier_cycles = p.barrier_cycles();
-  c.ub_banks =
-      UbBankConfig{p.ub_banks().block_bytes(), p.ub_banks().groups(), p.ub_banks().bank_bytes()};
-  const cfg::DebugUnit& d = p.debug();
-  c.debug = DebugConfig{d.system_counter_mhz(), d.printf_cycles(), d.dump_fixed_cycles(),
-                        d.output_bytes_per_core(), d.output_bytes_per_launch()};
+}
+
+void CopyCosts(const cfg::VectorUnit& v, SocConfig* c) {
+  for (const cfg::VectorCost& row : v.costs()) {
+    c->vector_costs.push_back(
+        {row.op(), row.dtype(), row.per_call_cycles(), row.cycles_per_repeat()});
+  }
 }
 
 // A description's figures at its clock.
 SocConfig Resolve(const cfg::SocDescription& p) {
   SocConfig c;
-  CopyShared(p, &c);
-  const cfg::GlobalMemoryDescription& g = p.gm();
-  double mhz = c.clock_mhz;
-  c.hbm_read_bytes_per_cycle = PerCycle(g.hbm_read_bytes_per_second(), mhz);
-  c.hbm_write_bytes_per_cycle = PerCycle(g.hbm_write_bytes_per_second(), mhz);
-  c.hbm_transfer_overhead_cycles = Hundredths(NsToCycles(g.hbm_transfer_overhead_ns(), mhz));
-  c.gm_request_bytes = g.request_bytes();
-  c.gm_misaligned_efficiency = g.misaligned_efficiency();
-  c.gm_latency_cycles = g.latency_cycles();
-  c.gm_alloc_alignment_bytes = g.alloc_alignment_bytes();
-  c.gm_alloc_block_bytes = g.alloc_block_bytes();
-  c.launch_overhead_cycles =
-      static_cast<uint64_t>(std::llround(NsToCycles(p.launch_overhead_ns(), mhz)));
-  c.launch_overhead_per_core_cycles =
-      static_cast<uint64_t>(std::llround(NsToCycles(p.launch_overhead_per_core_ns(), mhz)));
-  const cfg::L2CacheDescription& l2 = p.l2();
-  c.l2 = L2Config{l2.line_bytes(), l2.ways(), PerCycle(l2.bytes_per_second(), mhz),
-                  l2.hit_latency_cycles(), l2.write_allocate()};
+  double mhz = p.clock_mhz();
+#define AICORE_SOC_FIGURE(type, member, path, check, from) Describe(p, path, from, mhz, &c.member);
+#define AICORE_SOC_PART(member, path, check, from) Describe(p, path, from, mhz, &c.member);
+#define AICORE_SOC_RULE(rule)
+#include "sim/core/soc_figures.def"
+  CopyCosts(p.vector(), &c);
   return c;
 }
 
@@ -340,61 +309,20 @@ StatusOr<SocConfig> LoadSocConfig(const std::string& platform) {
 
 SocConfig FromProto(const cfg::SocConfig& p) {
   SocConfig c;
-  CopyShared(p, &c);
-  const cfg::GlobalMemory& g = p.gm();
-  c.hbm_read_bytes_per_cycle = g.hbm_read_bytes_per_cycle();
-  c.hbm_write_bytes_per_cycle = g.hbm_write_bytes_per_cycle();
-  c.hbm_transfer_overhead_cycles = g.hbm_transfer_overhead_cycles();
-  c.gm_request_bytes = g.request_bytes();
-  c.gm_misaligned_efficiency = g.misaligned_efficiency();
-  c.gm_latency_cycles = g.latency_cycles();
-  c.gm_alloc_alignment_bytes = g.alloc_alignment_bytes();
-  c.gm_alloc_block_bytes = g.alloc_block_bytes();
-  c.launch_overhead_cycles = p.launch_overhead_cycles();
-  c.launch_overhead_per_core_cycles = p.launch_overhead_per_core_cycles();
-  c.l2 = L2Config{p.l2().line_bytes(), p.l2().ways(), p.l2().bytes_per_cycle(),
-                  p.l2().hit_latency_cycles(), p.l2().write_allocate()};
+#define AICORE_SOC_FIGURE(type, member, path, check, from) GetField(p, path, &c.member);
+#define AICORE_SOC_PART(member, path, check, from) GetField(p, path, &c.member);
+#define AICORE_SOC_RULE(rule)
+#include "sim/core/soc_figures.def"
+  CopyCosts(p.vector(), &c);
   return c;
 }
 
 void ToProto(const SocConfig& c, cfg::SocConfig* out) {
   out->Clear();
-  out->set_name(c.name);
-  out->set_arch(c.arch);
-  out->set_cube_cores(c.cube_cores);
-  out->set_vector_cores(c.vector_cores);
-  out->set_clock_mhz(c.clock_mhz);
-  cfg::MemorySizes* m = out->mutable_memory();
-  m->set_ub_bytes(c.ub_bytes);
-  m->set_l1_bytes(c.l1_bytes);
-  m->set_l0a_bytes(c.l0a_bytes);
-  m->set_l0b_bytes(c.l0b_bytes);
-  m->set_l0c_bytes(c.l0c_bytes);
-  m->set_bt_bytes(c.bt_bytes);
-  m->set_fb_bytes(c.fb_bytes);
-  m->set_l2_bytes(c.l2_bytes);
-  m->set_hbm_bytes(c.hbm_bytes);
-  m->set_ub_alignment_bytes(c.ub_alignment_bytes);
-  m->set_l1_alignment_bytes(c.l1_alignment_bytes);
-  m->set_l0a_alignment_bytes(c.l0a_alignment_bytes);
-  m->set_l0b_alignment_bytes(c.l0b_alignment_bytes);
-  m->set_l0c_alignment_bytes(c.l0c_alignment_bytes);
-  m->set_bt_alignment_bytes(c.bt_alignment_bytes);
-  m->set_fb_alignment_bytes(c.fb_alignment_bytes);
-  cfg::QueueDepths* q = out->mutable_queue_depth();
-  q->set_vector(c.queue_depth_vector);
-  q->set_cube(c.queue_depth_cube);
-  q->set_mte1(c.queue_depth_mte1);
-  q->set_mte2(c.queue_depth_mte2);
-  q->set_mte3(c.queue_depth_mte3);
-  q->set_fixpipe(c.queue_depth_fixpipe);
-  out->mutable_scalar()->set_op_cycles(c.scalar_op_cycles);
-  out->mutable_scalar()->set_issue_cycles(c.scalar_issue_cycles);
-  out->mutable_scalar()->set_local_load_cycles(c.scalar_local_load_cycles);
-  out->mutable_scalar()->set_local_store_cycles(c.scalar_local_store_cycles);
-  out->mutable_scalar()->set_gm_load_cycles(c.scalar_gm_load_cycles);
-  out->mutable_scalar()->set_gm_store_cycles(c.scalar_gm_store_cycles);
-  out->mutable_vector()->set_repeat_bytes(c.vector_repeat_bytes);
+#define AICORE_SOC_FIGURE(type, member, path, check, from) SetField(out, path, c.member);
+#define AICORE_SOC_PART(member, path, check, from) SetField(out, path, c.member);
+#define AICORE_SOC_RULE(rule)
+#include "sim/core/soc_figures.def"
   for (const VectorCostRow& r : c.vector_costs) {
     cfg::VectorCost* v = out->mutable_vector()->add_costs();
     v->set_op(r.op);
@@ -402,44 +330,6 @@ void ToProto(const SocConfig& c, cfg::SocConfig* out) {
     v->set_per_call_cycles(r.per_call_cycles);
     v->set_cycles_per_repeat(r.cycles_per_repeat);
   }
-  auto dma = [](const DmaCostConfig& d, cfg::DmaCost* p) {
-    p->set_fixed_cycles(d.fixed_cycles);
-    p->set_per_burst_cycles(d.per_burst_cycles);
-    p->set_core_bytes_per_cycle(d.core_bytes_per_cycle);
-  };
-  dma(c.mte2, out->mutable_mte2());
-  dma(c.mte3, out->mutable_mte3());
-  dma(c.ub_copy, out->mutable_ub_copy());
-  cfg::GlobalMemory* g = out->mutable_gm();
-  g->set_hbm_read_bytes_per_cycle(c.hbm_read_bytes_per_cycle);
-  g->set_hbm_write_bytes_per_cycle(c.hbm_write_bytes_per_cycle);
-  g->set_hbm_transfer_overhead_cycles(c.hbm_transfer_overhead_cycles);
-  g->set_request_bytes(c.gm_request_bytes);
-  g->set_misaligned_efficiency(c.gm_misaligned_efficiency);
-  g->set_latency_cycles(c.gm_latency_cycles);
-  g->set_alloc_alignment_bytes(c.gm_alloc_alignment_bytes);
-  g->set_alloc_block_bytes(c.gm_alloc_block_bytes);
-  out->set_flag_ids_per_event(c.flag_ids_per_event);
-  out->set_flag_latency_cycles(c.flag_latency_cycles);
-  out->set_barrier_cycles(c.barrier_cycles);
-  out->set_launch_overhead_cycles(c.launch_overhead_cycles);
-  out->set_launch_overhead_per_core_cycles(c.launch_overhead_per_core_cycles);
-  cfg::L2Cache* l2 = out->mutable_l2();
-  l2->set_line_bytes(c.l2.line_bytes);
-  l2->set_ways(c.l2.ways);
-  l2->set_bytes_per_cycle(c.l2.bytes_per_cycle);
-  l2->set_hit_latency_cycles(c.l2.hit_latency_cycles);
-  l2->set_write_allocate(c.l2.write_allocate);
-  cfg::UbBanks* ub = out->mutable_ub_banks();
-  ub->set_block_bytes(c.ub_banks.block_bytes);
-  ub->set_groups(c.ub_banks.groups);
-  ub->set_bank_bytes(c.ub_banks.bank_bytes);
-  cfg::DebugUnit* debug = out->mutable_debug();
-  debug->set_system_counter_mhz(c.debug.system_counter_mhz);
-  debug->set_printf_cycles(c.debug.printf_cycles);
-  debug->set_dump_fixed_cycles(c.debug.dump_fixed_cycles);
-  debug->set_output_bytes_per_core(c.debug.output_bytes_per_core);
-  debug->set_output_bytes_per_launch(c.debug.output_bytes_per_launch);
 }
 
 std::string ConfigHash(const SocConfig& config) {

@@ -48,49 +48,15 @@ struct DebugConfig {
 };
 
 struct SocConfig {
-  std::string name;
-  std::string arch;
-  uint32_t cube_cores = 0;
-  uint32_t vector_cores = 0;
-  double clock_mhz = 0;
+  // The scalar figures, one per row of soc_figures.def (which also reads and checks them).
+#define AICORE_SOC_FIGURE(type, member, path, check, from) type member{};
+#define AICORE_SOC_PART(member, path, check, from)
+#define AICORE_SOC_RULE(rule)
+#include "sim/core/soc_figures.def"
 
-  uint64_t ub_bytes = 0, l1_bytes = 0, l0a_bytes = 0, l0b_bytes = 0, l0c_bytes = 0;
-  uint64_t bt_bytes = 0, fb_bytes = 0, l2_bytes = 0, hbm_bytes = 0;
-  // Start-address alignment of instruction operands per local memory.
-  uint32_t ub_alignment_bytes = 0, l1_alignment_bytes = 0, l0a_alignment_bytes = 0;
-  uint32_t l0b_alignment_bytes = 0, l0c_alignment_bytes = 0, bt_alignment_bytes = 0;
-  uint32_t fb_alignment_bytes = 0;
-
-  uint32_t queue_depth_vector = 0, queue_depth_cube = 0, queue_depth_mte1 = 0;
-  uint32_t queue_depth_mte2 = 0, queue_depth_mte3 = 0, queue_depth_fixpipe = 0;
-
-  uint32_t scalar_op_cycles = 0;
-  uint32_t scalar_issue_cycles = 0;
-  uint32_t scalar_local_load_cycles = 0;  // get_value / set_value of one element
-  uint32_t scalar_local_store_cycles = 0;
-  uint32_t scalar_gm_load_cycles = 0;
-  uint32_t scalar_gm_store_cycles = 0;
-
-  uint32_t vector_repeat_bytes = 0;
+  // Parts: their scalar members are rows of soc_figures.def too.
   std::vector<VectorCostRow> vector_costs;
-
   DmaCostConfig mte2, mte3, ub_copy;
-
-  double hbm_read_bytes_per_cycle = 0;
-  double hbm_write_bytes_per_cycle = 0;
-  double hbm_transfer_overhead_cycles = 0;
-  uint32_t gm_request_bytes = 0;
-  double gm_misaligned_efficiency = 0;
-  uint32_t gm_latency_cycles = 0;
-  uint64_t gm_alloc_alignment_bytes = 0;
-  uint64_t gm_alloc_block_bytes = 0;
-
-  uint32_t flag_ids_per_event = 0;
-  uint32_t flag_latency_cycles = 0;
-  uint32_t barrier_cycles = 0;
-  uint64_t launch_overhead_cycles = 0;  // base
-  uint64_t launch_overhead_per_core_cycles = 0;
-
   L2Config l2;
   UbBankConfig ub_banks;
   DebugConfig debug;

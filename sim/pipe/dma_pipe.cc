@@ -9,6 +9,7 @@
 #include "sim/core/invariant.h"
 #include "sim/pipe/launch_context.h"
 #include "sim/pipe/pipe_factory.h"
+#include "sim/pipe/pipe_figures.h"
 
 namespace aicore::sim {
 
@@ -34,10 +35,7 @@ PipeTiming DmaTiming(const DmaCostConfig& cost, uint64_t bytes, uint64_t bursts,
 }
 
 std::unique_ptr<Pipe> CreateDmaPipe(PipeId id, uint32_t queue_depth, const PipeEnv& env) {
-  const SocConfig& c = env.ctx.config;
-  const DmaCostConfig* cost = id == PipeId::kMte2   ? &c.mte2
-                              : id == PipeId::kMte3 ? &c.mte3
-                                                    : nullptr;
+  const DmaCostConfig* cost = DmaCost(env.ctx.config, id);
   SIM_CHECK(cost != nullptr, "no DMA cost row for PIPE_" + std::string(PipeName(id)));
   return std::make_unique<DmaPipe>(id, env.core, queue_depth, env.ctx, env.flags, env.listener,
                                    *cost);

@@ -56,12 +56,12 @@ bool ScalarUnit::ExecSysValue(const Instr& in, Cycle /*now*/) {
     case SysValueKind::kBlockNum:
       v = ctx_.block_dim;
       break;
-    // AIV-only launches: one vector core per block, so it is sub-block 0 of 1.
+    // The core's place in its group (an AIV-only launch: sub-block 0 of 1).
     case SysValueKind::kSubBlockIdx:
-      v = 0;
+      v = host_.sub_block_idx();
       break;
     case SysValueKind::kSubBlockNum:
-      v = 1;
+      v = host_.sub_block_num();
       break;
     case SysValueKind::kIsAic:
       v = host_.core_type() == CoreType::kAic ? 1 : 0;

@@ -35,6 +35,9 @@ class ScalarHost {
  public:
   virtual ~ScalarHost() = default;
   virtual CoreType core_type() const = 0;
+  // The core's place among its group's cores of its type (get_sub_block_idx / _num).
+  virtual uint32_t sub_block_idx() const = 0;
+  virtual uint32_t sub_block_num() const = 0;
   // "vector core" and "S, V, MTE2, MTE3", for messages.
   virtual const std::string& core_name() const = 0;
   virtual std::string pipe_list() const = 0;

@@ -9,10 +9,11 @@
 
 namespace aicore::sim {
 
-AiCore::AiCore(uint32_t index, const CoreSpec& spec, LaunchContext& ctx,
+AiCore::AiCore(uint32_t index, const CoreSpec& spec, SubBlock sub_block, LaunchContext& ctx,
                const std::vector<ScalarValue>& initial_values)
     : index_(index),
       spec_(spec),
+      sub_block_(sub_block),
       ctx_(ctx),
       initial_values_(initial_values),
       memories_(spec.memories),

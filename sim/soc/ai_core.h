@@ -1,7 +1,8 @@
-// One AI Core built from its core spec (sim/soc/core_spec.h): its memory map, routes, flag file,
-// scalar unit and the pipes the spec lists, wired once. It runs the blocks assigned to it one
-// after another (waves when block_dim exceeds the core count), dispatches its events to the right
-// unit and records per-block statistics.
+// One AI Core built from its core spec (sim/soc/core_spec.h) in its place of a core group
+// (sim/soc/core_group.h): its memory map, routes, flag file, scalar unit and the pipes the spec
+// lists, wired once. It runs the blocks assigned to it one after another (waves when block_dim
+// exceeds the core count), dispatches its events to the right unit and records per-block
+// statistics.
 #pragma once
 
 #include <array>
@@ -23,10 +24,16 @@ namespace aicore::sim {
 
 struct LaunchContext;
 
+// A core's place among its group's cores of its type (sim/soc/core_group.h).
+struct SubBlock {
+  uint32_t idx = 0;
+  uint32_t num = 1;
+};
+
 class AiCore : public PipeListener, public ScalarHost {
  public:
   // `spec` must outlive the core.
-  AiCore(uint32_t index, const CoreSpec& spec, LaunchContext& ctx,
+  AiCore(uint32_t index, const CoreSpec& spec, SubBlock sub_block, LaunchContext& ctx,
          const std::vector<ScalarValue>& initial_values);
   ~AiCore() override;
 
@@ -53,6 +60,8 @@ class AiCore : public PipeListener, public ScalarHost {
   void OnWaitPassed(uint32_t flag, const Instr* instr, Cycle now) override;
   // ScalarHost
   CoreType core_type() const override { return spec_.type; }
+  uint32_t sub_block_idx() const override { return sub_block_.idx; }
+  uint32_t sub_block_num() const override { return sub_block_.num; }
   const std::string& core_name() const override { return spec_.name; }
   std::string pipe_list() const override { return spec_.PipeList(); }
   Pipe* pipe(PipeId id) override;
@@ -67,6 +76,7 @@ class AiCore : public PipeListener, public ScalarHost {
 
   uint32_t index_;
   const CoreSpec& spec_;
+  SubBlock sub_block_;
   LaunchContext& ctx_;
   const std::vector<ScalarValue>& initial_values_;
   MemoryMap memories_;

@@ -2,6 +2,8 @@
 // MTE3 over L1, L0A, L0B, L0C, BT, FB; no L0C -> UB path) joins with the cube pipes.
 #include "sim/soc/core_spec.h"
 
+#include "sim/pipe/pipe_figures.h"
+
 namespace aicore::sim {
 namespace {
 
@@ -37,44 +39,28 @@ const CoreTypeRow* RowOf(CoreType type) {
   return nullptr;
 }
 
-uint32_t QueueDepth(const SocConfig& c, PipeId id) {
-  switch (id) {
-    case P::kV:
-      return c.queue_depth_vector;
-    case P::kM:
-      return c.queue_depth_cube;
-    case P::kMte1:
-      return c.queue_depth_mte1;
-    case P::kMte2:
-      return c.queue_depth_mte2;
-    case P::kMte3:
-      return c.queue_depth_mte3;
-    case P::kFix:
-      return c.queue_depth_fixpipe;
-    default:
-      return 0;
-  }
-}
+// Each local memory's size and alignment in the config (GM and the register spaces have none).
+struct MemoryFigures {
+  MemSpace space;
+  uint64_t SocConfig::*bytes;
+  uint32_t SocConfig::*alignment_bytes;
+};
+
+constexpr MemoryFigures kMemoryFigures[] = {
+    {M::kUb, &SocConfig::ub_bytes, &SocConfig::ub_alignment_bytes},
+    {M::kL1, &SocConfig::l1_bytes, &SocConfig::l1_alignment_bytes},
+    {M::kL0a, &SocConfig::l0a_bytes, &SocConfig::l0a_alignment_bytes},
+    {M::kL0b, &SocConfig::l0b_bytes, &SocConfig::l0b_alignment_bytes},
+    {M::kL0c, &SocConfig::l0c_bytes, &SocConfig::l0c_alignment_bytes},
+    {M::kBt, &SocConfig::bt_bytes, &SocConfig::bt_alignment_bytes},
+    {M::kFb, &SocConfig::fb_bytes, &SocConfig::fb_alignment_bytes},
+};
 
 MemorySpec Memory(const SocConfig& c, MemSpace space) {
-  switch (space) {
-    case M::kUb:
-      return {space, c.ub_bytes, c.ub_alignment_bytes};
-    case M::kL1:
-      return {space, c.l1_bytes, c.l1_alignment_bytes};
-    case M::kL0a:
-      return {space, c.l0a_bytes, c.l0a_alignment_bytes};
-    case M::kL0b:
-      return {space, c.l0b_bytes, c.l0b_alignment_bytes};
-    case M::kL0c:
-      return {space, c.l0c_bytes, c.l0c_alignment_bytes};
-    case M::kBt:
-      return {space, c.bt_bytes, c.bt_alignment_bytes};
-    case M::kFb:
-      return {space, c.fb_bytes, c.fb_alignment_bytes};
-    default:
-      return {space, 0, 0};
+  for (const MemoryFigures& f : kMemoryFigures) {
+    if (f.space == space) return {space, c.*(f.bytes), c.*(f.alignment_bytes)};
   }
+  return {space, 0, 0};
 }
 
 }  // namespace

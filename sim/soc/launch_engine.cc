@@ -3,6 +3,7 @@
 #include "sim/soc/launch_engine.h"
 
 #include <algorithm>
+#include <array>
 #include <memory>
 
 #include "sim/check/deadlock.h"
@@ -11,7 +12,9 @@
 #include "sim/isa/scalar_ops.h"
 #include "sim/pipe/launch_context.h"
 #include "sim/soc/ai_core.h"
+#include "sim/soc/core_group.h"
 #include "sim/soc/core_spec.h"
+#include "sim/soc/group_shape.h"
 
 namespace aicore::sim {
 namespace {
@@ -73,7 +76,8 @@ Status BindArguments(const Program& program, const std::vector<ArgValue>& args,
 StatusOr<LaunchResult> LaunchEngine::Run(const Program& program, uint32_t block_dim,
                                          const std::vector<ArgValue>& args,
                                          const LaunchOptions& options) {
-  if (program.kernel_type != KernelType::kAivOnly) {
+  const GroupShape& shape = GroupShapeOf(program.kernel_type);
+  if (!shape.runs) {
     return FailedPrecondition("kernel " + program.name +
                               ": only AIV_ONLY kernels are supported yet (AIC_ONLY and MIX "
                               "kernels need the cube core model)");
@@ -85,13 +89,21 @@ StatusOr<LaunchResult> LaunchEngine::Run(const Program& program, uint32_t block_
   std::vector<ScalarValue> initial;
   Status bound = BindArguments(program, args, &initial);
   if (!bound.ok()) return bound;
-  StatusOr<CoreSpec> platform_core = CoreSpec();
-  if (options.vector_core == nullptr) {
-    platform_core = CoreSpecFor(CoreType::kAiv, config_);
-    if (!platform_core.ok()) return platform_core.status();
+  // The spec of each core type the groups use: the platform's, or the caller's vector core.
+  std::array<CoreSpec, kNumCoreTypes> platform_specs;
+  CoreSpecs specs{};
+  for (CoreType t : {CoreType::kAiv, CoreType::kAic}) {
+    int i = static_cast<int>(t);
+    if (shape.PerGroup(t) == 0) continue;
+    if (t == CoreType::kAiv && options.vector_core != nullptr) {
+      specs[i] = options.vector_core;
+      continue;
+    }
+    StatusOr<CoreSpec> spec = CoreSpecFor(t, config_);
+    if (!spec.ok()) return spec.status();
+    platform_specs[i] = std::move(*spec);
+    specs[i] = &platform_specs[i];
   }
-  const CoreSpec& core_spec =
-      options.vector_core != nullptr ? *options.vector_core : *platform_core;
 
   LaunchResult result;
   LaunchContext ctx(config_, program, costs_, gm_);
@@ -111,14 +123,20 @@ StatusOr<LaunchResult> LaunchEngine::Run(const Program& program, uint32_t block_
   auto log = GetLogger("sim.launch");
   ctx.debug_log = log->should_log(spdlog::level::debug);
 
-  uint32_t num_cores = std::min(block_dim, config_.vector_cores);
-  std::vector<std::unique_ptr<AiCore>> cores;
-  cores.reserve(num_cores);
-  for (uint32_t c = 0; c < num_cores; ++c) {
-    cores.push_back(std::make_unique<AiCore>(c, core_spec, ctx, initial));
+  // Block b runs on group b % groups (later blocks in waves); a group's cores are numbered
+  // consecutively, so an AIV_ONLY launch's core c is group c's vector core.
+  uint32_t num_groups = GroupCount(shape, config_, block_dim);
+  std::vector<std::unique_ptr<CoreGroup>> groups;
+  std::vector<AiCore*> cores;  // by core index: where events go
+  groups.reserve(num_groups);
+  for (uint32_t g = 0; g < num_groups; ++g) {
+    groups.push_back(std::make_unique<CoreGroup>(shape, static_cast<uint32_t>(cores.size()), specs,
+                                                 ctx, initial));
+    for (const auto& core : groups.back()->cores()) cores.push_back(core.get());
   }
-  for (uint32_t b = 0; b < block_dim; ++b) cores[b % num_cores]->AddBlock(b);
-  for (auto& core : cores) core->Begin(Cycle(0));
+  auto num_cores = static_cast<uint32_t>(cores.size());
+  for (uint32_t b = 0; b < block_dim; ++b) groups[b % num_groups]->AddBlock(b);
+  for (AiCore* core : cores) core->Begin(Cycle(0));
 
   Cycle now;
   uint64_t processed = 0;
@@ -152,7 +170,7 @@ StatusOr<LaunchResult> LaunchEngine::Run(const Program& program, uint32_t block_
   }
   if (!ctx.stopped) {
     std::vector<WaiterInfo> waiters;
-    for (const auto& core : cores) {
+    for (const AiCore* core : cores) {
       if (!core->finished()) core->CollectWaiters(&waiters);
     }
     if (!waiters.empty()) {
@@ -162,7 +180,7 @@ StatusOr<LaunchResult> LaunchEngine::Run(const Program& program, uint32_t block_
   }
 
   Cycle last;
-  for (auto& core : cores) {
+  for (AiCore* core : cores) {
     std::vector<CoreStats> s = core->TakeStats(now);
     for (CoreStats& cs : s) result.cores.push_back(std::move(cs));
     last = MaxCycle(last, core->end_cycle());

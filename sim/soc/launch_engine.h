@@ -1,7 +1,8 @@
-// Runs one kernel launch: binds arguments, places blocks on cores (block b on core
-// b % core_count, later blocks in waves), drives the global event queue until every core has
-// finished, a fault stops it, the cycle limit passes or nothing can happen any more (deadlock),
-// and assembles the LaunchResult.
+// Runs one kernel launch: binds arguments, builds the core groups of the kernel type
+// (sim/soc/group_shape.h), places blocks on groups (block b on group b % group_count, later
+// blocks in waves), drives the global event queue until every core has finished, a fault stops
+// it, the cycle limit passes or nothing can happen any more (deadlock), and assembles the
+// LaunchResult.
 #pragma once
 
 #include <vector>

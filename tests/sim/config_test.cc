@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <string>
+#include <type_traits>
 
 #include "sim/bridge/bridge.h"
 #include "sim/bridge/builtin_configs.h"
@@ -357,6 +359,56 @@ TEST(Config, ToProtoRoundTrips) {
     EXPECT_EQ(proto.DebugString(), proto2.DebugString()) << p;
     EXPECT_EQ(ConfigHash(again), ConfigHash(*c)) << p;
   }
+}
+
+// A value no other figure has: the n-th string, the flag set, or n.
+template <typename T>
+void Distinct(T* v, int* n) {
+  ++*n;
+  if constexpr (std::is_same_v<T, std::string>) {
+    *v = "figure " + std::to_string(*n);
+  } else if constexpr (std::is_same_v<T, bool>) {
+    *v = true;
+  } else {
+    *v = static_cast<T>(*n);
+  }
+}
+
+TEST(Config, EveryFigureRowWritesAndReadsItsField) {
+  // Each row of sim/core/soc_figures.def with a value of its own, through the resolved message and
+  // back; a row whose path named another type's field would throw.
+  SocConfig c;
+  int n = 0;
+#define AICORE_SOC_FIGURE(type, member, path, check, from) Distinct(&c.member, &n);
+#define AICORE_SOC_PART(member, path, check, from) Distinct(&c.member, &n);
+#define AICORE_SOC_RULE(rule)
+#include "sim/core/soc_figures.def"
+  cfg::SocConfig proto;
+  ToProto(c, &proto);
+  SocConfig again = FromProto(proto);
+#define AICORE_SOC_FIGURE(type, member, path, check, from) \
+  EXPECT_EQ(again.member, c.member) << (path);
+#define AICORE_SOC_PART(member, path, check, from) EXPECT_EQ(again.member, c.member) << (path);
+#define AICORE_SOC_RULE(rule)
+#include "sim/core/soc_figures.def"
+  EXPECT_EQ(proto.memory().l0b_alignment_bytes(), again.l0b_alignment_bytes);
+  EXPECT_EQ(proto.l2().ways(), again.l2.ways);
+}
+
+TEST(Config, TheFirstFailingCheckInTheFiguresOrderIsTheMessage) {
+  // l2.bytes_per_cycle is checked before the L2 sets rule, and that before ub_banks.
+  std::string text = FullText("Ascend910B1");
+  text = Replace(text, "ways:", "  ways: 7");
+  text = Replace(text, "groups:", "  groups: 0");
+  auto sets = ParseSocConfig(text, "t");
+  ASSERT_FALSE(sets.ok());
+  EXPECT_NE(sets.status().message().find("field l2.ways: memory.l2_bytes"), std::string::npos)
+      << sets.status().message();
+  auto rate = ParseSocConfig(Replace(text, "  bytes_per_second:", "  bytes_per_second: 0"), "t");
+  ASSERT_FALSE(rate.ok());
+  EXPECT_NE(rate.status().message().find("field l2.bytes_per_cycle: must be > 0"),
+            std::string::npos)
+      << rate.status().message();
 }
 
 TEST(Config, HashIdentifiesTheResolvedFigures) {

@@ -212,12 +212,43 @@ TEST(VectorAdd, HandBuiltConfigsAreValidatedAtLaunch) {
 }
 
 TEST(VectorAdd, CubeKernelsAreNotSupportedYet) {
-  KernelBuilder b("mm", "mm.py", ir::KERNEL_AIC_ONLY);
+  // Every kernel type whose group has a cube core, and the mixed vector-only ones.
+  for (ir::KernelType type :
+       {ir::KERNEL_AIC_ONLY, ir::KERNEL_MIX_AIV_HARD_SYNC, ir::KERNEL_MIX_AIC_HARD_SYNC,
+        ir::KERNEL_MIX_AIV_1_0, ir::KERNEL_MIX_AIC_1_0, ir::KERNEL_MIX_AIC_1_1,
+        ir::KERNEL_MIX_AIC_1_2}) {
+    KernelBuilder b("mm", "mm.py", type);
+    Device device(Config());
+    auto program = Decode(b.Build());
+    auto r = device.Launch(*program, 1, {}, {});
+    ASSERT_FALSE(r.ok()) << ir::KernelType_Name(type);
+    EXPECT_EQ(r.status().code(), StatusCode::kFailedPrecondition);
+    EXPECT_EQ(r.status().message(),
+              "kernel mm: only AIV_ONLY kernels are supported yet (AIC_ONLY and MIX kernels need "
+              "the cube core model)");
+  }
+}
+
+TEST(VectorAdd, EachCoreOfAnAivOnlyLaunchIsSubBlock0Of1) {
+  // y[2b] = get_sub_block_idx(), y[2b + 1] = get_sub_block_num() on block b; 50 blocks on
+  // 48 cores, so two run in a second wave.
+  KernelBuilder b("sub_blocks", "sb.py");
+  uint32_t y = b.PointerParam("y", ir::DT_INT64);
+  uint32_t at = b.Mul(b.Sys(ir::SysValueOp::BLOCK_IDX), b.Const(2));
+  ir::TensorRef out = KernelBuilder::Gm(y, ir::DT_INT64);
+  b.At(3).ScalarStore(out, at, b.Sys(ir::SysValueOp::SUB_BLOCK_IDX));
+  b.At(4).ScalarStore(out, b.Add(at, b.Const(1)), b.Sys(ir::SysValueOp::SUB_BLOCK_NUM));
   Device device(Config());
+  uint64_t z = Upload(device, std::vector<int64_t>(100, -1));
   auto program = Decode(b.Build());
-  auto r = device.Launch(*program, 1, {}, {});
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().code(), StatusCode::kFailedPrecondition);
+  auto r = device.Launch(*program, 50, {ArgValue::Address(z)}, Strict());
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->status, LaunchResult::Status::kOk);
+  std::vector<int64_t> got = Download<int64_t>(device, z, 100);
+  for (size_t block = 0; block < 50; ++block) {
+    EXPECT_EQ(got[2 * block], 0) << block;
+    EXPECT_EQ(got[2 * block + 1], 1) << block;
+  }
 }
 
 }  // namespace
