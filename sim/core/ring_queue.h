@@ -29,6 +29,8 @@ class RingQueue {
     --size_;
   }
   T& front() { return items_[head_]; }
+  // Precondition: !empty().
+  T& back() { return items_[(head_ + size_ - 1) % items_.size()]; }
   const T& front() const { return items_[head_]; }
   // i-th element from the front, i < size().
   const T& operator[](size_t i) const { return items_[(head_ + i) % items_.size()]; }

@@ -83,7 +83,7 @@ struct IssuedInstr {
   Transfer deq;  // cast_deq after set_deq_scale's vector form: DEQSCALE's 16 words in UB
   // Rearrangement: its operands, the core's UB (read when it starts; dst is the image of
   // [move_lo, move_lo + dst.chunk_bytes)) and the register receiving gather_mask's count.
-  MoveArgs move;
+  uint32_t move_slot = 0;  // its MoveArgs: a slot of the core's pool (sim/pipe/payload_pool.h)
   const uint8_t* move_ub = nullptr;
   uint64_t move_ub_bytes = 0;
   uint64_t move_lo = 0;
@@ -104,11 +104,35 @@ struct IssuedInstr {
   // A store into GM under an atomic mode: each element lands as op(old, new) in this type.
   DType atomic_type = DType::kInvalid;
   AtomicOp atomic_op = AtomicOp::kSum;
-  // Memory touched (sources then destination), for auto_sync and use-after-free checks.
-  // mrg_sort: up to four lists, dst and VMS4_SR; compare's register form: CMPMASK.
+  // Memory touched (sources then destination), for the checkers and auto_sync at issue.
+  // mrg_sort: up to four lists, dst and VMS4_SR; compare's register form: CMPMASK. The ranges
+  // live with the scalar unit's pending item (IssueSlot) and are read only before the
+  // instruction enters its pipe: a queued instruction has none.
   static constexpr uint8_t kMaxRanges = 6;  // sources (select: its bit mask too), then dst
-  MemRange ranges[kMaxRanges];
+  MemRange* ranges = nullptr;
   uint8_t num_ranges = 0;
+};
+
+// An instruction being issued with the storage of its ranges: what the issue stage fills.
+struct IssueSlot {
+  IssuedInstr issued;
+  MemRange ranges[IssuedInstr::kMaxRanges];
+
+  IssueSlot() { issued.ranges = ranges; }
+  IssueSlot(const IssueSlot& o) : issued(o.issued) { CopyRanges(o); }
+  IssueSlot& operator=(const IssueSlot& o) {
+    if (this == &o) return *this;
+    issued = o.issued;
+    CopyRanges(o);
+    return *this;
+  }
+  ~IssueSlot() = default;
+
+ private:
+  void CopyRanges(const IssueSlot& o) {
+    std::memcpy(static_cast<void*>(ranges), o.ranges, sizeof(MemRange) * o.issued.num_ranges);
+    issued.ranges = ranges;
+  }
 };
 
 }  // namespace aicore::sim

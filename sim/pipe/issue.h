@@ -12,30 +12,14 @@
 #include "sim/isa/scalar_ops.h"
 #include "sim/mem/global_memory.h"
 #include "sim/mem/memory_map.h"
+#include "sim/pipe/core_registers.h"
 #include "sim/pipe/instr.h"
+#include "sim/pipe/payload_pool.h"
 #include "sim/pipe/route.h"
 #include "sim/pipe/vector_mask.h"
 #include "sim/sync/flags.h"
 
 namespace aicore::sim {
-
-// The store registers of a core, written by the scalar unit in program order and read by each
-// copy at issue: the pad value of data_copy_pad (MOV_PAD_VAL; set_pad_value, or a copy with
-// is_pad) and the atomic mode of stores into GM (set_atomic_*; ascendc-semantics.md 5.11, 5.12).
-struct StoreRegisters {
-  ScalarValue pad_value{};              // converted to each copy's element type
-  DType pad_dtype = DType::kInvalid;    // kInvalid: never set (the pad is 0)
-  DType atomic_type = DType::kInvalid;  // kInvalid: ATOMIC_NONE, stores overwrite
-  AtomicOp atomic_op = AtomicOp::kSum;
-  // DEQSCALE: a half scale (low 16 bits), a quant word, or the UB address of 16 quant words.
-  uint64_t deq_word = 0;
-  DeqMode deq_mode = DeqMode::kUnset;
-};
-
-// The special registers PIPE_V writes and the scalar unit reads: byte offsets in MemSpace::kSpr.
-inline constexpr uint64_t kVms4SrOffset = 0, kVms4SrBytes = 8;  // four uint16 merge counts
-inline constexpr uint64_t kAccValOffset = 8, kAccValBytes = 8;  // vcadd's accumulated total
-inline constexpr uint64_t kSprBytes = 16;
 
 struct IssueEnv {
   const Program& program;
@@ -45,10 +29,12 @@ struct IssueEnv {
   GlobalMemory& gm;
   FlagFile& flags;
   DiagnosticSink& diags;
-  VectorMask* vector_mask = nullptr;  // the core's mask register (the scalar unit's)
-  StoreRegisters* store = nullptr;    // the core's pad value and atomic mode (the scalar unit's)
-  uint8_t* spr = nullptr;             // the core's special registers (kSprBytes, see above)
-  uint64_t* gather_mask_count = nullptr;  // the core's RSVD_CNT register (the scalar unit's)
+  // The core's registers (CoreRegisters), null where its core type has none.
+  VectorMask* vector_mask = nullptr;       // the mask register
+  StoreRegisters* store = nullptr;         // the pad value, atomic mode and DEQSCALE
+  uint8_t* spr = nullptr;                  // the special registers (kSprBytes)
+  uint64_t* gather_mask_count = nullptr;   // RSVD_CNT
+  PayloadPool<MoveArgs>* moves = nullptr;  // the core's rearrangement operands (payload_pool.h)
   bool warn = false;  // checking is on: the issue stage may warn (never at CheckLevel::kOff)
 };
 

@@ -47,7 +47,8 @@ bool BuildMove(const Instr& instr, const std::vector<ScalarValue>& values, const
   LocalMemory* ub = env.memories.Find(MemSpace::kUb);
   SIM_CHECK(ub != nullptr, "a rearrangement issued on a core without UB");
   const uint64_t ub_end = ub->capacity();
-  MoveArgs& a = out->move;
+  SIM_CHECK(env.moves != nullptr, "a rearrangement issued on a core without a payload pool");
+  MoveArgs& a = env.moves->Acquire(&out->move_slot);
   a = MoveArgs{};
   a.kind = static_cast<MoveKind>(instr.kind);
   a.dtype = instr.dtype;

@@ -22,6 +22,8 @@
 
 namespace aicore::sim {
 
+struct TimelineEntry;  // sim/pipe/timeline.h
+
 struct LaunchContext {
   LaunchContext(const SocConfig& c, const Program& p, const CostTable& t, GlobalMemory& g)
       : config(c),
@@ -42,10 +44,11 @@ struct LaunchContext {
   DebugSink debug_out;  // printf / dump_tensor / print_time_stamp text
 
   uint32_t block_dim = 0;
-  CheckLevel check = CheckLevel::kWarn;          // kOff: no race / initialisation / hygiene checks
-  std::unique_ptr<GmChecker> gm_check;           // GM across cores; null when checking is off
-  uint64_t max_cycles = 0;                       // 0 = unlimited
-  std::vector<InstrRecord>* timeline = nullptr;  // set when LaunchOptions.record_timeline
+  CheckLevel check = CheckLevel::kWarn;  // kOff: no race / initialisation / hygiene checks
+  std::unique_ptr<GmChecker> gm_check;   // GM across cores; null when checking is off
+  uint64_t max_cycles = 0;               // 0 = unlimited
+  // Set when LaunchOptions.record_timeline: named into LaunchResult::timeline at the end.
+  std::vector<TimelineEntry>* timeline = nullptr;
 
   bool debug_log = false;     // "sim" logger at debug level: units log their milestones
   uint64_t instructions = 0;  // scalar ops + pipe instructions executed

@@ -9,39 +9,10 @@
 
 #include "sim/isa/opcode.h"
 #include "sim/pipe/launch_context.h"
+#include "sim/pipe/timeline.h"
 #include "sim/sync/hard_event.h"
 
 namespace aicore::sim {
-
-std::string InstrDetail(const Program& program, const IssuedInstr& in, const FlagFile& flags) {
-  const Instr& instr = *in.instr;
-  SyncRole role = SyncRoleOf(Info(instr.opcode).op_class);
-  std::string s;
-  if (role == SyncRole::kSetFlag || role == SyncRole::kWaitFlag) {
-    s = std::string(HardEvent(flags.EventOf(in.flag)).name) +
-        " id=" + std::to_string(flags.IdOf(in.flag));
-  } else if (role == SyncRole::kBarrier) {
-    s = "PIPE_" + std::string(PipeName(in.barrier_pipe));
-  } else {
-    return s;
-  }
-  switch (static_cast<SyncOrigin>(instr.kind)) {
-    case SyncOrigin::kProgram:
-      break;
-    case SyncOrigin::kFramework: {
-      const FwkInfo& f = program.fwk_ops[instr.aux];
-      std::string owner = f.queue != 0  ? program.queues[f.queue - 1].label
-                          : f.pool != 0 ? program.pools[f.pool - 1].label
-                                        : std::string("TPipe");
-      s += " (" + owner + "." + std::string(FwkKindName(f.kind)) + ")";
-      break;
-    }
-    case SyncOrigin::kAutoSync:
-      s += " inserted by auto_sync";
-      break;
-  }
-  return s;
-}
 
 uint32_t ScratchPool::Acquire(uint64_t bytes) {
   uint32_t index;
@@ -70,6 +41,7 @@ void Pipe::ResetStats() {
 
 void Pipe::Push(const IssuedInstr& in) {
   queue_.push_back(in);
+  queue_.back().ranges = nullptr;  // they stay with the issue stage (IssueSlot)
   if (queue_.size() == 1) ScheduleStart(in.ready);
 }
 
@@ -125,20 +97,17 @@ void Pipe::Record(const IssuedInstr& in, Cycle start, Cycle end) {
   ++stats_.instructions;
   ++ctx_.instructions;
   if (ctx_.timeline == nullptr) return;
-  InstrRecord r;
-  r.core = core_;
-  r.block_idx = block_;
-  r.pipe = std::string(PipeName(id_));
-  r.op = std::string(Info(in.instr->opcode).mnemonic);
-  r.op_index = in.instr->op_index;
-  r.location.file = ctx_.program.FileName(*in.instr);
-  r.location.line = in.instr->line;
-  r.location.column = in.instr->column;
-  r.issue_cycle = in.issue.value();
-  r.start_cycle = start.value();
-  r.end_cycle = end.value();
-  r.detail = InstrDetail(ctx_.program, in, flags_);
-  ctx_.timeline->push_back(std::move(r));
+  TimelineEntry& e = ctx_.timeline->emplace_back();
+  e.instr = in.instr;
+  e.core = core_;
+  e.block_idx = block_;
+  e.pipe = id_;
+  e.issue_cycle = in.issue.value();
+  e.start_cycle = start.value();
+  e.end_cycle = end.value();
+  e.event = static_cast<uint8_t>(flags_.EventOf(in.flag));
+  e.event_id = flags_.IdOf(in.flag);
+  e.barrier_pipe = in.barrier_pipe;
 }
 
 bool Pipe::StartHead(Cycle now) {

@@ -35,10 +35,6 @@ class PipeListener {
   virtual void OnWaitPassed(uint32_t flag, const Instr* instr, Cycle now) = 0;
 };
 
-// The trace detail of a pipe instruction: flag event and id, the framework call that issued
-// it, or "inserted by auto_sync"; empty for plain instructions.
-std::string InstrDetail(const Program& program, const IssuedInstr& in, const FlagFile& flags);
-
 // When an instruction that starts now lets the pipe start its next one, and when it ends.
 struct PipeTiming {
   Cycle accept_next;  // the pipe can start its next instruction here

@@ -9,6 +9,8 @@
 
 #include "sim/isa/pipe_id.h"
 #include "sim/mem/memory_map.h"
+#include "sim/pipe/core_registers.h"
+#include "sim/pipe/payload_pool.h"
 #include "sim/pipe/pipe.h"
 #include "sim/sync/flags.h"
 
@@ -23,6 +25,8 @@ struct PipeEnv {
   FlagFile& flags;
   PipeListener& listener;
   MemoryMap& memories;
+  CoreRegisters& registers;      // the core's (sim/pipe/core_registers.h)
+  PayloadPool<MoveArgs>& moves;  // the core's rearrangement operands (sim/pipe/payload_pool.h)
 };
 
 using PipeFactory = std::unique_ptr<Pipe> (*)(PipeId id, uint32_t queue_depth, const PipeEnv& env);

@@ -104,25 +104,25 @@ void ScalarUnit::WarnUnsetState(const Instr& in) {
 bool ScalarUnit::ExecVectorMask(const Instr& in, Cycle /*now*/) {
   switch (static_cast<VecMaskKind>(in.kind)) {
     case VecMaskKind::kSetMask:
-      vector_mask_.hi = values_[in.a].u;
-      vector_mask_.lo = values_[in.b].u;
+      regs_.vector_mask.hi = values_[in.a].u;
+      regs_.vector_mask.lo = values_[in.b].u;
       break;
     case VecMaskKind::kSetMaskLength: {
       int64_t len = Int(in.c);
-      bool counter = vector_mask_.counter;
-      vector_mask_ = MaskForLength(len < 0 ? 0 : static_cast<uint64_t>(len),
-                                   static_cast<uint32_t>(DTypeSize(in.dtype)), counter);
-      vector_mask_.counter = counter;  // a mask write leaves the mode as it was
+      bool counter = regs_.vector_mask.counter;
+      regs_.vector_mask = MaskForLength(len < 0 ? 0 : static_cast<uint64_t>(len),
+                                        static_cast<uint32_t>(DTypeSize(in.dtype)), counter);
+      regs_.vector_mask.counter = counter;  // a mask write leaves the mode as it was
       break;
     }
     case VecMaskKind::kSetMaskCount:
-      vector_mask_.counter = true;
+      regs_.vector_mask.counter = true;
       break;
     case VecMaskKind::kSetMaskNorm:
-      vector_mask_.counter = false;
+      regs_.vector_mask.counter = false;
       break;
     case VecMaskKind::kResetMask:
-      vector_mask_.hi = vector_mask_.lo = ~uint64_t{0};
+      regs_.vector_mask.hi = regs_.vector_mask.lo = ~uint64_t{0};
       break;
   }
   return RetireScalar(ctx_.config.scalar_op_cycles);
@@ -138,8 +138,8 @@ bool ScalarUnit::ExecStoreConfig(const Instr& in, Cycle /*now*/) {
 bool ScalarUnit::SetStoreConfig(const Instr& in) {
   switch (static_cast<StoreConfigKind>(in.kind)) {
     case StoreConfigKind::kSetPadValue:
-      store_.pad_value = values_[in.a];
-      store_.pad_dtype = ctx_.program.value_dtypes[in.a];
+      regs_.store.pad_value = values_[in.a];
+      regs_.store.pad_dtype = ctx_.program.value_dtypes[in.a];
       return true;
     case StoreConfigKind::kSetAtomic:
     case StoreConfigKind::kSetAtomicType: {
@@ -148,14 +148,14 @@ bool ScalarUnit::SetStoreConfig(const Instr& in) {
         return Fault(in, "atomic type " + std::to_string(type) +
                              " is not an AtomicDtype (ATOMIC_NONE 0 .. ATOMIC_BF16 6)");
       }
-      store_.atomic_type = AtomicDtypeToDType(type);
+      regs_.store.atomic_type = AtomicDtypeToDType(type);
       if (static_cast<StoreConfigKind>(in.kind) == StoreConfigKind::kSetAtomicType) return true;
       int64_t op = Int(in.b);
       if (op < 0 || op >= static_cast<int64_t>(kNumAtomicOps)) {
         return Fault(in, "atomic op " + std::to_string(op) +
                              " is not one of sum 0, max 1, min 2 (CTRL bits 4..3)");
       }
-      store_.atomic_op = static_cast<AtomicOp>(op);
+      regs_.store.atomic_op = static_cast<AtomicOp>(op);
       return true;
     }
     case StoreConfigKind::kSetDeqScale: {
@@ -173,18 +173,18 @@ bool ScalarUnit::SetStoreConfig(const Instr& in) {
       } else {
         word = v.u;
       }
-      store_.deq_word = word;
-      store_.deq_mode = mode;
+      regs_.store.deq_word = word;
+      regs_.store.deq_mode = mode;
       return true;
     }
     case StoreConfigKind::kCheckLocalMemory:
-      watch_.Apply(values_[in.a].u);
+      regs_.watch.Apply(values_[in.a].u);
       return true;
     case StoreConfigKind::kGetStoreAtomicConfig:
-      values_[in.result] =
-          CastScalar(IntValue(AtomicDtypeOf(store_.atomic_type)), DType::kInt64, DType::kInt16);
-      values_[in.c] = CastScalar(IntValue(static_cast<int64_t>(store_.atomic_op)), DType::kInt64,
-                                 DType::kInt16);
+      values_[in.result] = CastScalar(IntValue(AtomicDtypeOf(regs_.store.atomic_type)),
+                                      DType::kInt64, DType::kInt16);
+      values_[in.c] = CastScalar(IntValue(static_cast<int64_t>(regs_.store.atomic_op)),
+                                 DType::kInt64, DType::kInt16);
       return true;
   }
   return true;
@@ -205,7 +205,7 @@ bool ScalarUnit::ExecGatherMaskCount(const Instr& in, Cycle now) {
   }
   wait_ = Wait::kNone;
   if (observe_) order_.OnDrain(PipeId::kV);
-  values_[in.result].u = gather_mask_count_;
+  values_[in.result].u = regs_.gather_mask_count;
   return RetireScalar(ctx_.config.scalar_op_cycles);
 }
 

@@ -15,6 +15,7 @@
 #include "sim/isa/printf_format.h"
 #include "sim/pipe/launch_context.h"
 #include "sim/pipe/scalar_unit.h"
+#include "sim/pipe/timeline.h"
 
 namespace aicore::sim {
 
@@ -83,20 +84,13 @@ bool ScalarUnit::ExecProfMark(const Instr& in, Cycle /*now*/) {
              std::to_string(in.op_index) + ", entry is 0.\n");
   }
   if (ctx_.timeline != nullptr) {
-    InstrRecord r;
-    r.core = core_;
-    r.block_idx = block_;
-    r.pipe = std::string(PipeName(PipeId::kS));
-    r.op = kind == ProfMarkKind::kMetricsProfStart  ? "metrics_prof_start"
-           : kind == ProfMarkKind::kMetricsProfStop ? "metrics_prof_stop"
-                                                    : "print_time_stamp";
-    r.op_index = in.op_index;
-    r.location.file = program.FileName(in);
-    r.location.line = in.line;
-    r.location.column = in.column;
-    r.issue_cycle = r.start_cycle = r.end_cycle = time_.value();
-    r.detail = "profiling mark";
-    ctx_.timeline->push_back(std::move(r));
+    TimelineEntry& e = ctx_.timeline->emplace_back();
+    e.instr = &in;
+    e.core = core_;
+    e.block_idx = block_;
+    e.pipe = PipeId::kS;
+    e.kind = TimelineEntry::Kind::kProfMark;
+    e.issue_cycle = e.start_cycle = e.end_cycle = time_.value();
   }
   return RetireScalar(ctx_.config.scalar_op_cycles);
 }

@@ -1,6 +1,7 @@
 // Program walking, scalar execution and instruction issue (see scalar_unit.h).
 #include "sim/pipe/scalar_unit.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <limits>
@@ -25,11 +26,13 @@ uint32_t PipeMask(ScalarHost& host) {
 
 }  // namespace
 
-ScalarUnit::ScalarUnit(uint32_t core, LaunchContext& ctx, ScalarHost& host, const IssueEnv& env)
+ScalarUnit::ScalarUnit(uint32_t core, LaunchContext& ctx, ScalarHost& host, const IssueEnv& env,
+                       CoreRegisters& registers)
     : core_(core),
       ctx_(ctx),
       host_(host),
       env_(env),
+      regs_(registers),
       tpipe_(ctx.program, ctx.config),
       order_(env.flags.ids_per_event() * kNumHardEvents),
       auto_sync_(host.core_type(), PipeMask(host), env.flags.ids_per_event(),
@@ -40,10 +43,10 @@ ScalarUnit::ScalarUnit(uint32_t core, LaunchContext& ctx, ScalarHost& host, cons
   }
   observe_ = track_ || races_ != nullptr;
   stats_.pipe = std::string(PipeName(PipeId::kS));
-  env_.vector_mask = &vector_mask_;
-  env_.store = &store_;
-  env_.spr = spr_;
-  env_.gather_mask_count = &gather_mask_count_;
+  env_.vector_mask = regs_.Has(kVectorMaskRegister) ? &regs_.vector_mask : nullptr;
+  env_.store = regs_.Has(kStoreRegisters) ? &regs_.store : nullptr;
+  env_.spr = regs_.Has(kSpecialRegisters) ? regs_.spr : nullptr;
+  env_.gather_mask_count = regs_.Has(kGatherCountRegister) ? &regs_.gather_mask_count : nullptr;
   env_.warn = ctx.check != CheckLevel::kOff;
 }
 
@@ -65,10 +68,7 @@ void ScalarUnit::StartBlock(uint32_t block, const std::vector<ScalarValue>& init
   pending_.clear();
   pending_head_ = 0;
   tpipe_.StartBlock();
-  vector_mask_ = VectorMask{};  // a kernel starts in normal mode, all lanes on
-  store_ = StoreRegisters{};    // no pad value set, atomics off
-  std::memset(spr_, 0, sizeof(spr_));
-  gather_mask_count_ = 0;
+  regs_.StartBlock();  // a kernel starts in normal mode, all lanes on, no pad value, atomics off
   order_.Reset();
   auto_sync_.Reset();
   if (races_ != nullptr) races_->StartBlock();
@@ -573,33 +573,46 @@ bool ScalarUnit::IssuePipeInstr(const Instr& in, Cycle now) {
     wait_instr_ = &in;
     return false;
   }
-  PendingIssue p;
+  // Built in place in the pending list: entering the pipe's queue is its one copy.
+  PendingIssue& p = pending_.emplace_back();
   p.pipe = pipe_id;
   Site site = SiteOf(&in, pipe_id);
   if (!BuildIssued(in, values_, env_, site, &p.issued) ||
       !CheckBufferUse(tpipe_, p.issued.ranges, p.issued.num_ranges, site,
                       ctx_.check != CheckLevel::kOff, ctx_.diags)) {
+    pending_.pop_back();
     ctx_.Stop(LaunchResult::Status::kKernelFault);
     return false;
   }
-  if (track_ && !PlanAutoSync(in, pipe_id, p.issued)) return false;
-  pending_.push_back(p);
+  if (track_ && !QueueAfterAutoSync(in, pipe_id)) return false;
   ++frames_.back().pc;
   return DrainPending(now);
 }
 
+bool ScalarUnit::QueueAfterAutoSync(const Instr& in, PipeId pipe) {
+  size_t at = pending_.size() - 1;
+  if (!PlanAutoSync(in, pipe, pending_[at].issued)) {
+    pending_.pop_back();  // a failed plan queued nothing: the instruction is issued again later
+    return false;
+  }
+  // The syncs the plan queued go before the instruction.
+  std::rotate(pending_.begin() + static_cast<std::ptrdiff_t>(at),
+              pending_.begin() + static_cast<std::ptrdiff_t>(at) + 1, pending_.end());
+  return true;
+}
+
 bool ScalarUnit::IssueScalarAccess(const Instr& in, Cycle now) {
-  PendingIssue p;
+  PendingIssue& p = pending_.emplace_back();
   p.pipe = PipeId::kS;
   Site site = SiteOf(&in, PipeId::kS);
   if (!BuildScalarAccess(in, values_, env_, site, &p.issued) ||
       !CheckBufferUse(tpipe_, p.issued.ranges, p.issued.num_ranges, site,
                       ctx_.check != CheckLevel::kOff, ctx_.diags)) {
+    pending_.pop_back();
     ctx_.Stop(LaunchResult::Status::kKernelFault);
     return false;
   }
-  if (track_ && !PlanAutoSync(in, PipeId::kS, p.issued)) return false;
-  pending_.push_back(p);
+  if (track_ && !QueueAfterAutoSync(in, PipeId::kS)) return false;
   ++frames_.back().pc;
   return DrainPending(now);
 }
@@ -656,8 +669,8 @@ bool ScalarUnit::ScalarWaitFlag(const Instr& in, uint32_t flag, Cycle now) {
 }
 
 bool ScalarUnit::PassesWatch(const IssuedInstr& issued, PipeId pipe) {
-  if (!watch_.armed()) return true;
-  std::string hit = watch_.Check(pipe, issued.ranges, issued.num_ranges);
+  if (!regs_.watch.armed()) return true;
+  std::string hit = regs_.watch.Check(pipe, issued.ranges, issued.num_ranges);
   if (hit.empty()) return true;
   Site site = SiteOf(issued.instr, pipe);
   ctx_.diags.Error(ctx_.diags.Make(

@@ -51,7 +51,9 @@ class ScalarUnit {
  public:
   enum class Wait : uint8_t { kNone, kQueueFull, kFlag, kDrain, kEventId, kDrainV };
 
-  ScalarUnit(uint32_t core, LaunchContext& ctx, ScalarHost& host, const IssueEnv& env);
+  // `registers` are the core's (CoreRegisters), shared with its pipes.
+  ScalarUnit(uint32_t core, LaunchContext& ctx, ScalarHost& host, const IssueEnv& env,
+             CoreRegisters& registers);
 
   // Begins block `block` with the launch's argument values at cycle `at`.
   void StartBlock(uint32_t block, const std::vector<ScalarValue>& initial_values, Cycle at);
@@ -141,6 +143,9 @@ class ScalarUnit {
   // auto_sync: queues the set/wait pairs and PIPE_V barrier `issued` needs before it enters
   // `pipe`. False (and waiting) when no event id is free for a pair.
   bool PlanAutoSync(const Instr& in, PipeId pipe, const IssuedInstr& issued);
+  // Plans auto_sync for the instruction last in pending_ and queues the syncs before it; false
+  // (the instruction taken back) when it must wait for an event id.
+  bool QueueAfterAutoSync(const Instr& in, PipeId pipe);
   // Tells the happens-before clocks, auto_sync and the race checker what entered `pipe`.
   void NoteIssued(PipeId pipe, const IssuedInstr& issued);
   // The scalar unit's own set_flag / wait_flag and PIPE_ALL drains, likewise.
@@ -183,18 +188,13 @@ class ScalarUnit {
   Cycle wait_since_;
 
   PipeStats stats_;
-  VectorMask vector_mask_;          // what set_vector_mask and mask-loading instructions left
-  StoreRegisters store_;            // the pad value and atomic mode copies read at issue
-  MemoryWatch watch_;               // check_local_memory_ia's UB watch registers
-  uint8_t spr_[kSprBytes] = {};     // VMS4_SR (the last merge's counts) and ACC_VAL
-  uint64_t gather_mask_count_ = 0;  // RSVD_CNT: written by PIPE_V when a gather_mask runs
+  CoreRegisters& regs_;  // the core's registers: mask, store configuration, SPRs, watch
   uint64_t queue_full_stall_cycles_ = 0;
   std::array<uint64_t, kNumPipes> queue_full_by_pipe_{};
 
   // An instruction on its way into a pipe, the PIPE_ALL drain of TPipe.destroy, or (pipe kS) an
   // S-side sync or element access the scalar unit runs itself, in the same order.
-  struct PendingIssue {
-    IssuedInstr issued;
+  struct PendingIssue : IssueSlot {
     PipeId pipe = PipeId::kS;
     bool drain_all = false;
   };

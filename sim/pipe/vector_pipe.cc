@@ -21,13 +21,17 @@ PipeTiming ExecuteRepeat(VectorPipe& pipe, const IssuedInstr& in, Cycle now, uin
 }  // namespace
 
 std::unique_ptr<Pipe> CreateVectorPipe(PipeId id, uint32_t queue_depth, const PipeEnv& env) {
-  return std::make_unique<VectorPipe>(env.core, queue_depth, env.ctx, env.flags, env.listener);
+  return std::make_unique<VectorPipe>(env.core, queue_depth, env.ctx, env.flags, env.listener,
+                                      env.registers, env.moves);
 }
 
 VectorPipe::VectorPipe(uint32_t core, uint32_t queue_depth, LaunchContext& ctx, FlagFile& flags,
-                       PipeListener& listener)
+                       PipeListener& listener, CoreRegisters& registers,
+                       PayloadPool<MoveArgs>& moves)
     : Pipe(PipeId::kV, core, queue_depth, ctx, flags, listener),
-      banks_(ctx.config.ub_banks, ctx.config.ub_bytes, ctx.config.vector_repeat_bytes) {}
+      banks_(ctx.config.ub_banks, ctx.config.ub_bytes, ctx.config.vector_repeat_bytes),
+      registers_(registers),
+      moves_(moves) {}
 
 PipeTiming VectorPipe::Execute(const IssuedInstr& in, Cycle now, uint8_t* scratch) {
   return FunctionsOf(Info(in.instr->opcode).op_class).vexec(*this, in, now, scratch);
@@ -110,7 +114,7 @@ bool VectorPipe::SelectBitsAtCmpMaskAddress(const IssuedInstr& in, Cycle now, co
                                             uint64_t* bytes) {
   const VecGeometry& g = in.geo;
   uint64_t addr = 0;
-  std::memcpy(&addr, cmp_mask_, sizeof(addr));
+  std::memcpy(&addr, registers_.cmp_mask, sizeof(addr));
   uint64_t n = g.repeats * g.lanes_per_repeat();
   if (g.counter) n = std::min(n, g.count);
   *bytes = (n + 7) / 8;
@@ -342,7 +346,7 @@ PipeTiming ExecuteMove(VectorPipe& pipe, const IssuedInstr& in, Cycle now, uint8
   uint64_t span = in.dst.chunk_bytes;
   std::memset(scratch + span, 0, span);
   MoveCall call;
-  call.args = &in.move;
+  call.args = &pipe.moves().Get(in.move_slot);
   call.ub = in.move_ub;
   call.ub_bytes = in.move_ub_bytes;
   call.target = MoveTarget{in.move_lo, span, scratch, scratch + span};
@@ -355,6 +359,7 @@ PipeTiming ExecuteMove(VectorPipe& pipe, const IssuedInstr& in, Cycle now, uint8
     pipe.FaultOutOfBounds(instr, now, call.fault + ". Fix: keep offsets and addresses inside UB.");
   }
   if (in.move_kept != nullptr) *in.move_kept = call.kept;
+  pipe.moves().Release(in.move_slot);
   const VectorCost& cost = pipe.ctx().costs.Vector(instr.opcode, instr.dtype);
   return pipe.Timing(cost, in.geo.repeats, in.geo.repeats, now);
 }

@@ -10,6 +10,8 @@
 
 #include "sim/isa/cost_table.h"
 #include "sim/mem/ub_banks.h"
+#include "sim/pipe/core_registers.h"
+#include "sim/pipe/payload_pool.h"
 #include "sim/pipe/pipe.h"
 #include "sim/pipe/vector_mask.h"
 
@@ -18,14 +20,16 @@ namespace aicore::sim {
 class VectorPipe : public Pipe {
  public:
   VectorPipe(uint32_t core, uint32_t queue_depth, LaunchContext& ctx, FlagFile& flags,
-             PipeListener& listener);
+             PipeListener& listener, CoreRegisters& registers, PayloadPool<MoveArgs>& moves);
 
   // For the executors.
   LaunchContext& ctx() { return ctx_; }
   UbBankModel& banks() { return banks_; }
   // The CMPMASK register: written and read by PIPE_V instructions in pipe order, at their start
   // (the race checker demands the barrier the chip needs between a writer and a reader).
-  uint8_t* cmp_mask() { return cmp_mask_; }
+  uint8_t* cmp_mask() { return registers_.cmp_mask; }
+  // The rearrangements' operands (IssuedInstr::move_slot); the executor frees its slot.
+  PayloadPool<MoveArgs>& moves() { return moves_; }
   // An address that depends on data reached outside its memory: an error at the instruction's
   // line, and the launch stops (the chip raises an exception).
   void FaultOutOfBounds(const Instr& instr, Cycle now, const std::string& what);
@@ -43,7 +47,8 @@ class VectorPipe : public Pipe {
 
  private:
   UbBankModel banks_;
-  uint8_t cmp_mask_[kCmpMaskBytes] = {};
+  CoreRegisters& registers_;
+  PayloadPool<MoveArgs>& moves_;
 };
 
 }  // namespace aicore::sim

@@ -18,9 +18,10 @@ AiCore::AiCore(uint32_t index, const CoreSpec& spec, SubBlock sub_block, LaunchC
       initial_values_(initial_values),
       memories_(spec.memories),
       routes_(spec.routes),
+      registers_(spec.registers),
       flags_(ctx.config.flag_ids_per_event),
       last_setter_(kNumHardEvents * ctx.config.flag_ids_per_event, nullptr) {
-  PipeEnv pipe_env{index, ctx, flags_, *this, memories_};
+  PipeEnv pipe_env{index, ctx, flags_, *this, memories_, registers_, moves_};
   for (const PipeSpec& p : spec.pipes) {
     SIM_CHECK(p.create != nullptr && p.id != PipeId::kS && PipeIndex(p.id) < kNumPipes,
               "core spec \"" + spec.name + "\" lists PIPE_" + std::string(PipeName(p.id)) +
@@ -28,7 +29,8 @@ AiCore::AiCore(uint32_t index, const CoreSpec& spec, SubBlock sub_block, LaunchC
     pipes_[PipeIndex(p.id)] = p.create(p.id, p.queue_depth, pipe_env);
   }
   IssueEnv env{ctx.program, ctx.config, memories_, routes_, ctx.gm, flags_, ctx.diags};
-  scalar_ = std::make_unique<ScalarUnit>(index, ctx, *this, env);
+  env.moves = &moves_;
+  scalar_ = std::make_unique<ScalarUnit>(index, ctx, *this, env, registers_);
 }
 
 AiCore::~AiCore() = default;

@@ -81,6 +81,8 @@ class AiCore : public PipeListener, public ScalarHost {
   const std::vector<ScalarValue>& initial_values_;
   MemoryMap memories_;
   RouteTable routes_;
+  CoreRegisters registers_;  // built from the core type's row; shared by the scalar unit and pipes
+  PayloadPool<MoveArgs> moves_;  // rearrangement operands between issue and PIPE_V
   FlagFile flags_;
   std::array<std::unique_ptr<Pipe>, kNumPipes> pipes_;
   std::unique_ptr<ScalarUnit> scalar_;

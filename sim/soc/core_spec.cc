@@ -20,16 +20,22 @@ constexpr Route kAivRoutes[] = {
     {M::kUb, M::kUb, P::kV, T::kLocalCopy},
 };
 
+// The vector core's registers (sim/pipe/core_registers.h).
+constexpr RegisterSet kAivRegisters = kVectorMaskRegister | kCmpMaskRegister | kStoreRegisters |
+                                      kSpecialRegisters | kGatherCountRegister |
+                                      kMemoryWatchRegisters;
+
 struct CoreTypeRow {
   CoreType type;
   const char* name;
   std::span<const P> pipes;
   std::span<const M> memories;
   std::span<const Route> routes;
+  RegisterSet registers;
 };
 
 constexpr CoreTypeRow kCoreTypes[] = {
-    {CoreType::kAiv, "vector core", kAivPipes, kAivMemories, kAivRoutes},
+    {CoreType::kAiv, "vector core", kAivPipes, kAivMemories, kAivRoutes, kAivRegisters},
 };
 
 const CoreTypeRow* RowOf(CoreType type) {
@@ -111,6 +117,7 @@ StatusOr<CoreSpec> CoreSpecFor(CoreType type, const SocConfig& config) {
   }
   for (MemSpace m : row->memories) spec.memories.push_back(Memory(config, m));
   spec.routes.assign(row->routes.begin(), row->routes.end());
+  spec.registers = row->registers;
   return spec;
 }
 

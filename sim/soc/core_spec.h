@@ -33,6 +33,7 @@ struct CoreSpec {
   std::vector<PipeSpec> pipes;  // in the order messages list them
   std::vector<MemorySpec> memories;
   std::vector<Route> routes;
+  RegisterSet registers = 0;  // the registers a core of this type has (CoreRegisters)
 
   const PipeSpec* FindPipe(PipeId id) const;
   // "S, V, MTE2, MTE3": the scalar unit and the pipes, for messages.

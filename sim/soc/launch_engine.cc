@@ -11,6 +11,7 @@
 #include "sim/core/logging.h"
 #include "sim/isa/scalar_ops.h"
 #include "sim/pipe/launch_context.h"
+#include "sim/pipe/timeline.h"
 #include "sim/soc/ai_core.h"
 #include "sim/soc/core_group.h"
 #include "sim/soc/core_spec.h"
@@ -119,7 +120,8 @@ StatusOr<LaunchResult> LaunchEngine::Run(const Program& program, uint32_t block_
   if (ctx.check != CheckLevel::kOff) ctx.gm_check = std::make_unique<GmChecker>(gm_, ctx.diags);
   ctx.max_cycles = options.max_cycles;
   ctx.cancel = options.cancel;
-  if (options.record_timeline) ctx.timeline = &result.timeline;
+  std::vector<TimelineEntry> timeline;
+  if (options.record_timeline) ctx.timeline = &timeline;
   auto log = GetLogger("sim.launch");
   ctx.debug_log = log->should_log(spdlog::level::debug);
 
@@ -199,6 +201,7 @@ StatusOr<LaunchResult> LaunchEngine::Run(const Program& program, uint32_t block_
   ctx.diags.Finish(&result.check);
   result.diagnostics = std::move(ctx.diags.diagnostics());
   result.simulated_instructions = ctx.instructions;
+  if (options.record_timeline) result.timeline = NameTimeline(program, timeline);
   result.debug_output = ctx.debug_out.Take();
 
   if (ctx.debug_log) {
