@@ -7,7 +7,10 @@
 #include <string>
 
 #include "sim/core/invariant.h"
+#include "sim/isa/opcode.h"
+#include "sim/pipe/dma_exec.h"
 #include "sim/pipe/launch_context.h"
+#include "sim/pipe/layout_functions.h"
 #include "sim/pipe/pipe_factory.h"
 #include "sim/pipe/pipe_figures.h"
 
@@ -79,6 +82,18 @@ void GatherPadded(const IssuedInstr& in, uint8_t* out) {
 }  // namespace
 
 PipeTiming DmaPipe::Execute(const IssuedInstr& in, Cycle now, uint8_t* scratch) {
+  return FunctionsOf(Info(in.instr->opcode).op_class).dexec(*this, in, now, scratch);
+}
+
+// An instruction of no DMA layout reached an engine: the simulator's bug.
+PipeTiming NoDmaExec(DmaPipe& pipe, const IssuedInstr& in, Cycle now, uint8_t* /*scratch*/) {
+  SIM_CHECK(false, std::string(Info(in.instr->opcode).mnemonic) + " reached PIPE_" +
+                       std::string(PipeName(pipe.id())) + ", which has no executor for it");
+  return PipeTiming{now, now};
+}
+
+// data_copy and data_copy_pad between GM and a local memory.
+PipeTiming ExecuteDataCopy(DmaPipe& pipe, const IssuedInstr& in, Cycle now, uint8_t* scratch) {
   SIM_CHECK(in.transfer == TransferKind::kGmRead || in.transfer == TransferKind::kGmWrite,
             "a DMA engine got a copy that has no GM side");
   if (in.pad.active) {
@@ -87,9 +102,9 @@ PipeTiming DmaPipe::Execute(const IssuedInstr& in, Cycle now, uint8_t* scratch) 
     Gather(in.src0, scratch);
   }
   bool reads_gm = in.transfer == TransferKind::kGmRead;
-  if (reads_gm && ctx_.gm_check != nullptr) {
-    ctx_.gm_check->OnRead(SiteOf(in.instr, now),
-                          GmSpan{in.src0_addr, in.src0.chunk_bytes, in.src0.pitch, in.src0.chunks});
+  if (reads_gm && pipe.ctx().gm_check != nullptr) {
+    pipe.ctx().gm_check->OnRead(pipe.Where(in.instr, now), GmSpan{in.src0_addr, in.src0.chunk_bytes,
+                                                                  in.src0.pitch, in.src0.chunks});
   }
   const Transfer& side = reads_gm ? in.src0 : in.dst;
   GmTransfer t;
@@ -99,10 +114,10 @@ PipeTiming DmaPipe::Execute(const IssuedInstr& in, Cycle now, uint8_t* scratch) 
   t.chunks = side.chunks;
   t.write = !reads_gm;
   t.mode = in.gm_cache_mode;
-  GmTiming gm = ctx_.gm_path.Transfer(t, static_cast<double>(now.value()));
+  GmTiming gm = pipe.ctx().gm_path.Transfer(t, static_cast<double>(now.value()));
   uint64_t stall = 0;
-  PipeTiming timing = DmaTiming(cost_, in.bytes, in.bursts, now, &gm, &stall);
-  PipeStats& s = mutable_stats();
+  PipeTiming timing = DmaTiming(pipe.cost(), in.bytes, in.bursts, now, &gm, &stall);
+  PipeStats& s = pipe.exec_stats();
   s.bandwidth_stall_cycles += stall;
   s.l2_hit_bytes += gm.l2_hit_bytes;
   s.hbm_read_bytes += gm.hbm_read_bytes;

@@ -27,6 +27,12 @@ class DmaPipe : public Pipe {
   DmaPipe(PipeId id, uint32_t core, uint32_t queue_depth, LaunchContext& ctx, FlagFile& flags,
           PipeListener& listener, const DmaCostConfig& cost);
 
+  // For the executors (sim/pipe/dma_exec.h).
+  LaunchContext& ctx() { return ctx_; }
+  const DmaCostConfig& cost() const { return cost_; }
+  PipeStats& exec_stats() { return mutable_stats(); }
+  Site Where(const Instr* instr, Cycle now) const { return SiteOf(instr, now); }
+
  protected:
   PipeTiming Execute(const IssuedInstr& in, Cycle now, uint8_t* scratch) override;
 

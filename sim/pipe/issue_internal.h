@@ -93,7 +93,8 @@ bool UbRange(const TensorOperand& t, uint64_t lo, uint64_t hi, AccessRole role, 
 
 // The builders the layout rows name (sim/isa/layouts.def), each in its family's file: the
 // signature of IssueBuild (sim/pipe/layout_functions.h).
-#define AICORE_LAYOUT(e, name, sync, sources, reads_dst, scalar, build, vexec, sexec, maker)  \
+#define AICORE_LAYOUT(e, name, sync, sources, reads_dst, scalar, build, vexec, dexec, sexec,  \
+                      maker)                                                                  \
   bool build(const Instr& instr, const std::vector<ScalarValue>& values, const Evaluator& ev, \
              const IssueEnv& env, const Site& site, IssuedInstr* out);
 #include "sim/isa/layouts.def"

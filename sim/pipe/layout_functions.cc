@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sim/core/invariant.h"
+#include "sim/pipe/dma_exec.h"
 #include "sim/pipe/issue.h"
 #include "sim/pipe/issue_internal.h"
 #include "sim/pipe/vector_exec.h"
@@ -15,8 +16,9 @@ namespace aicore::sim {
 namespace {
 
 constexpr LayoutFunctions kFunctions[] = {
-#define AICORE_LAYOUT(e, name, sync, sources, reads_dst, scalar, build, vexec, sexec, maker) \
-  {&issue::build, &(vexec)},
+#define AICORE_LAYOUT(e, name, sync, sources, reads_dst, scalar, build, vexec, dexec, sexec, \
+                      maker)                                                                 \
+  {&issue::build, &(vexec), &(dexec)},
 #include "sim/isa/layouts.def"
 };
 static_assert(sizeof(kFunctions) / sizeof(kFunctions[0]) == kNumLayouts);
@@ -47,7 +49,8 @@ void RegisterLayoutFunctions(OpClass c, LayoutFunctions functions) {
   std::lock_guard<std::mutex> lock(x.mu);
   auto i = static_cast<size_t>(static_cast<int>(c) - kNumLayouts);
   SIM_CHECK(static_cast<int>(c) >= kNumLayouts, "a table layout's functions are its row's");
-  if (x.rows.size() <= i) x.rows.resize(i + 1, LayoutFunctions{&issue::NoBuild, &NoVectorExec});
+  if (x.rows.size() <= i)
+    x.rows.resize(i + 1, LayoutFunctions{&issue::NoBuild, &NoVectorExec, &NoDmaExec});
   x.rows[i] = functions;
 }
 

@@ -18,6 +18,7 @@ struct IssueEnv;
 struct IssuedInstr;
 struct PipeTiming;
 struct Site;
+class DmaPipe;
 class VectorPipe;
 namespace issue {
 class Evaluator;
@@ -33,9 +34,13 @@ using IssueBuild = bool (*)(const Instr& instr, const std::vector<ScalarValue>& 
 using VectorExec = PipeTiming (*)(VectorPipe& pipe, const IssuedInstr& in, Cycle now,
                                   uint8_t* scratch);
 
+// Runs an instruction that starts on a DMA engine (MTE2, MTE3) now, as VectorExec does on PIPE_V.
+using DmaExec = PipeTiming (*)(DmaPipe& pipe, const IssuedInstr& in, Cycle now, uint8_t* scratch);
+
 struct LayoutFunctions {
   IssueBuild build;
   VectorExec vexec;
+  DmaExec dexec;
 };
 
 const LayoutFunctions& FunctionsOf(OpClass c);

@@ -13,7 +13,8 @@ class VectorPipe;
 struct IssuedInstr;
 struct PipeTiming;
 
-#define AICORE_LAYOUT(e, name, sync, sources, reads_dst, scalar, build, vexec, sexec, maker) \
+#define AICORE_LAYOUT(e, name, sync, sources, reads_dst, scalar, build, vexec, dexec, sexec, \
+                      maker)                                                                 \
   PipeTiming vexec(VectorPipe& pipe, const IssuedInstr& in, Cycle now, uint8_t* scratch);
 #include "sim/isa/layouts.def"
 

@@ -11,6 +11,7 @@
 
 #include "sim/isa/layout.h"
 #include "sim/isa/opcode.h"
+#include "sim/pipe/dma_exec.h"
 #include "sim/pipe/issue.h"
 #include "sim/pipe/issue_internal.h"
 #include "sim/pipe/layout_functions.h"
@@ -68,7 +69,8 @@ const RegisteredInstruction& Reverse() {
     layout.sync = SyncRole::kNone;
     layout.sources = 1;
     RegisteredInstruction r = RegisterInstruction(row, layout);
-    RegisterLayoutFunctions(r.op_class, LayoutFunctions{&BuildReverse, &ExecuteReverse});
+    RegisterLayoutFunctions(r.op_class,
+                            LayoutFunctions{&BuildReverse, &ExecuteReverse, &NoDmaExec});
     return r;
   }();
   return reverse;
@@ -142,6 +144,11 @@ TEST(LayoutRecipe, TheTableGivesEveryInstructionTheColumnsItsStagesRead) {
     if (row.unit == ExecUnit::kPipe && row.semantics == nullptr) {
       EXPECT_TRUE(layout.sync != SyncRole::kNone || row.op_class == OpClass::kDataCopy)
           << row.mnemonic;
+    }
+    // Routed copies run on the DMA engines and, UB -> UB, on PIPE_V.
+    if (row.pipe == PipeRule::kRouted) {
+      EXPECT_NE(f.dexec, &NoDmaExec) << row.mnemonic;
+      EXPECT_NE(f.vexec, &NoVectorExec) << row.mnemonic;
     }
   }
 }
