@@ -1,7 +1,6 @@
-// The scalar unit's ALU and registers (ascendc-semantics.md 2): constants, scalar arithmetic,
-// system values, scalar selects, the vector mask register, the store-configuration registers
-// and RSVD_CNT reads. One executor per layout row (the `sexec` column of sim/isa/layouts.def);
-// each retires its op on the scalar unit.
+// The scalar unit's ALU (see scalar_alu.h).
+#include "sim/pipe/scalar_alu.h"
+
 #include <bit>
 #include <string>
 
@@ -19,39 +18,50 @@ constexpr int64_t kProgramCounterBytesPerOp = 4;
 
 }  // namespace
 
-bool ScalarUnit::ExecConst(const Instr& in, Cycle /*now*/) {
+ScalarAlu::ScalarAlu(LaunchContext& ctx, ScalarHost& host, CoreRegisters& registers,
+                     std::vector<ScalarValue>& values)
+    : ctx_(ctx), host_(host), regs_(registers), values_(values) {}
+
+int64_t ScalarAlu::Int(uint32_t slot) const {
+  return AsInt64(values_[slot], ctx_.program.value_dtypes[slot]);
+}
+
+bool ScalarAlu::Fail(std::string why) {
+  fault_ = std::move(why);
+  return false;
+}
+
+void ScalarAlu::Const(const Instr& in) {
   ScalarValue& out = values_[in.result];
   if (IsFloat(in.dtype)) {
     out.f = in.imm.f;
   } else {
     out.i = in.imm.i;
   }
-  return RetireScalar(ctx_.config.scalar_op_cycles);
 }
 
-bool ScalarUnit::ExecScalarBinary(const Instr& in, Cycle /*now*/) {
+bool ScalarAlu::Binary(const Instr& in) {
   ScalarValue r;
   ScalarFault fault = EvalScalarBinary(static_cast<ScalarBinaryKind>(in.kind), in.src_dtype,
                                        values_[in.a], values_[in.b], &r);
   if (fault == ScalarFault::kDivisionByZero) {
-    return Fault(in, "integer division or modulo by zero (" +
-                         std::string(DTypeProtoName(in.src_dtype)) + "). Fix: guard the divisor.");
+    return Fail("integer division or modulo by zero (" + std::string(DTypeProtoName(in.src_dtype)) +
+                "). Fix: guard the divisor.");
   }
   values_[in.result] = r;
-  return RetireScalar(ctx_.config.scalar_op_cycles);
+  return true;
 }
 
-bool ScalarUnit::ExecScalarUnary(const Instr& in, Cycle /*now*/) {
+void ScalarAlu::Unary(const Instr& in) {
   values_[in.result] = EvalScalarUnary(static_cast<ScalarUnaryKind>(in.kind), in.dtype,
                                        in.src_dtype, values_[in.a], static_cast<uint8_t>(in.imm.i));
-  return RetireScalar(ctx_.config.scalar_op_cycles);
 }
 
-bool ScalarUnit::ExecSysValue(const Instr& in, Cycle /*now*/) {
+void ScalarAlu::SysValue(const Instr& in, const Place& at) {
   int64_t v = 0;
   switch (static_cast<SysValueKind>(in.kind)) {
     case SysValueKind::kBlockIdx:
-      v = block_;
+      v = at.block;
       break;
     case SysValueKind::kBlockNum:
       v = ctx_.block_dim;
@@ -70,27 +80,24 @@ bool ScalarUnit::ExecSysValue(const Instr& in, Cycle /*now*/) {
       v = host_.core_type() == CoreType::kAiv ? 1 : 0;
       break;
     case SysValueKind::kSystemCycle:
-      v = SystemCounter();
+      v = at.system_counter;
       break;
     case SysValueKind::kProgramCounter:
       v = int64_t{kProgramCounterBytesPerOp} * in.op_index;
       break;
     case SysValueKind::kUnsetState:
-      WarnUnsetState(in);
+      WarnUnsetState(at.site);
       break;
   }
   values_[in.result] = CastScalar(IntValue(v), DType::kInt64, in.dtype);
-  return RetireScalar(ctx_.config.scalar_op_cycles);
 }
 
-bool ScalarUnit::ExecSelect(const Instr& in, Cycle /*now*/) {
+void ScalarAlu::Select(const Instr& in) {
   values_[in.result] = IsTrue(values_[in.a], DType::kBool) ? values_[in.b] : values_[in.c];
-  return RetireScalar(ctx_.config.scalar_op_cycles);
 }
 
-void ScalarUnit::WarnUnsetState(const Instr& in) {
+void ScalarAlu::WarnUnsetState(const Site& site) {
   if (ctx_.check == CheckLevel::kOff) return;
-  Site site = SiteOf(&in, PipeId::kS);
   ctx_.diags.Warn(
       ctx_.diags.Make(Diagnostic::Kind::kUninitializedRead, Diagnostic::Severity::kWarning, site,
                       ctx_.diags.Prefix(site) +
@@ -98,10 +105,10 @@ void ScalarUnit::WarnUnsetState(const Instr& in) {
                           "default, 0 (a null pointer for an address). Fix: set it first "
                           "(ListTensorDesc.init and get_desc, set_shape_info, "
                           "set_sys_workspace, set_hccl_context)."),
-      &in);
+      site.instr);
 }
 
-bool ScalarUnit::ExecVectorMask(const Instr& in, Cycle /*now*/) {
+void ScalarAlu::VectorMask(const Instr& in) {
   switch (static_cast<VecMaskKind>(in.kind)) {
     case VecMaskKind::kSetMask:
       regs_.vector_mask.hi = values_[in.a].u;
@@ -125,17 +132,11 @@ bool ScalarUnit::ExecVectorMask(const Instr& in, Cycle /*now*/) {
       regs_.vector_mask.hi = regs_.vector_mask.lo = ~uint64_t{0};
       break;
   }
-  return RetireScalar(ctx_.config.scalar_op_cycles);
 }
 
 // The pad value and atomic-store registers (ascendc-semantics.md 5.11, 5.12; CTRL bits 2..0
-// the atomic type, 4..3 the op).
-bool ScalarUnit::ExecStoreConfig(const Instr& in, Cycle /*now*/) {
-  if (!SetStoreConfig(in)) return false;
-  return RetireScalar(ctx_.config.scalar_op_cycles);
-}
-
-bool ScalarUnit::SetStoreConfig(const Instr& in) {
+// the atomic type, 4..3 the op) and DEQSCALE.
+bool ScalarAlu::StoreConfig(const Instr& in) {
   switch (static_cast<StoreConfigKind>(in.kind)) {
     case StoreConfigKind::kSetPadValue:
       regs_.store.pad_value = values_[in.a];
@@ -145,15 +146,15 @@ bool ScalarUnit::SetStoreConfig(const Instr& in) {
     case StoreConfigKind::kSetAtomicType: {
       int64_t type = Int(in.a);
       if (type < 0 || type > 6) {
-        return Fault(in, "atomic type " + std::to_string(type) +
-                             " is not an AtomicDtype (ATOMIC_NONE 0 .. ATOMIC_BF16 6)");
+        return Fail("atomic type " + std::to_string(type) +
+                    " is not an AtomicDtype (ATOMIC_NONE 0 .. ATOMIC_BF16 6)");
       }
       regs_.store.atomic_type = AtomicDtypeToDType(type);
       if (static_cast<StoreConfigKind>(in.kind) == StoreConfigKind::kSetAtomicType) return true;
       int64_t op = Int(in.b);
       if (op < 0 || op >= static_cast<int64_t>(kNumAtomicOps)) {
-        return Fault(in, "atomic op " + std::to_string(op) +
-                             " is not one of sum 0, max 1, min 2 (CTRL bits 4..3)");
+        return Fail("atomic op " + std::to_string(op) +
+                    " is not one of sum 0, max 1, min 2 (CTRL bits 4..3)");
       }
       regs_.store.atomic_op = static_cast<AtomicOp>(op);
       return true;
@@ -188,44 +189,6 @@ bool ScalarUnit::SetStoreConfig(const Instr& in) {
       return true;
   }
   return true;
-}
-
-// The count the last gather_mask kept: the library syncs V_S before reading the register, so
-// the scalar unit waits for PIPE_V to finish and is then ordered after it.
-// RSVD_CNT is written by the last gather_mask when it ends: the read waits for PIPE_V to drain.
-bool ScalarUnit::ExecGatherMaskCount(const Instr& in, Cycle now) {
-  if (time_ > now) {
-    ScheduleResume(time_);
-    return false;
-  }
-  if (!VectorDrained()) {
-    wait_ = Wait::kDrainV;
-    wait_instr_ = &in;
-    return false;
-  }
-  wait_ = Wait::kNone;
-  if (observe_) order_.OnDrain(PipeId::kV);
-  values_[in.result].u = regs_.gather_mask_count;
-  return RetireScalar(ctx_.config.scalar_op_cycles);
-}
-
-bool ScalarUnit::NoScalarExec(const Instr& in, Cycle /*now*/) {
-  SIM_CHECK(false, std::string(Info(in.opcode).mnemonic) + " is not a scalar-unit op");
-  return false;
-}
-
-bool ScalarUnit::ExecOnScalar(const Instr& in, Cycle now) {
-  using Exec = bool (ScalarUnit::*)(const Instr&, Cycle);
-  // The layout table's scalar-unit executors (sim/isa/layouts.def).
-  static constexpr Exec kExec[] = {
-#define AICORE_LAYOUT(e, name, sync, sources, reads_dst, scalar, build, vexec, dexec, sexec, \
-                      maker)                                                                 \
-  &ScalarUnit::sexec,
-#include "sim/isa/layouts.def"
-  };
-  auto cls = static_cast<int>(Info(in.opcode).op_class);
-  Exec exec = cls < kNumLayouts ? kExec[cls] : &ScalarUnit::NoScalarExec;
-  return (this->*exec)(in, now);
 }
 
 }  // namespace aicore::sim

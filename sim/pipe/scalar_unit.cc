@@ -33,6 +33,7 @@ ScalarUnit::ScalarUnit(uint32_t core, LaunchContext& ctx, ScalarHost& host, cons
       host_(host),
       env_(env),
       regs_(registers),
+      alu_(ctx, host, registers, values_),
       tpipe_(ctx.program, ctx.config),
       order_(env.flags.ids_per_event() * kNumHardEvents),
       auto_sync_(host.core_type(), PipeMask(host), env.flags.ids_per_event(),

@@ -23,6 +23,7 @@
 #include "sim/isa/scalar_ops.h"
 #include "sim/pipe/issue.h"
 #include "sim/pipe/pipe.h"
+#include "sim/pipe/scalar_alu.h"
 #include "sim/sync/auto_sync.h"
 #include "sim/sync/happens_before.h"
 
@@ -99,7 +100,8 @@ class ScalarUnit {
   bool ExecOnScalar(const Instr& in, Cycle now);
   bool RetireScalar(uint32_t cycles);
   bool NoScalarExec(const Instr& in, Cycle now);
-  // The ALU and registers (scalar_alu.cc).
+  // The ALU's rows (scalar_exec.cc, on alu_): run the op, then retire it or fault.
+  bool RetireAlu(const Instr& in, bool ok);
   bool ExecConst(const Instr& in, Cycle now);
   bool ExecScalarBinary(const Instr& in, Cycle now);
   bool ExecScalarUnary(const Instr& in, Cycle now);
@@ -107,7 +109,6 @@ class ScalarUnit {
   bool ExecSelect(const Instr& in, Cycle now);
   bool ExecVectorMask(const Instr& in, Cycle now);
   bool ExecStoreConfig(const Instr& in, Cycle now);
-  bool SetStoreConfig(const Instr& in);
   bool ExecGatherMaskCount(const Instr& in, Cycle now);
   bool VectorDrained() const;
   bool EnterControl(const Instr& in);
@@ -159,8 +160,6 @@ class ScalarUnit {
   void ScheduleResume(Cycle at);
   void Wake(Cycle now);
   bool Fault(const Instr& in, const std::string& why);
-  // A read of state nothing set (SysValueKind::kUnsetState): UNINITIALIZED_READ at the line.
-  void WarnUnsetState(const Instr& in);
   // An access check_local_memory_ia watches for: a kernel fault (MEMORY_WATCH) at its line.
   // True when the access may go on.
   bool PassesWatch(const IssuedInstr& issued, PipeId pipe);
@@ -189,6 +188,7 @@ class ScalarUnit {
 
   PipeStats stats_;
   CoreRegisters& regs_;  // the core's registers: mask, store configuration, SPRs, watch
+  ScalarAlu alu_;        // on values_ and regs_
   uint64_t queue_full_stall_cycles_ = 0;
   std::array<uint64_t, kNumPipes> queue_full_by_pipe_{};
 
