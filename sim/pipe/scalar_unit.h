@@ -1,8 +1,9 @@
 // The scalar unit of one core: walks the structured program in order with an explicit frame
 // stack (so it can stop at any op and resume later), executes scalar ops itself and issues every
-// other instruction into its pipe's bounded queue. Pure scalar ops run ahead of global time (they
-// touch nothing shared); anything that interacts with pipes or flags waits for the global event
-// clock to reach the scalar unit's local time, which keeps the whole launch deterministic.
+// other instruction into its pipe's bounded queue; the scalar ALU (scalar_alu.h) computes the
+// ALU rows, the core's registers are its CoreRegisters. Pure scalar ops run ahead of global time
+// (they touch nothing shared); anything that interacts with pipes or flags waits for the global
+// event clock to reach the scalar unit's local time, which keeps the whole launch deterministic.
 // Framework library calls (sim/fwk) run here too and issue their set_flag/wait_flag as real
 // pipe instructions; with auto_sync the syncs a dependency lacks are inserted at issue time.
 #pragma once
