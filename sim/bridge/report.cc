@@ -167,6 +167,10 @@ void ToProto(const LaunchResult& r, rep::LaunchReport* out) {
     pt->set_start_cycle(t.start_cycle);
     pt->set_end_cycle(t.end_cycle);
     pt->set_detail(t.detail);
+    if (t.flag_event >= 0) {
+      pt->set_flag_event(static_cast<uint32_t>(t.flag_event));
+      pt->set_flag_id(t.flag_id);
+    }
   }
   for (const DebugRecord& d : r.debug_output) {
     rep::DebugOutput* pd = out->add_debug_output();
@@ -252,6 +256,10 @@ LaunchResult FromProto(const rep::LaunchReport& report) {
     t.start_cycle = pt.start_cycle();
     t.end_cycle = pt.end_cycle();
     t.detail = pt.detail();
+    if (pt.has_flag_event()) {
+      t.flag_event = static_cast<int32_t>(pt.flag_event());
+      t.flag_id = pt.flag_id();
+    }
   }
   for (const rep::DebugOutput& pd : report.debug_output()) {
     DebugRecord& d = r.debug_output.emplace_back();

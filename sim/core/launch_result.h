@@ -29,6 +29,10 @@ struct InstrRecord {
   uint64_t start_cycle = 0;  // it began executing (sources read)
   uint64_t end_cycle = 0;    // its destination was written / its flag fired
   std::string detail;        // e.g. "MTE2_V id=0"; "inserted by auto_sync" for inserted syncs
+  // set_flag / wait_flag: the flag's HardEvent value and id (traces join a set with its wait by
+  // them); -1 for every other instruction.
+  int32_t flag_event = -1;
+  uint32_t flag_id = 0;
 };
 
 // One piece of device output (printf, dump_tensor, print_time_stamp), as the host prints it.

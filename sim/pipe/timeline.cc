@@ -73,6 +73,11 @@ std::vector<InstrRecord> NameTimeline(const Program& program,
     r.start_cycle = e.start_cycle;
     r.end_cycle = e.end_cycle;
     r.detail = mark ? "profiling mark" : InstrDetail(program, e);
+    SyncRole role = SyncRoleOf(Info(in.opcode).op_class);
+    if (!mark && (role == SyncRole::kSetFlag || role == SyncRole::kWaitFlag)) {
+      r.flag_event = e.event;
+      r.flag_id = e.event_id;
+    }
   }
   return out;
 }

@@ -8,11 +8,12 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
-#include <optional>
 #include <set>
 #include <string_view>
 #include <tuple>
 #include <utility>
+
+#include "sim/sync/hard_event.h"
 
 namespace aicore::sim::trace {
 
@@ -79,33 +80,6 @@ SyncKind SyncOf(std::string_view op) {
   if (lower_equals("set_flag")) return SyncKind::kSet;
   if (lower_equals("wait_flag")) return SyncKind::kWait;
   return SyncKind::kNone;
-}
-
-// "MTE2_V id=0", possibly inside more text ("... MTE2_V id=0 (inserted by auto_sync)"): the
-// event is the identifier just before "id=". Returns {event, id}.
-std::optional<std::pair<std::string, uint64_t>> ParseFlagDetail(std::string_view d) {
-  auto is_ident = [](char c) {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-  };
-  for (size_t at = d.find("id="); at != std::string_view::npos; at = d.find("id=", at + 1)) {
-    if (at > 0 && is_ident(d[at - 1])) continue;  // "event_id=" is not the flag id
-    size_t p = at + 3;
-    if (p >= d.size() || d[p] < '0' || d[p] > '9') continue;
-    uint64_t id = 0;
-    auto [ptr, ec] = std::from_chars(d.data() + p, d.data() + d.size(), id);
-    if (ec != std::errc()) continue;
-    size_t e = at;
-    while (e > 0 && (d[e - 1] == ' ' || d[e - 1] == '\t' || d[e - 1] == ',')) --e;
-    size_t b = e;
-    while (b > 0 && is_ident(d[b - 1])) --b;
-    std::string_view event = d.substr(b, e - b);
-    size_t underscore = event.find('_');
-    if (underscore == std::string_view::npos || underscore == 0 || underscore + 1 == event.size()) {
-      continue;
-    }
-    return std::make_pair(std::string(event), id);
-  }
-  return std::nullopt;
 }
 
 std::string FlowCategory(std::string_view event) {
@@ -241,15 +215,16 @@ Layout BuildLayout(const LaunchResult& result, double mhz) {
   }
 
   // Flows: the i-th set of (core, event, id) pairs with the i-th wait, both in firing order.
-  std::map<std::tuple<size_t, std::string, uint64_t>,
+  std::map<std::tuple<size_t, uint32_t, uint32_t>,
            std::pair<std::vector<size_t>, std::vector<size_t>>>
       flags;
   for (size_t i = 0; i < layout.slices.size(); ++i) {
     const Slice& s = layout.slices[i];
-    if (s.sync == SyncKind::kNone) continue;
-    auto parsed = ParseFlagDetail(s.rec->detail);
-    if (!parsed) continue;
-    auto& sides = flags[{s.core, parsed->first, parsed->second}];
+    if (s.sync == SyncKind::kNone || s.rec->flag_event < 0 ||
+        s.rec->flag_event >= static_cast<int32_t>(kNumHardEvents)) {
+      continue;
+    }
+    auto& sides = flags[{s.core, static_cast<uint32_t>(s.rec->flag_event), s.rec->flag_id}];
     (s.sync == SyncKind::kSet ? sides.first : sides.second).push_back(i);
   }
   auto by_firing = [&](size_t a, size_t b) {
@@ -263,7 +238,8 @@ Layout BuildLayout(const LaunchResult& result, double mhz) {
     std::sort(sides.second.begin(), sides.second.end(), by_firing);
     const size_t pairs = std::min(sides.first.size(), sides.second.size());
     for (size_t i = 0; i < pairs; ++i) {
-      layout.flows.push_back({0, FlowCategory(std::get<1>(key)), sides.first[i], sides.second[i]});
+      layout.flows.push_back(
+          {0, FlowCategory(HardEvent(std::get<1>(key)).name), sides.first[i], sides.second[i]});
     }
   }
   // Ids in time order, so reading the file top-down follows the kernel.

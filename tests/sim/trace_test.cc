@@ -390,6 +390,13 @@ std::vector<FlowCheck> CheckFlows(const std::vector<Event>& events) {
 
 constexpr double kMhz = 1850;
 
+// A set_flag / wait_flag record: its HardEvent value and id.
+InstrRecord Flag(InstrRecord r, int32_t event, uint32_t id) {
+  r.flag_event = event;
+  r.flag_id = id;
+  return r;
+}
+
 InstrRecord Rec(uint32_t core, const std::string& pipe, const std::string& op, uint32_t op_index,
                 uint32_t line, uint64_t issue, uint64_t start, uint64_t end,
                 const std::string& detail = "") {
@@ -437,18 +444,19 @@ LaunchResult HandBuilt() {
   r.timeline = {
       Rec(0, "MTE2", "data_copy", 1, 10, 0, 0, 100),
       Rec(1, "MTE2", "data_copy", 1, 10, 0, 0, 105),
-      Rec(0, "MTE2", "set_flag", 2, 12, 1, 1, 100, "MTE2_V id=0"),
-      Rec(1, "MTE2", "set_flag", 2, 12, 1, 1, 105, "MTE2_V id=0"),
-      Rec(1, "V", "wait_flag", 4, 13, 2, 108, 108, "MTE2_V id=0"),
+      Flag(Rec(0, "MTE2", "set_flag", 2, 12, 1, 1, 100, "MTE2_V id=0"), 4, 0),
+      Flag(Rec(1, "MTE2", "set_flag", 2, 12, 1, 1, 105, "MTE2_V id=0"), 4, 0),
+      Flag(Rec(1, "V", "wait_flag", 4, 13, 2, 108, 108, "MTE2_V id=0"), 4, 0),
       Rec(1, "V", "add", 5, 14, 3, 108, 148, "mask=0xff, repeat=2"),
       Rec(0, "MTE2", "data_copy", 3, 11, 2, 100, 200),
-      Rec(0, "MTE2", "set_flag", 2, 12, 3, 101, 200, "MTE2_V id=0"),
-      Rec(0, "V", "wait_flag", 4, 13, 2, 110, 110, "MTE2_V id=0"),
+      Flag(Rec(0, "MTE2", "set_flag", 2, 12, 3, 101, 200, "MTE2_V id=0"), 4, 0),
+      Flag(Rec(0, "V", "wait_flag", 4, 13, 2, 110, 110, "MTE2_V id=0"), 4, 0),
       Rec(0, "V", "add", 5, 14, 3, 110, 150),
       Rec(0, "V", "add", 6, 15, 4, 120, 170),
-      Rec(0, "V", "wait_flag", 4, 13, 5, 205, 205, "MTE2_V id=0"),
-      Rec(0, "V", "set_flag", 7, 16, 6, 206, 210, "V_MTE3 id=1 (inserted by auto_sync)"),
-      Rec(0, "MTE3", "wait_flag", 8, 17, 7, 215, 215, "V_MTE3 id=1"),
+      Flag(Rec(0, "V", "wait_flag", 4, 13, 5, 205, 205, "MTE2_V id=0"), 4, 0),
+      Flag(Rec(0, "V", "set_flag", 7, 16, 6, 206, 210, "V_MTE3 id=1 (inserted by auto_sync)"), 7,
+           1),
+      Flag(Rec(0, "MTE3", "wait_flag", 8, 17, 7, 215, 215, "V_MTE3 id=1"), 7, 1),
       Rec(0, "MTE3", "data_copy", 9, 18, 8, 215, 300),
   };
   // Escaping: quote, backslash, tab, a control byte and an invalid UTF-8 byte in a file name.
