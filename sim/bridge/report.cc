@@ -100,6 +100,7 @@ void ToProto(const LaunchResult& r, rep::LaunchReport* out) {
   out->set_cycles(r.cycles);
   out->set_duration_us(r.duration_us);
   out->set_clock_mhz(r.clock_mhz);
+  out->set_bound_pipe(r.bound_pipe);
   for (const CoreStats& c : r.cores) {
     rep::CoreStats* pc = out->add_cores();
     pc->set_core(c.core);
@@ -107,6 +108,7 @@ void ToProto(const LaunchResult& r, rep::LaunchReport* out) {
     pc->set_block_idx(c.block_idx);
     pc->set_cycles(c.cycles);
     pc->set_queue_full_stall_cycles(c.queue_full_stall_cycles);
+    pc->set_bound_pipe(c.bound_pipe);
     for (const PipeStats& p : c.pipes) {
       rep::PipeStats* pp = pc->add_pipes();
       pp->set_pipe(p.pipe);
@@ -192,6 +194,7 @@ LaunchResult FromProto(const rep::LaunchReport& report) {
   r.cycles = report.cycles();
   r.duration_us = report.duration_us();
   r.clock_mhz = report.clock_mhz();
+  r.bound_pipe = report.bound_pipe();
   r.simulated_instructions = report.simulated_instructions();
   r.cores.reserve(report.cores_size());
   for (const rep::CoreStats& pc : report.cores()) {
@@ -201,6 +204,7 @@ LaunchResult FromProto(const rep::LaunchReport& report) {
     c.block_idx = pc.block_idx();
     c.cycles = pc.cycles();
     c.queue_full_stall_cycles = pc.queue_full_stall_cycles();
+    c.bound_pipe = pc.bound_pipe();
     for (const rep::PipeStats& pp : pc.pipes()) {
       PipeStats& p = c.pipes.emplace_back();
       p.pipe = pp.pipe();

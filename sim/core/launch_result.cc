@@ -68,4 +68,12 @@ bool CheckSummary::Fails() const {
   }
 }
 
+std::string BoundPipe(const std::vector<PipeStats>& pipes) {
+  const PipeStats* bound = nullptr;
+  for (const PipeStats& p : pipes) {
+    if (p.busy_cycles > 0 && (bound == nullptr || p.busy_cycles > bound->busy_cycles)) bound = &p;
+  }
+  return bound == nullptr ? std::string() : bound->pipe;
+}
+
 }  // namespace aicore::sim

@@ -132,7 +132,12 @@ struct CoreStats {
   uint64_t cycles = 0;
   uint64_t queue_full_stall_cycles = 0;
   std::vector<PipeStats> pipes;
+  std::string bound_pipe;  // BoundPipe(pipes)
 };
+
+// The pipe (the scalar unit "S" included) with the most busy cycles, the first in `pipes` on a
+// tie; "" when every one was idle. The report's bound_pipe (docs/frontend.md).
+std::string BoundPipe(const std::vector<PipeStats>& pipes);
 
 // How much the checkers do (AICORE_SIM_CHECK, LaunchOptions::check). kOff runs none of the race,
 // initialisation and sync-hygiene checks (faults the chip would not survive are reported
@@ -167,6 +172,9 @@ struct LaunchResult {
   double duration_us = 0;
   double clock_mhz = 0;
   std::vector<CoreStats> cores;
+  // The bound pipe of the core that ran longest (the first such core on a tie): what bounds
+  // the launch.
+  std::string bound_pipe;
   std::vector<Diagnostic> diagnostics;
   uint64_t simulated_instructions = 0;
   std::vector<InstrRecord> timeline;  // empty unless LaunchOptions::record_timeline

@@ -189,6 +189,12 @@ StatusOr<LaunchResult> LaunchEngine::Run(const Program& program, uint32_t block_
   }
   std::sort(result.cores.begin(), result.cores.end(),
             [](const CoreStats& a, const CoreStats& b) { return a.block_idx < b.block_idx; });
+  const CoreStats* longest = nullptr;
+  for (CoreStats& cs : result.cores) {
+    cs.bound_pipe = BoundPipe(cs.pipes);
+    if (longest == nullptr || cs.cycles > longest->cycles) longest = &cs;
+  }
+  if (longest != nullptr) result.bound_pipe = longest->bound_pipe;
 
   result.status = ctx.status;
   result.kernel_name = program.name;

@@ -35,6 +35,16 @@ def test_report_fields(device):
     assert report.pipe_busy_cycles("V") == sum(c.pipes["V"].busy_cycles for c in report.cores)
 
 
+def test_bound_pipe_is_the_busiest_pipe(device):
+    report = _vadd()
+    for core in report.cores:
+        busiest = max(core.pipes.values(), key=lambda p: p.busy_cycles).pipe
+        assert core.bound_pipe == busiest
+    longest = max(report.cores, key=lambda c: c.cycles)
+    assert report.bound_pipe == longest.bound_pipe == "MTE2"  # the add streams two inputs
+    assert report["bound_pipe"] == "MTE2" and report.to_dict()["cores"][0]["bound_pipe"]
+
+
 def test_report_reads_like_a_dict(device):
     report = _vadd(cores=2)
     assert report["cycles"] == report.cycles
@@ -65,6 +75,8 @@ def test_report_file(device, tmp_path, monkeypatch):
         assert record["kernel"] == "vadd_kernel" and record["platform"] == "Ascend910B1"
         assert record["block_dim"] == report.block_dim
         assert record["cycles"] == report.cycles
+        assert record["bound_pipe"] == report.bound_pipe
+        assert record["cores"][0]["bound_pipe"] == report.cores[0].bound_pipe
         assert record["duration_us"] == pytest.approx(report.duration_us)
         assert len(record["cores"]) == report.block_dim
         assert record["cores"][0]["pipes"]["V"]["busy_cycles"] == \

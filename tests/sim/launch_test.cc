@@ -87,6 +87,59 @@ TEST(VectorAdd, Fp16OnEightCoresIsBitExact) {
   EXPECT_DOUBLE_EQ(run.result.duration_us, run.result.cycles / run.result.clock_mhz);
 }
 
+// The pipe with the most busy cycles, the scalar unit included.
+std::string Busiest(const CoreStats& c) {
+  const PipeStats* best = nullptr;
+  for (const PipeStats& p : c.pipes) {
+    if (best == nullptr || p.busy_cycles > best->busy_cycles) best = &p;
+  }
+  return best == nullptr ? "" : best->pipe;
+}
+
+TEST(BoundPipe, ACopyBoundAddIsBoundByMte2AndAComputeLoopByV) {
+  AddKernelOptions o;
+  o.dtype = ir::DT_FLOAT32;
+  size_t n = 4 * o.block_len;
+  std::vector<float> x(n, 1.0f), y(n, 2.0f);
+  AddRun run = RunAdd(o, 4, x, y);
+  ASSERT_EQ(run.result.cores.size(), 4u);
+  for (const CoreStats& c : run.result.cores) {
+    EXPECT_EQ(c.bound_pipe, Busiest(c));
+    EXPECT_EQ(c.bound_pipe, "MTE2");  // two copies in per tile, one add
+  }
+  EXPECT_EQ(run.result.bound_pipe, "MTE2");
+
+  // 64 fp32 in, then 200 dependent adds on PIPE_V: the vector pipe bounds it.
+  KernelBuilder b("adds");
+  uint32_t xp = b.PointerParam("x", ir::DT_FLOAT32);
+  uint32_t zp = b.PointerParam("z", ir::DT_FLOAT32);
+  uint32_t count = b.Const(64), at = b.Const(0), out = b.Const(256);
+  b.DataCopy(KernelBuilder::Ub(at, ir::DT_FLOAT32), KernelBuilder::Gm(xp, ir::DT_FLOAT32), count);
+  b.Barrier(ir::PIPE_ALL);
+  for (int i = 0; i < 200; ++i) {
+    b.VecBinary(ir::VecBinaryOp::ADD, KernelBuilder::Ub(out, ir::DT_FLOAT32),
+                KernelBuilder::Ub(at, ir::DT_FLOAT32), KernelBuilder::Ub(at, ir::DT_FLOAT32),
+                count);
+    b.Barrier(ir::PIPE_V);
+  }
+  b.Barrier(ir::PIPE_ALL);
+  b.DataCopy(KernelBuilder::Gm(zp, ir::DT_FLOAT32), KernelBuilder::Ub(out, ir::DT_FLOAT32), count);
+  Device device(Config());
+  uint64_t xd = Upload(device, std::vector<float>(64, 1.5f));
+  uint64_t zd = Upload(device, std::vector<float>(64, 0));
+  LaunchResult r = RunTimed(device, b.Build(), 1, {ArgValue::Address(xd), ArgValue::Address(zd)});
+  ASSERT_EQ(r.cores.size(), 1u);
+  EXPECT_EQ(r.cores[0].bound_pipe, "V");
+  EXPECT_EQ(r.bound_pipe, "V");
+  EXPECT_EQ(BoundPipe({}), "");
+
+  // The report carries both.
+  aicore::report::v1::LaunchReport proto;
+  ToProto(r, &proto);
+  EXPECT_EQ(proto.bound_pipe(), "V");
+  EXPECT_EQ(proto.cores(0).bound_pipe(), "V");
+}
+
 TEST(VectorAdd, Fp32OnEightCoresIsBitExact) {
   AddKernelOptions o;
   o.dtype = ir::DT_FLOAT32;

@@ -266,6 +266,7 @@ def _append_report_file(report: LaunchReport) -> None:
         "duration_us": report.duration_us,
         "clock_mhz": report.clock_mhz,
         "simulated_instructions": report.simulated_instructions,
+        "bound_pipe": report.bound_pipe,
         "cores": [c.to_dict() for c in report.cores],
         "diagnostics": [d.to_dict() for d in report.diagnostics],
         "check": report.check.to_dict(),

@@ -71,7 +71,8 @@ class PipeReport(_Record):
 
 
 class CoreReport(_Record):
-    _fields = ("core", "core_type", "block_idx", "cycles", "queue_full_stall_cycles", "pipes")
+    _fields = ("core", "core_type", "block_idx", "cycles", "queue_full_stall_cycles", "pipes",
+               "bound_pipe")
 
     def __init__(self, msg: report_pb2.CoreStats):
         self.core = int(msg.core)
@@ -80,6 +81,8 @@ class CoreReport(_Record):
         self.cycles = int(msg.cycles)
         self.queue_full_stall_cycles = int(msg.queue_full_stall_cycles)
         self.pipes: Dict[str, PipeReport] = {p.pipe: PipeReport(p) for p in msg.pipes}
+        # The pipe with the most busy cycles ("" when every one was idle).
+        self.bound_pipe = msg.bound_pipe
 
 
 class Diagnostic(_Record):
@@ -228,7 +231,7 @@ class LaunchReport(_Record):
     with its field names) with `config_hash`, which is equal for equal figures."""
     _fields = ("status", "kernel_name", "platform", "block_dim", "cycles", "duration_us",
                "clock_mhz", "simulated_instructions", "cores", "diagnostics", "timeline",
-               "config", "config_hash", "check", "debug_output")
+               "config", "config_hash", "check", "debug_output", "bound_pipe")
 
     def __init__(self, msg: report_pb2.LaunchReport):
         self.proto = msg
@@ -249,6 +252,8 @@ class LaunchReport(_Record):
         self.check = CheckReport(msg.check)
         # printf / dump_tensor output by core, then cycle (what the launcher prints).
         self.debug_output: List[DebugOutput] = [DebugOutput(d) for d in msg.debug_output]
+        # The bound pipe of the core that ran longest: what bounds the launch.
+        self.bound_pipe = msg.bound_pipe
 
     @property
     def debug_text(self) -> str:
