@@ -11,7 +11,7 @@
 #include "sim/core/invariant.h"
 #include "sim/pipe/issue_internal.h"
 #include "sim/pipe/launch_context.h"
-#include "sim/pipe/vector_exec.h"
+#include "sim/pipe/pipe_executors.h"
 #include "sim/pipe/vector_mask.h"
 #include "sim/pipe/vector_pipe.h"
 

@@ -8,9 +8,9 @@
 
 #include "sim/core/invariant.h"
 #include "sim/isa/opcode.h"
-#include "sim/pipe/dma_exec.h"
 #include "sim/pipe/launch_context.h"
 #include "sim/pipe/layout_functions.h"
+#include "sim/pipe/pipe_executors.h"
 #include "sim/pipe/pipe_factory.h"
 #include "sim/pipe/pipe_figures.h"
 

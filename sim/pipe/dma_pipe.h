@@ -27,7 +27,7 @@ class DmaPipe : public Pipe {
   DmaPipe(PipeId id, uint32_t core, uint32_t queue_depth, LaunchContext& ctx, FlagFile& flags,
           PipeListener& listener, const DmaCostConfig& cost);
 
-  // For the executors (sim/pipe/dma_exec.h).
+  // For the executors (sim/pipe/pipe_executors.h).
   LaunchContext& ctx() { return ctx_; }
   const DmaCostConfig& cost() const { return cost_; }
   PipeStats& exec_stats() { return mutable_stats(); }

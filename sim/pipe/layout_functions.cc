@@ -6,10 +6,9 @@
 #include <string>
 
 #include "sim/core/invariant.h"
-#include "sim/pipe/dma_exec.h"
 #include "sim/pipe/issue.h"
 #include "sim/pipe/issue_internal.h"
-#include "sim/pipe/vector_exec.h"
+#include "sim/pipe/pipe_executors.h"
 
 namespace aicore::sim {
 

@@ -39,15 +39,6 @@ void ScalarUnit::Emit(const Instr& in, DebugRecord::Kind kind, std::string text)
   ctx_.debug_out.Add(std::move(r));
 }
 
-// Retires a debug op that took `cycles` of the scalar unit.
-bool ScalarUnit::RetireScalar(uint32_t cycles) {
-  ++frames_.back().pc;
-  ++stats_.instructions;
-  ++ctx_.instructions;
-  Advance(cycles);
-  return true;
-}
-
 bool ScalarUnit::ExecPrintf(const Instr& in, Cycle /*now*/) {
   const Program& program = ctx_.program;
   const DebugInfo& d = program.debug_ops[in.aux];

@@ -8,6 +8,15 @@
 
 namespace aicore::sim {
 
+// Retires the op at the pc that took `cycles` of the scalar unit.
+bool ScalarUnit::RetireScalar(uint32_t cycles) {
+  ++frames_.back().pc;
+  ++stats_.instructions;
+  ++ctx_.instructions;
+  Advance(cycles);
+  return true;
+}
+
 bool ScalarUnit::RetireAlu(const Instr& in, bool ok) {
   if (!ok) return Fault(in, alu_.fault());
   return RetireScalar(ctx_.config.scalar_op_cycles);

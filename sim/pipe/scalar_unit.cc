@@ -513,16 +513,16 @@ bool ScalarUnit::EndRegion() {
 }
 
 bool ScalarUnit::IssuePipeInstr(const Instr& in, Cycle now) {
-  OpClass cls = Info(in.opcode).op_class;
+  SyncRole role = SyncRoleOf(Info(in.opcode).op_class);
   const SocConfig& config = ctx_.config;
   if (ctx_.program.sync.erase_user_flags &&
-      (cls == OpClass::kSetFlag || cls == OpClass::kWaitFlag)) {
+      (role == SyncRole::kSetFlag || role == SyncRole::kWaitFlag)) {
     // insert_sync: the program's own flags are dropped; auto_sync places every sync.
     ++frames_.back().pc;
     return true;
   }
   // S-side sync runs on the scalar unit itself, in program order.
-  if (cls == OpClass::kSetFlag && HardEvent(in.event).src == PipeId::kS) {
+  if (role == SyncRole::kSetFlag && HardEvent(in.event).src == PipeId::kS) {
     uint32_t flag = 0;
     if (!ResolveFlag(in, values_, env_, SiteOf(&in, PipeId::kS), &flag)) {
       ctx_.Stop(LaunchResult::Status::kKernelFault);
@@ -532,7 +532,7 @@ bool ScalarUnit::IssuePipeInstr(const Instr& in, Cycle now) {
     ++frames_.back().pc;
     return true;
   }
-  if (cls == OpClass::kWaitFlag && HardEvent(in.event).dst == PipeId::kS) {
+  if (role == SyncRole::kWaitFlag && HardEvent(in.event).dst == PipeId::kS) {
     uint32_t flag = 0;
     if (!ResolveFlag(in, values_, env_, SiteOf(&in, PipeId::kS), &flag)) {
       ctx_.Stop(LaunchResult::Status::kKernelFault);
@@ -542,7 +542,7 @@ bool ScalarUnit::IssuePipeInstr(const Instr& in, Cycle now) {
     ++frames_.back().pc;
     return true;
   }
-  if (cls == OpClass::kPipeBarrier &&
+  if (role == SyncRole::kBarrier &&
       (in.pipe == PipeId::kS || in.pipe == PipeId::kAll || host_.pipe(in.pipe) == nullptr)) {
     if (in.pipe == PipeId::kAll && !host_.AllPipesDrained()) {
       wait_ = Wait::kDrain;

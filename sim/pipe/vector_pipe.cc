@@ -11,8 +11,8 @@
 #include "sim/pipe/dma_pipe.h"
 #include "sim/pipe/launch_context.h"
 #include "sim/pipe/layout_functions.h"
+#include "sim/pipe/pipe_executors.h"
 #include "sim/pipe/pipe_factory.h"
-#include "sim/pipe/vector_exec.h"
 
 namespace aicore::sim {
 

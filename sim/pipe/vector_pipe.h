@@ -2,7 +2,7 @@
 // next instruction after beats * cycles_per_repeat cycles (beats = repeats, more with UB bank
 // conflicts, sim/mem/ub_banks.h) but writes the destination per_call_cycles later, so a
 // dependent instruction without pipe_barrier(PIPE_V) reads stale UB, as on the chip. What an
-// instruction does is its layout's executor (sim/pipe/vector_exec.h); the pipe holds the state
+// instruction does is its layout's executor (sim/pipe/pipe_executors.h); the pipe holds the state
 // they share.
 #pragma once
 

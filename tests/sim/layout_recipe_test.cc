@@ -11,11 +11,10 @@
 
 #include "sim/isa/layout.h"
 #include "sim/isa/opcode.h"
-#include "sim/pipe/dma_exec.h"
 #include "sim/pipe/issue.h"
 #include "sim/pipe/issue_internal.h"
 #include "sim/pipe/layout_functions.h"
-#include "sim/pipe/vector_exec.h"
+#include "sim/pipe/pipe_executors.h"
 #include "sim/pipe/vector_pipe.h"
 #include "tests/sim/test_util.h"
 

@@ -20,7 +20,6 @@ namespace aicore::sim::cube {
 inline constexpr uint64_t kFractalRows = 16;
 inline constexpr uint64_t kRowBytes = 32;
 inline constexpr uint64_t kFractalBytes = kFractalRows * kRowBytes;  // 512
-inline constexpr uint64_t kL0cFractalBytes = 16 * 16 * 4;            // 1024
 
 inline uint64_t CeilTo(uint64_t x, uint64_t to) { return (x + to - 1) / to * to; }
 
