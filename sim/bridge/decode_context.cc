@@ -5,6 +5,7 @@
 
 #include "sim/isa/positions.h"
 #include "sim/soc/core_spec.h"
+#include "sim/soc/group_shape.h"
 #include "sim/sync/hard_event.h"
 
 namespace aicore::sim {
@@ -162,10 +163,11 @@ Status DecodeContext::DecodeTensor(const ir::TensorRef& t, const std::string& na
   }
   auto memory = static_cast<MemSpace>(t.space());
   bool gm = memory == MemSpace::kGm;
-  if (!gm && !HasMemory(CoreType::kAiv, memory) && !HasMemory(CoreType::kAic, memory)) {
-    return OpError(name + ".space", space +
-                                        " is not supported yet: this model has vector "
-                                        "cores only (GM and UB)");
+  if (!gm && !KernelHasMemory(memory)) {
+    return OpError(name + ".space",
+                   space + " is not on the cores of a " + KernelTypeLabel(p_->kernel_type) +
+                       " kernel (a vector core has UB; a cube core has L1, L0A, L0B, L0C, BT "
+                       "and FB)");
   }
   if (!ir::Position_IsValid(t.position())) {
     return OpError(name + ".position", std::to_string(t.position()) + " is not a valid Position");
@@ -204,13 +206,75 @@ std::string DecodeContext::DeclWhere(const ir::SourceLoc& loc) const {
   return p_->Where(probe);
 }
 
-Status DecodeContext::CheckMemoryOnCore(MemSpace m, int pos, const std::string& field) const {
-  if (p_->kernel_type != KernelType::kAivOnly || HasMemory(CoreType::kAiv, m)) {
-    return Status::Ok();
+bool DecodeContext::KernelHasMemory(MemSpace m) const {
+  const GroupShape& shape = GroupShapeOf(p_->kernel_type);
+  for (CoreType t : {CoreType::kAiv, CoreType::kAic}) {
+    if (shape.PerGroup(t) > 0 && HasMemory(t, m)) return true;
   }
-  return KernelError(field, PositionName(pos) + " is in " + std::string(MemSpaceName(m)) +
-                                ", which a vector core does not have (AIV_ONLY kernel: use " +
-                                PositionsIn(MemSpace::kUb) + ")");
+  return false;
+}
+
+Status DecodeContext::CheckMemoryOnCore(MemSpace m, int pos, const std::string& field) const {
+  if (KernelHasMemory(m)) return Status::Ok();
+  bool aiv = GroupShapeOf(p_->kernel_type).aic == 0;
+  return KernelError(field,
+                     PositionName(pos) + " is in " + std::string(MemSpaceName(m)) + ", which " +
+                         (aiv ? "a vector core" : "a cube core") + " does not have (" +
+                         KernelTypeLabel(p_->kernel_type) + " kernel: use " +
+                         (aiv ? PositionsIn(MemSpace::kUb)
+                              : "POS_A1, POS_B1, POS_C1, POS_A2, POS_B2, POS_CO1 or POS_C2") +
+                         ")");
+}
+
+namespace {
+
+// Paths the chip lacks that users reach for, with the way the chip does it instead.
+struct MissingPath {
+  MemSpace src, dst;
+  const char* hint;
+};
+constexpr MissingPath kMissingPaths[] = {
+    {MemSpace::kL0c, MemSpace::kUb,
+     "C reaches a vector core through GM (fixpipe to GM, then data_copy GM -> UB)"},
+};
+
+}  // namespace
+
+Status DecodeContext::CheckRoute(MemSpace src, MemSpace dst, const std::string& what,
+                                 const std::string& field) const {
+  const GroupShape& shape = GroupShapeOf(p_->kernel_type);
+  std::string paths;
+  for (CoreType t : {CoreType::kAiv, CoreType::kAic}) {
+    if (shape.PerGroup(t) == 0) continue;
+    for (const Route& r : RoutesOf(t)) {
+      if (r.src == src && r.dst == dst) return Status::Ok();
+      // "on PIPE_V", not a bare "on V"; the data movers read well as MTE2/FIX.
+      std::string pipe = r.pipe == PipeId::kV || r.pipe == PipeId::kM
+                             ? "PIPE_" + std::string(PipeName(r.pipe))
+                             : std::string(PipeName(r.pipe));
+      paths += std::string(paths.empty() ? "" : ", ") + std::string(MemSpaceName(r.src)) + "->" +
+               std::string(MemSpaceName(r.dst)) + " on " + pipe;
+    }
+  }
+  std::string path = std::string(MemSpaceName(src)) + " -> " + std::string(MemSpaceName(dst));
+  for (const MissingPath& m : kMissingPaths) {
+    if (m.src == src && m.dst == dst) {
+      return OpError(field, "Ascend 910B (C220) has no " + path + " path; " + m.hint);
+    }
+  }
+  return OpError(field, path + " is not a " + what + " path of a " +
+                            KernelTypeLabel(p_->kernel_type) + " kernel (" + paths + ")");
+}
+
+Status DecodeContext::UseOptionalFlag(uint32_t id, const std::string& field) const {
+  if (id == 0) return Status::Ok();
+  DType t;
+  if (Status s = Use(id, field, &t); !s.ok()) return s;
+  if (t != DType::kBool && !IsInteger(t)) {
+    return Fail(field, "%" + std::to_string(id) + " has dtype " + std::string(DTypeProtoName(t)) +
+                           "; a bool or an integer is required");
+  }
+  return Status::Ok();
 }
 
 Status DecodeContext::CheckEventOnCore(uint32_t event, const std::string& field) const {

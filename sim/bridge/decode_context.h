@@ -71,8 +71,16 @@ class DecodeContext {
                       TensorOperand* out);
   std::string DeclWhere(const ir::SourceLoc& loc) const;
 
-  // A vector core has UB only; cube memories are rejected until the cube core model exists.
+  // The kernel's cores (its kernel type's group row) have memory `m`.
+  bool KernelHasMemory(MemSpace m) const;
+  // A framework position's memory is on the kernel's cores.
   Status CheckMemoryOnCore(MemSpace m, int pos, const std::string& field) const;
+  // `what` (an instruction) moves data from `src` to `dst` on a route of the kernel's cores: ok,
+  // or an error at `field` naming the paths the cores have.
+  Status CheckRoute(MemSpace src, MemSpace dst, const std::string& what,
+                    const std::string& field) const;
+  // A flag operand: the SSA id of a bool or an integer, or 0 (false).
+  Status UseOptionalFlag(uint32_t id, const std::string& field) const;
   Status CheckEventOnCore(uint32_t event, const std::string& field) const;
 
   // ---- decoder.cc ----------------------------------------------------------------------
@@ -125,6 +133,10 @@ class DecodeContext {
   // 2 optional). *index is the 1-based index into Program::queues / pools, 0 when absent.
   Status ResolveDeclRef(uint32_t id, uint8_t rule, bool is_pool, const std::string& field,
                         const std::string& kind_name, uint32_t* index) const;
+
+  // ---- decode_cube.cc ------------------------------------------------------------------
+  // Appends the cube instruction's tensors and parameters: Instr::aux and MemOpInfo::cube.
+  void AddCubeInstr(MemOpInfo& m, const CubeInfo& c, Instr* in);
 
   // ---- decode_debug.cc -----------------------------------------------------------------
 

@@ -16,19 +16,16 @@ Status DecodeContext::DecodeDataCopy(const ir::DataCopyOp& c, Instr* in) {
                    std::string(DTypeProtoName(m.dst.dtype)) + " differs from src.dtype " +
                        std::string(DTypeProtoName(m.src0.dtype)) + "; data_copy does not convert");
   }
-  bool routed = false;
-  std::string paths;
-  for (const Route& r : RoutesOf(CoreType::kAiv)) {
-    routed |= r.src == m.src0.space && r.dst == m.dst.space;
-    // "on PIPE_V", not a bare "on V"; the DMA engines read well as MTE2/MTE3.
-    std::string pipe = r.pipe == PipeId::kV ? "PIPE_V" : std::string(PipeName(r.pipe));
-    paths += std::string(paths.empty() ? "" : ", ") + std::string(MemSpaceName(r.src)) + "->" +
-             std::string(MemSpaceName(r.dst)) + " on " + pipe;
-  }
-  if (!routed) {
+  // The cube's own moves have their instructions: load_data into L0A/L0B, fixpipe out of L0C.
+  bool load = m.dst.space == MemSpace::kL0a || m.dst.space == MemSpace::kL0b;
+  if (load || m.src0.space == MemSpace::kL0c) {
     return OpError("dst.space", std::string(MemSpaceName(m.src0.space)) + " -> " +
                                     std::string(MemSpaceName(m.dst.space)) +
-                                    " is not a data_copy path (" + paths + ")");
+                                    " is not a data_copy path: use " +
+                                    (load ? "load_data" : "fixpipe"));
+  }
+  if (Status s = CheckRoute(m.src0.space, m.dst.space, "data_copy", "dst.space"); !s.ok()) {
+    return s;
   }
   m.params_form = c.params_form();
   if (!c.params_form()) {

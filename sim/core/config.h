@@ -22,6 +22,17 @@ struct DmaCostConfig {
   double core_bytes_per_cycle = 0;
 };
 
+// The cube's Mmad timing (proto CubeUnit): cycles per fractal step by input type.
+struct CubeCostConfig {
+  double fixed_cycles = 0;
+  double f16_fractal_cycles = 0;
+  double bf16_fractal_cycles = 0;
+  double f32_fractal_cycles = 0;
+  double hf32_fractal_cycles = 0;
+  double s8_fractal_cycles = 0;
+  double s4_fractal_cycles = 0;
+};
+
 // The die's L2 (proto L2Cache); capacity is SocConfig::l2_bytes.
 struct L2Config {
   uint32_t line_bytes = 0;
@@ -56,7 +67,8 @@ struct SocConfig {
 
   // Parts: their scalar members are rows of soc_figures.def too.
   std::vector<VectorCostRow> vector_costs;
-  DmaCostConfig mte2, mte3, ub_copy;
+  DmaCostConfig mte2, mte3, ub_copy, mte1, fixpipe;
+  CubeCostConfig cube;
   L2Config l2;
   UbBankConfig ub_banks;
   DebugConfig debug;

@@ -32,6 +32,8 @@ std::string PipeText(const OpcodeInfo& row) {
       return "S (scalar unit)";
     case PipeRule::kV:
       return "V";
+    case PipeRule::kM:
+      return "M";
     case PipeRule::kRouted:
       return "by route (source, destination memory)";
     case PipeRule::kFromEvent:

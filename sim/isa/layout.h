@@ -10,8 +10,8 @@ namespace aicore::sim {
 
 // Operand layout: what the decoder reads from the IR op and the pipe reads at execution.
 enum class OpClass : uint8_t {
-#define AICORE_LAYOUT(e, name, sync, sources, reads_dst, scalar, build, vexec, dexec, sexec, \
-                      maker)                                                                 \
+#define AICORE_LAYOUT(e, name, sync, sources, reads_dst, scalar, build, vexec, dexec, cexec, \
+                      sexec, maker)                                                          \
   e,
 #include "sim/isa/layouts.def"
 };
@@ -35,8 +35,8 @@ struct LayoutInfo {
 };
 
 inline constexpr LayoutInfo kLayoutTable[] = {
-#define AICORE_LAYOUT(e, name, sync, sources, reads_dst, scalar, build, vexec, dexec, sexec, \
-                      maker)                                                                 \
+#define AICORE_LAYOUT(e, name, sync, sources, reads_dst, scalar, build, vexec, dexec, cexec, \
+                      sexec, maker)                                                          \
   {OpClass::e, name, SyncRole::sync, sources, reads_dst, scalar, maker},
 #include "sim/isa/layouts.def"
 };

@@ -28,6 +28,7 @@ enum class ExecUnit : uint8_t {
 enum class PipeRule : uint8_t {
   kNoPipe,       // runs on the scalar unit
   kV,            // always PIPE_V
+  kM,            // always PIPE_M (the cube)
   kRouted,       // data movement: the core's route for (source memory, destination memory)
   kFromEvent,    // set_flag: the event's source pipe; wait_flag: its destination pipe
   kFromOperand,  // pipe_barrier: the pipe it names

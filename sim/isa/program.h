@@ -137,6 +137,37 @@ struct MemOpInfo {
   bool exhausted_suspension = false;
   uint32_t mode_number = 0;
   uint32_t move = 0;  // rearrangement: index into Program::move_ops + 1
+  uint32_t cube = 0;  // cube instructions: index into Program::cube_ops + 1
+};
+
+// The parameter structs of the cube instructions (kernel.proto Nd2NzCopyOp, LoadData2DOp,
+// MmadOp, FixpipeOp): slots of their fields, 0 = the field's default. Their tensors are the
+// MemOpInfo's: dst, src0 (the source; mmad's fm), src1 (mmad's filter), src2 (mmad's bias,
+// fixpipe's cbuf_workspace; space kInvalid = none).
+struct Nd2NzInfo {
+  uint32_t nd_num = 0, n_value = 0, d_value = 0, src_nd_matrix_stride = 0, src_d_value = 0;
+  uint32_t dst_nz_c0_stride = 0, dst_nz_n_stride = 0, dst_nz_matrix_stride = 0;
+};
+struct LoadData2DInfo {
+  uint32_t start_index = 0, repeat_times = 0, src_stride = 0, sid = 0, dst_gap = 0;
+  uint32_t if_transpose = 0, addr_mode = 0;
+};
+struct MmadInfo {
+  uint32_t m = 0, n = 0, k = 0, is_bias = 0, unit_flag = 0, cmatrix_source = 0;
+  uint32_t cmatrix_init_val = 0, k_direction_align = 0;
+};
+struct FixpipeInfo {
+  uint32_t n_size = 0, m_size = 0, src_stride = 0, dst_stride = 0, deq_scalar = 0;
+  uint32_t nd_num = 0, src_nd_stride = 0, dst_nd_stride = 0, relu_en = 0, unit_flag = 0;
+  uint32_t is_channel_split = 0;
+  uint8_t quant_pre = 0;   // kernel.proto FixpipeOp.QuantMode
+  bool nz_layout = false;  // FixpipeConfig.cfg_nz(); else row-major (NZ2ND)
+};
+struct CubeInfo {
+  Nd2NzInfo nd2nz;
+  LoadData2DInfo load2d;
+  MmadInfo mmad;
+  FixpipeInfo fixpipe;
 };
 
 // StoreConfigOp kinds; values are the IR's. Instr::a = value / atomic_type, b = atomic_op,
@@ -341,6 +372,7 @@ class Program {
   std::vector<Region> regions;      // regions[0] is the kernel body
   std::vector<MemOpInfo> mem_ops;
   std::vector<MoveInfo> move_ops;
+  std::vector<CubeInfo> cube_ops;
   std::vector<ForInfo> fors;
   std::vector<IfInfo> ifs;
   std::vector<uint32_t> slot_lists;

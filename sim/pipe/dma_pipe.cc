@@ -1,4 +1,4 @@
-// GM <-> local copies on MTE2/MTE3 (see dma_pipe.h): sources are read when the copy starts, the
+// The data movers (see dma_pipe.h) and their copies: sources are read when the copy starts, the
 // destination is written when it ends.
 #include "sim/pipe/dma_pipe.h"
 
@@ -41,12 +41,13 @@ std::unique_ptr<Pipe> CreateDmaPipe(PipeId id, uint32_t queue_depth, const PipeE
   const DmaCostConfig* cost = DmaCost(env.ctx.config, id);
   SIM_CHECK(cost != nullptr, "no DMA cost row for PIPE_" + std::string(PipeName(id)));
   return std::make_unique<DmaPipe>(id, env.core, queue_depth, env.ctx, env.flags, env.listener,
-                                   *cost);
+                                   *cost, env.cube_args);
 }
 
 DmaPipe::DmaPipe(PipeId id, uint32_t core, uint32_t queue_depth, LaunchContext& ctx,
-                 FlagFile& flags, PipeListener& listener, const DmaCostConfig& cost)
-    : Pipe(id, core, queue_depth, ctx, flags, listener), cost_(cost) {}
+                 FlagFile& flags, PipeListener& listener, const DmaCostConfig& cost,
+                 PayloadPool<CubeArgs>& cube_args)
+    : Pipe(id, core, queue_depth, ctx, flags, listener), cost_(cost), cube_args_(cube_args) {}
 
 namespace {
 
@@ -92,10 +93,15 @@ PipeTiming NoDmaExec(DmaPipe& pipe, const IssuedInstr& in, Cycle now, uint8_t* /
   return PipeTiming{now, now};
 }
 
-// data_copy and data_copy_pad between GM and a local memory.
+// data_copy and data_copy_pad between GM and a local memory, and data_copy between two local
+// memories of a cube core (L1 -> BT/FB on MTE1).
 PipeTiming ExecuteDataCopy(DmaPipe& pipe, const IssuedInstr& in, Cycle now, uint8_t* scratch) {
+  if (in.transfer == TransferKind::kLocalCopy) {
+    Gather(in.src0, scratch);
+    return DmaTiming(pipe.cost(), in.bytes, in.bursts, now, nullptr);
+  }
   SIM_CHECK(in.transfer == TransferKind::kGmRead || in.transfer == TransferKind::kGmWrite,
-            "a DMA engine got a copy that has no GM side");
+            "a data mover got a copy of no transfer kind");
   if (in.pad.active) {
     GatherPadded(in, scratch);
   } else {
@@ -114,10 +120,14 @@ PipeTiming ExecuteDataCopy(DmaPipe& pipe, const IssuedInstr& in, Cycle now, uint
   t.chunks = side.chunks;
   t.write = !reads_gm;
   t.mode = in.gm_cache_mode;
-  GmTiming gm = pipe.ctx().gm_path.Transfer(t, static_cast<double>(now.value()));
+  return pipe.GmMoveTiming(in, t, now);
+}
+
+PipeTiming DmaPipe::GmMoveTiming(const IssuedInstr& in, const GmTransfer& t, Cycle now) {
+  GmTiming gm = ctx_.gm_path.Transfer(t, static_cast<double>(now.value()));
   uint64_t stall = 0;
-  PipeTiming timing = DmaTiming(pipe.cost(), in.bytes, in.bursts, now, &gm, &stall);
-  PipeStats& s = pipe.exec_stats();
+  PipeTiming timing = DmaTiming(cost_, in.bytes, in.bursts, now, &gm, &stall);
+  PipeStats& s = mutable_stats();
   s.bandwidth_stall_cycles += stall;
   s.l2_hit_bytes += gm.l2_hit_bytes;
   s.hbm_read_bytes += gm.hbm_read_bytes;

@@ -83,7 +83,8 @@ struct IssuedInstr {
   Transfer deq;  // cast_deq after set_deq_scale's vector form: DEQSCALE's 16 words in UB
   // Rearrangement: its operands, the core's UB (read when it starts; dst is the image of
   // [move_lo, move_lo + dst.chunk_bytes)) and the register receiving gather_mask's count.
-  uint32_t move_slot = 0;  // its MoveArgs: a slot of the core's pool (sim/pipe/payload_pool.h)
+  // Its MoveArgs or CubeArgs: a slot of the core's pool of that family (sim/pipe/payload_pool.h).
+  uint32_t payload_slot = 0;
   const uint8_t* move_ub = nullptr;
   uint64_t move_ub_bytes = 0;
   uint64_t move_lo = 0;

@@ -216,10 +216,13 @@ bool BuildDataCopy(const Instr& instr, const std::vector<ScalarValue>& /*values*
         !ev.InRange(m.dst_stride, "dst_stride", kMaxU16, &ds)) {
       return false;
     }
-    chunk = bl * kBlockBytes;
+    // Into the bias table blockLen counts 64-byte units on A2 (ascendc-semantics.md 2.4); the
+    // gaps stay 32-byte units (dstGap's unit there is unconfirmed: the model's choice).
+    uint64_t unit = m.dst.space == MemSpace::kBt ? kBiasTableBlockBytes : kBlockBytes;
+    chunk = bl * unit;
     chunks = chunk > 0 ? bc : 0;
-    src_pitch = (bl + ss) * kBlockBytes;
-    dst_pitch = (bl + ds) * kBlockBytes;
+    src_pitch = chunk + ss * kBlockBytes;
+    dst_pitch = chunk + ds * kBlockBytes;
   }
   if (!m.pad_form) src_chunk = dst_chunk = chunk;
   uint64_t src_span = chunks > 0 ? (chunks - 1) * src_pitch + src_chunk : 0;

@@ -13,6 +13,7 @@
 #include "sim/mem/global_memory.h"
 #include "sim/mem/memory_map.h"
 #include "sim/pipe/core_registers.h"
+#include "sim/pipe/cube_args.h"
 #include "sim/pipe/instr.h"
 #include "sim/pipe/payload_pool.h"
 #include "sim/pipe/route.h"
@@ -30,11 +31,12 @@ struct IssueEnv {
   FlagFile& flags;
   DiagnosticSink& diags;
   // The core's registers (CoreRegisters), null where its core type has none.
-  VectorMask* vector_mask = nullptr;       // the mask register
-  StoreRegisters* store = nullptr;         // the pad value, atomic mode and DEQSCALE
-  uint8_t* spr = nullptr;                  // the special registers (kSprBytes)
-  uint64_t* gather_mask_count = nullptr;   // RSVD_CNT
-  PayloadPool<MoveArgs>* moves = nullptr;  // the core's rearrangement operands (payload_pool.h)
+  VectorMask* vector_mask = nullptr;           // the mask register
+  StoreRegisters* store = nullptr;             // the pad value, atomic mode and DEQSCALE
+  uint8_t* spr = nullptr;                      // the special registers (kSprBytes)
+  uint64_t* gather_mask_count = nullptr;       // RSVD_CNT
+  PayloadPool<MoveArgs>* moves = nullptr;      // the core's rearrangement operands (payload_pool.h)
+  PayloadPool<CubeArgs>* cube_args = nullptr;  // the core's cube operands (cube_args.h)
   bool warn = false;  // checking is on: the issue stage may warn (never at CheckLevel::kOff)
 };
 

@@ -21,6 +21,7 @@ constexpr int64_t kMaxU16 = 65535;
 constexpr int64_t kMaxPadBlockLen = 2097151;
 constexpr int64_t kMaxU32 = 4294967295;
 constexpr uint64_t kBlockBytes = 32;  // DataBlock: the unit of DataCopy lengths and strides
+constexpr uint64_t kBiasTableBlockBytes = 64;  // DataCopy's blockLen unit into BT (C2) on A2
 
 class Evaluator {
  public:
@@ -93,8 +94,8 @@ bool UbRange(const TensorOperand& t, uint64_t lo, uint64_t hi, AccessRole role, 
 
 // The builders the layout rows name (sim/isa/layouts.def), each in its family's file: the
 // signature of IssueBuild (sim/pipe/layout_functions.h).
-#define AICORE_LAYOUT(e, name, sync, sources, reads_dst, scalar, build, vexec, dexec, sexec,  \
-                      maker)                                                                  \
+#define AICORE_LAYOUT(e, name, sync, sources, reads_dst, scalar, build, vexec, dexec, cexec,  \
+                      sexec, maker)                                                           \
   bool build(const Instr& instr, const std::vector<ScalarValue>& values, const Evaluator& ev, \
              const IssueEnv& env, const Site& site, IssuedInstr* out);
 #include "sim/isa/layouts.def"

@@ -48,7 +48,7 @@ bool BuildMove(const Instr& instr, const std::vector<ScalarValue>& values, const
   SIM_CHECK(ub != nullptr, "a rearrangement issued on a core without UB");
   const uint64_t ub_end = ub->capacity();
   SIM_CHECK(env.moves != nullptr, "a rearrangement issued on a core without a payload pool");
-  MoveArgs& a = env.moves->Acquire(&out->move_slot);
+  MoveArgs& a = env.moves->Acquire(&out->payload_slot);
   a = MoveArgs{};
   a.kind = static_cast<MoveKind>(instr.kind);
   a.dtype = instr.dtype;

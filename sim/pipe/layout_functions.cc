@@ -15,9 +15,9 @@ namespace aicore::sim {
 namespace {
 
 constexpr LayoutFunctions kFunctions[] = {
-#define AICORE_LAYOUT(e, name, sync, sources, reads_dst, scalar, build, vexec, dexec, sexec, \
-                      maker)                                                                 \
-  {&issue::build, &(vexec), &(dexec)},
+#define AICORE_LAYOUT(e, name, sync, sources, reads_dst, scalar, build, vexec, dexec, cexec, \
+                      sexec, maker)                                                          \
+  {&issue::build, &(vexec), &(dexec), &(cexec)},
 #include "sim/isa/layouts.def"
 };
 static_assert(sizeof(kFunctions) / sizeof(kFunctions[0]) == kNumLayouts);
@@ -49,7 +49,7 @@ void RegisterLayoutFunctions(OpClass c, LayoutFunctions functions) {
   auto i = static_cast<size_t>(static_cast<int>(c) - kNumLayouts);
   SIM_CHECK(static_cast<int>(c) >= kNumLayouts, "a table layout's functions are its row's");
   if (x.rows.size() <= i)
-    x.rows.resize(i + 1, LayoutFunctions{&issue::NoBuild, &NoVectorExec, &NoDmaExec});
+    x.rows.resize(i + 1, LayoutFunctions{&issue::NoBuild, &NoVectorExec, &NoDmaExec, &NoCubeExec});
   x.rows[i] = functions;
 }
 

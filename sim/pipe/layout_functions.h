@@ -18,6 +18,7 @@ struct IssueEnv;
 struct IssuedInstr;
 struct PipeTiming;
 struct Site;
+class CubePipe;
 class DmaPipe;
 class VectorPipe;
 namespace issue {
@@ -34,13 +35,17 @@ using IssueBuild = bool (*)(const Instr& instr, const std::vector<ScalarValue>& 
 using VectorExec = PipeTiming (*)(VectorPipe& pipe, const IssuedInstr& in, Cycle now,
                                   uint8_t* scratch);
 
-// Runs an instruction that starts on a DMA engine (MTE2, MTE3) now, as VectorExec does on PIPE_V.
+// Runs an instruction that starts on a data mover (MTE1, MTE2, MTE3, FIX) now, as VectorExec does
+// on PIPE_V.
 using DmaExec = PipeTiming (*)(DmaPipe& pipe, const IssuedInstr& in, Cycle now, uint8_t* scratch);
+// Runs an instruction that starts on the cube (PIPE_M) now.
+using CubeExec = PipeTiming (*)(CubePipe& pipe, const IssuedInstr& in, Cycle now, uint8_t* scratch);
 
 struct LayoutFunctions {
   IssueBuild build;
   VectorExec vexec;
   DmaExec dexec;
+  CubeExec cexec;
 };
 
 const LayoutFunctions& FunctionsOf(OpClass c);

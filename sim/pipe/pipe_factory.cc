@@ -10,9 +10,9 @@ struct PipeRow {
 };
 
 constexpr PipeRow kPipeFactories[] = {
-    {PipeId::kV, &CreateVectorPipe},
-    {PipeId::kMte2, &CreateDmaPipe},
-    {PipeId::kMte3, &CreateDmaPipe},
+    {PipeId::kV, &CreateVectorPipe}, {PipeId::kM, &CreateCubePipe},
+    {PipeId::kMte1, &CreateDmaPipe}, {PipeId::kMte2, &CreateDmaPipe},
+    {PipeId::kMte3, &CreateDmaPipe}, {PipeId::kFix, &CreateDmaPipe},
 };
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "sim/isa/pipe_id.h"
 #include "sim/mem/memory_map.h"
 #include "sim/pipe/core_registers.h"
+#include "sim/pipe/cube_args.h"
 #include "sim/pipe/payload_pool.h"
 #include "sim/pipe/pipe.h"
 #include "sim/sync/flags.h"
@@ -25,8 +26,9 @@ struct PipeEnv {
   FlagFile& flags;
   PipeListener& listener;
   MemoryMap& memories;
-  CoreRegisters& registers;      // the core's (sim/pipe/core_registers.h)
-  PayloadPool<MoveArgs>& moves;  // the core's rearrangement operands (sim/pipe/payload_pool.h)
+  CoreRegisters& registers;          // the core's (sim/pipe/core_registers.h)
+  PayloadPool<MoveArgs>& moves;      // the core's rearrangement operands (sim/pipe/payload_pool.h)
+  PayloadPool<CubeArgs>& cube_args;  // the core's cube operands (sim/pipe/payload_pool.h)
 };
 
 using PipeFactory = std::unique_ptr<Pipe> (*)(PipeId id, uint32_t queue_depth, const PipeEnv& env);
@@ -34,8 +36,9 @@ using PipeFactory = std::unique_ptr<Pipe> (*)(PipeId id, uint32_t queue_depth, c
 // The pipes of the model (each defined in its own file).
 std::unique_ptr<Pipe> CreateVectorPipe(PipeId id, uint32_t queue_depth, const PipeEnv& env);
 std::unique_ptr<Pipe> CreateDmaPipe(PipeId id, uint32_t queue_depth, const PipeEnv& env);
+std::unique_ptr<Pipe> CreateCubePipe(PipeId id, uint32_t queue_depth, const PipeEnv& env);
 
-// The factory of pipe `id`, or nullptr if the model has none yet (M, MTE1, FIX: the cube issue).
+// The factory of pipe `id`, or nullptr if the model has none.
 PipeFactory DefaultPipeFactory(PipeId id);
 
 }  // namespace aicore::sim

@@ -12,7 +12,7 @@ namespace aicore::sim {
 struct PipeFigures {
   PipeId id;
   uint32_t SocConfig::*queue_depth;  // nullptr: no instruction queue (the scalar unit)
-  DmaCostConfig SocConfig::*dma;     // the cost row of a GM copy engine; nullptr for others
+  DmaCostConfig SocConfig::*dma;     // the cost row of a data mover; nullptr for others
 };
 
 // Row i is the pipe whose PipeIndex is i.
@@ -20,10 +20,10 @@ inline constexpr PipeFigures kPipeFigures[kNumPipes] = {
     {PipeId::kS, nullptr, nullptr},
     {PipeId::kV, &SocConfig::queue_depth_vector, nullptr},
     {PipeId::kM, &SocConfig::queue_depth_cube, nullptr},
-    {PipeId::kMte1, &SocConfig::queue_depth_mte1, nullptr},
+    {PipeId::kMte1, &SocConfig::queue_depth_mte1, &SocConfig::mte1},
     {PipeId::kMte2, &SocConfig::queue_depth_mte2, &SocConfig::mte2},
     {PipeId::kMte3, &SocConfig::queue_depth_mte3, &SocConfig::mte3},
-    {PipeId::kFix, &SocConfig::queue_depth_fixpipe, nullptr},
+    {PipeId::kFix, &SocConfig::queue_depth_fixpipe, &SocConfig::fixpipe},
 };
 
 constexpr bool PipeFiguresInPipeOrder() {

@@ -83,8 +83,8 @@ bool ScalarUnit::ExecOnScalar(const Instr& in, Cycle now) {
   using Exec = bool (ScalarUnit::*)(const Instr&, Cycle);
   // The layout table's scalar-unit executors (sim/isa/layouts.def).
   static constexpr Exec kExec[] = {
-#define AICORE_LAYOUT(e, name, sync, sources, reads_dst, scalar, build, vexec, dexec, sexec, \
-                      maker)                                                                 \
+#define AICORE_LAYOUT(e, name, sync, sources, reads_dst, scalar, build, vexec, dexec, cexec, \
+                      sexec, maker)                                                          \
   &ScalarUnit::sexec,
 #include "sim/isa/layouts.def"
   };

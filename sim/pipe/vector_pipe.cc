@@ -346,7 +346,7 @@ PipeTiming ExecuteMove(VectorPipe& pipe, const IssuedInstr& in, Cycle now, uint8
   uint64_t span = in.dst.chunk_bytes;
   std::memset(scratch + span, 0, span);
   MoveCall call;
-  call.args = &pipe.moves().Get(in.move_slot);
+  call.args = &pipe.moves().Get(in.payload_slot);
   call.ub = in.move_ub;
   call.ub_bytes = in.move_ub_bytes;
   call.target = MoveTarget{in.move_lo, span, scratch, scratch + span};
@@ -359,7 +359,7 @@ PipeTiming ExecuteMove(VectorPipe& pipe, const IssuedInstr& in, Cycle now, uint8
     pipe.FaultOutOfBounds(instr, now, call.fault + ". Fix: keep offsets and addresses inside UB.");
   }
   if (in.move_kept != nullptr) *in.move_kept = call.kept;
-  pipe.moves().Release(in.move_slot);
+  pipe.moves().Release(in.payload_slot);
   const VectorCost& cost = pipe.ctx().costs.Vector(instr.opcode, instr.dtype);
   return pipe.Timing(cost, in.geo.repeats, in.geo.repeats, now);
 }

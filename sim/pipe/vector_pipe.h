@@ -28,7 +28,7 @@ class VectorPipe : public Pipe {
   // The CMPMASK register: written and read by PIPE_V instructions in pipe order, at their start
   // (the race checker demands the barrier the chip needs between a writer and a reader).
   uint8_t* cmp_mask() { return registers_.cmp_mask; }
-  // The rearrangements' operands (IssuedInstr::move_slot); the executor frees its slot.
+  // The rearrangements' operands (IssuedInstr::payload_slot); the executor frees its slot.
   PayloadPool<MoveArgs>& moves() { return moves_; }
   // An address that depends on data reached outside its memory: an error at the instruction's
   // line, and the launch stops (the chip raises an exception).

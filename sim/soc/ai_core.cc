@@ -21,7 +21,7 @@ AiCore::AiCore(uint32_t index, const CoreSpec& spec, SubBlock sub_block, LaunchC
       registers_(spec.registers),
       flags_(ctx.config.flag_ids_per_event),
       last_setter_(kNumHardEvents * ctx.config.flag_ids_per_event, nullptr) {
-  PipeEnv pipe_env{index, ctx, flags_, *this, memories_, registers_, moves_};
+  PipeEnv pipe_env{index, ctx, flags_, *this, memories_, registers_, moves_, cube_args_};
   for (const PipeSpec& p : spec.pipes) {
     SIM_CHECK(p.create != nullptr && p.id != PipeId::kS && PipeIndex(p.id) < kNumPipes,
               "core spec \"" + spec.name + "\" lists PIPE_" + std::string(PipeName(p.id)) +
@@ -30,6 +30,7 @@ AiCore::AiCore(uint32_t index, const CoreSpec& spec, SubBlock sub_block, LaunchC
   }
   IssueEnv env{ctx.program, ctx.config, memories_, routes_, ctx.gm, flags_, ctx.diags};
   env.moves = &moves_;
+  env.cube_args = &cube_args_;
   scalar_ = std::make_unique<ScalarUnit>(index, ctx, *this, env, registers_);
 }
 

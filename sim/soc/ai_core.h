@@ -82,7 +82,8 @@ class AiCore : public PipeListener, public ScalarHost {
   MemoryMap memories_;
   RouteTable routes_;
   CoreRegisters registers_;  // built from the core type's row; shared by the scalar unit and pipes
-  PayloadPool<MoveArgs> moves_;  // rearrangement operands between issue and PIPE_V
+  PayloadPool<MoveArgs> moves_;      // rearrangement operands between issue and PIPE_V
+  PayloadPool<CubeArgs> cube_args_;  // cube operands between issue and the cube's pipes
   FlagFile flags_;
   std::array<std::unique_ptr<Pipe>, kNumPipes> pipes_;
   std::unique_ptr<ScalarUnit> scalar_;

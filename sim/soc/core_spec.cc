@@ -1,5 +1,5 @@
-// The chip's core types as rows (see core_spec.h). The AIC row (scalar + MTE2 + MTE1 + M + FIX +
-// MTE3 over L1, L0A, L0B, L0C, BT, FB; no L0C -> UB path) joins with the cube pipes.
+// The chip's core types as rows (see core_spec.h); docs/architecture.md ("Core types") lists the
+// routes with their sources.
 #include "sim/soc/core_spec.h"
 
 #include "sim/pipe/pipe_figures.h"
@@ -25,6 +25,28 @@ constexpr RegisterSet kAivRegisters = kVectorMaskRegister | kCmpMaskRegister | k
                                       kSpecialRegisters | kGatherCountRegister |
                                       kMemoryWatchRegisters;
 
+// Cube core (AIC): scalar + MTE2 + MTE1 + M + FIX + MTE3 over L1, L0A, L0B, L0C, the bias table
+// and the fixpipe buffer (hardware-910b.md 3.1). No L0C -> UB path on this chip: C reaches a
+// vector core through GM. L1 -> GM goes on MTE1, as the C-API pages tag it on 2201 (3.1; the
+// only source that names a pipe for it).
+constexpr P kAicPipes[] = {P::kM, P::kMte1, P::kMte2, P::kMte3, P::kFix};
+constexpr M kAicMemories[] = {M::kL1, M::kL0a, M::kL0b, M::kL0c, M::kBt, M::kFb};
+constexpr Route kAicRoutes[] = {
+    {M::kGm, M::kL1, P::kMte2, T::kGmRead},      // data_copy (ND2NZ too)
+    {M::kGm, M::kL0a, P::kMte2, T::kGmRead},     // load_data from GM
+    {M::kGm, M::kL0b, P::kMte2, T::kGmRead},     // load_data from GM
+    {M::kL1, M::kL0a, P::kMte1, T::kLocalCopy},  // load_data
+    {M::kL1, M::kL0b, P::kMte1, T::kLocalCopy},  // load_data
+    {M::kL1, M::kBt, P::kMte1, T::kLocalCopy},   // data_copy C1 -> C2
+    {M::kL1, M::kFb, P::kMte1, T::kLocalCopy},   // data_copy to the fixpipe buffer
+    {M::kL1, M::kGm, P::kMte1, T::kGmWrite},     // data_copy A1/B1 -> GM
+    {M::kL0c, M::kGm, P::kFix, T::kGmWrite},     // fixpipe
+    {M::kL0c, M::kL1, P::kFix, T::kLocalCopy},   // fixpipe
+};
+
+// The cube core's registers: the atomic mode applies to the fixpipe's GM writes (5.12).
+constexpr RegisterSet kAicRegisters = kStoreRegisters;
+
 struct CoreTypeRow {
   CoreType type;
   const char* name;
@@ -36,6 +58,7 @@ struct CoreTypeRow {
 
 constexpr CoreTypeRow kCoreTypes[] = {
     {CoreType::kAiv, "vector core", kAivPipes, kAivMemories, kAivRoutes, kAivRegisters},
+    {CoreType::kAic, "cube core", kAicPipes, kAicMemories, kAicRoutes, kAicRegisters},
 };
 
 const CoreTypeRow* RowOf(CoreType type) {

@@ -1,7 +1,7 @@
 // What a launch's core groups are made of, per kernel type, as rows: vector cores alone
 // (AIV_ONLY), one cube core (AIC_ONLY), or one cube core with N vector cores (MIX_AIC_1_N). The
 // launch engine builds its cores group by group from the program's row; the rows the model does
-// not run yet are refused until the cube issue enables them.
+// not run yet are refused at launch.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +14,7 @@ namespace aicore::sim {
 
 struct GroupShape {
   KernelType type;
+  const char* name;   // asc's KernelType name: "AIV_ONLY"
   uint32_t aic = 0;   // cube cores per group
   uint32_t aiv = 0;   // vector cores per group
   bool runs = false;  // the model runs this kernel type (false: refused at launch)
@@ -23,6 +24,7 @@ struct GroupShape {
 };
 
 const GroupShape& GroupShapeOf(KernelType type);
+inline const char* KernelTypeLabel(KernelType type) { return GroupShapeOf(type).name; }
 
 inline constexpr int kNumCoreTypes = 2;  // CoreType values, for arrays indexed by them
 

@@ -82,8 +82,8 @@ std::string Drop(const std::string& text, const std::string& key) {
 }
 
 // The resolved figures as text, leaving out what the goldens of before cannot have: the operand
-// alignments (new with the memory map) and cost rows of instructions added since (`known_ops`
-// are the ops the golden has rows for).
+// alignments (new with the memory map), the cube's cost rows (new with the cube core) and cost
+// rows of instructions added since (`known_ops` are the ops the golden has rows for).
 std::string ResolvedText(const SocConfig& c, const std::set<std::string>& known_ops) {
   cfg::SocConfig proto;
   ToProto(c, &proto);
@@ -99,6 +99,9 @@ std::string ResolvedText(const SocConfig& c, const std::set<std::string>& known_
   m->clear_l0c_alignment_bytes();
   m->clear_bt_alignment_bytes();
   m->clear_fb_alignment_bytes();
+  proto.clear_mte1();
+  proto.clear_fixpipe();
+  proto.clear_cube();
   std::string text;
   google::protobuf::TextFormat::PrintToString(proto, &text);
   return text;

@@ -68,8 +68,8 @@ const RegisteredInstruction& Reverse() {
     layout.sync = SyncRole::kNone;
     layout.sources = 1;
     RegisteredInstruction r = RegisterInstruction(row, layout);
-    RegisterLayoutFunctions(r.op_class,
-                            LayoutFunctions{&BuildReverse, &ExecuteReverse, &NoDmaExec});
+    RegisterLayoutFunctions(
+        r.op_class, LayoutFunctions{&BuildReverse, &ExecuteReverse, &NoDmaExec, &NoCubeExec});
     return r;
   }();
   return reverse;
@@ -140,15 +140,17 @@ TEST(LayoutRecipe, TheTableGivesEveryInstructionTheColumnsItsStagesRead) {
       EXPECT_NE(f.vexec, &NoVectorExec) << row.mnemonic;
       EXPECT_FALSE(layout.maker.empty()) << row.mnemonic;
     }
-    if (row.unit == ExecUnit::kPipe && row.semantics == nullptr) {
-      EXPECT_TRUE(layout.sync != SyncRole::kNone || row.op_class == OpClass::kDataCopy)
-          << row.mnemonic;
-    }
-    // Routed copies run on the DMA engines and, UB -> UB, on PIPE_V.
+    // Routed moves run on the data movers; data_copy also UB -> UB on PIPE_V.
     if (row.pipe == PipeRule::kRouted) {
       EXPECT_NE(f.dexec, &NoDmaExec) << row.mnemonic;
-      EXPECT_NE(f.vexec, &NoVectorExec) << row.mnemonic;
+      if (row.op_class == OpClass::kDataCopy) EXPECT_NE(f.vexec, &NoVectorExec) << row.mnemonic;
     }
+    // The cube's rows run on PIPE_M.
+    if (row.pipe == PipeRule::kM) EXPECT_NE(f.cexec, &NoCubeExec) << row.mnemonic;
+    // A pipe row with no executor of any pipe is a sync item.
+    bool runs_somewhere =
+        f.vexec != &NoVectorExec || f.dexec != &NoDmaExec || f.cexec != &NoCubeExec;
+    if (pipe && !runs_somewhere) EXPECT_NE(layout.sync, SyncRole::kNone) << row.mnemonic;
   }
 }
 

@@ -1,0 +1,312 @@
+// Decoding of the cube instructions (the layout rows kCubeNd2Nz, kCubeLoad2D, kCubeMmad and
+// kCubeFixpipe of sim/isa/layouts.def; builders sim/pipe/cube_issue.cc, executors
+// sim/pipe/cube_moves.cc and sim/pipe/cube_pipe.cc): their tensors with the memories and element
+// types each takes, their routes on the kernel's cores, and their parameter fields as slots.
+#include <utility>
+
+#include "sim/bridge/decode_context.h"
+#include "sim/isa/opcode.h"
+#include "sim/soc/group_shape.h"
+
+namespace aicore::sim {
+namespace {
+
+// The MmadOp element types of ascendc-semantics.md 3.3: fm/filter type -> L0C (and bias) type.
+struct MmadTypes {
+  DType input;
+  DType output;
+};
+constexpr MmadTypes kMmadTypes[] = {
+    {DType::kFloat16, DType::kFloat32},
+    {DType::kBFloat16, DType::kFloat32},
+    {DType::kFloat32, DType::kFloat32},
+    {DType::kInt8, DType::kInt32},
+};
+
+// The destination types of each fixpipe quantisation mode the model runs, from a float or an
+// int32 L0C (FixpipeParamsV220, ascendc-semantics.md 4.1).
+struct FixpipeModes {
+  ir::FixpipeOp::QuantMode mode;
+  DType from;
+  DType to;
+};
+constexpr FixpipeModes kFixpipeModes[] = {
+    {ir::FixpipeOp::NO_QUANT, DType::kFloat32, DType::kFloat32},
+    {ir::FixpipeOp::NO_QUANT, DType::kInt32, DType::kInt32},
+    {ir::FixpipeOp::F322F16, DType::kFloat32, DType::kFloat16},
+    {ir::FixpipeOp::F322BF16, DType::kFloat32, DType::kBFloat16},
+};
+
+}  // namespace
+
+void DecodeContext::AddCubeInstr(MemOpInfo& m, const CubeInfo& c, Instr* in) {
+  m.cube = static_cast<uint32_t>(p_->cube_ops.size()) + 1;
+  p_->cube_ops.push_back(c);
+  in->aux = static_cast<uint32_t>(p_->mem_ops.size());
+  p_->mem_ops.push_back(m);
+}
+
+Status DecodeContext::DecodeNd2NzCopy(const ir::Nd2NzCopyOp& c, Instr* in) {
+  in->opcode = Opcode::kNd2NzCopy;
+  MemOpInfo m;
+  if (Status s = DecodeTensor(c.dst(), "dst", false, &m.dst); !s.ok()) return s;
+  if (Status s = DecodeTensor(c.src(), "src", false, &m.src0); !s.ok()) return s;
+  if (m.src0.space != MemSpace::kGm || m.dst.space != MemSpace::kL1) {
+    return OpError("dst.space", std::string(MemSpaceName(m.src0.space)) + " -> " +
+                                    std::string(MemSpaceName(m.dst.space)) +
+                                    " is not an ND -> NZ path (GM -> L1 only)");
+  }
+  if (Status s = CheckRoute(m.src0.space, m.dst.space, "data_copy", "dst.space"); !s.ok()) {
+    return s;
+  }
+  if (m.dst.dtype != m.src0.dtype) {
+    return OpError("dst.dtype",
+                   std::string(DTypeProtoName(m.dst.dtype)) + " differs from src.dtype " +
+                       std::string(DTypeProtoName(m.src0.dtype)) + "; data_copy does not convert");
+  }
+  uint64_t esize = DTypeSize(m.dst.dtype);
+  if (esize != 1 && esize != 2 && esize != 4) {
+    return OpError("dst.dtype", std::string(DTypeProtoName(m.dst.dtype)) +
+                                    " is not an ND -> NZ element type (1, 2 or 4 bytes)");
+  }
+  CubeInfo info;
+  Nd2NzInfo& f = info.nd2nz;
+  const std::pair<uint32_t, const char*> fields[] = {
+      {c.nd_num(), "nd_num"},
+      {c.n_value(), "n_value"},
+      {c.d_value(), "d_value"},
+      {c.src_nd_matrix_stride(), "src_nd_matrix_stride"},
+      {c.src_d_value(), "src_d_value"},
+      {c.dst_nz_c0_stride(), "dst_nz_c0_stride"},
+      {c.dst_nz_n_stride(), "dst_nz_n_stride"},
+      {c.dst_nz_matrix_stride(), "dst_nz_matrix_stride"}};
+  for (const auto& [id, field] : fields) {
+    if (Status s = UseOptionalInteger(id, field); !s.ok()) return s;
+  }
+  f.nd_num = c.nd_num();
+  f.n_value = c.n_value();
+  f.d_value = c.d_value();
+  f.src_nd_matrix_stride = c.src_nd_matrix_stride();
+  f.src_d_value = c.src_d_value();
+  f.dst_nz_c0_stride = c.dst_nz_c0_stride();
+  f.dst_nz_n_stride = c.dst_nz_n_stride();
+  f.dst_nz_matrix_stride = c.dst_nz_matrix_stride();
+  in->dtype = m.dst.dtype;
+  AddCubeInstr(m, info, in);
+  return Status::Ok();
+}
+
+Status DecodeContext::DecodeLoadData2D(const ir::LoadData2DOp& c, Instr* in) {
+  in->opcode = Opcode::kLoadData2D;
+  MemOpInfo m;
+  if (Status s = DecodeTensor(c.dst(), "dst", false, &m.dst); !s.ok()) return s;
+  if (Status s = DecodeTensor(c.src(), "src", false, &m.src0); !s.ok()) return s;
+  bool to_l0 = m.dst.space == MemSpace::kL0a || m.dst.space == MemSpace::kL0b;
+  bool from = m.src0.space == MemSpace::kL1 || m.src0.space == MemSpace::kGm;
+  if (!to_l0 || !from) {
+    return OpError("dst.space", std::string(MemSpaceName(m.src0.space)) + " -> " +
+                                    std::string(MemSpaceName(m.dst.space)) +
+                                    " is not a load_data path (L1 or GM -> L0A or L0B)");
+  }
+  if (Status s = CheckRoute(m.src0.space, m.dst.space, "load_data", "dst.space"); !s.ok()) {
+    return s;
+  }
+  if (DTypeSize(m.dst.dtype) != DTypeSize(m.src0.dtype)) {
+    return OpError("dst.dtype", std::string(DTypeProtoName(m.dst.dtype)) + " and src.dtype " +
+                                    std::string(DTypeProtoName(m.src0.dtype)) +
+                                    " differ in size; load_data moves fractals as they are");
+  }
+  CubeInfo info;
+  LoadData2DInfo& f = info.load2d;
+  const std::pair<uint32_t, const char*> fields[] = {
+      {c.start_index(), "start_index"}, {c.repeat_times(), "repeat_times"},
+      {c.src_stride(), "src_stride"},   {c.sid(), "sid"},
+      {c.dst_gap(), "dst_gap"},         {c.addr_mode(), "addr_mode"}};
+  for (const auto& [id, field] : fields) {
+    if (Status s = UseOptionalInteger(id, field); !s.ok()) return s;
+  }
+  if (Status s = UseOptionalFlag(c.if_transpose(), "if_transpose"); !s.ok()) return s;
+  f.start_index = c.start_index();
+  f.repeat_times = c.repeat_times();
+  f.src_stride = c.src_stride();
+  f.sid = c.sid();
+  f.dst_gap = c.dst_gap();
+  f.if_transpose = c.if_transpose();
+  f.addr_mode = c.addr_mode();
+  in->dtype = m.dst.dtype;
+  AddCubeInstr(m, info, in);
+  return Status::Ok();
+}
+
+Status DecodeContext::DecodeMmad(const ir::MmadOp& c, Instr* in) {
+  in->opcode = Opcode::kMmad;
+  in->pipe = PipeId::kM;
+  MemOpInfo m;
+  if (Status s = DecodeTensor(c.dst(), "dst", false, &m.dst); !s.ok()) return s;
+  if (Status s = DecodeTensor(c.fm(), "fm", false, &m.src0); !s.ok()) return s;
+  if (Status s = DecodeTensor(c.filter(), "filter", false, &m.src1); !s.ok()) return s;
+  const std::pair<const TensorOperand*, MemSpace> places[] = {
+      {&m.dst, MemSpace::kL0c}, {&m.src0, MemSpace::kL0a}, {&m.src1, MemSpace::kL0b}};
+  const char* names[] = {"dst", "fm", "filter"};
+  for (int i = 0; i < 3; ++i) {
+    if (places[i].first->space != places[i].second) {
+      return OpError(std::string(names[i]) + ".space",
+                     std::string(MemSpaceName(places[i].first->space)) + " is not " +
+                         std::string(MemSpaceName(places[i].second)) + ": mmad computes " +
+                         "L0C (CO1) from L0A (A2) and L0B (B2)");
+    }
+  }
+  if (!KernelHasMemory(MemSpace::kL0c)) {
+    return OpError("dst.space", "mmad runs on a cube core, which a " +
+                                    std::string(KernelTypeLabel(p_->kernel_type)) +
+                                    " kernel does not have");
+  }
+  if (m.src0.dtype != m.src1.dtype) {
+    return OpError("filter.dtype", std::string(DTypeProtoName(m.src1.dtype)) +
+                                       " differs from fm.dtype " +
+                                       std::string(DTypeProtoName(m.src0.dtype)));
+  }
+  const MmadTypes* types = nullptr;
+  for (const MmadTypes& t : kMmadTypes) {
+    if (t.input == m.src0.dtype) types = &t;
+  }
+  if (types == nullptr) {
+    return OpError("fm.dtype", std::string(DTypeProtoName(m.src0.dtype)) +
+                                   " is not an mmad input type (DT_FLOAT16, DT_BFLOAT16, "
+                                   "DT_FLOAT32 or DT_INT8)");
+  }
+  if (m.dst.dtype != types->output) {
+    return OpError("dst.dtype", std::string(DTypeProtoName(m.dst.dtype)) + " is not " +
+                                    std::string(DTypeProtoName(types->output)) + ": " +
+                                    std::string(DTypeProtoName(types->input)) + " inputs give " +
+                                    std::string(DTypeProtoName(types->output)) + " in L0C");
+  }
+  if (c.has_bias() && c.bias().space() != ir::MEM_INVALID) {
+    if (Status s = DecodeTensor(c.bias(), "bias", false, &m.src2); !s.ok()) return s;
+    if (m.src2.space != MemSpace::kBt) {
+      return OpError("bias.space", std::string(MemSpaceName(m.src2.space)) +
+                                       " is not BT: the bias row comes from the bias table "
+                                       "(C2); to accumulate onto L0C, pass no bias and "
+                                       "cmatrix_init_val=False");
+    }
+    if (m.src2.dtype != types->output) {
+      return OpError("bias.dtype", std::string(DTypeProtoName(m.src2.dtype)) + " is not " +
+                                       std::string(DTypeProtoName(types->output)) +
+                                       ", the type of L0C");
+    }
+  }
+  CubeInfo info;
+  MmadInfo& f = info.mmad;
+  const std::pair<uint32_t, const char*> ints[] = {
+      {c.m(), "m"}, {c.n(), "n"}, {c.k(), "k"}, {c.unit_flag(), "unit_flag"}};
+  for (const auto& [id, field] : ints) {
+    if (Status s = UseOptionalInteger(id, field); !s.ok()) return s;
+  }
+  const std::pair<uint32_t, const char*> flags[] = {{c.is_bias(), "is_bias"},
+                                                    {c.cmatrix_source(), "cmatrix_source"},
+                                                    {c.cmatrix_init_val(), "cmatrix_init_val"},
+                                                    {c.k_direction_align(), "k_direction_align"}};
+  for (const auto& [id, field] : flags) {
+    if (Status s = UseOptionalFlag(id, field); !s.ok()) return s;
+  }
+  f.m = c.m();
+  f.n = c.n();
+  f.k = c.k();
+  f.is_bias = c.is_bias();
+  f.unit_flag = c.unit_flag();
+  f.cmatrix_source = c.cmatrix_source();
+  f.cmatrix_init_val = c.cmatrix_init_val();
+  f.k_direction_align = c.k_direction_align();
+  in->dtype = m.src0.dtype;
+  AddCubeInstr(m, info, in);
+  return Status::Ok();
+}
+
+Status DecodeContext::DecodeFixpipe(const ir::FixpipeOp& c, Instr* in) {
+  in->opcode = Opcode::kFixpipe;
+  MemOpInfo m;
+  if (Status s = DecodeTensor(c.dst(), "dst", false, &m.dst); !s.ok()) return s;
+  if (Status s = DecodeTensor(c.src(), "src", false, &m.src0); !s.ok()) return s;
+  if (m.src0.space != MemSpace::kL0c) {
+    return OpError("src.space", std::string(MemSpaceName(m.src0.space)) +
+                                    " is not L0C: fixpipe drains L0C (CO1)");
+  }
+  if (Status s = CheckRoute(m.src0.space, m.dst.space, "fixpipe", "dst.space"); !s.ok()) {
+    return s;
+  }
+  if (!ir::FixpipeOp::QuantMode_IsValid(c.quant_pre())) {
+    return OpError("quant_pre", std::to_string(c.quant_pre()) + " is not a QuantModes value");
+  }
+  const FixpipeModes* mode = nullptr;
+  bool known_mode = false;
+  for (const FixpipeModes& f : kFixpipeModes) {
+    known_mode |= f.mode == c.quant_pre();
+    if (f.mode == c.quant_pre() && f.from == m.src0.dtype && f.to == m.dst.dtype) mode = &f;
+  }
+  if (!known_mode) {
+    return OpError("quant_pre", "QuantModes." + ir::FixpipeOp::QuantMode_Name(c.quant_pre()) +
+                                    " is not supported by aicore-sim yet (NoQuant, F322F16 and "
+                                    "F322BF16 are)");
+  }
+  if (mode == nullptr) {
+    return OpError("dst.dtype", std::string(DTypeProtoName(m.src0.dtype)) + " -> " +
+                                    std::string(DTypeProtoName(m.dst.dtype)) + " is not " +
+                                    ir::FixpipeOp::QuantMode_Name(c.quant_pre()) +
+                                    " (NO_QUANT keeps the type; F322F16 gives DT_FLOAT16 and "
+                                    "F322BF16 DT_BFLOAT16 from DT_FLOAT32)");
+  }
+  if (m.dst.space == MemSpace::kL1 && c.quant_pre() == ir::FixpipeOp::NO_QUANT) {
+    return OpError("quant_pre",
+                   "NO_QUANT into L1: Ascend 910B (C220) has no f32 -> f32 or "
+                   "s32 -> s32 fixpipe into L1; convert (F322F16) on the way");
+  }
+  if (m.dst.space == MemSpace::kL1 && !c.nz_layout()) {
+    return OpError("nz_layout",
+                   "false (row-major) into L1: NZ2ND writes GM only; use "
+                   "FixpipeConfig.cfg_nz() into L1");
+  }
+  CubeInfo info;
+  FixpipeInfo& f = info.fixpipe;
+  const std::pair<uint32_t, const char*> ints[] = {{c.n_size(), "n_size"},
+                                                   {c.m_size(), "m_size"},
+                                                   {c.src_stride(), "src_stride"},
+                                                   {c.dst_stride(), "dst_stride"},
+                                                   {c.deq_scalar(), "deq_scalar"},
+                                                   {c.nd_num(), "nd_num"},
+                                                   {c.src_nd_stride(), "src_nd_stride"},
+                                                   {c.dst_nd_stride(), "dst_nd_stride"},
+                                                   {c.unit_flag(), "unit_flag"}};
+  for (const auto& [id, field] : ints) {
+    if (Status s = UseOptionalInteger(id, field); !s.ok()) return s;
+  }
+  if (Status s = UseOptionalFlag(c.relu_en(), "relu_en"); !s.ok()) return s;
+  if (Status s = UseOptionalFlag(c.is_channel_split(), "is_channel_split"); !s.ok()) return s;
+  if (c.has_cbuf_workspace() && c.cbuf_workspace().space() != ir::MEM_INVALID) {
+    if (Status s = DecodeTensor(c.cbuf_workspace(), "cbuf_workspace", false, &m.src2); !s.ok()) {
+      return s;
+    }
+    if (m.src2.space != MemSpace::kL1) {
+      return OpError("cbuf_workspace.space", std::string(MemSpaceName(m.src2.space)) +
+                                                 " is not L1: the per-channel quant vector "
+                                                 "goes from L1 to the fixpipe buffer");
+    }
+  }
+  f.n_size = c.n_size();
+  f.m_size = c.m_size();
+  f.src_stride = c.src_stride();
+  f.dst_stride = c.dst_stride();
+  f.deq_scalar = c.deq_scalar();
+  f.nd_num = c.nd_num();
+  f.src_nd_stride = c.src_nd_stride();
+  f.dst_nd_stride = c.dst_nd_stride();
+  f.relu_en = c.relu_en();
+  f.unit_flag = c.unit_flag();
+  f.is_channel_split = c.is_channel_split();
+  f.quant_pre = static_cast<uint8_t>(c.quant_pre());
+  f.nz_layout = c.nz_layout();
+  in->dtype = m.dst.dtype;
+  AddCubeInstr(m, info, in);
+  return Status::Ok();
+}
+
+}  // namespace aicore::sim

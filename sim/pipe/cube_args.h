@@ -1,0 +1,21 @@
+// The operands of an issued cube instruction beyond its IssuedInstr's transfers: the evaluated
+// parameter struct its semantics function takes (sim/isa/semantics/cube.h) and the bias table's
+// bytes for a Mmad with a bias. The issue stage writes them into a slot of the core's pool
+// (sim/pipe/payload_pool.h); the pipe reads them when the instruction starts and frees the slot.
+#pragma once
+
+#include <cstdint>
+
+#include "sim/isa/semantics/cube.h"
+
+namespace aicore::sim {
+
+struct CubeArgs {
+  cube::Nd2NzArgs nd2nz;        // data_copy with Nd2NzParams
+  cube::LoadData2DArgs load2d;  // load_data with LoadData2DParams
+  cube::MmadArgs mmad;
+  const uint8_t* bias = nullptr;  // mmad: the bias table's row (nullptr: none)
+  cube::FixpipeArgs fixpipe;
+};
+
+}  // namespace aicore::sim

@@ -1,0 +1,362 @@
+// The issue stage's builders of the cube instructions (the layout rows kCubeNd2Nz, kCubeLoad2D,
+// kCubeMmad and kCubeFixpipe of sim/isa/layouts.def): their parameter fields evaluated and
+// checked against the limits of ascendc-semantics.md 1-4, their operands' spans (from
+// sim/isa/semantics/cube.h) checked against the memories and resolved, and the evaluated
+// arguments left in a slot of the core's cube pool for the executor (sim/pipe/cube_moves.cc,
+// sim/pipe/cube_pipe.cc).
+//
+// Fractal loads and the cube read whole fractals, of which a tail tile fills only some rows or
+// columns; the rest never reaches a result (mmad writes m x n, fixpipe reads it). Their source
+// ranges are hulls for the checkers: raced as a whole, never reported as uninitialised reads.
+#include <string>
+
+#include "sim/core/invariant.h"
+#include "sim/isa/semantics/cube.h"
+#include "sim/pipe/issue_internal.h"
+
+namespace aicore::sim::issue {
+namespace {
+
+constexpr int64_t kMaxMmadExtent = 4095;      // m, n, k (3.1)
+constexpr int64_t kMaxLoadRepeats = 255;      // LoadData 2D repeatTimes (hardware-910b.md 5)
+constexpr int64_t kMaxFixpipeN = 4095;        // nSize (4.1)
+constexpr uint64_t kMmadDstAlignment = 1024;  // an Mmad's L0C page (3.3)
+
+const CubeInfo& CubeOf(const Instr& instr, const IssueEnv& env, const MemOpInfo** m) {
+  *m = &env.program.mem_ops[instr.aux];
+  SIM_CHECK((*m)->cube != 0, "a cube instruction without its parameters reached the issue stage");
+  return env.program.cube_ops[(*m)->cube - 1];
+}
+
+// The last range added was a hull (see the file comment).
+void MarkHull(IssuedInstr* out) {
+  if (out->num_ranges > 0) out->ranges[out->num_ranges - 1].hull = true;
+}
+
+// A flag field: 0 (absent) is `absent`.
+bool Flag(const Evaluator& ev, uint32_t slot, bool absent) {
+  return slot == 0 ? absent : ev.Int(slot) != 0;
+}
+
+CubeArgs& TakeArgs(const IssueEnv& env, IssuedInstr* out) {
+  SIM_CHECK(env.cube_args != nullptr, "a cube instruction issued on a core without a cube pool");
+  return env.cube_args->Acquire(&out->payload_slot);
+}
+
+cube::MmadTypes MmadTypesOf(DType input) {
+  switch (input) {
+    case DType::kBFloat16:
+      return cube::MmadTypes::kBf16F32;
+    case DType::kFloat32:
+      return cube::MmadTypes::kF32F32;
+    case DType::kInt8:
+      return cube::MmadTypes::kS8S32;
+    default:
+      return cube::MmadTypes::kF16F32;
+  }
+}
+
+}  // namespace
+
+bool BuildNd2Nz(const Instr& instr, const std::vector<ScalarValue>& /*values*/, const Evaluator& ev,
+                const IssueEnv& env, const Site& site, IssuedInstr* out) {
+  const MemOpInfo* m = nullptr;
+  const Nd2NzInfo& f = CubeOf(instr, env, &m).nd2nz;
+  const Route* route = env.routes.Find(m->src0.space, m->dst.space);
+  SIM_CHECK(route != nullptr, "an ND -> NZ copy without a route reached the issue stage");
+  cube::Nd2NzArgs a;
+  a.esize = static_cast<uint32_t>(DTypeSize(m->dst.dtype));
+  uint64_t v[8];
+  const std::pair<uint32_t, const char*> fields[] = {
+      {f.nd_num, "nd_num"},
+      {f.n_value, "n_value"},
+      {f.d_value, "d_value"},
+      {f.src_nd_matrix_stride, "src_nd_matrix_stride"},
+      {f.src_d_value, "src_d_value"},
+      {f.dst_nz_c0_stride, "dst_nz_c0_stride"},
+      {f.dst_nz_n_stride, "dst_nz_n_stride"},
+      {f.dst_nz_matrix_stride, "dst_nz_matrix_stride"}};
+  for (int i = 0; i < 8; ++i) {
+    if (!ev.InRange(fields[i].first, fields[i].second, kMaxU16, &v[i])) return false;
+  }
+  a.nd_num = static_cast<uint32_t>(v[0]);
+  a.n_value = static_cast<uint32_t>(v[1]);
+  a.d_value = static_cast<uint32_t>(v[2]);
+  a.src_nd_matrix_stride = static_cast<uint32_t>(v[3]);
+  a.src_d_value = static_cast<uint32_t>(v[4]);
+  a.dst_nz_c0_stride = static_cast<uint32_t>(v[5]);
+  a.dst_nz_n_stride = static_cast<uint32_t>(v[6]);
+  a.dst_nz_matrix_stride = static_cast<uint32_t>(v[7]);
+  if (a.n_value > 1 && a.src_d_value < a.d_value) {
+    return ev.Fail("field src_d_value = " + std::to_string(a.src_d_value) +
+                   " is below d_value = " + std::to_string(a.d_value) +
+                   ": the rows of the source would overlap (src_d_value is the row pitch)");
+  }
+  uint64_t dst_addr = 0, src_addr = 0;
+  if (!ev.Address(m->dst.addr, "dst.addr", &dst_addr)) return false;
+  if (!ev.Address(m->src0.addr, "src.addr", &src_addr)) return false;
+  uint64_t src_span = Bytes(cube::Nd2NzSrcElements(a), a.esize);
+  uint64_t dst_span = cube::Nd2NzDstBytes(a);
+  uint8_t* src_host = nullptr;
+  uint8_t* dst_host = nullptr;
+  if (!ResolveSide(m->src0, src_addr, src_span, {"src", false}, env, site, &src_host, out)) {
+    return false;
+  }
+  if (!ResolveSide(m->dst, dst_addr, dst_span, {"dst", true}, env, site, &dst_host, out)) {
+    return false;
+  }
+  out->transfer = route->kind;
+  out->src0 = Transfer{src_host, src_span, src_span, src_span > 0 ? 1u : 0u};
+  out->dst = Transfer{dst_host, dst_span, dst_span, dst_span > 0 ? 1u : 0u};
+  out->repeat_form = true;  // only the rows it writes land (cube_moves.cc)
+  out->src0_addr = src_addr;
+  out->dst_addr = dst_addr;
+  out->gm_cache_mode = m->src0.cache_mode;
+  out->bursts = uint64_t{a.nd_num} * a.n_value;
+  out->bytes = out->bursts * a.d_value * a.esize;
+  TakeArgs(env, out).nd2nz = a;
+  return true;
+}
+
+bool BuildLoadData2D(const Instr& instr, const std::vector<ScalarValue>& /*values*/,
+                     const Evaluator& ev, const IssueEnv& env, const Site& site, IssuedInstr* out) {
+  const MemOpInfo* m = nullptr;
+  const LoadData2DInfo& f = CubeOf(instr, env, &m).load2d;
+  const Route* route = env.routes.Find(m->src0.space, m->dst.space);
+  SIM_CHECK(route != nullptr, "a load_data without a route reached the issue stage");
+  cube::LoadData2DArgs a;
+  uint64_t start = 0, repeats = 1, stride = 0, gap = 0;
+  if (!ev.InRange(f.start_index, "start_index", kMaxU16, &start)) return false;
+  if (f.repeat_times != 0 &&
+      !ev.InRange(f.repeat_times, "repeat_times", kMaxLoadRepeats, &repeats)) {
+    return false;
+  }
+  if (!ev.InRange(f.src_stride, "src_stride", kMaxU16, &stride)) return false;
+  if (!ev.InRange(f.dst_gap, "dst_gap", kMaxU16, &gap)) return false;
+  a.start_index = static_cast<uint32_t>(start);
+  a.repeat_times = static_cast<uint32_t>(repeats);
+  a.src_stride = static_cast<uint32_t>(stride);
+  a.dst_gap = static_cast<uint32_t>(gap);
+  a.transpose = Flag(ev, f.if_transpose, false);
+  if (a.transpose && DTypeSize(m->dst.dtype) != 2) {
+    return ev.Fail(std::string("if_transpose is set on ") + std::string(DTypeName(m->dst.dtype)) +
+                   " fractals; LoadData 2D transposes 16 x 16 b16 fractals only (b8 and b32 use "
+                   "load_data_with_transpose)");
+  }
+  uint64_t dst_addr = 0, src_addr = 0;
+  if (!ev.Address(m->dst.addr, "dst.addr", &dst_addr)) return false;
+  if (!ev.Address(m->src0.addr, "src.addr", &src_addr)) return false;
+  uint64_t src_span = cube::LoadData2DSrcBytes(a);
+  uint64_t dst_span = cube::LoadData2DDstBytes(a);
+  uint8_t* src_host = nullptr;
+  uint8_t* dst_host = nullptr;
+  if (!ResolveSide(m->src0, src_addr, src_span, {"src", false}, env, site, &src_host, out)) {
+    return false;
+  }
+  MarkHull(out);
+  if (!ResolveSide(m->dst, dst_addr, dst_span, {"dst", true}, env, site, &dst_host, out)) {
+    return false;
+  }
+  out->transfer = route->kind;
+  out->src0 = Transfer{src_host, src_span, src_span, src_span > 0 ? 1u : 0u};
+  out->dst = Transfer{dst_host, dst_span, dst_span, dst_span > 0 ? 1u : 0u};
+  out->repeat_form = true;  // dst_gap leaves the fractals between untouched
+  out->src0_addr = src_addr;
+  out->dst_addr = dst_addr;
+  out->gm_cache_mode = m->src0.cache_mode;
+  out->bursts = a.repeat_times;
+  out->bytes = uint64_t{a.repeat_times} * cube::kFractalBytes;
+  TakeArgs(env, out).load2d = a;
+  return true;
+}
+
+bool BuildMmad(const Instr& instr, const std::vector<ScalarValue>& /*values*/, const Evaluator& ev,
+               const IssueEnv& env, const Site& site, IssuedInstr* out) {
+  const MemOpInfo* m = nullptr;
+  const MmadInfo& f = CubeOf(instr, env, &m).mmad;
+  cube::MmadArgs a;
+  a.types = MmadTypesOf(m->src0.dtype);
+  uint64_t mv = 0, nv = 0, kv = 0, unit = 0;
+  if (!ev.InRange(f.m, "m", kMaxMmadExtent, &mv) || !ev.InRange(f.n, "n", kMaxMmadExtent, &nv) ||
+      !ev.InRange(f.k, "k", kMaxMmadExtent, &kv) ||
+      !ev.InRange(f.unit_flag, "unit_flag", 3, &unit)) {
+    return false;
+  }
+  if (unit != 0) {
+    return ev.Fail("unit_flag = " + std::to_string(unit) +
+                   " is not supported by aicore-sim yet (the L0C ready bits of 3.5 come with "
+                   "the unit-flag checker); synchronise mmad and fixpipe with M_FIX flags");
+  }
+  a.m = static_cast<uint32_t>(mv);
+  a.n = static_cast<uint32_t>(nv);
+  a.k = static_cast<uint32_t>(kv);
+  // The library passes initVal = cmatrixInitVal && !isBias (3.1); a bias tensor sets
+  // cmatrixSource (3.2).
+  a.init = Flag(ev, f.cmatrix_init_val, true) && !Flag(ev, f.is_bias, false);
+  bool has_bias = m->src2.space != MemSpace::kInvalid;
+  a.bias = has_bias || Flag(ev, f.cmatrix_source, false);
+  if (a.bias && !has_bias) {
+    return ev.Fail(
+        "cmatrix_source is set but no bias tensor is given: pass the bias table "
+        "tensor (C2) to mmad");
+  }
+  a.k_direction_align = Flag(ev, f.k_direction_align, false);
+  uint64_t c_addr = 0, a_addr = 0, b_addr = 0, bias_addr = 0;
+  if (!ev.Address(m->dst.addr, "dst.addr", &c_addr)) return false;
+  if (!ev.Address(m->src0.addr, "fm.addr", &a_addr)) return false;
+  if (!ev.Address(m->src1.addr, "filter.addr", &b_addr)) return false;
+  if (has_bias && !ev.Address(m->src2.addr, "bias.addr", &bias_addr)) return false;
+  uint64_t a_span = cube::MmadABytes(a);
+  uint64_t b_span = cube::MmadBBytes(a);
+  uint64_t bias_span = cube::MmadBiasBytes(a);
+  uint64_t c_span = cube::MmadCBytes(a);
+  uint8_t* a_host = nullptr;
+  uint8_t* b_host = nullptr;
+  uint8_t* bias_host = nullptr;
+  uint8_t* c_host = nullptr;
+  if (!ResolveSide(m->src0, a_addr, a_span, {"fm", false}, env, site, &a_host, out)) return false;
+  MarkHull(out);
+  if (!ResolveSide(m->src1, b_addr, b_span, {"filter", false}, env, site, &b_host, out)) {
+    return false;
+  }
+  MarkHull(out);
+  if (has_bias &&
+      !ResolveSide(m->src2, bias_addr, bias_span, {"bias", false}, env, site, &bias_host, out)) {
+    return false;
+  }
+  bool accumulate = !a.init && !a.bias;
+  if (accumulate && c_span > 0 && out->num_ranges < IssuedInstr::kMaxRanges) {
+    MemRange old_c{MemSpace::kL0c, c_addr, c_addr + c_span, false, 0, 0};
+    old_c.hull = true;  // C_old is read where the result lands
+    out->ranges[out->num_ranges++] = old_c;
+  }
+  if (!ResolveSide(m->dst, c_addr, c_span, {"dst", true}, env, site, &c_host, out, 0, 0,
+                   kMmadDstAlignment)) {
+    return false;
+  }
+  out->src0 = Transfer{a_host, a_span, a_span, a_span > 0 ? 1u : 0u};
+  out->src1 = Transfer{b_host, b_span, b_span, b_span > 0 ? 1u : 0u};
+  out->dst = Transfer{c_host, c_span, c_span, c_span > 0 ? 1u : 0u};
+  out->repeat_form = true;  // only the m x n elements land
+  out->src0_addr = a_addr;
+  out->src1_addr = b_addr;
+  out->dst_addr = c_addr;
+  out->bytes = c_span;
+  CubeArgs& args = TakeArgs(env, out);
+  args.mmad = a;
+  args.bias = bias_host;
+  return true;
+}
+
+bool BuildFixpipe(const Instr& instr, const std::vector<ScalarValue>& /*values*/,
+                  const Evaluator& ev, const IssueEnv& env, const Site& site, IssuedInstr* out) {
+  const MemOpInfo* m = nullptr;
+  const FixpipeInfo& f = CubeOf(instr, env, &m).fixpipe;
+  const Route* route = env.routes.Find(m->src0.space, m->dst.space);
+  SIM_CHECK(route != nullptr, "a fixpipe without a route reached the issue stage");
+  cube::FixpipeArgs a;
+  uint64_t n = 0, mv = 0, src_stride = 0, dst_stride = 0, nd_num = 1, unit = 0;
+  if (!ev.InRange(f.n_size, "n_size", kMaxFixpipeN, &n) ||
+      !ev.InRange(f.m_size, "m_size", kMaxU16, &mv) ||
+      !ev.InRange(f.src_stride, "src_stride", kMaxU16, &src_stride) ||
+      !ev.InRange(f.dst_stride, "dst_stride", kMaxU32, &dst_stride) ||
+      !ev.InRange(f.unit_flag, "unit_flag", 3, &unit)) {
+    return false;
+  }
+  if (f.nd_num != 0 && !ev.InRange(f.nd_num, "nd_num", kMaxU16, &nd_num)) return false;
+  if (nd_num != 1) {
+    return ev.Fail("nd_num = " + std::to_string(nd_num) +
+                   " is not supported by aicore-sim yet (NZ2ND batches come with the Matmul "
+                   "library); issue one fixpipe per matrix");
+  }
+  if (unit != 0) {
+    return ev.Fail("unit_flag = " + std::to_string(unit) +
+                   " is not supported by aicore-sim yet (the L0C ready bits of 3.5 come with "
+                   "the unit-flag checker); synchronise mmad and fixpipe with M_FIX flags");
+  }
+  if (Flag(ev, f.is_channel_split, false)) {
+    return ev.Fail(
+        "is_channel_split is not supported by aicore-sim yet (f32 channel split, "
+        "ascendc-semantics.md 4.3)");
+  }
+  a.n = static_cast<uint32_t>(n);
+  a.m = static_cast<uint32_t>(mv);
+  a.src_stride = static_cast<uint32_t>(src_stride);
+  a.dst_stride = static_cast<uint32_t>(dst_stride);
+  a.nz2nd = !f.nz_layout;
+  a.relu = Flag(ev, f.relu_en, false);
+  a.integer = m->src0.dtype == DType::kInt32;
+  a.quant = f.quant_pre == 1   ? cube::FixpipeQuant::kF322F16
+            : f.quant_pre == 2 ? cube::FixpipeQuant::kF322Bf16
+                               : cube::FixpipeQuant::kNone;
+  if (a.m > 0 && a.n > 0 && a.src_stride < a.m) {
+    return ev.Fail("field src_stride = " + std::to_string(a.src_stride) +
+                   " is below m_size = " + std::to_string(a.m) +
+                   ": it is the row count between two 16-column blocks of L0C (normally "
+                   "ceil16(m_size))");
+  }
+  uint64_t es = cube::FixpipeDstElementBytes(a);
+  uint64_t chunk = 0, pitch = 0, chunks = 0;
+  if (a.m > 0 && a.n > 0) {
+    if (a.nz2nd) {
+      if (a.dst_stride < a.n) {
+        return ev.Fail("field dst_stride = " + std::to_string(a.dst_stride) +
+                       " is below n_size = " + std::to_string(a.n) +
+                       ": with the row-major config it is the row pitch in elements");
+      }
+      chunk = a.n * es;
+      pitch = a.dst_stride * es;
+      chunks = a.m;
+    } else {
+      if (a.n % 16 != 0) {
+        return ev.Fail("field n_size = " + std::to_string(a.n) +
+                       " is not a multiple of 16, which an NZ fixpipe needs (4.1)");
+      }
+      chunk = a.m * 16 * es;
+      pitch = a.dst_stride * cube::kRowBytes;
+      chunks = a.n / 16;
+      if (chunks > 1 && pitch < chunk) {
+        return ev.Fail("field dst_stride = " + std::to_string(a.dst_stride) +
+                       " puts the NZ column blocks closer than their " + std::to_string(chunk) +
+                       " bytes (it is the start-to-start distance in 32-byte units)");
+      }
+    }
+  }
+  uint64_t dst_addr = 0, src_addr = 0;
+  if (!ev.Address(m->dst.addr, "dst.addr", &dst_addr)) return false;
+  if (!ev.Address(m->src0.addr, "src.addr", &src_addr)) return false;
+  uint64_t src_span = cube::FixpipeSrcBytes(a);
+  uint64_t dst_span = chunks > 0 ? (chunks - 1) * pitch + chunk : 0;
+  uint8_t* src_host = nullptr;
+  uint8_t* dst_host = nullptr;
+  if (!ResolveSide(m->src0, src_addr, src_span, {"src", false}, env, site, &src_host, out)) {
+    return false;
+  }
+  MarkHull(out);
+  if (!ResolveSide(m->dst, dst_addr, dst_span, {"dst", true}, env, site, &dst_host, out, chunk,
+                   pitch)) {
+    return false;
+  }
+  out->transfer = route->kind;
+  out->src0 = Transfer{src_host, src_span, src_span, src_span > 0 ? 1u : 0u};
+  if (route->kind == TransferKind::kGmWrite) {
+    out->dst = Transfer{dst_host, chunk, pitch, chunks};
+    // Stores into GM combine with it while an atomic mode is set (ascendc-semantics.md 4.4).
+    if (env.store != nullptr) {
+      out->atomic_type = env.store->atomic_type;
+      out->atomic_op = env.store->atomic_op;
+    }
+  } else {
+    out->dst = Transfer{dst_host, dst_span, dst_span, dst_span > 0 ? 1u : 0u};
+    out->repeat_form = true;  // the NZ blocks' gaps keep what L1 holds
+  }
+  out->src0_addr = src_addr;
+  out->dst_addr = dst_addr;
+  out->gm_cache_mode = m->dst.cache_mode;
+  out->bursts = chunks;
+  out->bytes = chunks * chunk;
+  TakeArgs(env, out).fixpipe = a;
+  return true;
+}
+
+}  // namespace aicore::sim::issue

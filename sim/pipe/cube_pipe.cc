@@ -1,0 +1,83 @@
+// PIPE_M (see cube_pipe.h) and its Mmad executor.
+#include "sim/pipe/cube_pipe.h"
+
+#include <cstring>
+#include <string>
+
+#include "sim/core/invariant.h"
+#include "sim/isa/opcode.h"
+#include "sim/pipe/launch_context.h"
+#include "sim/pipe/layout_functions.h"
+#include "sim/pipe/pipe_executors.h"
+#include "sim/pipe/pipe_factory.h"
+
+namespace aicore::sim {
+namespace {
+
+// The cost row's cycles per fractal step of each Mmad type (configs/ "cube").
+struct MmadRate {
+  cube::MmadTypes types;
+  double CubeCostConfig::*fractal_cycles;
+};
+
+constexpr MmadRate kMmadRates[] = {
+    {cube::MmadTypes::kF16F32, &CubeCostConfig::f16_fractal_cycles},
+    {cube::MmadTypes::kBf16F32, &CubeCostConfig::bf16_fractal_cycles},
+    {cube::MmadTypes::kF32F32, &CubeCostConfig::f32_fractal_cycles},
+    {cube::MmadTypes::kS8S32, &CubeCostConfig::s8_fractal_cycles},
+    {cube::MmadTypes::kS4S32, &CubeCostConfig::s4_fractal_cycles},
+};
+
+double FractalCycles(const CubeCostConfig& cost, cube::MmadTypes types) {
+  for (const MmadRate& r : kMmadRates) {
+    if (r.types == types) return cost.*(r.fractal_cycles);
+  }
+  SIM_CHECK(false, "a Mmad type without a cost row");
+  return 1;
+}
+
+}  // namespace
+
+std::unique_ptr<Pipe> CreateCubePipe(PipeId id, uint32_t queue_depth, const PipeEnv& env) {
+  SIM_CHECK(id == PipeId::kM, "the cube pipe is PIPE_M");
+  return std::make_unique<CubePipe>(env.core, queue_depth, env.ctx, env.flags, env.listener,
+                                    env.cube_args);
+}
+
+CubePipe::CubePipe(uint32_t core, uint32_t queue_depth, LaunchContext& ctx, FlagFile& flags,
+                   PipeListener& listener, PayloadPool<CubeArgs>& cube_args)
+    : Pipe(PipeId::kM, core, queue_depth, ctx, flags, listener), cube_args_(cube_args) {}
+
+const CubeCostConfig& CubePipe::cost() const { return ctx_.config.cube; }
+
+PipeTiming CubePipe::Execute(const IssuedInstr& in, Cycle now, uint8_t* scratch) {
+  return FunctionsOf(Info(in.instr->opcode).op_class).cexec(*this, in, now, scratch);
+}
+
+// An instruction of no cube layout reached PIPE_M: the simulator's bug.
+PipeTiming NoCubeExec(CubePipe& pipe, const IssuedInstr& in, Cycle now, uint8_t* /*scratch*/) {
+  SIM_CHECK(false, std::string(Info(in.instr->opcode).mnemonic) + " reached PIPE_" +
+                       std::string(PipeName(pipe.id())) + ", which has no executor for it");
+  return PipeTiming{now, now};
+}
+
+// mmad: C's image from L0A, L0B, the bias row and L0C as they are now; the pipe is busy for the
+// fractal steps and the result lands fixed_cycles after them.
+PipeTiming ExecuteMmad(CubePipe& pipe, const IssuedInstr& in, Cycle now, uint8_t* scratch) {
+  const CubeArgs& args = pipe.cube_args().Get(in.payload_slot);
+  const cube::MmadArgs& a = args.mmad;
+  uint64_t span = in.dst.chunk_bytes;
+  std::memset(scratch + span, 0, span);
+  cube::Mmad(a, in.src0.base, in.src1.base, args.bias, in.dst.base, scratch, scratch + span);
+  const cube::MmadTypeRow& row = cube::MmadTypeOf(a.types);
+  uint64_t steps = ((a.m + 15) / 16) * ((a.n + 15) / 16) * (cube::MmadKExtent(a) / row.c0);
+  pipe.cube_args().Release(in.payload_slot);
+  const CubeCostConfig& cost = pipe.cost();
+  double busy = static_cast<double>(steps) * FractalCycles(cost, a.types);
+  PipeTiming t;
+  t.accept_next = now + MaxCycle(Cycle(1), CeilCycles(busy));
+  t.end = now + MaxCycle(Cycle(1), CeilCycles(busy + cost.fixed_cycles));
+  return t;
+}
+
+}  // namespace aicore::sim

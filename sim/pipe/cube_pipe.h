@@ -1,0 +1,32 @@
+// PIPE_M of a cube core: the cube unit's Mmad. It reads L0A, L0B (and the bias table or L0C) when
+// a Mmad starts and writes the m x n result into L0C when it ends; the next Mmad starts when
+// this one's fractal steps have passed (ceil(m/16) * ceil(n/16) * K chunks at the type's rate,
+// configs/ "cube"), so Mmads stream back to back as on the chip. What an instruction does is its
+// layout's executor (sim/pipe/pipe_executors.h); the pipe holds the state they share.
+#pragma once
+
+#include "sim/core/config.h"
+#include "sim/pipe/cube_args.h"
+#include "sim/pipe/payload_pool.h"
+#include "sim/pipe/pipe.h"
+
+namespace aicore::sim {
+
+class CubePipe : public Pipe {
+ public:
+  CubePipe(uint32_t core, uint32_t queue_depth, LaunchContext& ctx, FlagFile& flags,
+           PipeListener& listener, PayloadPool<CubeArgs>& cube_args);
+
+  // For the executors.
+  const CubeCostConfig& cost() const;
+  // The cube instructions' operands (IssuedInstr::payload_slot); the executor frees its slot.
+  PayloadPool<CubeArgs>& cube_args() { return cube_args_; }
+
+ protected:
+  PipeTiming Execute(const IssuedInstr& in, Cycle now, uint8_t* scratch) override;
+
+ private:
+  PayloadPool<CubeArgs>& cube_args_;
+};
+
+}  // namespace aicore::sim
