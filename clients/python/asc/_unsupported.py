@@ -25,10 +25,10 @@ _NOT_YET: Dict[str, str] = {
     sync_all ib_set ib_wait notify_next_block wait_pre_block
     cross_core_set_flag cross_core_wait_flag
     set_hf32_mode set_hf32_trans_mode set_mm_layout_transform set_fix_pipe_pre_quant_flag
-    load_data LoadData2DParamsV2 LoadData3DParamsV1 LoadData3DParamsV2 LoadData3DParamsV2Pro
+    LoadData2DParamsV2 LoadData3DParamsV1 LoadData3DParamsV2 LoadData3DParamsV2Pro
     load_data_with_transpose LoadData2dTransposeParams LoadData2dTransposeParamsV2
     load_data_with_sparse set_load_data_boundary set_load_data_padding_value
-    set_load_data_repeat LoadDataRepeatParam mmad mmad_with_sparse fixpipe init_const_value
+    set_load_data_repeat LoadDataRepeatParam mmad_with_sparse init_const_value
     InitConstValueParams get_task_ratio
     """,
     # [6] high-level API
