@@ -11,18 +11,8 @@ from asc._proto import kernel_pb2
 from asc.codegen.errors import CodegenError, UnsupportedSyntaxError
 from asc.codegen.ir_printer import format_kernel
 from asc.runtime.jit import MockTensor, MockValue
+from ir_walk import walk
 from kernels import vadd_kernel
-
-
-def walk(region):
-    for op in region.ops:
-        kind = op.WhichOneof("kind")
-        yield kind, getattr(op, kind), op
-        if kind == "for_op":
-            yield from walk(op.for_op.body)
-        elif kind == "if_op":
-            yield from walk(op.if_op.then_region)
-            yield from walk(op.if_op.else_region)
 
 
 def kinds(kernel):

@@ -12,21 +12,11 @@ from asc.codegen.ir_printer import format_kernel
 from asc.runtime.jit import MockTensor, MockValue
 from fwk_kernels import (add_auto_kernel, add_framework_kernel, add_static_no_flags_kernel,
                          compute, copy_in, pool_two_stage_kernel)
+from ir_walk import walk
 
 FW = kernel_pb2.FrameworkOp
 QD = kernel_pb2.QueueDecl
 F32 = MockTensor(asc.float32)
-
-
-def walk(region):
-    for op in region.ops:
-        kind = op.WhichOneof("kind")
-        yield kind, getattr(op, kind), op
-        if kind == "for_op":
-            yield from walk(op.for_op.body)
-        elif kind == "if_op":
-            yield from walk(op.if_op.then_region)
-            yield from walk(op.if_op.else_region)
 
 
 def fw_ops(ir, region=None):

@@ -16,8 +16,7 @@ from asc.codegen.errors import NotSupportedError
 _NOT_YET: Dict[str, str] = {
     # [3.7-3.9, 4.1-4.2 parameter structs, 4.12]
     "asc.language.core": """
-    DataCopyEnhancedParams Nd2NzParams
-    DataCopyCO12DstParams
+    DataCopyEnhancedParams DataCopyCO12DstParams
     """,
     # [4.2-4.4, 4.13-4.16, 3.10] movement, sync, control, scalar, cube, debug, system (every
     # vector instruction of 4.4-4.12 is implemented)
@@ -26,11 +25,10 @@ _NOT_YET: Dict[str, str] = {
     sync_all ib_set ib_wait notify_next_block wait_pre_block
     cross_core_set_flag cross_core_wait_flag
     set_hf32_mode set_hf32_trans_mode set_mm_layout_transform set_fix_pipe_pre_quant_flag
-    load_data LoadData2DParams LoadData2DParamsV2 LoadData3DParamsV1 LoadData3DParamsV2
-    LoadData3DParamsV2Pro load_data_with_transpose LoadData2dTransposeParams
-    LoadData2dTransposeParamsV2 load_data_with_sparse set_load_data_boundary
-    set_load_data_padding_value set_load_data_repeat LoadDataRepeatParam mmad
-    mmad_with_sparse MmadParams fixpipe FixpipeParamsV220 FixpipeConfig init_const_value
+    LoadData2DParamsV2 LoadData3DParamsV1 LoadData3DParamsV2 LoadData3DParamsV2Pro
+    load_data_with_transpose LoadData2dTransposeParams LoadData2dTransposeParamsV2
+    load_data_with_sparse set_load_data_boundary set_load_data_padding_value
+    set_load_data_repeat LoadDataRepeatParam mmad_with_sparse init_const_value
     InitConstValueParams get_task_ratio
     """,
     # [6] high-level API

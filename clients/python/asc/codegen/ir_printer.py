@@ -80,9 +80,29 @@ def _op_text(op, indent: str, out: list, files) -> None:
         text = f"pipe_barrier {kernel_pb2.Pipe.Name(m.pipe)}"
     elif kind == "framework":
         text = _framework_text(m)
+    elif kind in _FIELD_LISTED:
+        text = f"{kind} {_fields_text(m)}"
     else:
         text = f"{kind} {m}"
     out.append(f"{indent}{text}{loc}")
+
+
+# Ops printed as their set fields: tensors as refs, integer fields as the SSA ids they hold.
+_FIELD_LISTED = ("nd2nz_copy", "load_data_2d", "mmad", "fixpipe")
+
+
+def _fields_text(m) -> str:
+    parts = []
+    for field, value in m.ListFields():
+        if field.message_type is not None and field.message_type.name == "TensorRef":
+            parts.append(f"{field.name}={_ref(value)}")
+        elif field.enum_type is not None:
+            parts.append(f"{field.name}={field.enum_type.values_by_number[value].name}")
+        elif field.type == field.TYPE_BOOL:
+            parts.append(f"{field.name}={value}")
+        else:
+            parts.append(f"{field.name}=%{value}")
+    return ", ".join(parts)
 
 
 def _framework_text(m) -> str:

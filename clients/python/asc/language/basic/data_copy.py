@@ -1,4 +1,5 @@
-"""`data_copy`: DMA between GM and UB (MTE2 in, MTE3 out) and UB->UB copies (asc-api.md 4.2)."""
+"""`data_copy`: DMA between GM and UB (MTE2 in, MTE3 out), UB->UB copies, and the cube core's
+copies between GM and L1 and L1 -> BT (asc-api.md 4.2); the Nd2NzParams form is cube.py's."""
 from asc._proto import kernel_pb2
 from asc.codegen.errors import NotSupportedError
 from asc.codegen.builder import require_builder
@@ -10,7 +11,8 @@ from asc.language.core.constexpr import ConstExpr
 from asc.language.core.enums import TPosition
 from asc.language.core.ir_value import is_runtime_number
 from asc.language.core.types import (DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams,
-                                     DataCopyParams, Nz2NdParamsFull)
+                                     DataCopyParams, Nd2NzParams, Nz2NdParamsFull)
+from asc.language.basic.cube import nd2nz_copy
 from asc.language.basic.common import any_tensor, runtime_int
 
 __all__ = ["data_copy", "data_copy_pad", "set_pad_value"]
@@ -19,6 +21,9 @@ _PATHS = {
     (kernel_pb2.MEM_UB, kernel_pb2.MEM_GM),   # GM -> UB (MTE2)
     (kernel_pb2.MEM_GM, kernel_pb2.MEM_UB),   # UB -> GM (MTE3)
     (kernel_pb2.MEM_UB, kernel_pb2.MEM_UB),   # UB -> UB
+    (kernel_pb2.MEM_L1, kernel_pb2.MEM_GM),   # GM -> A1/B1/C1 (MTE2)
+    (kernel_pb2.MEM_GM, kernel_pb2.MEM_L1),   # A1/B1 -> GM
+    (kernel_pb2.MEM_BT, kernel_pb2.MEM_L1),   # C1 -> C2, the bias table
 }
 
 
@@ -60,6 +65,9 @@ def data_copy(dst, src, *args, **kwargs) -> None:
     def nz2nd_form(intri_params):
         _copy_nz_to_nd(dst, src, intri_params)
 
+    def nd2nz_form(intri_params):
+        nd2nz_copy(dst, src, intri_params)
+
     def slice_form(slice_list1, slice_list2, dim_value):
         raise NotSupportedError("asc.data_copy(dst, src, slice_list1, slice_list2, dim_value) "
                                 "(the SliceInfo form)")
@@ -71,6 +79,7 @@ def data_copy(dst, src, *args, **kwargs) -> None:
         Overload([Param("slice_list1", of_type(list, tuple)),
                   Param("slice_list2", of_type(list, tuple)),
                   Param("dim_value", runtime_int)], slice_form),
+        Overload([Param("intri_params", of_type(Nd2NzParams))], nd2nz_form),
     ], args, kwargs)
 
 

@@ -34,11 +34,20 @@ _SPACE_OF_POSITION = {TPosition(pos): memory for pos, (_, memory, _, _) in _isa.
                       if memory != kernel_pb2.MEM_INVALID}
 
 
+# Why a position has no memory of its own (the simulator's position table gives it none).
+_NO_MEMORY = {
+    TPosition.CO2: "on A2 the fixpipe writes L0C (CO1) straight to GM or L1: there is no CO2 "
+                   "buffer to place a tensor, queue or TBuf in",
+}
+
+
 def memory_of(pos: TPosition) -> int:
     try:
         return _SPACE_OF_POSITION[TPosition(pos)]
     except (KeyError, ValueError):
-        raise ValueError(f"position {pos!r} has no physical memory") from None
+        reason = _NO_MEMORY.get(pos)
+        raise ValueError(f"position {pos!r} has no physical memory"
+                         + (f" ({reason})" if reason else "")) from None
 
 
 def offset_address(base, offset, elem_size: int, addr_dtype: DataType, api: str):

@@ -3,12 +3,13 @@ fields accept runtime ints and are converted to the C++ field type when emitted.
 from asc.codegen.builder import require_builder
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import KnownTypes
-from asc.language.core.ir_value import PlainValue, cast, is_runtime_int
+from asc.language.core.ir_value import PlainValue, cast, is_runtime_int, to_bool
 
 __all__ = ["DataCopyParams", "BinaryRepeatParams", "UnaryRepeatParams", "CopyRepeatParams",
            "DataCopyExtParams", "DataCopyPadExtParams", "DataCopyPadParams", "MrgSortSrcList",
            "BrcbRepeatParams", "GatherRepeatParams", "GatherMaskParams", "TransDataTo5HDParams",
-           "TransposeParamsExt", "Nz2NdParamsFull", "SliceInfo"]
+           "TransposeParamsExt", "Nz2NdParamsFull", "SliceInfo", "Nd2NzParams",
+           "LoadData2DParams", "MmadParams", "FixpipeParamsV220", "FixpipeConfig"]
 
 _REQUIRED = object()  # a field the constructor must be given
 
@@ -53,7 +54,12 @@ class _ParamStruct:
             if not is_runtime_int(value):
                 raise TypeError(f"{type(self).__name__}.{name} must be an int or a traced "
                                 f"integer, got {type(value).__name__}")
-            value = cast(value, dtype) if isinstance(value, PlainValue) else dtype.wrap(int(value))
+            if dtype.is_bool():  # a runtime bool: C++'s conversion (non-zero is true)
+                value = to_bool(value) if isinstance(value, PlainValue) else bool(value)
+            elif isinstance(value, PlainValue):
+                value = cast(value, dtype)
+            else:
+                value = dtype.wrap(int(value))
             setattr(self, name, value)
 
     def __repr__(self):
@@ -269,3 +275,131 @@ class TransposeParamsExt(_ParamStruct):
     _fields = (("n_size", 0, KnownTypes.uint16), ("c_size", 0, KnownTypes.uint16),
                ("h_size", 0, KnownTypes.uint16), ("w_size", 0, KnownTypes.uint16),
                ("transpose_type", 10, _transpose_type()))
+
+
+# ---- cube structs (asc-api.md 4.2, 4.14; ascendc-semantics.md 1.4, 2.1, 3, 4) ----------------
+# Their fields lower to the cube messages of proto/kernel.proto, one SSA id per field.
+
+def _quant_modes():
+    from asc.language.core.enums import QuantModes
+    return QuantModes
+
+
+class Nd2NzParams(_ParamStruct):
+    """data_copy GM -> L1 from ND rows to NZ fractals: nd_num matrices of n_value rows x d_value
+    elements (rows src_d_value elements apart, matrices src_nd_matrix_stride elements apart) land
+    as C0-column blocks dst_nz_c0_stride 32-byte units apart, rows dst_nz_n_stride units apart,
+    matrices dst_nz_matrix_stride elements apart. Every field is required."""
+    _fields = tuple((name, _REQUIRED, KnownTypes.uint16) for name in (
+        "nd_num", "n_value", "d_value", "src_nd_matrix_stride", "src_d_value",
+        "dst_nz_c0_stride", "dst_nz_n_stride", "dst_nz_matrix_stride"))
+
+
+class LoadData2DParams(_ParamStruct):
+    """load_data L1 -> L0A/L0B: repeat_times 512-byte fractals from fractal start_index,
+    src_stride fractals apart, each stored dst_gap fractals after the previous one's end;
+    if_transpose (a runtime bool) transposes each 16 x 16 b16 fractal; sid is ignored on A2."""
+    _fields = (("start_index", 0, KnownTypes.uint16), ("repeat_times", 1, KnownTypes.uint8),
+               ("src_stride", 0, KnownTypes.uint16), ("sid", 0, KnownTypes.uint16),
+               ("dst_gap", 0, KnownTypes.uint16), ("if_transpose", False, KnownTypes.int1),
+               ("addr_mode", 0, KnownTypes.uint8))
+
+
+class MmadParams:
+    """mmad's m, n, k and flags. As in pyasc, the fields are sent only as one of Ascend C's two
+    constructors: (m, n, k, is_bias, fm_offset, en_ssparse, en_winograd_a, en_winograd_b) when
+    all five of is_bias .. en_winograd_b are given and none of unit_flag, cmatrix_source,
+    cmatrix_init_val; (m, n, k, unit_flag, cmatrix_source, cmatrix_init_val) when those three are
+    given and is_bias is not. Otherwise the struct is default-constructed and even m, n and k are
+    dropped (asc-api.md 4.14): every attribute reads None and the mmad computes nothing.
+
+    Emitted fields (the others are None): m, n, k (uint16); is_bias, cmatrix_source,
+    cmatrix_init_val (bools); unit_flag (uint8, Ascend C's field type). fm_offset, en_ssparse,
+    en_winograd_a/b are checked and kept but have no effect on A2 (ascendc-semantics.md 3.1)."""
+
+    _DTYPES = {"m": KnownTypes.uint16, "n": KnownTypes.uint16, "k": KnownTypes.uint16,
+               "fm_offset": KnownTypes.int32, "unit_flag": KnownTypes.uint8}
+    _BIAS_SET = ("is_bias", "fm_offset", "en_ssparse", "en_winograd_a", "en_winograd_b")
+    _FLAG_SET = ("unit_flag", "cmatrix_source", "cmatrix_init_val")
+    _FIELDS = ("m", "n", "k") + _BIAS_SET + _FLAG_SET
+
+    def __init__(self, m=0, n=0, k=0, is_bias=None, fm_offset=None, en_ssparse=None,
+                 en_winograd_a=None, en_winograd_b=None, unit_flag=None, cmatrix_source=None,
+                 cmatrix_init_val=None):
+        require_builder("MmadParams")
+        given = {"m": m, "n": n, "k": k, "is_bias": is_bias, "fm_offset": fm_offset,
+                 "en_ssparse": en_ssparse, "en_winograd_a": en_winograd_a,
+                 "en_winograd_b": en_winograd_b, "unit_flag": unit_flag,
+                 "cmatrix_source": cmatrix_source, "cmatrix_init_val": cmatrix_init_val}
+        given = {name: ConstExpr.unwrap(value) for name, value in given.items()}
+        bias_form = (all(given[f] is not None for f in self._BIAS_SET) and
+                     all(given[f] is None for f in self._FLAG_SET))
+        flag_form = all(given[f] is not None for f in self._FLAG_SET) and given["is_bias"] is None
+        self._form = "bias" if bias_form else "flags" if flag_form else "default"
+        # Only the fields sent are converted (and checked), as pyasc materialises only those.
+        kept = (("m", "n", "k") + (self._BIAS_SET if bias_form else self._FLAG_SET)
+                if self._form != "default" else ())
+        for name in self._FIELDS:
+            value = given[name] if name in kept else None
+            if value is not None or name in kept:
+                value = self._convert(name, value)
+            setattr(self, name, value)
+
+    def _convert(self, name, value):
+        if not is_runtime_int(value):
+            kind = "an int" if name in self._DTYPES else "a bool"
+            raise TypeError(f"MmadParams.{name} must be {kind} or a traced scalar, got "
+                            f"{type(value).__name__}")
+        dtype = self._DTYPES.get(name)
+        if dtype is None:  # a runtime bool
+            return to_bool(value) if isinstance(value, PlainValue) else bool(value)
+        return cast(value, dtype) if isinstance(value, PlainValue) else dtype.wrap(int(value))
+
+    def __repr__(self):
+        fields = ", ".join(f"{n}={getattr(self, n)!r}" for n in self._FIELDS
+                           if getattr(self, n) is not None)
+        return f"MmadParams({fields or 'default'})"
+
+
+class FixpipeParamsV220(_ParamStruct):
+    """fixpipe L0C -> GM/L1: m_size x n_size elements, 16-column blocks src_stride rows apart in
+    L0C, converted per quant_pre (a compile-time asc.QuantModes; deq_scalar is the uint64 quant
+    word of the scalar modes) and relu_en, written row-major with dst_stride elements between
+    rows (nd_num matrices src_nd_stride x 256 / dst_nd_stride elements apart) or as NZ."""
+    _fields = (("n_size", _REQUIRED, KnownTypes.uint16), ("m_size", _REQUIRED, KnownTypes.uint16),
+               ("src_stride", _REQUIRED, KnownTypes.uint16),
+               ("dst_stride", _REQUIRED, KnownTypes.uint32),
+               ("quant_pre", 0, _quant_modes()), ("deq_scalar", 0, KnownTypes.uint64),
+               ("nd_num", 1, KnownTypes.uint16), ("src_nd_stride", 0, KnownTypes.uint16),
+               ("dst_nd_stride", 0, KnownTypes.uint16), ("relu_en", False, KnownTypes.int1),
+               ("unit_flag", 0, KnownTypes.uint8), ("is_channel_split", False, KnownTypes.int1))
+
+
+class FixpipeConfig:
+    """The fixpipe's output layout, a compile-time asc.CO2Layout: `FixpipeConfig.cfg_row_major()`
+    (NZ -> ND, the default) or `FixpipeConfig.cfg_nz()`."""
+
+    def __init__(self, layout):
+        from asc.language.core.enums import CO2Layout
+        require_builder("FixpipeConfig")
+        layout = ConstExpr.unwrap(layout)
+        if isinstance(layout, bool) or not isinstance(layout, int) or \
+                layout not in iter(CO2Layout):
+            raise TypeError(f"FixpipeConfig(): layout must be a compile-time asc.CO2Layout, got "
+                            f"{layout!r}")
+        self.layout = CO2Layout(layout)
+
+    @classmethod
+    def cfg_nz(cls) -> "FixpipeConfig":
+        """Ascend C's CFG_NZ: the output keeps L0C's NZ fractals."""
+        from asc.language.core.enums import CO2Layout
+        return cls(CO2Layout.NZ)
+
+    @classmethod
+    def cfg_row_major(cls) -> "FixpipeConfig":
+        """Ascend C's CFG_ROW_MAJOR: the output is written row-major (NZ -> ND)."""
+        from asc.language.core.enums import CO2Layout
+        return cls(CO2Layout.ROW_MAJOR)
+
+    def __repr__(self):
+        return f"FixpipeConfig({self.layout.name})"

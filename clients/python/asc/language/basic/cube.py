@@ -1,0 +1,213 @@
+"""The cube core's first instructions (asc-api.md 4.2, 4.14; ascendc-semantics.md 1-4): the ND ->
+NZ copy GM -> L1 (data_copy with Nd2NzParams, which data_copy.py dispatches here), load_data
+L1 -> L0A/L0B, mmad into L0C and fixpipe out of L0C. One IR message each (proto/kernel.proto,
+"cube core"); every struct field is the SSA id of its value.
+
+Operand positions are not checked while tracing (pyasc's tracing does not check them): the
+simulator's decoder refuses what the chip cannot do, at the kernel line.
+"""
+from asc._proto import kernel_pb2
+from asc.codegen.builder import require_builder
+from asc.codegen.errors import NotSupportedError
+from asc.language.core.dispatch import Overload, Param, dispatch, of_type
+from asc.language.core.dtype import KnownTypes as KT
+from asc.language.core.enums import CO2Layout, QuantModes, TPosition
+from asc.language.core.ir_value import to_value
+from asc.language.core.tensor import GlobalTensor, LocalTensor, tensor_ref
+from asc.language.core.types import (FixpipeConfig, FixpipeParamsV220, LoadData2DParams,
+                                     MmadParams, Nd2NzParams)
+
+__all__ = ["load_data", "mmad", "fixpipe"]
+
+_BOOL = KT.int1
+
+
+def _field_ids(params, fields):
+    """{field: SSA id} of a struct's fields, each converted to its type ((name, dtype) pairs)."""
+    return {name: to_value(getattr(params, name), dtype).id for name, dtype in fields}
+
+
+def _require(api: str, **tensors) -> None:
+    for name, (t, kinds) in tensors.items():
+        if not isinstance(t, kinds):
+            names = " or ".join(k.__name__ for k in kinds)
+            raise TypeError(f"{api}(): '{name}' must be a {names}, got {type(t).__name__}")
+
+
+def _same_dtype(api: str, dst, src) -> None:
+    if dst.dtype != src.dtype:
+        raise TypeError(f"{api}(): dst and src must have the same dtype, got {dst.dtype} and "
+                        f"{src.dtype}")
+
+
+_TENSORS = (LocalTensor, GlobalTensor)
+
+# ---- data_copy(dst L1, src GM, Nd2NzParams) -------------------------------------------------
+
+_ND2NZ_FIELDS = tuple((name, KT.uint16) for name in (
+    "nd_num", "n_value", "d_value", "src_nd_matrix_stride", "src_d_value", "dst_nz_c0_stride",
+    "dst_nz_n_stride", "dst_nz_matrix_stride"))
+
+
+def nd2nz_copy(dst, src, params: Nd2NzParams) -> None:
+    """data_copy's Nd2NzParams form: one Nd2NzCopyOp GM -> L1 on MTE2."""
+    api = "data_copy"
+    builder = require_builder(api)
+    _same_dtype(api, dst, src)
+    dst_ref, src_ref = tensor_ref(dst), tensor_ref(src)
+    if src_ref.space == kernel_pb2.MEM_UB:
+        # The library emulates it: UB -> GM workspace on the AIV, then a GM -> L1 ND2NZ that it
+        # asks the AIC for (ascendc-semantics.md 1.4).
+        raise NotSupportedError("asc.data_copy(dst, src, Nd2NzParams) from UB (the library's "
+                                "UB -> GM -> L1 emulation)")
+    if (dst_ref.space, src_ref.space) != (kernel_pb2.MEM_L1, kernel_pb2.MEM_GM):
+        raise TypeError(f"{api}(): Nd2NzParams copies GM -> L1 (a GlobalTensor into a "
+                        f"LocalTensor of A1/B1/C1), got "
+                        f"{kernel_pb2.MemSpace.Name(src_ref.space)} -> "
+                        f"{kernel_pb2.MemSpace.Name(dst_ref.space)}")
+    ids = _field_ids(params, _ND2NZ_FIELDS)
+    op = builder.emit("nd2nz_copy")
+    op.dst.CopyFrom(dst_ref)
+    op.src.CopyFrom(src_ref)
+    for name, value in ids.items():
+        setattr(op, name, value)
+
+
+# ---- load_data --------------------------------------------------------------------------------
+
+_LOAD_2D_FIELDS = (("start_index", KT.uint16), ("repeat_times", KT.uint8),
+                   ("src_stride", KT.uint16), ("sid", KT.uint16), ("dst_gap", KT.uint16),
+                   ("if_transpose", _BOOL), ("addr_mode", KT.uint8))
+
+
+def load_data(dst, src, *args, **kwargs) -> None:
+    """load_data(dst, src, params: LoadData2DParams): fractals L1 -> L0A/L0B on MTE1 (GM -> L0A/
+    L0B on MTE2 when src is a GlobalTensor). The other parameter structs are not supported yet."""
+    api = "load_data"
+    builder = require_builder(api)
+    # pyasc emits nothing for a dst that is no LocalTensor; a silent no-op helps nobody.
+    _require(api, dst=(dst, (LocalTensor,)), src=(src, _TENSORS))
+
+    def two_d(params):
+        _same_dtype(api, dst, src)
+        ids = _field_ids(params, _LOAD_2D_FIELDS)
+        dst_ref, src_ref = tensor_ref(dst), tensor_ref(src)
+        op = builder.emit("load_data_2d")
+        op.dst.CopyFrom(dst_ref)
+        op.src.CopyFrom(src_ref)
+        for name, value in ids.items():
+            setattr(op, name, value)
+
+    dispatch(api, [Overload([Param("params", of_type(LoadData2DParams))], two_d)], args, kwargs)
+
+
+# ---- mmad -------------------------------------------------------------------------------------
+
+# The MmadOp fields (MmadParams attributes of the same names) and their types; an attribute left
+# None stays 0, the field's default.
+_MMAD_FIELDS = (("m", KT.uint16), ("n", KT.uint16), ("k", KT.uint16), ("is_bias", _BOOL),
+                ("unit_flag", KT.uint8), ("cmatrix_source", _BOOL),
+                ("cmatrix_init_val", _BOOL))
+
+
+def mmad(dst, fm, filter, *args, **kwargs) -> None:  # noqa: A002 - pyasc's parameter name
+    """mmad(dst, fm, filter, params) / mmad(dst, fm, filter, bias, params): L0C (CO1) (+)= L0A
+    (A2) x L0B (B2) on PIPE_M. A bias tensor in C2 (the bias table) sets cmatrix_source, as the
+    library does; a bias in CO1 is the accumulator itself and is not passed on (the library's
+    mad takes no address for it; ascendc-semantics.md 3.2)."""
+    api = "mmad"
+    builder = require_builder(api)
+    _require(api, dst=(dst, (LocalTensor,)), fm=(fm, (LocalTensor,)),
+             filter=(filter, (LocalTensor,)))
+
+    def emit(params, bias=None):
+        ids = {name: to_value(getattr(params, name), dtype).id
+               for name, dtype in _MMAD_FIELDS if getattr(params, name) is not None}
+        refs = {"dst": tensor_ref(dst), "fm": tensor_ref(fm), "filter": tensor_ref(filter)}
+        if bias is not None:
+            ids.pop("cmatrix_source", None)  # the bias's position decides it
+            if bias.pos == TPosition.C2:
+                refs["bias"] = tensor_ref(bias)
+                ids["cmatrix_source"] = to_value(True, _BOOL).id
+            elif bias.pos != TPosition.CO1:
+                refs["bias"] = tensor_ref(bias)  # the library allows CO1 and C2 only: the
+                # decoder refuses it, naming the position
+        op = builder.emit("mmad")
+        for name, ref in refs.items():
+            getattr(op, name).CopyFrom(ref)
+        for name, value in ids.items():
+            setattr(op, name, value)
+
+    def without_bias(params):
+        emit(params)
+
+    def with_bias(bias, params):
+        emit(params, bias)
+
+    dispatch(api, [
+        Overload([Param("params", of_type(MmadParams))], without_bias),
+        Overload([Param("bias", of_type(LocalTensor)), Param("params", of_type(MmadParams))],
+                 with_bias),
+    ], args, kwargs)
+
+
+# ---- fixpipe ----------------------------------------------------------------------------------
+
+_FIXPIPE_FIELDS = (("n_size", KT.uint16), ("m_size", KT.uint16), ("src_stride", KT.uint16),
+                   ("dst_stride", KT.uint32), ("deq_scalar", KT.uint64), ("nd_num", KT.uint16),
+                   ("src_nd_stride", KT.uint16), ("dst_nd_stride", KT.uint16),
+                   ("relu_en", _BOOL), ("unit_flag", KT.uint8), ("is_channel_split", _BOOL))
+
+
+class _RowMajor:
+    """fixpipe's default config, pyasc's uncalled `FixpipeConfig.cfg_row_major`."""
+
+    def __call__(self):
+        return FixpipeConfig.cfg_row_major()
+
+    def __repr__(self):
+        return "FixpipeConfig.cfg_row_major"
+
+
+_ROW_MAJOR = _RowMajor()
+
+
+def fixpipe(dst, src, *args, **kwargs) -> None:
+    """fixpipe(dst, src, params, config=FixpipeConfig.cfg_row_major) / fixpipe(dst, src,
+    cbuf_workspace, params, config=...): L0C -> GM (or L1) on PIPE_FIX, converted per
+    params.quant_pre and relu_en, row-major or NZ per the config."""
+    api = "fixpipe"
+    builder = require_builder(api)
+    _require(api, dst=(dst, _TENSORS), src=(src, (LocalTensor,)))
+
+    def emit(params, config, cbuf_workspace=None):
+        if config is _ROW_MAJOR:
+            config = config()
+        if config.layout == CO2Layout.COLUMN_MAJOR:
+            raise NotSupportedError("asc.fixpipe with CO2Layout.COLUMN_MAJOR (A2's fixpipe "
+                                    "writes NZ or row-major)")
+        ids = _field_ids(params, _FIXPIPE_FIELDS)
+        refs = {"dst": tensor_ref(dst), "src": tensor_ref(src)}
+        if cbuf_workspace is not None:
+            refs["cbuf_workspace"] = tensor_ref(cbuf_workspace)
+        op = builder.emit("fixpipe")
+        for name, ref in refs.items():
+            getattr(op, name).CopyFrom(ref)
+        for name, value in ids.items():
+            setattr(op, name, value)
+        op.quant_pre = int(QuantModes(params.quant_pre))
+        op.nz_layout = config.layout == CO2Layout.NZ
+
+    def plain(params, config):
+        emit(params, config)
+
+    def with_workspace(cbuf_workspace, params, config):
+        emit(params, config, cbuf_workspace)
+
+    config = Param("config", of_type(FixpipeConfig), _ROW_MAJOR, "FixpipeConfig")
+    dispatch(api, [
+        Overload([Param("params", of_type(FixpipeParamsV220)), config], plain),
+        Overload([Param("cbuf_workspace", of_type(LocalTensor)),
+                  Param("params", of_type(FixpipeParamsV220)), config], with_workspace),
+    ], args, kwargs)
+
