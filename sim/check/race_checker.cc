@@ -64,8 +64,9 @@ void RaceChecker::Visit(const Site& site, uint64_t seq, const MemRange& r, uint6
                         const HappensBefore::Clock& known, Finding found[3], Finding* uninit) {
   PipeId pipe = site.pipe;
   // The scalar unit is in program order; a pipe is ordered with itself only across a barrier.
-  // A special register is written by its pipe in instruction order.
-  bool in_order = pipe == PipeId::kS || r.space == MemSpace::kSpr;
+  // A special register is written by its pipe in instruction order, and an interlocked range
+  // (MemRange::pipe_ordered) is ordered by its pipe.
+  bool in_order = pipe == PipeId::kS || r.space == MemSpace::kSpr || r.pipe_ordered;
   auto ordered = [&](const Access& a) {
     return a.seq == 0 || known[PipeIndex(a.pipe)] >= a.seq || (a.pipe == pipe && in_order);
   };

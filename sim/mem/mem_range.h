@@ -18,6 +18,9 @@ struct MemRange {
   // The instruction touches only some bytes of the range, which its data decides (gather
   // offsets, list addresses): checked for races as a whole, never as an uninitialised read.
   bool hull = false;
+  // The pipe orders this access after its own earlier ones to the range without a barrier (an
+  // Mmad of 10 or more fractals accumulating into L0C, ascendc-semantics.md 3.4).
+  bool pipe_ordered = false;
 };
 
 }  // namespace aicore::sim

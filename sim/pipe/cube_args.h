@@ -15,6 +15,9 @@ struct CubeArgs {
   cube::LoadData2DArgs load2d;  // load_data with LoadData2DParams
   cube::MmadArgs mmad;
   const uint8_t* bias = nullptr;  // mmad: the bias table's row (nullptr: none)
+  // mmad: the cube waits for an earlier Mmad's L0C result it accumulates onto (3.4: 10 or more
+  // fractals); smaller ones read L0C as it is, which a pipe_barrier(PIPE_M) must order.
+  bool interlock = false;
   cube::FixpipeArgs fixpipe;
 };
 

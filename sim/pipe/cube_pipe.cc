@@ -1,8 +1,10 @@
 // PIPE_M (see cube_pipe.h) and its Mmad executor.
 #include "sim/pipe/cube_pipe.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "sim/core/invariant.h"
 #include "sim/isa/opcode.h"
@@ -67,16 +69,33 @@ PipeTiming ExecuteMmad(CubePipe& pipe, const IssuedInstr& in, Cycle now, uint8_t
   const CubeArgs& args = pipe.cube_args().Get(in.payload_slot);
   const cube::MmadArgs& a = args.mmad;
   uint64_t span = in.dst.chunk_bytes;
+  uint64_t lo = in.dst_addr, hi = in.dst_addr + span;
+  // Interlocked onto an earlier Mmad still in flight: start when it lands, from its result.
+  CubePipe::LastResult& last = pipe.last_result();
+  Cycle start = now;
+  const uint8_t* c_old = in.dst.base;
+  static thread_local std::vector<uint8_t> merged;
+  if (args.interlock && last.end > now && lo < last.hi && last.lo < hi) {
+    start = last.end;
+    merged.assign(in.dst.base, in.dst.base + span);
+    uint64_t from = std::max(lo, last.lo), to = std::min(hi, last.hi);
+    uint64_t last_span = last.hi - last.lo;
+    for (uint64_t x = from; x < to; ++x) {
+      if (last.image[last_span + (x - last.lo)] != 0) merged[x - lo] = last.image[x - last.lo];
+    }
+    c_old = merged.data();
+  }
   std::memset(scratch + span, 0, span);
-  cube::Mmad(a, in.src0.base, in.src1.base, args.bias, in.dst.base, scratch, scratch + span);
+  cube::Mmad(a, in.src0.base, in.src1.base, args.bias, c_old, scratch, scratch + span);
   const cube::MmadTypeRow& row = cube::MmadTypeOf(a.types);
   uint64_t steps = ((a.m + 15) / 16) * ((a.n + 15) / 16) * (cube::MmadKExtent(a) / row.c0);
   pipe.cube_args().Release(in.payload_slot);
   const CubeCostConfig& cost = pipe.cost();
   double busy = static_cast<double>(steps) * FractalCycles(cost, a.types);
   PipeTiming t;
-  t.accept_next = now + MaxCycle(Cycle(1), CeilCycles(busy));
-  t.end = now + MaxCycle(Cycle(1), CeilCycles(busy + cost.fixed_cycles));
+  t.accept_next = start + MaxCycle(Cycle(1), CeilCycles(busy));
+  t.end = start + MaxCycle(Cycle(1), CeilCycles(busy + cost.fixed_cycles));
+  if (span > 0) last = CubePipe::LastResult{lo, hi, t.end, scratch};
   return t;
 }
 

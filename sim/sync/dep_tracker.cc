@@ -29,8 +29,11 @@ uint32_t DepTracker::Unordered(const HappensBefore& order, PipeId pipe, const Me
   uint32_t mask = 0;
   for (int q = 0; q < kNumPipes; ++q) {
     for (int i = 0; i < n && (mask >> q & 1u) == 0; ++i) {
-      // A pipe writes its special registers in instruction order: no barrier needed.
-      if (q == PipeIndex(pipe) && ranges[i].space == MemSpace::kSpr) continue;
+      // A pipe writes its special registers in instruction order, and orders an interlocked
+      // range (MemRange::pipe_ordered) itself: no barrier needed.
+      if (q == PipeIndex(pipe) && (ranges[i].space == MemSpace::kSpr || ranges[i].pipe_ordered)) {
+        continue;
+      }
       const auto& records = records_[q][static_cast<int>(ranges[i].space)];
       // Newest first: only accesses after what `pipe` already knows can be unordered.
       for (auto it = records.rbegin(); it != records.rend() && it->seq > known[q]; ++it) {

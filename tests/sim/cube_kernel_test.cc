@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <tuple>
 
 #include "sim/isa/fp16.h"
 #include "tests/sim/test_util.h"
@@ -379,6 +380,220 @@ TEST(CubeLinear, ReportsTheCubePipes) {
   }
   // Two 64 x 64 x 128 mmads of f16: 4 * 4 * 8 fractal steps each at one per cycle.
   EXPECT_GE(FindPipe(core, "M")->busy_cycles, 2u * 128u);
+}
+
+// ---- Pipe ordering, races and bound pipes ----------------------------------------------------
+
+constexpr uint32_t kMte2Mte1 = 0, kMte1M = 2, kMFix = 17;
+
+// A (m x k) and B^T (n x k) fp16 in GM, loaded once; then `mmads` Mmads of m x n x k into L0C,
+// the first initialising, the others accumulating, with `barrier` PIPE_M barriers between them
+// or none; a fixpipe to C (float32), after an M_FIX flag unless `fix_before_mmad`.
+struct LoopShape {
+  int64_t m, n, k;
+  int mmads = 1;
+  bool barrier = false;
+  bool fix_flag = true;    // false: the fixpipe reads L0C with nothing ordering it after the mmads
+  int loads_per_mmad = 0;  // > 0: reload L0A/L0B this often before each Mmad (an MTE1-bound loop)
+};
+
+ir::Kernel LoopKernel(const LoopShape& s) {
+  KernelBuilder b("mmad_loop", "loop.py", ir::KERNEL_AIC_ONLY);
+  uint32_t ga = b.PointerParam("a", ir::DT_FLOAT16);
+  uint32_t gb = b.PointerParam("bt", ir::DT_FLOAT16);
+  uint32_t gc = b.PointerParam("c", ir::DT_FLOAT32);
+  auto c = [&](int64_t v) { return b.Const(v, ir::DT_INT64); };
+  auto u = [&](int64_t v) { return b.Const(v, ir::DT_UINT64); };
+  int64_t mp = Ceil16(s.m), np = Ceil16(s.n), k1 = Ceil16(s.k) / 16;
+  int64_t b_l1 = mp * Ceil16(s.k) * 2;
+  for (auto [space_gm, dst, rows, pitch] :
+       {std::tuple{ga, int64_t{0}, s.m, mp}, std::tuple{gb, b_l1, s.n, np}}) {
+    b.At(10);
+    ir::Nd2NzCopyOp cp;
+    *cp.mutable_dst() =
+        Local(ir::MEM_L1, dst == 0 ? ir::POS_A1 : ir::POS_B1, u(dst), ir::DT_FLOAT16);
+    *cp.mutable_src() = KB::Gm(space_gm, ir::DT_FLOAT16);
+    cp.set_nd_num(c(1));
+    cp.set_n_value(c(rows));
+    cp.set_d_value(c(s.k));
+    cp.set_src_d_value(c(s.k));
+    cp.set_dst_nz_c0_stride(c(pitch));
+    cp.set_dst_nz_n_stride(c(1));
+    *b.AddOp()->mutable_nd2nz_copy() = cp;
+  }
+  uint32_t id0 = b.Const(0, ir::DT_INT32);
+  b.At(11).SetFlag(kMte2Mte1, id0);
+  b.At(11).WaitFlag(kMte2Mte1, id0);
+  auto loads = [&]() {
+    for (int64_t band = 0; band < mp / 16; ++band) {
+      b.At(12);
+      ir::LoadData2DOp la;
+      *la.mutable_dst() = Local(ir::MEM_L0A, ir::POS_A2, u(band * k1 * 512), ir::DT_FLOAT16);
+      *la.mutable_src() = Local(ir::MEM_L1, ir::POS_A1, u(0), ir::DT_FLOAT16);
+      la.set_start_index(c(band));
+      la.set_repeat_times(c(k1));
+      la.set_src_stride(c(mp / 16));
+      *b.AddOp()->mutable_load_data_2d() = la;
+    }
+    b.At(13);
+    ir::LoadData2DOp lb;
+    *lb.mutable_dst() = Local(ir::MEM_L0B, ir::POS_B2, u(0), ir::DT_FLOAT16);
+    *lb.mutable_src() = Local(ir::MEM_L1, ir::POS_B1, u(b_l1), ir::DT_FLOAT16);
+    lb.set_repeat_times(c(k1 * np / 16));
+    lb.set_src_stride(c(1));
+    *b.AddOp()->mutable_load_data_2d() = lb;
+  };
+  loads();
+  b.At(14).SetFlag(kMte1M, id0);
+  b.At(14).WaitFlag(kMte1M, id0);
+  for (int i = 0; i < s.mmads; ++i) {
+    for (int r = 0; r < s.loads_per_mmad; ++r) {
+      b.Barrier(ir::PIPE_MTE1);  // a reload rewrites what the last one wrote
+      loads();
+      b.At(14).SetFlag(kMte1M, id0);
+      b.At(14).WaitFlag(kMte1M, id0);
+    }
+    if (i > 0 && s.barrier) b.Barrier(ir::PIPE_M);
+    b.At(20);
+    ir::MmadOp mm;
+    *mm.mutable_dst() = Local(ir::MEM_L0C, ir::POS_CO1, u(0), ir::DT_FLOAT32);
+    *mm.mutable_fm() = Local(ir::MEM_L0A, ir::POS_A2, u(0), ir::DT_FLOAT16);
+    *mm.mutable_filter() = Local(ir::MEM_L0B, ir::POS_B2, u(0), ir::DT_FLOAT16);
+    mm.set_m(c(s.m));
+    mm.set_n(c(s.n));
+    mm.set_k(c(s.k));
+    mm.set_cmatrix_init_val(b.Const(i == 0 ? 1 : 0, ir::DT_BOOL));
+    *b.AddOp()->mutable_mmad() = mm;
+    if (s.loads_per_mmad > 0) {
+      // The next reload overwrites L0A/L0B: after this Mmad has read them.
+      b.At(21).SetFlag(3 /* M_MTE1 */, id0);
+      b.At(21).WaitFlag(3, id0);
+    }
+  }
+  if (s.fix_flag) {
+    b.At(22).SetFlag(kMFix, id0);
+    b.At(22).WaitFlag(kMFix, id0);
+  }
+  b.At(23);
+  ir::FixpipeOp fp;
+  *fp.mutable_dst() = KB::Gm(gc, ir::DT_FLOAT32);
+  *fp.mutable_src() = Local(ir::MEM_L0C, ir::POS_CO1, u(0), ir::DT_FLOAT32);
+  fp.set_n_size(c(s.n));
+  fp.set_m_size(c(s.m));
+  fp.set_src_stride(c(mp));
+  fp.set_dst_stride(c(s.n));
+  *b.AddOp()->mutable_fixpipe() = fp;
+  return b.Build();
+}
+
+struct LoopRun {
+  LaunchResult result;
+  std::vector<float> c, want;
+};
+
+LoopRun RunLoop(const LoopShape& s, bool expect_clean) {
+  Matrix a = Random(ir::DT_FLOAT16, s.m, s.k, 3);
+  Matrix bt = Random(ir::DT_FLOAT16, s.n, s.k, 4);
+  Device device(Config());
+  uint64_t da = Upload(device, a.bits), db = Upload(device, bt.bits);
+  uint64_t dc = Upload(device, std::vector<float>(s.m * s.n, -7.0f));
+  auto program = Decode(LoopKernel(s));
+  LoopRun run;
+  if (program == nullptr) return run;
+  LaunchOptions options = Strict();
+  options.record_timeline = true;
+  auto r = device.Launch(
+      *program, 1, {ArgValue::Address(da), ArgValue::Address(db), ArgValue::Address(dc)}, options);
+  EXPECT_TRUE(r.ok()) << r.status().message();
+  if (!r.ok()) return run;
+  run.result = *r;
+  if (expect_clean) ExpectStrictClean(*r);
+  run.c = Download<float>(device, dc, s.m * s.n);
+  LinearShape one{s.m, s.n, s.k, s.k, ir::DT_FLOAT16, ir::DT_FLOAT32, ir::FixpipeOp::NO_QUANT};
+  std::vector<double> once = Reference(one, a, bt, {});
+  // `mmads` accumulations of the same product, each rounded to float.
+  for (int64_t i = 0; i < s.m * s.n; ++i) {
+    float acc = 0;
+    for (int t = 0; t < s.mmads; ++t) {
+      acc = static_cast<float>(acc + once[i]);
+    }
+    run.want.push_back(acc);
+  }
+  return run;
+}
+
+bool HasRace(const LaunchResult& r, const std::string& needle) {
+  for (const Diagnostic& d : r.diagnostics) {
+    if (d.kind == Diagnostic::Kind::kRace && d.message.find(needle) != std::string::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
+TEST(CubePipe, LargeAccumulatingMmadsAreOrderedByTheCube) {
+  // 64 x 64 is 16 fractals of C: the cube orders the chain itself (ascendc-semantics.md 3.4).
+  LoopRun run = RunLoop({64, 64, 64, 4}, true);
+  ASSERT_FALSE(run.c.empty());
+  // Each accumulation of a chunk sum is one rounding; K = 64 is four chunks, so compare with
+  // tolerance against four roundings per Mmad rather than one.
+  for (size_t i = 0; i < run.c.size(); ++i) {
+    ASSERT_NEAR(run.c[i], run.want[i], 1e-3 * (1 + std::abs(run.want[i]))) << i;
+  }
+}
+
+TEST(CubePipe, SmallAccumulatingMmadsNeedAPipeBarrier) {
+  // 16 x 16 is one fractal: without pipe_barrier(PIPE_M) the next Mmad reads L0C before the
+  // previous result lands, as on the chip, and the checker says which barrier is missing.
+  LoopRun racy = RunLoop({16, 16, 16, 3}, false);
+  EXPECT_TRUE(HasRace(racy.result, "pipe_barrier(PIPE_M)")) << racy.result.check.Text();
+  LoopRun fixed = RunLoop({16, 16, 16, 3, true}, true);
+  ASSERT_FALSE(fixed.c.empty());
+  for (size_t i = 0; i < fixed.c.size(); ++i) {
+    ASSERT_NEAR(fixed.c[i], fixed.want[i], 1e-3 * (1 + std::abs(fixed.want[i]))) << i;
+  }
+  EXPECT_NE(racy.c, fixed.c) << "the racy chain should have lost accumulations";
+}
+
+TEST(CubePipe, FixpipeBeforeTheMmadWritesL0CIsARace) {
+  LoopRun run = RunLoop({32, 32, 32, 1, false, false}, false);
+  bool found = false;
+  for (const Diagnostic& d : run.result.diagnostics) {
+    if (d.kind != Diagnostic::Kind::kRace) continue;
+    found = true;
+    EXPECT_NE(d.message.find("fixpipe"), std::string::npos) << d.message;
+    EXPECT_NE(d.message.find("mmad"), std::string::npos) << d.message;
+    EXPECT_NE(d.message.find("loop.py:23"), std::string::npos) << d.message;
+    EXPECT_NE(d.message.find("loop.py:20"), std::string::npos) << d.message;
+  }
+  EXPECT_TRUE(found) << run.result.check.Text();
+}
+
+TEST(CubePipe, AComputeBoundMmadLoopKeepsTheCubeBusy) {
+  // Operands stay in L0: 32 Mmads of 128 x 128 x 64 (256 fractal steps each) back to back.
+  LoopRun run = RunLoop({128, 128, 64, 32}, true);
+  ASSERT_EQ(run.result.cores.size(), 1u);
+  const CoreStats& core = run.result.cores[0];
+  EXPECT_EQ(core.bound_pipe, "M");
+  const PipeStats* m = FindPipe(core, "M");
+  ASSERT_NE(m, nullptr);
+  // From the first Mmad's start to the fixpipe's end, the cube is busy 85% of the time or more.
+  uint64_t first = UINT64_MAX, last = 0;
+  for (const InstrRecord& rec : run.result.timeline) {
+    if (rec.op == "mmad") first = std::min(first, rec.start_cycle);
+    last = std::max(last, rec.end_cycle);
+  }
+  ASSERT_LT(first, last);
+  double utilisation = static_cast<double>(m->busy_cycles) / static_cast<double>(last - first);
+  EXPECT_GE(utilisation, 0.85) << m->busy_cycles << " of " << (last - first);
+}
+
+TEST(CubePipe, ReloadingL0BeforeEveryMmadIsMte1Bound) {
+  // 16 Mmads of 16 x 16 x 256 (16 steps each), each after reloading 8 KiB of L0A and 8 KiB of
+  // L0B four times.
+  LoopRun run = RunLoop({16, 16, 256, 16, true, true, 4}, true);
+  ASSERT_EQ(run.result.cores.size(), 1u);
+  EXPECT_EQ(run.result.cores[0].bound_pipe, "MTE1");
 }
 
 }  // namespace
