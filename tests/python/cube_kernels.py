@@ -83,3 +83,91 @@ def linear_cube_kernel(a: asc.GlobalAddress, w: asc.GlobalAddress, c: asc.Global
                         asc.FixpipeConfig.cfg_row_major())
             asc.pipe_barrier(asc.PipeID.PIPE_ALL)
 
+
+
+# ---- A matmul through TPipe/TQue cube positions, tails in every dimension --------------------
+
+@asc.jit
+def queue_tile(a_gm, bt_gm, c_gm, q_a1, q_b1, q_a2, q_b2, q_co1, row0, n0, m_act, n_act,
+               n: asc.ConstExpr[int], k: asc.ConstExpr[int], tile_k: asc.ConstExpr[int],
+               dtype: asc.ConstExpr, quant: asc.ConstExpr):
+    """C[row0 : row0 + m_act, n0 : n0 + n_act] = A x B^T, K in slices of tile_k, the last one
+    partial. Both operands are ND in GM (A: M x K, B^T: N x K) and reach L1 by ND -> NZ with
+    their panels ceil16(rows) high, so a partial fractal is padded the way mmad reads it."""
+    c0 = 32 // dtype.sizeof()  # elements per fractal row: 16 (half), 8 (float)
+    m16 = (m_act + 15) // 16 * 16
+    n16 = (n_act + 15) // 16 * 16
+    c_l0 = q_co1.alloc_tensor(asc.float32)
+    for k0 in range(0, k, tile_k):
+        kk = tile_k if k - k0 > tile_k else k - k0
+        panels = (kk + c0 - 1) // c0
+        a1 = q_a1.alloc_tensor(dtype)
+        asc.data_copy(a1, a_gm[row0 * k + k0:], asc.Nd2NzParams(1, m_act, kk, 0, k, m16, 1, 0))
+        q_a1.enque(a1)
+        b1 = q_b1.alloc_tensor(dtype)
+        asc.data_copy(b1, bt_gm[n0 * k + k0:], asc.Nd2NzParams(1, n_act, kk, 0, k, n16, 1, 0))
+        q_b1.enque(b1)
+        a1 = q_a1.deque(dtype)
+        a2 = q_a2.alloc_tensor(dtype)
+        # L0A, band by band: the band's panels, m16 / 16 fractals apart in L1.
+        for band in range(m16 // 16):
+            asc.load_data(a2[band * panels * 16 * c0:], a1[band * 16 * c0:],
+                          asc.LoadData2DParams(0, panels, m16 // 16, 0, 0, False, 0))
+        q_a2.enque(a2)
+        q_a1.free_tensor(a1)
+        b1 = q_b1.deque(dtype)
+        b2 = q_b2.alloc_tensor(dtype)
+        asc.load_data(b2, b1, asc.LoadData2DParams(0, panels * n16 // 16, 1, 0, 0, False, 0))
+        q_b2.enque(b2)
+        q_b1.free_tensor(b1)
+        a2 = q_a2.deque(dtype)
+        b2 = q_b2.deque(dtype)
+        # Accumulating Mmads of fewer than 10 fractals of C need it (ascendc-semantics.md 3.4).
+        asc.pipe_barrier(asc.PipeID.PIPE_M)
+        asc.mmad(c_l0, a2, b2, asc.MmadParams(m=m_act, n=n_act, k=kk, unit_flag=0,
+                                              cmatrix_source=False, cmatrix_init_val=k0 == 0))
+        q_a2.free_tensor(a2)
+        q_b2.free_tensor(b2)
+    q_co1.enque(c_l0)
+    c_l0 = q_co1.deque(asc.float32)
+    asc.fixpipe(c_gm[row0 * n + n0:], c_l0,
+                asc.FixpipeParamsV220(n_size=n_act, m_size=m_act, src_stride=m16, dst_stride=n,
+                                      quant_pre=quant),
+                asc.FixpipeConfig.cfg_row_major())
+    q_co1.free_tensor(c_l0)
+
+
+@asc.jit(matmul_cube_only=True)
+def matmul_queue_kernel(a: asc.GlobalAddress, bt: asc.GlobalAddress, c: asc.GlobalAddress,
+                        m: asc.ConstExpr[int], n: asc.ConstExpr[int], k: asc.ConstExpr[int],
+                        tile_m: asc.ConstExpr[int], tile_n: asc.ConstExpr[int],
+                        tile_k: asc.ConstExpr[int], dtype: asc.ConstExpr, quant: asc.ConstExpr):
+    """C (M x N) = A (M x K) x B^T (N x K)^T with every operand ND in GM; tiles of tile_m x
+    tile_n shared out over the cube cores, each through double-buffered A1/B1/A2/B2 queues and
+    a CO1 queue. `dtype` is the inputs' type (float16 or float32); `quant` the fixpipe's
+    QuantModes: F322F16 for a float16 C, NoQuant for a float32 one."""
+    a_gm, bt_gm, c_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    bt_gm.set_global_buffer(bt)
+    c_gm.set_global_buffer(c)
+    pipe = asc.TPipe()
+    q_a1 = asc.TQue(asc.TPosition.A1, 2)
+    q_b1 = asc.TQue(asc.TPosition.B1, 2)
+    q_a2 = asc.TQue(asc.TPosition.A2, 2)
+    q_b2 = asc.TQue(asc.TPosition.B2, 2)
+    q_co1 = asc.TQue(asc.TPosition.CO1, 1)
+    size = dtype.sizeof()
+    pipe.init_buffer(q_a1, 2, tile_m * tile_k * size)
+    pipe.init_buffer(q_b1, 2, tile_n * tile_k * size)
+    pipe.init_buffer(q_a2, 2, tile_m * tile_k * size)
+    pipe.init_buffer(q_b2, 2, tile_n * tile_k * size)
+    pipe.init_buffer(q_co1, 1, tile_m * tile_n * 4)
+    m_tiles = asc.ceildiv(m, tile_m)
+    tiles = m_tiles * asc.ceildiv(n, tile_n)
+    for tile in asc.range(asc.get_block_idx(), tiles, asc.get_block_num()):
+        row0 = (tile % m_tiles) * tile_m
+        n0 = (tile // m_tiles) * tile_n
+        m_act = tile_m if m - row0 > tile_m else m - row0
+        n_act = tile_n if n - n0 > tile_n else n - n0
+        queue_tile(a_gm, bt_gm, c_gm, q_a1, q_b1, q_a2, q_b2, q_co1, row0, n0, m_act, n_act,
+                   n, k, tile_k, dtype, quant)

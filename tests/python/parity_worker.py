@@ -77,6 +77,26 @@ def run_all():
     results["debug-output"] = {"sha": hashlib.sha256(x.tobytes()).hexdigest(),
                                "cycles": report.cycles, "config_hash": report.config_hash,
                                "debug": [d.to_dict() for d in report.debug_output]}
+    # Cube kernels on the cube cores: the 10.6 linear layer and the queue matmul with tails.
+    import asc
+    from cube_kernels import linear_cube_kernel, matmul_queue_kernel
+    a = rng.uniform(-1, 1, (128, 256)).astype(np.float16)
+    w = rng.uniform(-1, 1, (128, 256)).astype(np.float16)
+    w_nz = np.ascontiguousarray(w.reshape(128, 16, 16).transpose(1, 0, 2))
+    c = np.zeros((128, 128), np.float16)
+    report = linear_cube_kernel[4, rt.current_stream()](a, w_nz, c, 128, 128, 256, 64, 64, 128,
+                                                      asc.QuantModes.F322F16)
+    results["cube-linear"] = {"sha": hashlib.sha256(c.tobytes()).hexdigest(),
+                              "cycles": report.cycles, "config_hash": report.config_hash,
+                              "check": report.check.to_dict()}
+    a = rng.uniform(-1, 1, (37, 50)).astype(np.float32)
+    bt = rng.uniform(-1, 1, (21, 50)).astype(np.float32)
+    c = np.zeros((37, 21), np.float32)
+    report = matmul_queue_kernel[2, rt.current_stream()](a, bt, c, 37, 21, 50, 32, 32, 32,
+                                                       asc.float32, asc.QuantModes.NoQuant)
+    results["cube-queues-tails"] = {"sha": hashlib.sha256(c.tobytes()).hexdigest(),
+                                    "cycles": report.cycles, "config_hash": report.config_hash,
+                                    "check": report.check.to_dict()}
     return results
 
 

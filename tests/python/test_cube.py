@@ -1,0 +1,95 @@
+"""Cube kernels run on the cube cores and match numpy: the raw-instruction linear layer of
+asc-api.md 10.6 (static L1/L0 tensors, PIPE_ALL barriers) and a matmul through TPipe/TQue cube
+positions with tails in M, N and K, for float16 and float32 inputs, bit for bit against the
+model's documented accumulation order (docs/cube.md) and close to float64."""
+import numpy as np
+import pytest
+
+import asc
+import asc.lib.runtime as rt
+
+from cube_kernels import linear_cube_kernel, matmul_queue_kernel
+
+
+def chunked_matmul(a, bt, k_slice, c0):
+    """A x B^T as the model's cube sums it: per K slice (one Mmad each), C0-wide chunks of exact
+    products summed in float64 in increasing k, each chunk added to C with one rounding to
+    float32."""
+    a64, b64 = a.astype(np.float64), bt.astype(np.float64)
+    m, k = a.shape
+    acc = np.zeros((m, bt.shape[0]), np.float32)
+    for k0 in range(0, k, k_slice):
+        end = min(k, k0 + k_slice)
+        for q in range(k0, end, c0):
+            chunk = np.zeros(acc.shape, np.float64)
+            for kk in range(q, min(end, q + c0)):
+                chunk += np.outer(a64[:, kk], b64[:, kk])
+            acc = (acc.astype(np.float64) + chunk).astype(np.float32)
+    return acc
+
+
+def nz_weight(w):
+    """W (N x K) as 10.6 stores it: K panels of 16, element (j, c) at ((c//16)*N + j)*16 + c%16."""
+    n, k = w.shape
+    return np.ascontiguousarray(w.reshape(n, k // 16, 16).transpose(1, 0, 2))
+
+
+def inputs(m, n, k, dtype, seed):
+    rng = np.random.default_rng(seed)
+    return (rng.uniform(-1, 1, (m, k)).astype(dtype), rng.uniform(-1, 1, (n, k)).astype(dtype))
+
+
+@pytest.mark.parametrize("m,n,k,tiles,cores,out", [
+    (128, 128, 512, (64, 64, 256), 4, np.float16),
+    (64, 128, 256, (64, 64, 128), 1, np.float32),
+    (192, 64, 128, (64, 64, 64), 2, np.float16),
+])
+def test_linear_layer_of_raw_cube_instructions(device, m, n, k, tiles, cores, out):
+    a, w = inputs(m, n, k, np.float16, seed=m + n + k)
+    c = np.zeros((m, n), out)
+    quant = asc.QuantModes.F322F16 if out == np.float16 else asc.QuantModes.NoQuant
+    report = linear_cube_kernel[cores, rt.current_stream()](a, nz_weight(w), c, m, n, k, *tiles,
+                                                          quant)
+    assert report.status == "OK" and report.block_dim == cores
+    want = chunked_matmul(a, w, tiles[2], 16).astype(out)
+    assert np.array_equal(c.view(np.uint8), want.view(np.uint8)), \
+        f"{np.count_nonzero(c != want)} of {c.size} elements differ"
+    exact = a.astype(np.float64) @ w.astype(np.float64).T
+    assert np.allclose(c, exact, rtol=2e-3, atol=2e-3)
+    assert report.cycles > 0
+
+
+@pytest.mark.parametrize("m,n,k,tiles,cores,dtype", [
+    (100, 70, 90, (64, 64, 64), 1, np.float16),   # tails in M, N and K
+    (100, 70, 90, (64, 64, 64), 3, np.float16),   # the tiles over three cube cores
+    (17, 40, 200, (32, 48, 96), 2, np.float16),
+    (37, 21, 50, (32, 32, 32), 2, np.float32),    # float inputs: fractals of 16 x 8
+    (16, 16, 8, (16, 16, 16), 1, np.float32),     # one partial fractal of K
+])
+def test_matmul_through_cube_queues_with_tails(device, m, n, k, tiles, cores, dtype):
+    a, bt = inputs(m, n, k, dtype, seed=k)
+    half = dtype == np.float16
+    c = np.full((m, n), -3, dtype)
+    report = matmul_queue_kernel[cores, rt.current_stream()](
+        a, bt, c, m, n, k, *tiles, asc.float16 if half else asc.float32,
+        asc.QuantModes.F322F16 if half else asc.QuantModes.NoQuant)
+    assert report.status == "OK"
+    want = chunked_matmul(a, bt, tiles[2], 16 if half else 8).astype(dtype)
+    assert np.array_equal(c.view(np.uint8), want.view(np.uint8)), \
+        f"{np.count_nonzero(c != want)} of {c.size} elements differ"
+    exact = a.astype(np.float64) @ bt.astype(np.float64).T
+    assert np.allclose(c, exact, rtol=2e-3 if half else 1e-5, atol=2e-3 if half else 1e-5)
+
+
+def test_cube_kernels_report_cube_cores_and_their_pipes(device, monkeypatch):
+    m, n, k = 128, 128, 512
+    a, w = inputs(m, n, k, np.float16, seed=1)
+    c = np.zeros((m, n), np.float16)
+    report = linear_cube_kernel[2, rt.current_stream()](a, nz_weight(w), c, m, n, k, 64, 64, 256,
+                                                      asc.QuantModes.F322F16)
+    assert [core.core_type for core in report.cores] == ["aic", "aic"]
+    pipes = report.cores[0].pipes
+    for name in ("MTE2", "MTE1", "M", "FIX"):
+        assert pipes[name].busy_cycles > 0, name
+    assert "V" not in pipes, "a cube core has no vector pipe"
+    assert report.bound_pipe in pipes
