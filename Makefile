@@ -38,6 +38,7 @@ lint: deps
 
 bench: build
 	$(PYTHON) bench/vadd_1m.py
+	$(PYTHON) bench/mmad_large.py --repeat 5
 
 # Simulated vs measured times of the Add ladder (hardware-910b.md 7); last line "MAPE: X%".
 calibrate: build

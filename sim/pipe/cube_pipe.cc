@@ -80,9 +80,8 @@ PipeTiming ExecuteMmad(CubePipe& pipe, const IssuedInstr& in, Cycle now, uint8_t
     merged.assign(in.dst.base, in.dst.base + span);
     uint64_t from = std::max(lo, last.lo), to = std::min(hi, last.hi);
     uint64_t last_span = last.hi - last.lo;
-    for (uint64_t x = from; x < to; ++x) {
-      if (last.image[last_span + (x - last.lo)] != 0) merged[x - lo] = last.image[x - last.lo];
-    }
+    MaskedCopy(merged.data() + (from - lo), last.image + (from - last.lo),
+               last.image + last_span + (from - last.lo), to - from);
     c_old = merged.data();
   }
   std::memset(scratch + span, 0, span);

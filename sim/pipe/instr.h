@@ -32,6 +32,27 @@ inline void Gather(const Transfer& src, uint8_t* out) {
   }
 }
 
+// Copies the bytes of `src` whose byte in `written` is nonzero to `dst` (`bytes` of each): a
+// masked result landing. Eight bytes at a time where the mask is all set or all clear.
+inline void MaskedCopy(uint8_t* dst, const uint8_t* src, const uint8_t* written, uint64_t bytes) {
+  uint64_t i = 0;
+  for (; i + 8 <= bytes; i += 8) {
+    uint64_t mask;
+    std::memcpy(&mask, written + i, 8);
+    if (mask == 0) continue;
+    if (mask == 0x0101010101010101ull) {
+      std::memcpy(dst + i, src + i, 8);
+      continue;
+    }
+    for (uint64_t j = i; j < i + 8; ++j) {
+      if (written[j] != 0) dst[j] = src[j];
+    }
+  }
+  for (; i < bytes; ++i) {
+    if (written[i] != 0) dst[i] = src[i];
+  }
+}
+
 // How a data movement instruction moves its bytes, from the core's route for its source and
 // destination memories (sim/soc/core_spec.h): the pipe times GM traffic on the GM side only.
 enum class TransferKind : uint8_t {

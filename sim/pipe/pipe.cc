@@ -200,9 +200,7 @@ void Pipe::OnEnd(uint64_t slot_index, Cycle now) {
     } else if (f.masked) {
       // Inactive lanes keep whatever UB holds when the result lands.
       const uint8_t* written = src + f.dst.chunk_bytes;
-      for (uint64_t i = 0; i < f.dst.bytes(); ++i) {
-        if (written[i] != 0) f.dst.base[i] = src[i];
-      }
+      MaskedCopy(f.dst.base, src, written, f.dst.bytes());
       // A register the instruction sets lands with its result.
       if (f.reg.base != nullptr) {
         std::memcpy(f.reg.base, src + 2 * f.dst.chunk_bytes, f.reg.bytes());
