@@ -109,7 +109,7 @@ Status DecodeContext::DecodePadForm(const ir::DataCopyOp& c, MemOpInfo* m, Instr
 Status DecodeContext::DecodeStoreConfig(const ir::StoreConfigOp& c, Instr* in) {
   in->opcode = Opcode::kStoreConfig;
   if (c.kind() < ir::StoreConfigOp::SET_PAD_VALUE ||
-      c.kind() > ir::StoreConfigOp::CHECK_LOCAL_MEMORY) {
+      c.kind() > ir::StoreConfigOp::SET_MM_LAYOUT_TRANSFORM) {
     return OpError("kind", std::to_string(c.kind()) + " is not a StoreConfigOp.Kind value");
   }
   in->kind = static_cast<uint8_t>(c.kind());
@@ -131,9 +131,18 @@ Status DecodeContext::DecodeStoreConfig(const ir::StoreConfigOp& c, Instr* in) {
       in->a = c.atomic_type();
       break;
     case ir::StoreConfigOp::CHECK_LOCAL_MEMORY:
+    case ir::StoreConfigOp::SET_FIX_PIPE_PRE_QUANT:
       if (Status u = UseInteger(c.value(), "value"); !u.ok()) return u;
       in->a = c.value();
       break;
+    case ir::StoreConfigOp::SET_HF32_MODE:
+    case ir::StoreConfigOp::SET_HF32_TRANS_MODE:
+    case ir::StoreConfigOp::SET_MM_LAYOUT_TRANSFORM: {
+      if (c.value() == 0) return OpError("value", "is missing: the register's new setting");
+      if (Status u = UseOptionalFlag(c.value(), "value"); !u.ok()) return u;
+      in->a = c.value();
+      break;
+    }
     case ir::StoreConfigOp::SET_DEQ_SCALE: {
       DType t;
       if (Status u = Use(c.value(), "value", &t); !u.ok()) return u;

@@ -179,6 +179,12 @@ enum class StoreConfigKind : uint8_t {
   kGetStoreAtomicConfig = 4,
   kSetDeqScale = 5,       // Instr::a = value, b = offset, c = sign mode, imm.i = the DeqMode
   kCheckLocalMemory = 6,  // Instr::a = the watch word (sim/check/memory_watch.h)
+  // The cube core's control registers (sim/pipe/core_registers.h CubeRegisters): Instr::a = the
+  // new setting.
+  kSetFixPipePreQuant = 7,
+  kSetHf32Mode = 8,
+  kSetHf32TransMode = 9,
+  kSetMmLayoutTransform = 10,
 };
 
 // What set_deq_scale loaded into DEQSCALE (the model keeps the form; the consumers read the word).

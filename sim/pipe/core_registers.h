@@ -1,8 +1,7 @@
 // The registers of one core that instructions read and write beside its memories, one object
 // per core built from its core type's row (sim/soc/core_spec.cc): the vector core's mask,
 // CMPMASK, store-configuration (pad value, atomic mode, DEQSCALE), special (VMS4_SR, ACC_VAL),
-// RSVD_CNT and memory-watch registers. The cube core's registers join as fields and a bit of
-// RegisterSet. The scalar unit, the issue stage and the pipes share the one object.
+// RSVD_CNT and memory-watch registers; the cube core's control registers. The scalar unit, the issue stage and the pipes share the one object.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +27,15 @@ struct StoreRegisters {
   DeqMode deq_mode = DeqMode::kUnset;
 };
 
+// The cube core's control registers, written by the scalar unit in program order and read by the
+// cube's instructions at issue (asc-api.md 4.4; ascendc-semantics.md 3.3, 3.5, 4.2).
+struct CubeRegisters {
+  uint64_t quant_pre = 0;         // QUANT_PRE (set_fix_pipe_pre_quant_flag): scalar quant word
+  bool hf32 = false;              // CTRL[46] (set_hf32_mode): float Mmad inputs rounded to HF32
+  bool hf32_toward_zero = false;  // CTRL[47] (set_hf32_trans_mode): 1 rounds toward zero
+  bool mm_n_first = false;        // CTRL[51] (set_mm_layout_transform): the cube computes N first
+};
+
 // The special registers PIPE_V writes and the scalar unit reads: byte offsets in MemSpace::kSpr.
 inline constexpr uint64_t kVms4SrOffset = 0, kVms4SrBytes = 8;  // four uint16 merge counts
 inline constexpr uint64_t kAccValOffset = 8, kAccValBytes = 8;  // vcadd's accumulated total
@@ -41,6 +49,7 @@ inline constexpr RegisterSet kStoreRegisters = 1u << 2;        // pad value, ato
 inline constexpr RegisterSet kSpecialRegisters = 1u << 3;      // VMS4_SR, ACC_VAL
 inline constexpr RegisterSet kGatherCountRegister = 1u << 4;   // RSVD_CNT
 inline constexpr RegisterSet kMemoryWatchRegisters = 1u << 5;  // check_local_memory_ia
+inline constexpr RegisterSet kCubeRegisters = 1u << 6;         // QUANT_PRE, HF32, layout
 
 struct CoreRegisters {
   explicit CoreRegisters(RegisterSet registers) : present(registers) {}
@@ -52,6 +61,7 @@ struct CoreRegisters {
   void StartBlock() {
     vector_mask = VectorMask{};
     store = StoreRegisters{};
+    cube = CubeRegisters{};
     for (uint8_t& b : spr) b = 0;
     gather_mask_count = 0;
   }
@@ -59,6 +69,7 @@ struct CoreRegisters {
   RegisterSet present;
   VectorMask vector_mask;                // what set_vector_mask and mask-loading instructions left
   StoreRegisters store;                  // read by each copy at issue
+  CubeRegisters cube;                    // read by the cube's instructions at issue
   uint8_t spr[kSprBytes] = {};           // VMS4_SR (the last merge's counts) and ACC_VAL
   uint64_t gather_mask_count = 0;        // RSVD_CNT: written by PIPE_V when a gather_mask runs
   uint8_t cmp_mask[kCmpMaskBytes] = {};  // written and read by PIPE_V in pipe order

@@ -134,6 +134,27 @@ void ScalarAlu::VectorMask(const Instr& in) {
   }
 }
 
+// The cube core's control registers; a vector core has none (the chip's vector cores have no
+// cube to configure).
+bool ScalarAlu::CubeConfig(const Instr& in) {
+  static constexpr const char* kNames[] = {"set_fix_pipe_pre_quant_flag", "set_hf32_mode",
+                                           "set_hf32_trans_mode", "set_mm_layout_transform"};
+  auto kind = static_cast<StoreConfigKind>(in.kind);
+  const char* name = kNames[in.kind - static_cast<uint8_t>(StoreConfigKind::kSetFixPipePreQuant)];
+  if (!regs_.Has(kCubeRegisters)) {
+    return Fail(std::string(name) + " sets a cube core's register, and a " +
+                host_.core_name() + " has none: call it on the cube core (under " +
+                "asc.ascend_is_aic())");
+  }
+  CubeRegisters& r = regs_.cube;
+  bool on = values_[in.a].u != 0;
+  if (kind == StoreConfigKind::kSetFixPipePreQuant) r.quant_pre = values_[in.a].u;
+  if (kind == StoreConfigKind::kSetHf32Mode) r.hf32 = on;
+  if (kind == StoreConfigKind::kSetHf32TransMode) r.hf32_toward_zero = on;
+  if (kind == StoreConfigKind::kSetMmLayoutTransform) r.mm_n_first = on;
+  return true;
+}
+
 // The pad value and atomic-store registers (ascendc-semantics.md 5.11, 5.12; CTRL bits 2..0
 // the atomic type, 4..3 the op) and DEQSCALE.
 bool ScalarAlu::StoreConfig(const Instr& in) {
@@ -181,6 +202,11 @@ bool ScalarAlu::StoreConfig(const Instr& in) {
     case StoreConfigKind::kCheckLocalMemory:
       regs_.watch.Apply(values_[in.a].u);
       return true;
+    case StoreConfigKind::kSetFixPipePreQuant:
+    case StoreConfigKind::kSetHf32Mode:
+    case StoreConfigKind::kSetHf32TransMode:
+    case StoreConfigKind::kSetMmLayoutTransform:
+      return CubeConfig(in);
     case StoreConfigKind::kGetStoreAtomicConfig:
       values_[in.result] = CastScalar(IntValue(AtomicDtypeOf(regs_.store.atomic_type)),
                                       DType::kInt64, DType::kInt16);

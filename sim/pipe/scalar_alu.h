@@ -39,6 +39,7 @@ class ScalarAlu {
   void Select(const Instr& in);
   void VectorMask(const Instr& in);
   bool StoreConfig(const Instr& in);  // false: a fault, its text in fault()
+  bool CubeConfig(const Instr& in);   // the cube core's control registers (StoreConfig's kinds)
 
   const std::string& fault() const { return fault_; }
 

@@ -46,6 +46,7 @@ ScalarUnit::ScalarUnit(uint32_t core, LaunchContext& ctx, ScalarHost& host, cons
   stats_.pipe = std::string(PipeName(PipeId::kS));
   env_.vector_mask = regs_.Has(kVectorMaskRegister) ? &regs_.vector_mask : nullptr;
   env_.store = regs_.Has(kStoreRegisters) ? &regs_.store : nullptr;
+  env_.cube = regs_.Has(kCubeRegisters) ? &regs_.cube : nullptr;
   env_.spr = regs_.Has(kSpecialRegisters) ? regs_.spr : nullptr;
   env_.gather_mask_count = regs_.Has(kGatherCountRegister) ? &regs_.gather_mask_count : nullptr;
   env_.warn = ctx.check != CheckLevel::kOff;

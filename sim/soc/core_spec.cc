@@ -44,8 +44,9 @@ constexpr Route kAicRoutes[] = {
     {M::kL0c, M::kL1, P::kFix, T::kLocalCopy},   // fixpipe
 };
 
-// The cube core's registers: the atomic mode applies to the fixpipe's GM writes (5.12).
-constexpr RegisterSet kAicRegisters = kStoreRegisters;
+// The cube core's registers: its control registers, and the atomic mode, which applies to the
+// fixpipe's GM writes (5.12).
+constexpr RegisterSet kAicRegisters = kStoreRegisters | kCubeRegisters;
 
 struct CoreTypeRow {
   CoreType type;

@@ -93,3 +93,25 @@ def test_cube_kernels_report_cube_cores_and_their_pipes(device, monkeypatch):
         assert pipes[name].busy_cycles > 0, name
     assert "V" not in pipes, "a cube core has no vector pipe"
     assert report.bound_pipe in pipes
+
+
+@asc.jit(matmul_cube_only=True)
+def cube_registers_kernel(x: asc.GlobalAddress):
+    asc.set_hf32_mode(True)
+    asc.set_hf32_trans_mode(False)
+    asc.set_mm_layout_transform(1)
+    asc.set_fix_pipe_pre_quant_flag(0x3F800000)
+
+
+@asc.jit
+def vector_hf32_kernel(x: asc.GlobalAddress):
+    asc.set_hf32_mode(True)
+
+
+def test_cube_control_registers_are_the_cube_cores(device):
+    x = np.zeros(8, np.float32)
+    assert cube_registers_kernel[1, rt.current_stream()](x).status == "OK"
+    from asc.runtime.errors import KernelFaultError
+    with pytest.raises(KernelFaultError, match=r"set_hf32_mode sets a cube core's register, and "
+                                               r"a vector core has none"):
+        vector_hf32_kernel[1, rt.current_stream()](x)

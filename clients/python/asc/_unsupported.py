@@ -24,7 +24,6 @@ _NOT_YET: Dict[str, str] = {
     load_image_to_local LoadImageToLocalParams
     sync_all ib_set ib_wait notify_next_block wait_pre_block
     cross_core_set_flag cross_core_wait_flag
-    set_hf32_mode set_hf32_trans_mode set_mm_layout_transform set_fix_pipe_pre_quant_flag
     LoadData2DParamsV2 LoadData3DParamsV1 LoadData3DParamsV2 LoadData3DParamsV2Pro
     load_data_with_transpose LoadData2dTransposeParams LoadData2dTransposeParamsV2
     load_data_with_sparse set_load_data_boundary set_load_data_padding_value
