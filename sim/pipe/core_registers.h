@@ -1,7 +1,8 @@
 // The registers of one core that instructions read and write beside its memories, one object
 // per core built from its core type's row (sim/soc/core_spec.cc): the vector core's mask,
 // CMPMASK, store-configuration (pad value, atomic mode, DEQSCALE), special (VMS4_SR, ACC_VAL),
-// RSVD_CNT and memory-watch registers; the cube core's control registers. The scalar unit, the issue stage and the pipes share the one object.
+// RSVD_CNT and memory-watch registers; the cube core's control registers. The scalar unit, the
+// issue stage and the pipes share the one object.
 #pragma once
 
 #include <cstdint>

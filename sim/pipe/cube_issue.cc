@@ -204,6 +204,10 @@ bool BuildMmad(const Instr& instr, const std::vector<ScalarValue>& /*values*/, c
         "tensor (C2) to mmad");
   }
   a.k_direction_align = Flag(ev, f.k_direction_align, false);
+  if (env.cube != nullptr) {  // CTRL[46], CTRL[47] as the scalar unit left them
+    a.hf32 = env.cube->hf32;
+    a.hf32_toward_zero = env.cube->hf32_toward_zero;
+  }
   uint64_t c_addr = 0, a_addr = 0, b_addr = 0, bias_addr = 0;
   if (!ev.Address(m->dst.addr, "dst.addr", &c_addr)) return false;
   if (!ev.Address(m->src0.addr, "fm.addr", &a_addr)) return false;

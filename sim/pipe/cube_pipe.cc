@@ -30,7 +30,10 @@ constexpr MmadRate kMmadRates[] = {
     {cube::MmadTypes::kS4S32, &CubeCostConfig::s4_fractal_cycles},
 };
 
-double FractalCycles(const CubeCostConfig& cost, cube::MmadTypes types) {
+double FractalCycles(const CubeCostConfig& cost, const cube::MmadArgs& a) {
+  cube::MmadTypes types = a.types;
+  // HF32 doubles float's rate (hardware-910b.md 5).
+  if (a.hf32 && types == cube::MmadTypes::kF32F32) return cost.hf32_fractal_cycles;
   for (const MmadRate& r : kMmadRates) {
     if (r.types == types) return cost.*(r.fractal_cycles);
   }
@@ -90,7 +93,7 @@ PipeTiming ExecuteMmad(CubePipe& pipe, const IssuedInstr& in, Cycle now, uint8_t
   uint64_t steps = ((a.m + 15) / 16) * ((a.n + 15) / 16) * (cube::MmadKExtent(a) / row.c0);
   pipe.cube_args().Release(in.payload_slot);
   const CubeCostConfig& cost = pipe.cost();
-  double busy = static_cast<double>(steps) * FractalCycles(cost, a.types);
+  double busy = static_cast<double>(steps) * FractalCycles(cost, a);
   PipeTiming t;
   t.accept_next = start + MaxCycle(Cycle(1), CeilCycles(busy));
   t.end = start + MaxCycle(Cycle(1), CeilCycles(busy + cost.fixed_cycles));

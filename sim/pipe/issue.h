@@ -33,7 +33,7 @@ struct IssueEnv {
   // The core's registers (CoreRegisters), null where its core type has none.
   VectorMask* vector_mask = nullptr;           // the mask register
   StoreRegisters* store = nullptr;             // the pad value, atomic mode and DEQSCALE
-  CubeRegisters* cube = nullptr;  // QUANT_PRE, HF32 and the Mmad order (cube cores)
+  CubeRegisters* cube = nullptr;               // QUANT_PRE, HF32 and the Mmad order (cube cores)
   uint8_t* spr = nullptr;                      // the special registers (kSprBytes)
   uint64_t* gather_mask_count = nullptr;       // RSVD_CNT
   PayloadPool<MoveArgs>* moves = nullptr;      // the core's rearrangement operands (payload_pool.h)

@@ -142,9 +142,8 @@ bool ScalarAlu::CubeConfig(const Instr& in) {
   auto kind = static_cast<StoreConfigKind>(in.kind);
   const char* name = kNames[in.kind - static_cast<uint8_t>(StoreConfigKind::kSetFixPipePreQuant)];
   if (!regs_.Has(kCubeRegisters)) {
-    return Fail(std::string(name) + " sets a cube core's register, and a " +
-                host_.core_name() + " has none: call it on the cube core (under " +
-                "asc.ascend_is_aic())");
+    return Fail(std::string(name) + " sets a cube core's register, and a " + host_.core_name() +
+                " has none: call it on the cube core (under " + "asc.ascend_is_aic())");
   }
   CubeRegisters& r = regs_.cube;
   bool on = values_[in.a].u != 0;

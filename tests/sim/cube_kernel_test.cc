@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "sim/isa/fp16.h"
+#include "sim/isa/semantics/cube.h"
 #include "tests/sim/test_util.h"
 
 namespace aicore::sim::testing {
@@ -36,6 +37,7 @@ struct LinearShape {
   ir::FixpipeOp::QuantMode quant = ir::FixpipeOp::F322F16;
   bool relu = false;
   bool bias = false;  // C = bias + A*B on the first slice (bias table row from GM via L1)
+  int hf32 = 0;       // float inputs: 1 set_hf32_mode, 2 also set_hf32_trans_mode (toward zero)
 };
 
 int64_t Ceil16(int64_t x) { return (x + 15) / 16 * 16; }
@@ -63,6 +65,13 @@ ir::Kernel LinearKernel(const LinearShape& s) {
   uint32_t gc = b.PointerParam("c", s.out);
   ir::DType acc = s.in == ir::DT_INT8 ? ir::DT_INT32 : ir::DT_FLOAT32;
   uint32_t gbias = s.bias ? b.PointerParam("bias", acc) : 0;
+  for (int r = 0; r < s.hf32; ++r) {
+    uint32_t on = b.Const(1, ir::DT_BOOL);
+    auto* cfg = b.AddOp()->mutable_store_config();
+    cfg->set_kind(r == 0 ? ir::StoreConfigOp::SET_HF32_MODE
+                         : ir::StoreConfigOp::SET_HF32_TRANS_MODE);
+    cfg->set_value(on);
+  }
   int64_t es = ElementSize(s.in), c0 = C0Of(s.in);
   int64_t mp = Ceil16(s.m), np = Ceil16(s.n);
   auto c = [&](int64_t v) { return b.Const(v, ir::DT_INT64); };
@@ -199,9 +208,16 @@ Matrix Random(ir::DType t, int64_t rows, int64_t cols, uint32_t seed) {
 
 // C[m][n] in the documented order: per K slice and C0 chunk, the chunk's exact products summed
 // in double, then one rounding to float (integers: exact, saturating).
-std::vector<double> Reference(const LinearShape& s, const Matrix& a, const Matrix& bt,
+std::vector<double> Reference(const LinearShape& s, const Matrix& a_in, const Matrix& bt_in,
                               const std::vector<double>& bias) {
   int64_t c0 = C0Of(s.in);
+  // HF32: every float input rounded before it is multiplied.
+  Matrix a = a_in, bt = bt_in;
+  if (s.hf32 > 0) {
+    for (Matrix* x : {&a, &bt}) {
+      for (double& v : x->values) v = cube::RoundToHf32(static_cast<float>(v), s.hf32 == 2);
+    }
+  }
   std::vector<double> c(s.m * s.n);
   for (int64_t i = 0; i < s.m; ++i) {
     for (int64_t j = 0; j < s.n; ++j) {
@@ -326,6 +342,23 @@ TEST(CubeLinear, Fp16ToFp32) {
 TEST(CubeLinear, Fp32Inputs) {
   LinearShape s{17, 24, 40, 16, ir::DT_FLOAT32, ir::DT_FLOAT32, ir::FixpipeOp::NO_QUANT};
   ExpectExact(RunLinear(s));
+}
+
+TEST(CubeLinear, Hf32RoundsFloatInputsAndDoublesTheRate) {
+  LinearShape s{32, 32, 64, 64, ir::DT_FLOAT32, ir::DT_FLOAT32, ir::FixpipeOp::NO_QUANT};
+  LinearRun plain = RunLinear(s);
+  ExpectExact(plain);
+  for (int mode : {1, 2}) {
+    s.hf32 = mode;  // 1: nearest even, 2: toward zero
+    LinearRun hf32 = RunLinear(s);
+    ExpectExact(hf32);
+    EXPECT_NE(hf32.c, plain.c) << "HF32 should round the inputs (mode " << mode << ")";
+    ASSERT_FALSE(hf32.result.cores.empty());
+    // 2 x 2 x 8 steps of 16 x 16 x 8: at 2 cycles each as float, 1 in HF32.
+    EXPECT_EQ(FindPipe(plain.result.cores[0], "M")->busy_cycles,
+              FindPipe(hf32.result.cores[0], "M")->busy_cycles + 32u)
+        << mode;
+  }
 }
 
 TEST(CubeLinear, Bf16InputsToBf16) {

@@ -388,5 +388,30 @@ TEST(CubeFixpipe, ConvertsWithReluAndSaturatesHalfAndBf16) {
   EXPECT_EQ(FixpipeDstBytes(f), 2u * 32u + 4u * 4u);
 }
 
+TEST(CubeHf32, RoundsToTenMantissaBits) {
+  auto bits = [](float f) {
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return b;
+  };
+  auto from = [](uint32_t b) {
+    float f;
+    std::memcpy(&f, &b, 4);
+    return f;
+  };
+  // 1 + 2^-11 is half an HF32 ulp above 1: a tie, to even (1); 1 + 3 * 2^-11 ties up to 1 + 2^-9.
+  EXPECT_EQ(RoundToHf32(from(0x3f800000u | 0x1000u), false), 1.0f);
+  EXPECT_EQ(bits(RoundToHf32(from(0x3f800000u | 0x3000u), false)), 0x3f804000u);
+  // Just above the tie rounds up; toward zero always truncates.
+  EXPECT_EQ(bits(RoundToHf32(from(0x3f801001u), false)), 0x3f802000u);
+  EXPECT_EQ(bits(RoundToHf32(from(0x3f801fffu), true)), 0x3f800000u);
+  EXPECT_EQ(bits(RoundToHf32(from(0xbf801fffu), true)), 0xbf800000u);  // magnitude, sign kept
+  // The largest float rounds up to inf; inf and NaN pass.
+  EXPECT_EQ(RoundToHf32(from(0x7f7fffffu), false), std::numeric_limits<float>::infinity());
+  EXPECT_EQ(RoundToHf32(std::numeric_limits<float>::infinity(), false),
+            std::numeric_limits<float>::infinity());
+  EXPECT_TRUE(std::isnan(RoundToHf32(std::numeric_limits<float>::quiet_NaN(), true)));
+}
+
 }  // namespace
 }  // namespace aicore::sim::cube

@@ -39,6 +39,13 @@ double FloatElement(const MmadTypeRow& row, const uint8_t* base, uint64_t e) {
   return row.types == MmadTypes::kF16F32 ? HalfToFloat(bits) : Bf16ToFloat(bits);
 }
 
+// Element `e` of a float operand as an HF32 Mmad multiplies it.
+double Hf32Element(const uint8_t* base, uint64_t e, bool toward_zero) {
+  float f;
+  std::memcpy(&f, base + e * 4, 4);
+  return RoundToHf32(f, toward_zero);
+}
+
 int64_t IntElement(const MmadTypeRow& row, const uint8_t* base, uint64_t e) {
   if (row.types == MmadTypes::kS8S32) return static_cast<int8_t>(base[e]);
   uint8_t nibble = (base[e / 2] >> ((e % 2) * 4)) & 0xfu;
@@ -51,6 +58,22 @@ int32_t SaturateInt32(int64_t v) {
 }
 
 }  // namespace
+
+float RoundToHf32(float x, bool toward_zero) {
+  constexpr uint32_t kDropped = 13;  // 23 - 10 mantissa bits
+  constexpr uint32_t kLow = (1u << kDropped) - 1;
+  uint32_t bits;
+  std::memcpy(&bits, &x, 4);
+  if ((bits & 0x7f800000u) == 0x7f800000u) return x;  // inf, NaN
+  if (!toward_zero) {
+    uint32_t lsb = (bits >> kDropped) & 1u;
+    bits += (kLow >> 1) + lsb;  // ties to even; a carry into the exponent rounds up, to inf at most
+  }
+  bits &= ~kLow;
+  float out;
+  std::memcpy(&out, &bits, 4);
+  return out;
+}
 
 const MmadTypeRow& MmadTypeOf(MmadTypes t) {
   for (const MmadTypeRow& row : kMmadTypes) {
@@ -190,9 +213,11 @@ void DecodeOperands(const MmadArgs& a, const MmadTypeRow& row, const uint8_t* l0
   bv->assign(uint64_t{a.k} * n_pad, V{0});
   V* ap = av->data();
   V* bp = bv->data();
-  auto value = [&row](const uint8_t* base, uint64_t e) {
-    return row.integer ? static_cast<V>(IntElement(row, base, e))
-                       : static_cast<V>(FloatElement(row, base, e));
+  bool hf32 = a.hf32 && row.types == MmadTypes::kF32F32;
+  auto value = [&row, &a, hf32](const uint8_t* base, uint64_t e) {
+    if (row.integer) return static_cast<V>(IntElement(row, base, e));
+    return static_cast<V>(hf32 ? Hf32Element(base, e, a.hf32_toward_zero)
+                               : FloatElement(row, base, e));
   };
   for (uint64_t m = 0; m < a.m; ++m) {
     for (uint64_t k = 0; k < a.k; ++k)

@@ -92,7 +92,14 @@ struct MmadArgs {
   bool init = true;                // cmatrixInitVal (after isBias): C = A*B, else C += A*B
   bool bias = false;               // cmatrixSource: C = bias (1 x N, from the bias table) + A*B
   bool k_direction_align = false;  // fp32: K padded to 16 instead of 8 in L0A/L0B
+  // HF32 (CTRL[46], set_hf32_mode): float inputs rounded to HF32 before multiplying, by
+  // CTRL[47] (set_hf32_trans_mode) to nearest even or toward zero. Other types ignore it.
+  bool hf32 = false;
+  bool hf32_toward_zero = false;
 };
+// HF32 of a float (docs/cube.md: the model's 10 mantissa bits): its 13 low bits dropped, rounded
+// to nearest even or toward zero; infinities and NaN pass unchanged.
+float RoundToHf32(float x, bool toward_zero);
 // K as L0A/L0B store it (whole C0 chunks; 16 for fp32 with k_direction_align) and its chunks.
 uint64_t MmadKExtent(const MmadArgs& a);
 // Bytes read from L0A (GEMV when m == 1: k contiguous elements), L0B and the bias table, and the
