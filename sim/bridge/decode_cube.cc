@@ -309,4 +309,98 @@ Status DecodeContext::DecodeFixpipe(const ir::FixpipeOp& c, Instr* in) {
   return Status::Ok();
 }
 
+Status DecodeContext::DecodeInitConstValue(const ir::InitConstValueOp& c, Instr* in) {
+  in->opcode = Opcode::kInitConstValue;
+  MemOpInfo m;
+  if (Status s = DecodeTensor(c.dst(), "dst", false, &m.dst); !s.ok()) return s;
+  // SET_L1_2D runs on MTE2, SET_L0A/L0B_2D on MTE1 (the CCE pipe list).
+  const std::pair<MemSpace, PipeId> pipes[] = {{MemSpace::kL1, PipeId::kMte2},
+                                               {MemSpace::kL0a, PipeId::kMte1},
+                                               {MemSpace::kL0b, PipeId::kMte1}};
+  bool found = false;
+  for (const auto& [space, pipe] : pipes) {
+    if (space == m.dst.space) {
+      in->pipe = pipe;
+      found = true;
+    }
+  }
+  if (!found) {
+    return OpError("dst.space", std::string(MemSpaceName(m.dst.space)) +
+                                    " is not an init_const_value destination (A1/B1 in L1, A2 "
+                                    "in L0A, B2 in L0B)");
+  }
+  if (m.dst.position == ir::POS_C1) {
+    return OpError("dst.position", "POS_C1: init_const_value fills A1, B1, A2 or B2 tensors");
+  }
+  const DType kTypes[] = {DType::kFloat16, DType::kInt16, DType::kUInt16, DType::kBFloat16,
+                          DType::kFloat32, DType::kInt32, DType::kUInt32};
+  bool typed = false;
+  for (DType t : kTypes) typed |= t == m.dst.dtype;
+  if (!typed) {
+    return OpError("dst.dtype", std::string(DTypeProtoName(m.dst.dtype)) +
+                                    " is not an init_const_value type on Ascend 910B (half, "
+                                    "int16, uint16, bfloat16, float, int32, uint32)");
+  }
+  CubeInfo info;
+  InitConstInfo& f = info.init;
+  const std::pair<uint32_t, const char*> ints[] = {
+      {c.repeat_times(), "repeat_times"}, {c.block_num(), "block_num"}, {c.dst_gap(), "dst_gap"}};
+  for (const auto& [id, field] : ints) {
+    if (Status s = UseOptionalInteger(id, field); !s.ok()) return s;
+  }
+  if (c.init_value() != 0) {
+    DType t;
+    if (Status s = Use(c.init_value(), "init_value", &t); !s.ok()) return s;
+  }
+  f.repeat_times = c.repeat_times();
+  f.block_num = c.block_num();
+  f.dst_gap = c.dst_gap();
+  f.init_value = c.init_value();
+  in->dtype = m.dst.dtype;
+  AddCubeInstr(m, info, in);
+  return Status::Ok();
+}
+
+Status DecodeContext::DecodeLoadDataTranspose(const ir::LoadDataTransposeOp& c, Instr* in) {
+  in->opcode = Opcode::kLoadDataTranspose;
+  MemOpInfo m;
+  if (Status s = DecodeTensor(c.dst(), "dst", false, &m.dst); !s.ok()) return s;
+  if (Status s = DecodeTensor(c.src(), "src", false, &m.src0); !s.ok()) return s;
+  bool to_l0 = m.dst.space == MemSpace::kL0a || m.dst.space == MemSpace::kL0b;
+  if (!to_l0 || m.src0.space != MemSpace::kL1) {
+    return OpError("dst.space", std::string(MemSpaceName(m.src0.space)) + " -> " +
+                                    std::string(MemSpaceName(m.dst.space)) +
+                                    " is not a load_data_with_transpose path (L1 -> L0A or L0B)");
+  }
+  if (Status s = CheckRoute(m.src0.space, m.dst.space, "load_data_with_transpose", "dst.space");
+      !s.ok()) {
+    return s;
+  }
+  uint64_t esize = DTypeSize(m.dst.dtype);
+  if (DTypeSize(m.src0.dtype) != esize || (esize != 1 && esize != 2 && esize != 4)) {
+    return OpError("dst.dtype", std::string(DTypeProtoName(m.dst.dtype)) + " from " +
+                                    std::string(DTypeProtoName(m.src0.dtype)) +
+                                    ": load_data_with_transpose moves b8, b16 or b32 squares of "
+                                    "one element size");
+  }
+  CubeInfo info;
+  LoadTransposeInfo& f = info.transpose;
+  const std::pair<uint32_t, const char*> ints[] = {
+      {c.start_index(), "start_index"},   {c.repeat_times(), "repeat_times"},
+      {c.src_stride(), "src_stride"},     {c.dst_gap(), "dst_gap"},
+      {c.dst_frac_gap(), "dst_frac_gap"}, {c.addr_mode(), "addr_mode"}};
+  for (const auto& [id, field] : ints) {
+    if (Status s = UseOptionalInteger(id, field); !s.ok()) return s;
+  }
+  f.start_index = c.start_index();
+  f.repeat_times = c.repeat_times();
+  f.src_stride = c.src_stride();
+  f.dst_gap = c.dst_gap();
+  f.dst_frac_gap = c.dst_frac_gap();
+  f.addr_mode = c.addr_mode();
+  in->dtype = m.dst.dtype;
+  AddCubeInstr(m, info, in);
+  return Status::Ok();
+}
+
 }  // namespace aicore::sim

@@ -34,6 +34,8 @@ std::string PipeText(const OpcodeInfo& row) {
       return "V";
     case PipeRule::kM:
       return "M";
+    case PipeRule::kByDestination:
+      return "by destination (L1 on MTE2, L0A/L0B on MTE1)";
     case PipeRule::kRouted:
       return "by route (source, destination memory)";
     case PipeRule::kFromEvent:

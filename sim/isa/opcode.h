@@ -26,12 +26,13 @@ enum class ExecUnit : uint8_t {
 
 // How the pipe of a pipe instruction is chosen.
 enum class PipeRule : uint8_t {
-  kNoPipe,       // runs on the scalar unit
-  kV,            // always PIPE_V
-  kM,            // always PIPE_M (the cube)
-  kRouted,       // data movement: the core's route for (source memory, destination memory)
-  kFromEvent,    // set_flag: the event's source pipe; wait_flag: its destination pipe
-  kFromOperand,  // pipe_barrier: the pipe it names
+  kNoPipe,         // runs on the scalar unit
+  kV,              // always PIPE_V
+  kM,              // always PIPE_M (the cube)
+  kByDestination,  // a fill: by its destination memory (L1 on MTE2, L0A/L0B on MTE1)
+  kRouted,         // data movement: the core's route for (source memory, destination memory)
+  kFromEvent,      // set_flag: the event's source pipe; wait_flag: its destination pipe
+  kFromOperand,    // pipe_barrier: the pipe it names
 };
 
 // Operand forms an instruction accepts (bit set).

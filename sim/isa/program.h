@@ -163,7 +163,16 @@ struct FixpipeInfo {
   uint8_t quant_pre = 0;   // kernel.proto FixpipeOp.QuantMode
   bool nz_layout = false;  // FixpipeConfig.cfg_nz(); else row-major (NZ2ND)
 };
+struct InitConstInfo {
+  uint32_t repeat_times = 0, block_num = 0, dst_gap = 0, init_value = 0;
+};
+struct LoadTransposeInfo {
+  uint32_t start_index = 0, repeat_times = 0, src_stride = 0, dst_gap = 0, dst_frac_gap = 0;
+  uint32_t addr_mode = 0;
+};
 struct CubeInfo {
+  InitConstInfo init;
+  LoadTransposeInfo transpose;
   Nd2NzInfo nd2nz;
   LoadData2DInfo load2d;
   MmadInfo mmad;

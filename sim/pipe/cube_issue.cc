@@ -17,10 +17,11 @@
 namespace aicore::sim::issue {
 namespace {
 
-constexpr int64_t kMaxMmadExtent = 4095;      // m, n, k (3.1)
-constexpr int64_t kMaxLoadRepeats = 255;      // LoadData 2D repeatTimes (hardware-910b.md 5)
-constexpr int64_t kMaxFixpipeN = 4095;        // nSize (4.1)
-constexpr uint64_t kMmadDstAlignment = 1024;  // an Mmad's L0C page (3.3)
+constexpr int64_t kMaxMmadExtent = 4095;       // m, n, k (3.1)
+constexpr int64_t kMaxLoadRepeats = 255;       // LoadData 2D repeatTimes (hardware-910b.md 5)
+constexpr int64_t kMaxFixpipeN = 4095;         // nSize (4.1)
+constexpr int64_t kMaxInitConstField = 32767;  // InitConstValueParams on A2 (Ascend C page)
+constexpr uint64_t kMmadDstAlignment = 1024;   // an Mmad's L0C page (3.3)
 // From this many 16 x 16 fractals of C on, the hardware orders two Mmads accumulating into the
 // same L0C itself; below it they need pipe_barrier(PIPE_M) (3.4).
 constexpr uint64_t kMmadInterlockFractals = 10;
@@ -368,6 +369,92 @@ bool BuildFixpipe(const Instr& instr, const std::vector<ScalarValue>& /*values*/
   out->bursts = chunks;
   out->bytes = chunks * chunk;
   TakeArgs(env, out).fixpipe = a;
+  return true;
+}
+
+bool BuildInitConst(const Instr& instr, const std::vector<ScalarValue>& values, const Evaluator& ev,
+                    const IssueEnv& env, const Site& site, IssuedInstr* out) {
+  const MemOpInfo* m = nullptr;
+  const InitConstInfo& f = CubeOf(instr, env, &m).init;
+  cube::InitConstArgs a;
+  a.esize = static_cast<uint32_t>(DTypeSize(m->dst.dtype));
+  a.block_bytes =
+      static_cast<uint32_t>(m->dst.space == MemSpace::kL1 ? kBlockBytes : cube::kFractalBytes);
+  uint64_t repeats = 0, blocks = 0, gap = 0;
+  if (!ev.InRange(f.repeat_times, "repeat_times", kMaxInitConstField, &repeats) ||
+      !ev.InRange(f.block_num, "block_num", kMaxInitConstField, &blocks) ||
+      !ev.InRange(f.dst_gap, "dst_gap", kMaxInitConstField, &gap)) {
+    return false;
+  }
+  a.repeat_times = static_cast<uint32_t>(repeats);
+  a.block_num = static_cast<uint32_t>(blocks);
+  a.dst_gap = static_cast<uint32_t>(gap);
+  a.value_bits = f.init_value == 0
+                     ? 0
+                     : ToElementBits(values[f.init_value], ev.DTypeOf(f.init_value), m->dst.dtype);
+  uint64_t dst_addr = 0;
+  if (!ev.Address(m->dst.addr, "dst.addr", &dst_addr)) return false;
+  uint64_t span = cube::InitConstDstBytes(a);
+  uint8_t* host = nullptr;
+  if (!ResolveSide(m->dst, dst_addr, span, {"dst", true}, env, site, &host, out)) return false;
+  out->dst = Transfer{host, span, span, span > 0 ? 1u : 0u};
+  out->repeat_form = true;  // the gaps between repeats keep what they hold
+  out->dst_addr = dst_addr;
+  out->bursts = a.repeat_times;
+  out->bytes = uint64_t{a.repeat_times} * a.block_num * a.block_bytes;
+  TakeArgs(env, out).init = a;
+  return true;
+}
+
+bool BuildLoadTranspose(const Instr& instr, const std::vector<ScalarValue>& /*values*/,
+                        const Evaluator& ev, const IssueEnv& env, const Site& site,
+                        IssuedInstr* out) {
+  const MemOpInfo* m = nullptr;
+  const LoadTransposeInfo& f = CubeOf(instr, env, &m).transpose;
+  const Route* route = env.routes.Find(m->src0.space, m->dst.space);
+  SIM_CHECK(route != nullptr, "a load_data_with_transpose without a route reached the issue stage");
+  cube::LoadTransposeArgs a;
+  a.esize = static_cast<uint32_t>(DTypeSize(m->dst.dtype));
+  uint64_t start = 0, repeats = 1, stride = 0, gap = 0, frac_gap = 0;
+  if (!ev.InRange(f.start_index, "start_index", kMaxU16, &start)) return false;
+  if (f.repeat_times != 0 &&
+      !ev.InRange(f.repeat_times, "repeat_times", kMaxLoadRepeats, &repeats)) {
+    return false;
+  }
+  if (!ev.InRange(f.src_stride, "src_stride", kMaxU16, &stride) ||
+      !ev.InRange(f.dst_gap, "dst_gap", kMaxU16, &gap) ||
+      !ev.InRange(f.dst_frac_gap, "dst_frac_gap", kMaxU16, &frac_gap)) {
+    return false;
+  }
+  a.start_index = static_cast<uint32_t>(start);
+  a.repeat_times = static_cast<uint32_t>(repeats);
+  a.src_stride = static_cast<uint32_t>(stride);
+  a.dst_gap = static_cast<uint32_t>(gap);
+  a.dst_frac_gap = static_cast<uint32_t>(frac_gap);
+  uint64_t dst_addr = 0, src_addr = 0;
+  if (!ev.Address(m->dst.addr, "dst.addr", &dst_addr)) return false;
+  if (!ev.Address(m->src0.addr, "src.addr", &src_addr)) return false;
+  uint64_t src_span = cube::LoadTransposeSrcBytes(a);
+  uint64_t dst_span = cube::LoadTransposeDstBytes(a);
+  uint8_t* src_host = nullptr;
+  uint8_t* dst_host = nullptr;
+  if (!ResolveSide(m->src0, src_addr, src_span, {"src", false}, env, site, &src_host, out)) {
+    return false;
+  }
+  MarkHull(out);
+  if (!ResolveSide(m->dst, dst_addr, dst_span, {"dst", true}, env, site, &dst_host, out)) {
+    return false;
+  }
+  out->transfer = route->kind;
+  out->src0 = Transfer{src_host, src_span, src_span, src_span > 0 ? 1u : 0u};
+  out->dst = Transfer{dst_host, dst_span, dst_span, dst_span > 0 ? 1u : 0u};
+  out->repeat_form = true;  // the gaps keep what they hold
+  out->src0_addr = src_addr;
+  out->dst_addr = dst_addr;
+  uint64_t fractals = uint64_t{a.repeat_times} * cube::TransposeSquareFractals(a.esize);
+  out->bursts = fractals;
+  out->bytes = fractals * cube::kFractalBytes;
+  TakeArgs(env, out).transpose = a;
   return true;
 }
 

@@ -92,4 +92,24 @@ PipeTiming ExecuteFixpipe(DmaPipe& pipe, const IssuedInstr& in, Cycle now, uint8
   return pipe.GmMoveTiming(in, t, now);
 }
 
+// init_const_value: blocks of the value, into L1 on MTE2 or L0A/L0B on MTE1.
+PipeTiming ExecuteInitConst(DmaPipe& pipe, const IssuedInstr& in, Cycle now, uint8_t* scratch) {
+  const cube::InitConstArgs a = pipe.cube_args().Get(in.payload_slot).init;
+  pipe.cube_args().Release(in.payload_slot);
+  uint64_t span = in.dst.chunk_bytes;
+  std::memset(scratch + span, 0, span);
+  cube::InitConst(a, scratch, scratch + span);
+  return DmaTiming(pipe.cost(), in.bytes, in.bursts, now, nullptr);
+}
+
+// load_data_with_transpose: squares of L1 transposed into L0A/L0B fractals on MTE1.
+PipeTiming ExecuteLoadTranspose(DmaPipe& pipe, const IssuedInstr& in, Cycle now, uint8_t* scratch) {
+  const cube::LoadTransposeArgs a = pipe.cube_args().Get(in.payload_slot).transpose;
+  pipe.cube_args().Release(in.payload_slot);
+  uint64_t span = in.dst.chunk_bytes;
+  std::memset(scratch + span, 0, span);
+  cube::LoadTranspose(a, in.src0.base, scratch, scratch + span);
+  return DmaTiming(pipe.cost(), in.bytes, in.bursts, now, nullptr);
+}
+
 }  // namespace aicore::sim

@@ -629,5 +629,93 @@ TEST(CubePipe, ReloadingL0BeforeEveryMmadIsMte1Bound) {
   EXPECT_EQ(run.result.cores[0].bound_pipe, "MTE1");
 }
 
+// A filled with ones by init_const_value; B (K x N, row-major in GM) in L1 as NZ of K rows, each
+// K panel's fractals transposed into L0B by load_data_with_transpose: C[m][n] = sum_k B[k][n].
+TEST(CubeLoads, InitConstAndTransposingLoadsFeedTheCube) {
+  constexpr int64_t m = 32, n = 48, k = 64, kp = 64, n1 = 3;
+  KernelBuilder b("ones_times_b", "ones.py", ir::KERNEL_AIC_ONLY);
+  uint32_t gb = b.PointerParam("b", ir::DT_FLOAT16);
+  uint32_t gc = b.PointerParam("c", ir::DT_FLOAT32);
+  auto c = [&](int64_t v) { return b.Const(v, ir::DT_INT64); };
+  auto u = [&](int64_t v) { return b.Const(v, ir::DT_UINT64); };
+  b.At(5);
+  ir::InitConstValueOp fill;
+  *fill.mutable_dst() = Local(ir::MEM_L0A, ir::POS_A2, u(0), ir::DT_FLOAT16);
+  fill.set_repeat_times(c(1));
+  fill.set_block_num(c(m * k * 2 / 512));
+  fill.set_init_value(b.ConstF(1.0, ir::DT_FLOAT32));
+  *b.AddOp()->mutable_init_const_value() = fill;
+  b.At(6);
+  ir::Nd2NzCopyOp cp;
+  *cp.mutable_dst() = Local(ir::MEM_L1, ir::POS_B1, u(0), ir::DT_FLOAT16);
+  *cp.mutable_src() = KB::Gm(gb, ir::DT_FLOAT16);
+  cp.set_nd_num(c(1));
+  cp.set_n_value(c(k));
+  cp.set_d_value(c(n));
+  cp.set_src_d_value(c(n));
+  cp.set_dst_nz_c0_stride(c(kp));
+  cp.set_dst_nz_n_stride(c(1));
+  *b.AddOp()->mutable_nd2nz_copy() = cp;
+  b.Barrier(ir::PIPE_ALL);
+  for (int64_t p = 0; p < kp / 16; ++p) {
+    b.At(7);
+    ir::LoadDataTransposeOp lt;
+    *lt.mutable_dst() = Local(ir::MEM_L0B, ir::POS_B2, u(p * n1 * 512), ir::DT_FLOAT16);
+    *lt.mutable_src() = Local(ir::MEM_L1, ir::POS_B1, u(0), ir::DT_FLOAT16);
+    lt.set_start_index(c(p));
+    lt.set_repeat_times(c(n1));
+    lt.set_src_stride(c(kp / 16));
+    *b.AddOp()->mutable_load_data_transpose() = lt;
+  }
+  b.Barrier(ir::PIPE_ALL);
+  b.At(8);
+  ir::MmadOp mm;
+  *mm.mutable_dst() = Local(ir::MEM_L0C, ir::POS_CO1, u(0), ir::DT_FLOAT32);
+  *mm.mutable_fm() = Local(ir::MEM_L0A, ir::POS_A2, u(0), ir::DT_FLOAT16);
+  *mm.mutable_filter() = Local(ir::MEM_L0B, ir::POS_B2, u(0), ir::DT_FLOAT16);
+  mm.set_m(c(m));
+  mm.set_n(c(n));
+  mm.set_k(c(k));
+  *b.AddOp()->mutable_mmad() = mm;
+  b.Barrier(ir::PIPE_ALL);
+  b.At(9);
+  ir::FixpipeOp fp;
+  *fp.mutable_dst() = KB::Gm(gc, ir::DT_FLOAT32);
+  *fp.mutable_src() = Local(ir::MEM_L0C, ir::POS_CO1, u(0), ir::DT_FLOAT32);
+  fp.set_n_size(c(n));
+  fp.set_m_size(c(m));
+  fp.set_src_stride(c(m));
+  fp.set_dst_stride(c(n));
+  *b.AddOp()->mutable_fixpipe() = fp;
+
+  Matrix bk = Random(ir::DT_FLOAT16, k, n, 9);
+  Device device(Config());
+  uint64_t db = Upload(device, bk.bits);
+  uint64_t dc = Upload(device, std::vector<float>(m * n, -1.0f));
+  auto program = Decode(b.Build());
+  ASSERT_NE(program, nullptr);
+  LaunchOptions options = Strict();
+  options.record_timeline = true;
+  auto r = device.Launch(*program, 1, {ArgValue::Address(db), ArgValue::Address(dc)}, options);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ExpectStrictClean(*r);
+  std::vector<float> out = Download<float>(device, dc, m * n);
+  for (int64_t j = 0; j < n; ++j) {
+    float acc = 0;  // chunks of 16 k, each summed exactly, one rounding per chunk
+    for (int64_t q = 0; q < k; q += 16) {
+      double chunk = 0;
+      for (int64_t kk = q; kk < q + 16; ++kk) chunk += bk.values[kk * n + j];
+      acc = static_cast<float>(static_cast<double>(acc) + chunk);
+    }
+    for (int64_t i = 0; i < m; ++i) ASSERT_EQ(out[i * n + j], acc) << i << " " << j;
+  }
+  for (auto [op, line] :
+       {std::pair{"init_const_value", 5u}, std::pair{"load_data_with_transpose", 7u}}) {
+    const InstrRecord* rec = Find(*r, op, line);
+    ASSERT_NE(rec, nullptr) << op;
+    EXPECT_EQ(rec->pipe, "MTE1") << op;  // into L0A / L0B
+  }
+}
+
 }  // namespace
 }  // namespace aicore::sim::testing

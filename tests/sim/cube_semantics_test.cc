@@ -413,5 +413,66 @@ TEST(CubeHf32, RoundsToTenMantissaBits) {
   EXPECT_TRUE(std::isnan(RoundToHf32(std::numeric_limits<float>::quiet_NaN(), true)));
 }
 
+TEST(CubeLoadTranspose, TransposesEachSquareByElementSize) {
+  // Two repeats of each size, sources one square apart, dst_gap 1 and dst_frac_gap 1.
+  for (uint32_t es : {1u, 2u, 4u}) {
+    LoadTransposeArgs a;
+    a.esize = es;
+    a.repeat_times = 2;
+    a.src_stride = 1;
+    a.dst_gap = es == 2 ? 1 : 3;
+    a.dst_frac_gap = es == 2 ? 0 : 1;
+    uint64_t n = es == 1 ? 32 : 16, cols = 32 / es;
+    std::vector<uint8_t> src(LoadTransposeSrcBytes(a));
+    for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<uint8_t>(i * 7 + 3);
+    std::vector<uint8_t> image(LoadTransposeDstBytes(a)), written(image.size());
+    LoadTranspose(a, src.data(), image.data(), written.data());
+    uint64_t square = TransposeSquareFractals(es) * kFractalBytes;
+    // Square element (r, c): b8 rows 16-31 in the second fractal, b32 columns 8-15 in it.
+    auto at = [&](uint64_t r, uint64_t c, uint64_t pitch) {
+      uint64_t frac = es == 4 ? c / cols : (es == 1 ? r / 16 : 0);
+      return frac * pitch + (es == 1 ? r % 16 : r) * 32 + (c % cols) * es;
+    };
+    for (uint64_t i = 0; i < 2; ++i) {
+      uint64_t out = i * (a.dst_gap + 1) * kFractalBytes;
+      for (uint64_t r = 0; r < n; ++r) {
+        for (uint64_t c = 0; c < n; ++c) {
+          uint64_t to = out + at(r, c, (a.dst_frac_gap + 1) * kFractalBytes);
+          uint64_t from = i * square + at(c, r, kFractalBytes);
+          ASSERT_EQ(std::memcmp(&image[to], &src[from], es), 0)
+              << es << " " << i << " " << r << " " << c;
+          ASSERT_EQ(written[to], 1);
+        }
+      }
+    }
+    // The gap fractals are not written.
+    if (es != 2) EXPECT_EQ(written[kFractalBytes], 0) << es;
+  }
+}
+
+TEST(CubeInitConst, FillsBlocksWithGapsBetweenRepeats) {
+  InitConstArgs a;
+  a.esize = 2;
+  a.block_bytes = 32;
+  a.repeat_times = 3;
+  a.block_num = 2;
+  a.dst_gap = 1;
+  a.value_bits = 0x3c00;  // half 1.0
+  std::vector<uint8_t> image(InitConstDstBytes(a)), written(image.size());
+  ASSERT_EQ(image.size(), (2u * 3u + 2u) * 32u);
+  InitConst(a, image.data(), written.data());
+  for (uint64_t b = 0; b < image.size() / 32; ++b) {
+    bool filled = b % 3 != 2;  // two blocks, then the gap
+    for (uint64_t e = 0; e < 16; ++e) {
+      uint16_t h;
+      std::memcpy(&h, &image[b * 32 + e * 2], 2);
+      EXPECT_EQ(h, filled ? 0x3c00 : 0) << b;
+      EXPECT_EQ(written[b * 32 + e * 2], filled ? 1 : 0) << b;
+    }
+  }
+  a.block_num = 0;  // A2's form with every field: no blocks, nothing written
+  EXPECT_EQ(InitConstDstBytes(a), 0u);
+}
+
 }  // namespace
 }  // namespace aicore::sim::cube

@@ -152,6 +152,69 @@ void LoadData2D(const LoadData2DArgs& a, const uint8_t* src, uint8_t* image, uin
   }
 }
 
+// ---- LoadDataWithTranspose ---------------------------------------------------------------------
+
+uint64_t TransposeSquareFractals(uint32_t esize) { return esize == 2 ? 1 : 2; }
+
+uint64_t LoadTransposeSrcBytes(const LoadTransposeArgs& a) {
+  if (a.repeat_times == 0) return 0;
+  uint64_t square = TransposeSquareFractals(a.esize) * kFractalBytes;
+  return (uint64_t{a.start_index} + uint64_t{a.repeat_times - 1} * a.src_stride + 1) * square;
+}
+
+uint64_t LoadTransposeDstBytes(const LoadTransposeArgs& a) {
+  if (a.repeat_times == 0) return 0;
+  uint64_t last = uint64_t{a.repeat_times - 1} * (uint64_t{a.dst_gap} + 1) +
+                  (TransposeSquareFractals(a.esize) - 1) * (uint64_t{a.dst_frac_gap} + 1);
+  return (last + 1) * kFractalBytes;
+}
+
+void LoadTranspose(const LoadTransposeArgs& a, const uint8_t* src, uint8_t* image,
+                   uint8_t* written) {
+  uint64_t es = a.esize;
+  uint64_t fractals = TransposeSquareFractals(a.esize);
+  // A square is n x n elements (16 for b16 and b32, 32 for b8). Where its element (r, c) sits in
+  // the source's fractals, and where transposed element (r, c) lands among the output's: b16 one
+  // row-major 16 x 16 fractal; b8 two fractals of 16 rows of 32 (rows 0-15, then 16-31); b32 two
+  // 16 x 8 fractals (columns 0-7, then 8-15), in and out alike (2.2).
+  uint64_t n = es == 1 ? 32 : 16;
+  uint64_t cols = kRowBytes / es;  // a fractal row's elements
+  auto offset = [&](uint64_t r, uint64_t c, uint64_t frac_pitch) {
+    uint64_t frac = es == 4 ? c / cols : (es == 1 ? r / 16 : 0);
+    uint64_t row = es == 1 ? r % 16 : r;
+    return frac * frac_pitch + row * kRowBytes + (c % cols) * es;
+  };
+  for (uint64_t i = 0; i < a.repeat_times; ++i) {
+    const uint8_t* square = src + (a.start_index + i * a.src_stride) * fractals * kFractalBytes;
+    uint8_t* out = image + i * (uint64_t{a.dst_gap} + 1) * kFractalBytes;
+    uint64_t out_pitch = (uint64_t{a.dst_frac_gap} + 1) * kFractalBytes;
+    for (uint64_t r = 0; r < n; ++r) {
+      for (uint64_t c = 0; c < n; ++c) {
+        uint64_t to = offset(r, c, out_pitch);
+        std::memcpy(out + to, square + offset(c, r, kFractalBytes), es);
+        Mark(written, static_cast<uint64_t>(out - image) + to, es);
+      }
+    }
+  }
+}
+
+// ---- InitConstValue -----------------------------------------------------------------------------
+
+uint64_t InitConstDstBytes(const InitConstArgs& a) {
+  if (a.repeat_times == 0 || a.block_num == 0) return 0;
+  return (uint64_t{a.repeat_times - 1} * (uint64_t{a.block_num} + a.dst_gap) + a.block_num) *
+         a.block_bytes;
+}
+
+void InitConst(const InitConstArgs& a, uint8_t* image, uint8_t* written) {
+  uint64_t run = uint64_t{a.block_num} * a.block_bytes;
+  for (uint64_t i = 0; i < a.repeat_times && run > 0; ++i) {
+    uint64_t at = i * (uint64_t{a.block_num} + a.dst_gap) * a.block_bytes;
+    for (uint64_t b = 0; b < run; b += a.esize) std::memcpy(image + at + b, &a.value_bits, a.esize);
+    Mark(written, at, run);
+  }
+}
+
 // ---- Mmad -------------------------------------------------------------------------------------
 
 uint64_t MmadKExtent(const MmadArgs& a) {

@@ -73,6 +73,34 @@ uint64_t LoadData2DSrcBytes(const LoadData2DArgs& a);  // from src's base
 uint64_t LoadData2DDstBytes(const LoadData2DArgs& a);  // from dst's base
 void LoadData2D(const LoadData2DArgs& a, const uint8_t* src, uint8_t* image, uint8_t* written);
 
+// ---- LoadDataWithTranspose, L1 -> L0A / L0B (2.2) ---------------------------------------------
+
+struct LoadTransposeArgs {
+  uint32_t esize = 2;         // element bytes: 1, 2 or 4
+  uint32_t start_index = 0;   // first source square
+  uint32_t repeat_times = 0;  // squares moved
+  uint32_t src_stride = 0;    // squares between the sources of two repeats
+  uint32_t dst_gap = 0;       // fractals from one repeat's first output fractal slot to the next
+  uint32_t dst_frac_gap = 0;  // fractals between a repeat's output fractals (b8, b32)
+};
+// A square's fractals: 1 for b16, 2 for b8 and b32.
+uint64_t TransposeSquareFractals(uint32_t esize);
+uint64_t LoadTransposeSrcBytes(const LoadTransposeArgs& a);
+uint64_t LoadTransposeDstBytes(const LoadTransposeArgs& a);
+void LoadTranspose(const LoadTransposeArgs& a, const uint8_t* src, uint8_t* image,
+                   uint8_t* written);
+
+// ---- InitConstValue into L1 / L0A / L0B ---------------------------------------------------------
+
+struct InitConstArgs {
+  uint32_t esize = 2;
+  uint32_t block_bytes = 32;  // 32 in L1, 512 in L0A/L0B
+  uint32_t repeat_times = 0, block_num = 0, dst_gap = 0;
+  uint64_t value_bits = 0;  // the value in dst's type, little-endian
+};
+uint64_t InitConstDstBytes(const InitConstArgs& a);
+void InitConst(const InitConstArgs& a, uint8_t* image, uint8_t* written);
+
 // ---- Mmad (3) ---------------------------------------------------------------------------------
 
 // The type combinations of A2 (3.3), a row each.
