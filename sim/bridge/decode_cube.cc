@@ -2,6 +2,7 @@
 // kCubeFixpipe of sim/isa/layouts.def; builders sim/pipe/cube_issue.cc, executors
 // sim/pipe/cube_moves.cc and sim/pipe/cube_pipe.cc): their tensors with the memories and element
 // types each takes, their routes on the kernel's cores, and their parameter fields as slots.
+#include <string>
 #include <utility>
 
 #include "sim/bridge/decode_context.h"
@@ -23,19 +24,43 @@ constexpr MmadTypes kMmadTypes[] = {
     {DType::kInt8, DType::kInt32},
 };
 
-// The destination types of each fixpipe quantisation mode the model runs, from a float or an
-// int32 L0C (FixpipeParamsV220, ascendc-semantics.md 4.1).
+// The (L0C, destination) types of each fixpipe quantisation mode (FixpipeParamsV220,
+// ascendc-semantics.md 4.1; the library's checks, kernel_operator_fixpipe_v2_impl.h). `vector`:
+// the words come one per column from cbuf_workspace (L1); else from QUANT_PRE, or none.
 struct FixpipeModes {
   ir::FixpipeOp::QuantMode mode;
   DType from;
   DType to;
+  bool vector;
 };
+using Q = ir::FixpipeOp;
 constexpr FixpipeModes kFixpipeModes[] = {
-    {ir::FixpipeOp::NO_QUANT, DType::kFloat32, DType::kFloat32},
-    {ir::FixpipeOp::NO_QUANT, DType::kInt32, DType::kInt32},
-    {ir::FixpipeOp::F322F16, DType::kFloat32, DType::kFloat16},
-    {ir::FixpipeOp::F322BF16, DType::kFloat32, DType::kBFloat16},
+    {Q::NO_QUANT, DType::kFloat32, DType::kFloat32, false},
+    {Q::NO_QUANT, DType::kInt32, DType::kInt32, false},
+    {Q::F322F16, DType::kFloat32, DType::kFloat16, false},
+    {Q::F322BF16, DType::kFloat32, DType::kBFloat16, false},
+    {Q::DEQF16, DType::kInt32, DType::kFloat16, false},
+    {Q::VDEQF16, DType::kInt32, DType::kFloat16, true},
+    {Q::QF322B8_PRE, DType::kFloat32, DType::kInt8, false},
+    {Q::QF322B8_PRE, DType::kFloat32, DType::kUInt8, false},
+    {Q::VQF322B8_PRE, DType::kFloat32, DType::kInt8, true},
+    {Q::VQF322B8_PRE, DType::kFloat32, DType::kUInt8, true},
+    {Q::REQ8, DType::kInt32, DType::kInt8, false},
+    {Q::REQ8, DType::kInt32, DType::kUInt8, false},
+    {Q::VREQ8, DType::kInt32, DType::kInt8, true},
+    {Q::VREQ8, DType::kInt32, DType::kUInt8, true},
 };
+
+// "DT_INT32 -> DT_INT8 or DT_UINT8": the type pairs a mode converts.
+std::string FixpipePairs(ir::FixpipeOp::QuantMode mode) {
+  std::string out;
+  for (const FixpipeModes& f : kFixpipeModes) {
+    if (f.mode != mode) continue;
+    out += out.empty() ? "" : " or ";
+    out += std::string(DTypeProtoName(f.from)) + " -> " + std::string(DTypeProtoName(f.to));
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -237,23 +262,21 @@ Status DecodeContext::DecodeFixpipe(const ir::FixpipeOp& c, Instr* in) {
   if (!ir::FixpipeOp::QuantMode_IsValid(c.quant_pre())) {
     return OpError("quant_pre", std::to_string(c.quant_pre()) + " is not a QuantModes value");
   }
+  const std::string mode_name = "QuantModes." + ir::FixpipeOp::QuantMode_Name(c.quant_pre());
   const FixpipeModes* mode = nullptr;
-  bool known_mode = false;
   for (const FixpipeModes& f : kFixpipeModes) {
-    known_mode |= f.mode == c.quant_pre();
     if (f.mode == c.quant_pre() && f.from == m.src0.dtype && f.to == m.dst.dtype) mode = &f;
   }
-  if (!known_mode) {
-    return OpError("quant_pre", "QuantModes." + ir::FixpipeOp::QuantMode_Name(c.quant_pre()) +
-                                    " is not supported by aicore-sim yet (NoQuant, F322F16 and "
-                                    "F322BF16 are)");
+  if (m.src0.dtype == DType::kInt32 && m.dst.dtype == DType::kBFloat16) {
+    return OpError("dst.dtype",
+                   "DT_INT32 -> DT_BFLOAT16: Ascend 910B (C220)'s fixpipe has no int32 -> bf16 "
+                   "conversion (4.1); dequantise to DT_FLOAT16 with DEQF16 or VDEQF16");
   }
   if (mode == nullptr) {
     return OpError("dst.dtype", std::string(DTypeProtoName(m.src0.dtype)) + " -> " +
-                                    std::string(DTypeProtoName(m.dst.dtype)) + " is not " +
-                                    ir::FixpipeOp::QuantMode_Name(c.quant_pre()) +
-                                    " (NO_QUANT keeps the type; F322F16 gives DT_FLOAT16 and "
-                                    "F322BF16 DT_BFLOAT16 from DT_FLOAT32)");
+                                    std::string(DTypeProtoName(m.dst.dtype)) + " is not what " +
+                                    mode_name + " converts (" + FixpipePairs(c.quant_pre()) +
+                                    "); pick the mode of the pair");
   }
   if (m.dst.space == MemSpace::kL1 && c.quant_pre() == ir::FixpipeOp::NO_QUANT) {
     return OpError("quant_pre",
@@ -264,6 +287,25 @@ Status DecodeContext::DecodeFixpipe(const ir::FixpipeOp& c, Instr* in) {
     return OpError("nz_layout",
                    "false (row-major) into L1: NZ2ND writes GM only; use "
                    "FixpipeConfig.cfg_nz() into L1");
+  }
+  if (c.nz_layout() && DTypeSize(m.dst.dtype) == 1) {
+    return OpError("nz_layout", std::string(DTypeProtoName(m.dst.dtype)) +
+                                    " NZ output is not supported by aicore-sim yet: the int8 "
+                                    "channel merge (4.3) needs the merged blocks' destination "
+                                    "stride, which no reference states; write row-major into GM");
+  }
+  bool workspace = c.has_cbuf_workspace() && c.cbuf_workspace().space() != ir::MEM_INVALID;
+  if (mode->vector && !workspace) {
+    return OpError("cbuf_workspace", mode_name +
+                                         " reads one quant word per column from the workspace: "
+                                         "pass the L1 tensor of n_size uint64 words "
+                                         "(fixpipe(dst, src, cbuf_workspace, params))");
+  }
+  if (!mode->vector && workspace) {
+    return OpError("cbuf_workspace",
+                   "is given with " + mode_name +
+                       ", which takes no per-column words (the library's workspace form runs "
+                       "only VDEQF16, VQF322B8_PRE and VREQ8); drop it or pick a vector mode");
   }
   CubeInfo info;
   FixpipeInfo& f = info.fixpipe;
@@ -281,7 +323,7 @@ Status DecodeContext::DecodeFixpipe(const ir::FixpipeOp& c, Instr* in) {
   }
   if (Status s = UseOptionalFlag(c.relu_en(), "relu_en"); !s.ok()) return s;
   if (Status s = UseOptionalFlag(c.is_channel_split(), "is_channel_split"); !s.ok()) return s;
-  if (c.has_cbuf_workspace() && c.cbuf_workspace().space() != ir::MEM_INVALID) {
+  if (workspace) {
     if (Status s = DecodeTensor(c.cbuf_workspace(), "cbuf_workspace", false, &m.src2); !s.ok()) {
       return s;
     }
@@ -289,6 +331,11 @@ Status DecodeContext::DecodeFixpipe(const ir::FixpipeOp& c, Instr* in) {
       return OpError("cbuf_workspace.space", std::string(MemSpaceName(m.src2.space)) +
                                                  " is not L1: the per-channel quant vector "
                                                  "goes from L1 to the fixpipe buffer");
+    }
+    if (DTypeSize(m.src2.dtype) != 8) {
+      return OpError("cbuf_workspace.dtype", std::string(DTypeProtoName(m.src2.dtype)) +
+                                                 " is not DT_UINT64: the workspace holds one "
+                                                 "64-bit quant word per column");
     }
   }
   f.n_size = c.n_size();

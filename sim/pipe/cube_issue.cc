@@ -8,6 +8,8 @@
 // Fractal loads and the cube read whole fractals, of which a tail tile fills only some rows or
 // columns; the rest never reaches a result (mmad writes m x n, fixpipe reads it). Their source
 // ranges are hulls for the checkers: raced as a whole, never reported as uninitialised reads.
+#include <cstdio>
+#include <iterator>
 #include <string>
 
 #include "sim/core/invariant.h"
@@ -45,6 +47,26 @@ bool Flag(const Evaluator& ev, uint32_t slot, bool absent) {
 CubeArgs& TakeArgs(const IssueEnv& env, IssuedInstr* out) {
   SIM_CHECK(env.cube_args != nullptr, "a cube instruction issued on a core without a cube pool");
   return env.cube_args->Acquire(&out->payload_slot);
+}
+
+// The arithmetic of each FixpipeOp.QuantMode, indexed by its value; `scalar`: the quant word is
+// QUANT_PRE (the vector modes read theirs from cbuf_workspace, which the decoder requires).
+struct FixpipeModeRow {
+  cube::FixpipeQuant quant;
+  bool scalar;
+};
+constexpr FixpipeModeRow kFixpipeModes[] = {
+    {cube::FixpipeQuant::kNone, false},     {cube::FixpipeQuant::kF322F16, false},
+    {cube::FixpipeQuant::kF322Bf16, false}, {cube::FixpipeQuant::kDeqF16, true},
+    {cube::FixpipeQuant::kDeqF16, false},   {cube::FixpipeQuant::kQf322B8, true},
+    {cube::FixpipeQuant::kQf322B8, false},  {cube::FixpipeQuant::kReq8, true},
+    {cube::FixpipeQuant::kReq8, false},
+};
+
+std::string Hex(uint64_t v) {
+  char buf[19];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
 }
 
 cube::MmadTypes MmadTypesOf(DType input) {
@@ -299,9 +321,19 @@ bool BuildFixpipe(const Instr& instr, const std::vector<ScalarValue>& /*values*/
   a.nz2nd = !f.nz_layout;
   a.relu = Flag(ev, f.relu_en, false);
   a.integer = m->src0.dtype == DType::kInt32;
-  a.quant = f.quant_pre == 1   ? cube::FixpipeQuant::kF322F16
-            : f.quant_pre == 2 ? cube::FixpipeQuant::kF322Bf16
-                               : cube::FixpipeQuant::kNone;
+  SIM_CHECK(f.quant_pre < std::size(kFixpipeModes), "a fixpipe mode the decoder let through");
+  const FixpipeModeRow& mode = kFixpipeModes[f.quant_pre];
+  a.quant = mode.quant;
+  if (mode.scalar) {
+    SIM_CHECK(env.cube != nullptr, "a quantising fixpipe issued on a core without QUANT_PRE");
+    a.quant_word = env.cube->quant_pre;  // the register as the fixpipe issues
+    if (!cube::QuantScaleIsNormal(a.quant_word)) {
+      return ev.Fail("QUANT_PRE = " + Hex(a.quant_word) + " has an infinite, NaN or denormal " +
+                     "scale M1 (bits 31..13), which the fixpipe's quant parameters must not be " +
+                     "(4.1); pass a normal float's bits as deq_scalar " +
+                     "(set_fix_pipe_pre_quant_flag)");
+    }
+  }
   if (a.m > 0 && a.n > 0 && a.src_stride < a.m) {
     return ev.Fail("field src_stride = " + std::to_string(a.src_stride) +
                    " is below m_size = " + std::to_string(a.m) +
@@ -346,6 +378,18 @@ bool BuildFixpipe(const Instr& instr, const std::vector<ScalarValue>& /*values*/
     return false;
   }
   MarkHull(out);
+  if (m->src2.space != MemSpace::kInvalid) {
+    // The vector modes' words, one per column: read from L1 when the fixpipe starts, as the
+    // library's L1 -> FB copy before it on PIPE_FIX would (docs/cube.md, "Fixpipe").
+    uint64_t ws_addr = 0;
+    uint8_t* ws_host = nullptr;
+    if (!ev.Address(m->src2.addr, "cbuf_workspace.addr", &ws_addr)) return false;
+    if (!ResolveSide(m->src2, ws_addr, uint64_t{a.n} * 8, {"cbuf_workspace", false}, env, site,
+                     &ws_host, out)) {
+      return false;
+    }
+    a.quant_words = ws_host;
+  }
   if (!ResolveSide(m->dst, dst_addr, dst_span, {"dst", true}, env, site, &dst_host, out, chunk,
                    pitch)) {
     return false;

@@ -171,3 +171,56 @@ def matmul_queue_kernel(a: asc.GlobalAddress, bt: asc.GlobalAddress, c: asc.Glob
         n_act = tile_n if n - n0 > tile_n else n - n0
         queue_tile(a_gm, bt_gm, c_gm, q_a1, q_b1, q_a2, q_b2, q_co1, row0, n0, m_act, n_act,
                    n, k, tile_k, dtype, quant)
+
+
+# ---- A quantising fixpipe: one tile, every QuantModes value -----------------------------------
+
+@asc.jit(matmul_cube_only=True, kernel_type=config.KernelType.AIC_ONLY)
+def quant_matmul_kernel(a: asc.GlobalAddress, bt: asc.GlobalAddress, c: asc.GlobalAddress,
+                        words: asc.GlobalAddress, deq_scalar: int, m: asc.ConstExpr[int],
+                        n: asc.ConstExpr[int], k: asc.ConstExpr[int], dtype: asc.ConstExpr,
+                        quant: asc.ConstExpr, relu: asc.ConstExpr[bool],
+                        form: asc.ConstExpr[str]):
+    """C = A (M x K) x B^T (N x K)^T into L0C in one Mmad (int8 inputs give int32, float16 give
+    float), then out to GM row-major as c's type per `quant`: the scalar modes take deq_scalar,
+    the vector ones a word per column from `words` (copied GM -> L1 for cbuf_workspace).
+    `form` "fixpipe" uses fixpipe(...), "data_copy" data_copy(..., DataCopyCO12DstParams) after
+    set_fix_pipe_pre_quant_flag, as a C++ kernel writes it."""
+    acc = asc.int32 if dtype == asc.int8 else asc.float32
+    c0 = 32 // dtype.sizeof()
+    m16, n16, panels = (m + 15) // 16 * 16, (n + 15) // 16 * 16, (k + c0 - 1) // c0
+    a_gm, bt_gm, c_gm, w_gm = (asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor(),
+                               asc.GlobalTensor())
+    a_gm.set_global_buffer(a)
+    bt_gm.set_global_buffer(bt)
+    c_gm.set_global_buffer(c)
+    w_gm.set_global_buffer(words)
+    a1 = asc.LocalTensor(dtype, asc.TPosition.A1, 0, m16 * panels * c0)
+    b1 = asc.LocalTensor(dtype, asc.TPosition.B1, 128 * 1024, n16 * panels * c0)
+    ws = asc.LocalTensor(asc.uint64, asc.TPosition.C1, 256 * 1024, n16)
+    a2 = asc.LocalTensor(dtype, asc.TPosition.A2, 0, m16 * panels * c0)
+    b2 = asc.LocalTensor(dtype, asc.TPosition.B2, 0, n16 * panels * c0)
+    c_l0 = asc.LocalTensor(acc, asc.TPosition.CO1, 0, m16 * n16)
+    asc.data_copy(a1, a_gm, asc.Nd2NzParams(1, m, k, 0, k, m16, 1, 0))
+    asc.data_copy(b1, bt_gm, asc.Nd2NzParams(1, n, k, 0, k, n16, 1, 0))
+    asc.data_copy(ws, w_gm, asc.DataCopyParams(1, n16 * 8 // 32, 0, 0))
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    for band in asc.static_range(m16 // 16):
+        asc.load_data(a2[band * panels * 16 * c0:], a1[band * 16 * c0:],
+                      asc.LoadData2DParams(0, panels, m16 // 16, 0, 0, False, 0))
+    asc.load_data(b2, b1, asc.LoadData2DParams(0, panels * n16 // 16, 1, 0, 0, False, 0))
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.mmad(c_l0, a2, b2, asc.MmadParams(m=m, n=n, k=k, unit_flag=0, cmatrix_source=False,
+                                          cmatrix_init_val=True))
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    dst = c_gm
+    if form == "data_copy":
+        asc.set_fix_pipe_pre_quant_flag(deq_scalar)
+        asc.pipe_barrier(asc.PipeID.PIPE_FIX)
+        asc.data_copy(dst, c_l0, asc.DataCopyCO12DstParams(n, m, n, m16, quant, int(relu), False,
+                                                           True))
+    elif quant in (asc.QuantModes.VDEQF16, asc.QuantModes.VQF322B8_PRE, asc.QuantModes.VREQ8):
+        asc.fixpipe(dst, c_l0, ws, asc.FixpipeParamsV220(n, m, m16, n, quant, relu_en=relu))
+    else:
+        asc.fixpipe(dst, c_l0, asc.FixpipeParamsV220(n, m, m16, n, quant, deq_scalar,
+                                                     relu_en=relu))

@@ -1,14 +1,15 @@
 """Cube kernels run on the cube cores and match numpy: the raw-instruction linear layer of
 asc-api.md 10.6 (static L1/L0 tensors, PIPE_ALL barriers) and a matmul through TPipe/TQue cube
 positions with tails in M, N and K, for float16 and float32 inputs, bit for bit against the
-model's documented accumulation order (docs/cube.md) and close to float64."""
+model's documented accumulation order (docs/cube.md) and close to float64; and every quantising
+fixpipe mode against a numpy statement of ascendc-semantics.md 4.4's golden arithmetic."""
 import numpy as np
 import pytest
 
 import asc
 import asc.lib.runtime as rt
 
-from cube_kernels import linear_cube_kernel, matmul_queue_kernel
+from cube_kernels import linear_cube_kernel, matmul_queue_kernel, quant_matmul_kernel
 
 
 def chunked_matmul(a, bt, k_slice, c0):
@@ -115,3 +116,100 @@ def test_cube_control_registers_are_the_cube_cores(device):
     with pytest.raises(KernelFaultError, match=r"set_hf32_mode sets a cube core's register, and "
                                                r"a vector core has none"):
         vector_hf32_kernel[1, rt.current_stream()](x)
+
+
+# ---- Quantising fixpipes (ascendc-semantics.md 4.4) -------------------------------------------
+
+def quant_word(m1, shift=0, mcb=False, offset=0, to_int8=True):
+    """The 64-bit quant word of 4.4 from its fields."""
+    bits = int(np.array(m1, np.float32).view(np.uint32))
+    return bits | shift << 32 | int(mcb) << 36 | offset << 37 | int(to_int8) << 46
+
+
+def quantised(c, words, relu, out):
+    """4.4's golden arithmetic in float64, per column's word: (MCB, integer C) shift right and
+    saturate to int16; times M1 (0 for a negative x with ReLU); then half with saturation, or
+    round half to even, clamp to [-256, 255], add the offset and clamp to int8 / uint8."""
+    w = np.asarray(words, np.uint64)
+    m1 = (w & np.uint64(0xffffe000)).astype(np.uint32).view(np.float32).astype(np.float64)
+    shift = ((w >> np.uint64(32)) & np.uint64(15)).astype(np.float64)
+    mcb = ((w >> np.uint64(36)) & np.uint64(1)).astype(bool)
+    offset = ((w >> np.uint64(37)) & np.uint64(511)).astype(np.float64)
+    to_int8 = ((w >> np.uint64(46)) & np.uint64(1)).astype(bool)
+    x = c.astype(np.float64)
+    if np.issubdtype(c.dtype, np.integer):
+        x = np.where(mcb, np.clip(np.floor(x / 2.0 ** shift), -32768, 32767), x)
+    p = np.where(relu & (x < 0), 0.0, x * m1)
+    if out == np.float16:
+        return np.clip(p, -65504, 65504).astype(np.float16)
+    r = np.clip(np.rint(p), -256, 255) + offset
+    return np.where(to_int8, np.clip(r, -128, 127), np.clip(r, 0, 255)).astype(out)
+
+
+def quant_inputs(m, n, k, dtype, seed):
+    rng = np.random.default_rng(seed)
+    if dtype == np.int8:
+        return (rng.integers(-128, 128, (m, k)).astype(np.int8),
+                rng.integers(-128, 128, (n, k)).astype(np.int8))
+    return inputs(m, n, k, dtype, seed)
+
+
+def product(a, bt):
+    if a.dtype == np.int8:  # int32 in L0C, exact
+        return a.astype(np.int64) @ bt.astype(np.int64).T
+    return chunked_matmul(a, bt, a.shape[1], 16)
+
+
+Q = asc.QuantModes
+# (mode, input type, output type, scalar word or a function of the column, relu)
+QUANT_CASES = [
+    (Q.DEQF16, np.int8, np.float16, quant_word(1 / 3), False),
+    (Q.DEQF16, np.int8, np.float16, quant_word(0.5, shift=3, mcb=True), True),
+    (Q.VDEQF16, np.int8, np.float16, lambda j: quant_word(0.125 * (j + 1), 2, True), False),
+    (Q.REQ8, np.int8, np.int8, quant_word(1 / 64, shift=4, mcb=True, offset=3), False),
+    (Q.REQ8, np.int8, np.uint8, quant_word(1 / 128, offset=128, to_int8=False), True),
+    (Q.VREQ8, np.int8, np.uint8,
+     lambda j: quant_word(1 / (256 + 32 * j), offset=128, to_int8=False), False),
+    (Q.QF322B8_PRE, np.float16, np.int8, quant_word(8.0), False),
+    (Q.QF322B8_PRE, np.float16, np.uint8, quant_word(8.0, offset=100, to_int8=False), True),
+    (Q.VQF322B8_PRE, np.float16, np.int8, lambda j: quant_word(2.0 + j / 4), False),
+]
+
+
+def run_quant(mode, dtype, out, word, relu, m=20, n=48, k=64, form="fixpipe"):
+    a, bt = quant_inputs(m, n, k, dtype, seed=n + k)
+    words = np.array([word(j) if callable(word) else word for j in range((n + 15) // 16 * 16)],
+                     np.uint64)
+    c = np.zeros((m, n), out)
+    scalar = np.uint64(0 if callable(word) else word)
+    report = quant_matmul_kernel[1, rt.current_stream()](a, bt, c, words, scalar, m, n, k,
+                                                       asc.int8 if dtype == np.int8 else
+                                                       asc.float16, mode, relu, form)
+    assert report.status == "OK"
+    c_l0 = product(a, bt)
+    want = c_l0.astype(out) if mode == Q.F322F16 else quantised(c_l0, words[:n], relu, out)
+    assert np.array_equal(c.view(np.uint8), want.view(np.uint8)), \
+        f"{np.count_nonzero(c != want)} of {c.size} elements differ"
+    return c, report
+
+
+@pytest.mark.parametrize("mode,dtype,out,word,relu", QUANT_CASES,
+                         ids=[f"{c[0].name}-{np.dtype(c[2]).name}-{'relu' if c[4] else 'plain'}"
+                              for c in QUANT_CASES])
+def test_every_quant_mode_matches_the_golden_arithmetic(device, mode, dtype, out, word, relu):
+    c, _ = run_quant(mode, dtype, out, word, relu)
+    assert len(np.unique(c)) > 10, "the outputs should spread over the type's range"
+
+
+def test_a_vector_mode_wider_than_the_fixpipe_buffer_runs_in_chunks(device):
+    # n = 320 > 256 words: the library's 128-column chunks (two of 128, a tail of 64).
+    _, report = run_quant(Q.VREQ8, np.int8, np.int8, lambda j: quant_word(1 / (64 + j)), False,
+                          m=16, n=320, k=32)
+    # three chunks on PIPE_FIX, each its barrier and its fixpipe
+    assert report.cores[0].pipes["FIX"].instructions == 6
+
+
+def test_data_copy_co12_is_the_fixpipe_with_quant_pre(device):
+    run_quant(Q.REQ8, np.int8, np.int8, quant_word(1 / 64, shift=4, mcb=True, offset=3), True,
+              form="data_copy")
+    run_quant(Q.F322F16, np.float16, np.float16, 0, False, form="data_copy")

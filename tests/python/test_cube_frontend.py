@@ -118,11 +118,14 @@ def test_linear_kernel_is_an_aic_kernel_with_the_stages_in_order(mock_launcher_r
     assert stages == (["nd2nz_copy", "data_copy", "pipe_barrier"] +
                       ["load_data_2d"] * (TILE_M // 16 + 1) +
                       ["pipe_barrier", "mmad", "pipe_barrier"])
-    assert all(b.pipe == ir_pb.PIPE_ALL for b in ops_of(ir, "pipe_barrier"))
+    # PIPE_ALL between the stages; the library's PIPE_FIX barrier before the fixpipe into GM
+    assert [b.pipe for b in ops_of(ir, "pipe_barrier")].count(ir_pb.PIPE_FIX) == 1
     # one fixpipe per output tile, after the K loop, then a barrier
-    tile_body = [op.WhichOneof("kind") for op in
-                 [m for k, m, _ in walk(ir.body) if k == "for_op"][0].body.ops]
-    assert tile_body[-2:] == ["fixpipe", "pipe_barrier"]
+    tile_ops = [m for k, m, _ in walk(ir.body) if k == "for_op"][0].body.ops
+    tile_body = [op.WhichOneof("kind") for op in tile_ops]
+    assert tile_body[-3:] == ["pipe_barrier", "fixpipe", "pipe_barrier"]
+    assert tile_ops[-3].pipe_barrier.pipe == ir_pb.PIPE_FIX
+    assert tile_ops[-1].pipe_barrier.pipe == ir_pb.PIPE_ALL
 
 
 def test_linear_kernel_copies_a_nd_to_nz_and_w_with_data_copy_params(mock_launcher_run):
@@ -668,6 +671,27 @@ def fixpipe_kernel(x: asc.GlobalAddress, relu: int, scale: int, case: asc.ConstE
         asc.FixpipeParamsV220(32, 16, 16)
     elif case == "src_gm":
         asc.fixpipe(x_gm, x_gm, params)
+    elif case == "scalar_to_gm":
+        asc.fixpipe(x_gm, c, asc.FixpipeParamsV220(32, 16, 16, 64, asc.QuantModes.REQ8, scale))
+    elif case == "scalar_to_l1":
+        asc.fixpipe(asc.LocalTensor(asc.float16, asc.TPosition.A1, 0, 512), c,
+                    asc.FixpipeParamsV220(32, 16, 16, 16, asc.QuantModes.DEQF16, scale),
+                    asc.FixpipeConfig.cfg_nz())
+    elif case in ("chunks_nd", "chunks_nz"):
+        ws = asc.LocalTensor(asc.uint64, asc.TPosition.C1, 4096, 320)
+        cfg = asc.FixpipeConfig.cfg_nz() if case == "chunks_nz" else \
+            asc.FixpipeConfig.cfg_row_major()
+        asc.fixpipe(x_gm, c, ws, asc.FixpipeParamsV220(320, 16, 16, 400, asc.QuantModes.VREQ8),
+                    cfg)
+    elif case == "co12":
+        asc.data_copy(x_gm, c, asc.DataCopyCO12DstParams(32, 16, 64, 16, asc.QuantModes.REQ8,
+                                                         relu, False, True))
+    elif case == "co12_nz_l1":
+        asc.data_copy(asc.LocalTensor(asc.float16, asc.TPosition.A1, 0, 512), c,
+                      asc.DataCopyCO12DstParams(n_size=16, m_size=16, dst_stride=16,
+                                                src_stride=16, quant_pre=asc.QuantModes.F322F16))
+    elif case == "co12_vector":
+        asc.data_copy(x_gm, c, asc.DataCopyCO12DstParams(32, 16, 64, 16, asc.QuantModes.VREQ8))
 
 
 FIX_FIELDS = ["n_size", "m_size", "src_stride", "dst_stride", "deq_scalar", "nd_num",
@@ -716,6 +740,52 @@ def test_fixpipe_with_a_quant_vector_workspace_and_into_l1():
     assert ref(op.dst) == ("MEM_L1", "POS_A1", "DT_FLOAT16") and op.nz_layout
 
 
+def sequence(ir):
+    """The kinds of the ops that are instructions, in order (constants and scalar math left out)."""
+    return [k for k, _, _ in walk(ir.body)
+            if k not in ("constant", "scalar_binary", "scalar_unary", "select", "sys_value")]
+
+
+def test_a_scalar_mode_loads_quant_pre_then_a_fix_barrier_as_the_library_does():
+    ir, v, op = fixpipe_of("scalar_to_gm", 0, MockValue(asc.uint64))
+    assert sequence(ir) == ["store_config", "pipe_barrier", "fixpipe"]
+    store, barrier = ops_of(ir, "store_config")[0], ops_of(ir, "pipe_barrier")[0]
+    assert store.kind == ir_pb.StoreConfigOp.SET_FIX_PIPE_PRE_QUANT
+    assert store.value == ir.params[2].value  # deq_scalar, the uint64 argument itself
+    assert barrier.pipe == ir_pb.PIPE_FIX and op.quant_pre == ir_pb.FixpipeOp.REQ8
+    # Into L1 the library writes QUANT_PRE and runs the fixpipe with no barrier.
+    ir, _, _ = fixpipe_of("scalar_to_l1", 0, MockValue(asc.uint64))
+    assert sequence(ir) == ["store_config", "fixpipe"]
+    # Without a quant word: the barrier only (the library's PipeBarrier<PIPE_FIX> into GM).
+    assert sequence(fixpipe_of("defaults")[0]) == ["pipe_barrier", "fixpipe"]
+
+
+@pytest.mark.parametrize("case", ["chunks_nd", "chunks_nz"])
+def test_a_vector_mode_past_256_columns_runs_in_the_librarys_chunks(case):
+    ir = compile_ir(fixpipe_kernel, F16, 0, 0, case)
+    v = Values(ir)
+    assert sequence(ir) == ["pipe_barrier", "fixpipe"] * 3
+    ops = ops_of(ir, "fixpipe")
+    assert [v.const(op.n_size)[0] for op in ops] == [128, 128, 64]
+    # L0C (float, 16-row blocks): 8 blocks of 16 x 16 per chunk; the words 128 apart.
+    assert [v.const(op.src.addr)[0] for op in ops] == [0, 8 * 16 * 16 * 4, 16 * 16 * 16 * 4]
+    assert [v.const(op.cbuf_workspace.addr)[0] for op in ops] == [4096, 4096 + 1024, 4096 + 2048]
+    gm = [op.dst.addr for op in ops]
+    assert len(set(gm)) == 3, "each chunk writes its own columns"
+
+
+def test_data_copy_co12_is_one_fixpipe_with_its_fields():
+    ir, v, op = fixpipe_of("co12", MockValue(asc.int32))
+    assert sequence(ir) == ["fixpipe"]  # the register writes are the kernel's own
+    assert op.quant_pre == ir_pb.FixpipeOp.REQ8 and not op.nz_layout
+    assert v.fields(op, ["n_size", "m_size", "dst_stride", "src_stride"]) == {
+        "n_size": (32, "DT_UINT16"), "m_size": (16, "DT_UINT16"),
+        "dst_stride": (64, "DT_UINT32"), "src_stride": (16, "DT_UINT16")}
+    assert v.defined_by(op.relu_en)[1].kind == ir_pb.ScalarBinaryOp.NE
+    _, _, op = fixpipe_of("co12_nz_l1")
+    assert ref(op.dst) == ("MEM_L1", "POS_A1", "DT_FLOAT16") and op.nz_layout
+
+
 def test_the_candidates_name_the_default_config():
     _, message = cause(fixpipe_kernel, F16, 0, 0, "uncalled_config")
     assert "config: FixpipeConfig = FixpipeConfig.cfg_row_major" in message
@@ -744,6 +814,7 @@ ERRORS = [  # (kernel and arguments, case, exception, text)
     (FIX, "bad_layout", TypeError, "FixpipeConfig(): layout must be a compile-time asc.CO2Layout"),
     (FIX, "missing", TypeError, "missing required argument 'dst_stride'"),
     (FIX, "src_gm", TypeError, "fixpipe(): 'src' must be a LocalTensor, got GlobalTensor"),
+    (FIX, "co12_vector", NotSupportedError, "DataCopyCO12DstParams) with QuantModes.VREQ8"),
 ]
 
 

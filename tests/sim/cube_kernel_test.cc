@@ -6,9 +6,12 @@
 // in the documented order (docs/cube.md), bit for bit, and against float64 within tolerance.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <string>
 #include <tuple>
 
 #include "sim/isa/fp16.h"
@@ -36,15 +39,24 @@ struct LinearShape {
   ir::DType out = ir::DT_FLOAT16;
   ir::FixpipeOp::QuantMode quant = ir::FixpipeOp::F322F16;
   bool relu = false;
-  bool bias = false;  // C = bias + A*B on the first slice (bias table row from GM via L1)
-  int hf32 = 0;       // float inputs: 1 set_hf32_mode, 2 also set_hf32_trans_mode (toward zero)
+  bool bias = false;        // C = bias + A*B on the first slice (bias table row from GM via L1)
+  int hf32 = 0;             // float inputs: 1 set_hf32_mode, 2 also set_hf32_trans_mode (toward 0)
+  uint64_t quant_word = 0;  // the scalar quant modes' QUANT_PRE
+  // The vector modes' words: one per column, GM -> L1 (cbuf_workspace). The initializer keeps
+  // GCC's -Wmissing-field-initializers quiet for the shapes given as brace lists.
+  std::vector<uint64_t> words = {};  // NOLINT(readability-redundant-member-init)
 };
+
+bool ScalarQuant(ir::FixpipeOp::QuantMode q) {
+  return q == ir::FixpipeOp::DEQF16 || q == ir::FixpipeOp::QF322B8_PRE || q == ir::FixpipeOp::REQ8;
+}
 
 int64_t Ceil16(int64_t x) { return (x + 15) / 16 * 16; }
 
 uint32_t ElementSize(ir::DType t) {
   switch (t) {
     case ir::DT_INT8:
+    case ir::DT_UINT8:
       return 1;
     case ir::DT_FLOAT16:
     case ir::DT_BFLOAT16:
@@ -72,6 +84,7 @@ ir::Kernel LinearKernel(const LinearShape& s) {
                          : ir::StoreConfigOp::SET_HF32_TRANS_MODE);
     cfg->set_value(on);
   }
+  uint32_t gwords = s.words.empty() ? 0 : b.PointerParam("words", ir::DT_UINT64);
   int64_t es = ElementSize(s.in), c0 = C0Of(s.in);
   int64_t mp = Ceil16(s.m), np = Ceil16(s.n);
   auto c = [&](int64_t v) { return b.Const(v, ir::DT_INT64); };
@@ -156,6 +169,24 @@ ir::Kernel LinearKernel(const LinearShape& s) {
     *b.AddOp()->mutable_mmad() = mm;
     b.Barrier(ir::PIPE_ALL);
   }
+  // The quant words as the library sets them (ascendc-semantics.md 4.2): QUANT_PRE, then a
+  // PIPE_FIX barrier; or the per-column vector copied into L1 for cbuf_workspace.
+  int64_t words_l1 = bias_l1 + np * 4;
+  if (ScalarQuant(s.quant)) {
+    b.At(18);
+    uint32_t word = b.Const(static_cast<int64_t>(s.quant_word), ir::DT_UINT64);
+    auto* sc = b.AddOp()->mutable_store_config();
+    sc->set_kind(ir::StoreConfigOp::SET_FIX_PIPE_PRE_QUANT);
+    sc->set_value(word);
+    b.Barrier(ir::PIPE_FIX);
+  }
+  if (gwords != 0) {
+    b.At(19);
+    ir::TensorRef l1 = Local(ir::MEM_L1, ir::POS_C1, u(words_l1), ir::DT_UINT64);
+    uint32_t one = c(1), len = c((s.n * 8 + 31) / 32), zero = c(0);
+    b.DataCopyParams(l1, KB::Gm(gwords, ir::DT_UINT64), one, len, zero, zero);
+    b.Barrier(ir::PIPE_ALL);
+  }
   b.At(17);
   ir::FixpipeOp fp;
   *fp.mutable_dst() = KB::Gm(gc, s.out);
@@ -166,6 +197,8 @@ ir::Kernel LinearKernel(const LinearShape& s) {
   fp.set_dst_stride(c(s.n));
   fp.set_quant_pre(s.quant);
   if (s.relu) fp.set_relu_en(b.Const(1, ir::DT_BOOL));
+  if (gwords != 0)
+    *fp.mutable_cbuf_workspace() = Local(ir::MEM_L1, ir::POS_C1, u(words_l1), ir::DT_UINT64);
   *b.AddOp()->mutable_fixpipe() = fp;
   return b.Build();
 }
@@ -251,6 +284,8 @@ double OutputValue(ir::DType t, const uint8_t* p) {
     std::memcpy(&h, p, 2);
     return Bf16ToFloat(h);
   }
+  if (t == ir::DT_INT8) return static_cast<int8_t>(*p);
+  if (t == ir::DT_UINT8) return *p;
   if (t == ir::DT_INT32) {
     int32_t v;
     std::memcpy(&v, p, 4);
@@ -265,6 +300,23 @@ double RoundTo(ir::DType t, double x) {
   if (t == ir::DT_FLOAT16) return HalfToFloat(FloatToHalf(static_cast<float>(x)));
   if (t == ir::DT_BFLOAT16) return Bf16ToFloat(FloatToBf16(static_cast<float>(x)));
   return x;
+}
+
+// 4.4's golden arithmetic, restated from the reference for one element x of C in column j:
+// (MCB) shift and int16 saturation, times M1 (or 0 for a negative x with ReLU), then half with
+// saturation (DEQF16) or round half to even, [-256, 255], + offset, int8 / uint8 per bit 46.
+double Quantised(const LinearShape& s, double x, int64_t j) {
+  uint64_t w = s.words.empty() ? s.quant_word : s.words[j];
+  double m1 = std::bit_cast<float>(static_cast<uint32_t>(w) & 0xffffe000u);
+  bool integer = s.in == ir::DT_INT8;
+  if (integer && ((w >> 36) & 1)) {
+    x = std::clamp(std::floor(x / std::ldexp(1.0, static_cast<int>((w >> 32) & 15))), -32768.0,
+                   32767.0);
+  }
+  double p = s.relu && x < 0 ? 0.0 : x * m1;
+  if (s.out == ir::DT_FLOAT16) return std::clamp(HalfToFloat(DoubleToHalf(p)), -65504.0f, 65504.0f);
+  double r = std::clamp(std::nearbyint(p), -256.0, 255.0) + static_cast<double>((w >> 37) & 511);
+  return ((w >> 46) & 1) ? std::clamp(r, -128.0, 127.0) : std::clamp(r, 0.0, 255.0);
 }
 
 struct LinearRun {
@@ -294,6 +346,11 @@ LinearRun RunLinear(const LinearShape& s) {
   uint64_t dc = Upload(device, std::vector<uint8_t>(s.m * s.n * out_es, 0xee));
   std::vector<ArgValue> args{ArgValue::Address(da), ArgValue::Address(db), ArgValue::Address(dc)};
   if (s.bias) args.push_back(ArgValue::Address(Upload(device, bias_bits)));
+  if (!s.words.empty()) {
+    std::vector<uint8_t> words(s.words.size() * 8);
+    std::memcpy(words.data(), s.words.data(), words.size());
+    args.push_back(ArgValue::Address(Upload(device, words)));
+  }
   auto program = Decode(LinearKernel(s));
   LinearRun run;
   if (program == nullptr) return run;
@@ -309,8 +366,9 @@ LinearRun RunLinear(const LinearShape& s) {
   std::vector<double> want = Reference(s, a, bt, bias);
   for (int64_t i = 0; i < s.m * s.n; ++i) {
     run.c.push_back(OutputValue(s.out, &out[i * out_es]));
+    bool quantised = s.quant >= ir::FixpipeOp::DEQF16;
     double w = s.relu ? std::max(0.0, want[i]) : want[i];
-    run.want.push_back(RoundTo(s.out, w));
+    run.want.push_back(quantised ? Quantised(s, want[i], i % s.n) : RoundTo(s.out, w));
   }
   return run;
 }
@@ -383,6 +441,112 @@ TEST(CubeLinear, BiasFromTheBiasTableAndRelu) {
   int zeros = 0;
   for (double v : run.c) zeros += v == 0.0 ? 1 : 0;
   EXPECT_GT(zeros, 0) << "ReLU should have clipped some outputs";
+}
+
+// A quant word from its fields (ascendc-semantics.md 4.4).
+uint64_t QuantWord(float m1, uint32_t shift, bool mcb, uint32_t offset, bool to_int8) {
+  return std::bit_cast<uint32_t>(m1) | uint64_t{shift} << 32 | uint64_t{mcb} << 36 |
+         uint64_t{offset} << 37 | uint64_t{to_int8} << 46;
+}
+
+// Counts of the distinct outputs and of those at the type's bounds: a quantising test whose
+// outputs all saturate (or are all equal) would prove little.
+void ExpectSpread(const LinearRun& run, double lo, double hi) {
+  ASSERT_FALSE(run.c.empty());
+  int at_bounds = 0;
+  for (double v : run.c) at_bounds += (v == lo || v == hi) ? 1 : 0;
+  std::vector<double> sorted = run.c;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_GT(std::unique(sorted.begin(), sorted.end()) - sorted.begin(), 20);
+  EXPECT_LT(at_bounds, static_cast<int>(run.c.size()) / 2);
+}
+
+TEST(CubeLinear, Int8ToInt8WithReq8ShiftOffsetAndRelu) {
+  // C reaches about +-40000: MCB shifts it by 4 and saturates to int16, M1 = 1/64 scales it
+  // into int8's range, the offset 3 moves it, ReLU zeroes the negative half.
+  LinearShape s{20, 33, 100, 64, ir::DT_INT8, ir::DT_INT8, ir::FixpipeOp::REQ8};
+  s.quant_word = QuantWord(1.0f / 64, 4, true, 3, true);
+  LinearRun run = RunLinear(s);
+  ExpectExact(run);
+  ExpectSpread(run, -128, 127);
+  s.relu = true;
+  run = RunLinear(s);
+  ExpectExact(run);
+  EXPECT_EQ(*std::min_element(run.c.begin(), run.c.end()), 3.0) << "ReLU'd zeros plus the offset";
+}
+
+TEST(CubeLinear, Int8ToUint8WithVreq8TakesAWordPerColumn) {
+  LinearShape s{20, 32, 100, 64, ir::DT_INT8, ir::DT_UINT8, ir::FixpipeOp::VREQ8};
+  for (int j = 0; j < 32; ++j) {
+    s.words.push_back(QuantWord(1.0f / static_cast<float>(256 + 32 * j), 0, false, 128, false));
+  }
+  LinearRun run = RunLinear(s);
+  ExpectExact(run);
+  ExpectSpread(run, 0, 255);
+}
+
+TEST(CubeLinear, Int8ToHalfWithDeqF16AndVdeqF16) {
+  LinearShape s{20, 33, 100, 64, ir::DT_INT8, ir::DT_FLOAT16, ir::FixpipeOp::DEQF16};
+  s.quant_word = QuantWord(1.0f / 3, 0, false, 0, false);
+  ExpectExact(RunLinear(s));
+  s.quant = ir::FixpipeOp::VDEQF16;
+  s.n = 32;
+  for (int j = 0; j < 32; ++j) s.words.push_back(QuantWord(0.125f * (j + 1), 2, true, 0, false));
+  ExpectExact(RunLinear(s));
+}
+
+TEST(CubeLinear, Fp16ToInt8WithQf322B8AndVqf322B8) {
+  LinearShape s{21, 37, 72, 32, ir::DT_FLOAT16, ir::DT_INT8, ir::FixpipeOp::QF322B8_PRE};
+  s.quant_word = QuantWord(4.0f, 0, false, 0, true);
+  LinearRun run = RunLinear(s);
+  ExpectExact(run);
+  ExpectSpread(run, -128, 127);
+  s.quant = ir::FixpipeOp::VQF322B8_PRE;
+  s.out = ir::DT_UINT8;
+  s.n = 32;
+  for (int j = 0; j < 32; ++j) s.words.push_back(QuantWord(0.5f + 0.25f * j, 0, false, 100, false));
+  ExpectExact(RunLinear(s));
+}
+
+std::string Refusal(const LinearShape& s) {
+  auto p = DecodeKernel(LinearKernel(s));
+  return p.ok() ? "(accepted)" : std::string(p.status().message());
+}
+
+TEST(CubeLinear, TheDecoderRefusesFixpipeTypesAndOperandsTheChipLacks) {
+  LinearShape s{16, 32, 32, 32, ir::DT_INT8, ir::DT_BFLOAT16, ir::FixpipeOp::DEQF16};
+  EXPECT_NE(Refusal(s).find("Ascend 910B (C220)'s fixpipe has no int32 -> bf16"), std::string::npos)
+      << Refusal(s);
+  s.out = ir::DT_FLOAT32;
+  EXPECT_NE(Refusal(s).find("is not what QuantModes.DEQF16 converts (DT_INT32 -> DT_FLOAT16)"),
+            std::string::npos)
+      << Refusal(s);
+  s.out = ir::DT_INT8;
+  s.quant = ir::FixpipeOp::VREQ8;
+  EXPECT_NE(Refusal(s).find("reads one quant word per column from the workspace"),
+            std::string::npos)
+      << Refusal(s);
+  s.quant = ir::FixpipeOp::REQ8;
+  s.words.assign(32, 0);
+  EXPECT_NE(Refusal(s).find("takes no per-column words"), std::string::npos) << Refusal(s);
+}
+
+TEST(CubeLinear, AnInfiniteScalarScaleIsAnErrorAtTheFixpipe) {
+  LinearShape s{16, 32, 32, 32, ir::DT_INT8, ir::DT_INT8, ir::FixpipeOp::REQ8};
+  s.quant_word = 0x7f800000u | uint64_t{1} << 46;
+  Device device(Config());
+  uint64_t d = Upload(device, std::vector<uint8_t>(16 * 32 * 4, 0));
+  auto program = Decode(LinearKernel(s));
+  ASSERT_NE(program, nullptr);
+  auto r = device.Launch(
+      *program, 1, {ArgValue::Address(d), ArgValue::Address(d), ArgValue::Address(d)}, Strict());
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_NE(r->status, LaunchResult::Status::kOk);
+  std::string found;
+  for (const Diagnostic& diag : r->diagnostics) found += diag.message + "\n";
+  EXPECT_NE(found.find("QUANT_PRE = 0x40007f800000 has an infinite, NaN or denormal scale"),
+            std::string::npos)
+      << found;
 }
 
 TEST(CubeLinear, GemvWhenMIsOne) {

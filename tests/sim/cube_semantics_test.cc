@@ -1,10 +1,12 @@
 // The cube family's semantics (sim/isa/semantics/cube.h), bit for bit: the fractal layouts, the
 // ND -> NZ copy, LoadData 2D, Mmad for every A2 type combination (initialise, accumulate, bias,
-// GEMV, partial fractals, the per-chunk rounding), and the Fixpipe's NZ -> ND conversion. The
+// GEMV, partial fractals, the per-chunk rounding), and the Fixpipe's NZ -> ND conversion and
+// quantisation (4.4: the quant word, pre-shift, rounding, offset, clamps, ReLU). The
 // pipeline test moves a matrix product through L1, L0A/L0B and L0C as asc-api.md 10.6's linear
 // layer does and compares it with a host computation in the documented order.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -352,14 +354,20 @@ TEST(CubeMmad, Fp32ReadsKInChunksOfEightOrSixteen) {
   EXPECT_STREQ(MmadTypeOf(MmadTypes::kBf16F32).name, "bf16_2_f32");
 }
 
-TEST(CubeFixpipe, ConvertsWithReluAndSaturatesHalfAndBf16) {
+// m x n of one 16-row block of L0C, out row-major with n elements a row.
+FixpipeArgs RowMajor(uint32_t m, uint32_t n, FixpipeQuant quant) {
   FixpipeArgs f;
-  f.m = 1;
-  f.n = 4;
+  f.m = m;
+  f.n = n;
   f.src_stride = 16;
-  f.dst_stride = 4;
+  f.dst_stride = n;
+  f.quant = quant;
+  return f;
+}
+
+TEST(CubeFixpipe, ConvertsWithReluAndSaturatesHalfAndBf16) {
+  FixpipeArgs f = RowMajor(1, 4, FixpipeQuant::kF322F16);
   f.relu = true;
-  f.quant = FixpipeQuant::kF322F16;
   std::vector<float> l0c(16 * 16, 0);
   l0c[0] = 70000.0f;  // past half's range
   l0c[1] = -3.0f;     // ReLU
@@ -446,7 +454,9 @@ TEST(CubeLoadTranspose, TransposesEachSquareByElementSize) {
       }
     }
     // The gap fractals are not written.
-    if (es != 2) EXPECT_EQ(written[kFractalBytes], 0) << es;
+    if (es != 2) {
+      EXPECT_EQ(written[kFractalBytes], 0) << es;
+    }
   }
 }
 
@@ -472,6 +482,128 @@ TEST(CubeInitConst, FillsBlocksWithGapsBetweenRepeats) {
   }
   a.block_num = 0;  // A2's form with every field: no blocks, nothing written
   EXPECT_EQ(InitConstDstBytes(a), 0u);
+}
+
+// ---- Quantisation (4.4) ----------------------------------------------------------------------
+
+uint64_t Bits(float f) { return std::bit_cast<uint32_t>(f); }
+// A quant word from its fields (4.4's layout).
+uint64_t Word(float m1, uint32_t shift, bool mcb, uint32_t offset, bool to_int8) {
+  return Bits(m1) | uint64_t{shift} << 32 | uint64_t{mcb} << 36 | uint64_t{offset} << 37 |
+         uint64_t{to_int8} << 46;
+}
+int8_t S8(uint8_t b) { return static_cast<int8_t>(b); }
+
+TEST(CubeQuant, TheWordsFields) {
+  // M1 keeps bits 31..13 only: the low 13 bits of 1/3 are dropped, not rounded.
+  QuantWord q = DecodeQuantWord(Word(1.0f / 3.0f, 5, true, 300, true) | 0xffff800000000000ull);
+  EXPECT_EQ(Bits(q.m1), 0x3eaaa000u);
+  EXPECT_EQ(q.shift, 5u);
+  EXPECT_TRUE(q.pre_shift);
+  EXPECT_EQ(q.offset, 300);
+  EXPECT_TRUE(q.to_int8);
+  QuantWord u = DecodeQuantWord(Word(2.0f, 15, false, 511, false));
+  EXPECT_EQ(u.m1, 2.0f);
+  EXPECT_EQ(u.shift, 15u);  // the raw 4-bit value (the model's choice)
+  EXPECT_FALSE(u.pre_shift);
+  EXPECT_EQ(u.offset, 511);  // unsigned (the model's choice)
+  EXPECT_FALSE(u.to_int8);
+}
+
+TEST(CubeQuant, ScalesMustBeNormal) {
+  EXPECT_TRUE(QuantScaleIsNormal(Word(1.0f, 0, false, 0, true)));
+  EXPECT_TRUE(QuantScaleIsNormal(0));             // M1 = 0 is a normal zero
+  EXPECT_FALSE(QuantScaleIsNormal(0x7f800000u));  // inf
+  EXPECT_FALSE(QuantScaleIsNormal(0xffc00000u));  // NaN
+  EXPECT_FALSE(QuantScaleIsNormal(0x00400000u));  // a denormal
+  EXPECT_TRUE(QuantScaleIsNormal(0x00001fffu));   // the cleared bits leave 0
+}
+
+TEST(CubeQuant, Req8RoundsHalfToEvenAndClamps) {
+  QuantWord half = DecodeQuantWord(Word(0.5f, 0, false, 0, true));
+  EXPECT_EQ(S8(Req8(5, half, false)), 2);    // 2.5 -> 2
+  EXPECT_EQ(S8(Req8(7, half, false)), 4);    // 3.5 -> 4
+  EXPECT_EQ(S8(Req8(-5, half, false)), -2);  // -2.5 -> -2
+  EXPECT_EQ(S8(Req8(-7, half, false)), -4);  // -3.5 -> -4
+  EXPECT_EQ(S8(Req8(1000, half, false)), 127);
+  EXPECT_EQ(S8(Req8(-1000, half, false)), -128);
+  EXPECT_EQ(S8(Req8(-7, half, true)), 0);  // ReLU: M2 = 0
+  QuantWord u8 = DecodeQuantWord(Word(0.5f, 0, false, 0, false));
+  EXPECT_EQ(Req8(501, u8, false), 250);  // 250.5 -> 250
+  EXPECT_EQ(Req8(600, u8, false), 255);
+  EXPECT_EQ(Req8(-3, u8, false), 0);
+}
+
+TEST(CubeQuant, TheOffsetIsAddedAfterTheClampToNineBits) {
+  QuantWord q = DecodeQuantWord(Word(1.0f, 0, false, 10, false));
+  EXPECT_EQ(Req8(3, q, false), 13);
+  EXPECT_EQ(Req8(-3, q, false), 7);
+  EXPECT_EQ(Req8(250, q, false), 255);  // 260 clamps to 255
+  QuantWord s = DecodeQuantWord(Word(1.0f, 0, false, 200, true));
+  // -1000 clamps to -256 first: -256 + 200 = -56 (without the clamp it would be -128).
+  EXPECT_EQ(S8(Req8(-1000, s, false)), -56);
+}
+
+TEST(CubeQuant, ThePreShiftRunsOnlyWithMcbAndSaturatesToInt16) {
+  QuantWord shifted = DecodeQuantWord(Word(1.0f, 3, true, 0, true));
+  EXPECT_EQ(S8(Req8(1000, shifted, false)), 125);  // 1000 >> 3
+  EXPECT_EQ(S8(Req8(-9, shifted, false)), -2);     // arithmetic: -9 >> 3 = -2
+  QuantWord plain = DecodeQuantWord(Word(1.0f, 3, false, 0, true));
+  EXPECT_EQ(S8(Req8(100, plain, false)), 100);  // MCB = 0: no shift
+  // 2^30 saturates to 32767 before the scale: 32767 / 256 = 127.99..., rounds to 128 -> 127.
+  QuantWord sat = DecodeQuantWord(Word(1.0f / 256, 0, true, 0, true));
+  EXPECT_EQ(S8(Req8(1 << 30, sat, false)), 127);
+  EXPECT_EQ(DeqF16(1 << 30, sat, false), FloatToHalf(32767.0f / 256));
+  EXPECT_EQ(DeqF16(-(1 << 30), sat, false), FloatToHalf(-32768.0f / 256));
+}
+
+TEST(CubeQuant, DeqF16RoundsOnceAndSaturates) {
+  QuantWord one = DecodeQuantWord(Word(1.0f, 0, false, 77, true));  // the offset is ignored
+  EXPECT_EQ(DeqF16(2049, one, false), 0x6800);    // tie between 2048 and 2050: even 2048
+  EXPECT_EQ(DeqF16(2051, one, false), 0x6802);    // tie between 2050 and 2052: even 2052
+  EXPECT_EQ(DeqF16(70000, one, false), 0x7bff);   // 65504
+  EXPECT_EQ(DeqF16(-70000, one, false), 0xfbff);  // -65504
+  EXPECT_EQ(DeqF16(-5, one, true), 0x0000);       // ReLU: +0 (the model's choice)
+  // 4097 * (1 + 2^-10) = 4101.0009765625: nearest half 4100 (one rounding from the exact
+  // product; rounding to float first would give the same here, but never a different tie).
+  QuantWord m = DecodeQuantWord(Word(1.0f + 1.0f / 1024, 0, false, 0, true));
+  EXPECT_EQ(DeqF16(4097, m, false), FloatToHalf(4100.0f));
+}
+
+TEST(CubeQuant, Qf322B8FromFloat) {
+  QuantWord q = DecodeQuantWord(Word(1.0f, 0, false, 0, true));
+  EXPECT_EQ(S8(Qf322B8(2.5f, q, false)), 2);
+  EXPECT_EQ(S8(Qf322B8(-0.7f, q, false)), -1);
+  EXPECT_EQ(S8(Qf322B8(-0.7f, q, true)), 0);
+  EXPECT_EQ(S8(Qf322B8(std::numeric_limits<float>::infinity(), q, false)), 127);
+  EXPECT_EQ(S8(Qf322B8(-std::numeric_limits<float>::infinity(), q, false)), -128);
+  EXPECT_EQ(S8(Qf322B8(std::numeric_limits<float>::quiet_NaN(), q, false)), 0);
+  QuantWord u = DecodeQuantWord(Word(4.0f, 0, false, 3, false));
+  EXPECT_EQ(Qf322B8(10.25f, u, false), 44);  // 41 + 3
+  EXPECT_EQ(Qf322B8(-10.25f, u, false), 0);
+}
+
+TEST(CubeFixpipe, VectorWordsGoColumnByColumn) {
+  FixpipeArgs f = RowMajor(2, 3, FixpipeQuant::kReq8);
+  f.integer = true;
+  std::vector<int32_t> l0c(16 * 16, 0);
+  for (int j = 0; j < 2; ++j) {
+    for (int c = 0; c < 3; ++c) l0c[j * 16 + c] = 10 * (j + 1) + c;  // 10 11 12 / 20 21 22
+  }
+  const uint64_t words[3] = {Word(1.0f, 0, false, 0, true), Word(0.5f, 0, false, 0, true),
+                             Word(-1.0f, 0, false, 0, true)};
+  f.quant_words = reinterpret_cast<const uint8_t*>(words);
+  ASSERT_EQ(FixpipeDstBytes(f), 6u);
+  std::vector<uint8_t> out(6), w(6, 0);
+  Fixpipe(f, reinterpret_cast<const uint8_t*>(l0c.data()), out.data(), w.data());
+  const int8_t want[6] = {10, 6, -12, 20, 10, -22};  // 5.5 -> 6, 10.5 -> 10
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(S8(out[i]), want[i]) << i;
+  EXPECT_EQ(w, std::vector<uint8_t>(6, 1));
+  // The scalar word for every column when no vector is given.
+  f.quant_words = nullptr;
+  f.quant_word = words[2];
+  Fixpipe(f, reinterpret_cast<const uint8_t*>(l0c.data()), out.data(), w.data());
+  EXPECT_EQ(S8(out[1]), -11);
 }
 
 }  // namespace

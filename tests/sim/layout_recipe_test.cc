@@ -143,14 +143,20 @@ TEST(LayoutRecipe, TheTableGivesEveryInstructionTheColumnsItsStagesRead) {
     // Routed moves run on the data movers; data_copy also UB -> UB on PIPE_V.
     if (row.pipe == PipeRule::kRouted) {
       EXPECT_NE(f.dexec, &NoDmaExec) << row.mnemonic;
-      if (row.op_class == OpClass::kDataCopy) EXPECT_NE(f.vexec, &NoVectorExec) << row.mnemonic;
+      if (row.op_class == OpClass::kDataCopy) {
+        EXPECT_NE(f.vexec, &NoVectorExec) << row.mnemonic;
+      }
     }
     // The cube's rows run on PIPE_M.
-    if (row.pipe == PipeRule::kM) EXPECT_NE(f.cexec, &NoCubeExec) << row.mnemonic;
+    if (row.pipe == PipeRule::kM) {
+      EXPECT_NE(f.cexec, &NoCubeExec) << row.mnemonic;
+    }
     // A pipe row with no executor of any pipe is a sync item.
     bool runs_somewhere =
         f.vexec != &NoVectorExec || f.dexec != &NoDmaExec || f.cexec != &NoCubeExec;
-    if (pipe && !runs_somewhere) EXPECT_NE(layout.sync, SyncRole::kNone) << row.mnemonic;
+    if (pipe && !runs_somewhere) {
+      EXPECT_NE(layout.sync, SyncRole::kNone) << row.mnemonic;
+    }
   }
 }
 

@@ -16,7 +16,7 @@ from asc.codegen.errors import NotSupportedError
 _NOT_YET: Dict[str, str] = {
     # [3.7-3.9, 4.1-4.2 parameter structs, 4.12]
     "asc.language.core": """
-    DataCopyEnhancedParams DataCopyCO12DstParams
+    DataCopyEnhancedParams
     """,
     # [4.2-4.4, 4.13-4.16, 3.10] movement, sync, control, scalar, cube, debug, system (every
     # vector instruction of 4.4-4.12 is implemented)

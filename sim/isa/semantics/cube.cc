@@ -2,6 +2,7 @@
 #include "sim/isa/semantics/cube.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -417,10 +418,65 @@ uint16_t SaturatingBf16(float x) {
   return b;
 }
 
+// Step 1 of 4.4 (REQ8, DEQF16 with MCB): an arithmetic shift right, saturated to int16.
+int64_t PreShifted(int32_t x, const QuantWord& q) {
+  if (!q.pre_shift) return x;
+  return std::clamp<int64_t>(x >> q.shift, std::numeric_limits<int16_t>::min(),
+                             std::numeric_limits<int16_t>::max());
+}
+
+// Step 2: x times M1, or times M2 = 0 when x is negative and ReLU is on. In double the product
+// is exact (a 32-bit integer or a float times M1's 11 significant bits), so the one rounding is
+// the destination's, as the vendor golden computes in float64. A ReLU'd value is +0 (the
+// model's choice).
+double Scaled(double x, const QuantWord& q, bool relu) {
+  if (relu && x < 0) return 0.0;
+  return x * static_cast<double>(q.m1);
+}
+
+// Step 3 of REQ8 / QF322B8: round half to even, clamp to [-256, 255], add the offset, clamp to
+// int8 or uint8 per the sign bit. NaN becomes 0 (the model's choice, as the half saturation).
+uint8_t ToB8(double v, const QuantWord& q) {
+  if (std::isnan(v)) return 0;
+  double r = std::clamp(std::nearbyint(v), -256.0, 255.0) + q.offset;
+  double lo = q.to_int8 ? -128.0 : 0.0, hi = q.to_int8 ? 127.0 : 255.0;
+  return static_cast<uint8_t>(static_cast<int32_t>(std::clamp(r, lo, hi)));
+}
+
+constexpr uint32_t kFixpipeDstBytes[] = {4, 2, 2, 2, 1, 1};  // by FixpipeQuant
+
 }  // namespace
 
+QuantWord DecodeQuantWord(uint64_t word) {
+  QuantWord q;
+  q.m1 = std::bit_cast<float>(static_cast<uint32_t>(word) & ~uint32_t{0x1fff});
+  q.shift = static_cast<uint32_t>((word >> 32) & 0xf);
+  q.pre_shift = ((word >> 36) & 1) != 0;
+  q.offset = static_cast<int32_t>((word >> 37) & 0x1ff);
+  q.to_int8 = ((word >> 46) & 1) != 0;
+  return q;
+}
+
+bool QuantScaleIsNormal(uint64_t word) {
+  float m1 = DecodeQuantWord(word).m1;
+  return m1 == 0 || std::isnormal(m1);
+}
+
+uint16_t DeqF16(int32_t x, const QuantWord& q, bool relu) {
+  double v = Scaled(static_cast<double>(PreShifted(x, q)), q, relu);
+  uint16_t h = DoubleToHalf(v);
+  if ((h & 0x7fffu) == 0x7c00u) h = static_cast<uint16_t>((h & 0x8000u) | 0x7bffu);  // ±65504
+  return h;
+}
+
+uint8_t Qf322B8(float x, const QuantWord& q, bool relu) { return ToB8(Scaled(x, q, relu), q); }
+
+uint8_t Req8(int32_t x, const QuantWord& q, bool relu) {
+  return ToB8(Scaled(static_cast<double>(PreShifted(x, q)), q, relu), q);
+}
+
 uint32_t FixpipeDstElementBytes(const FixpipeArgs& a) {
-  return a.quant == FixpipeQuant::kNone ? 4 : 2;
+  return kFixpipeDstBytes[static_cast<int>(a.quant)];
 }
 
 uint64_t FixpipeSrcBytes(const FixpipeArgs& a) {
@@ -440,29 +496,45 @@ uint64_t FixpipeDstBytes(const FixpipeArgs& a) {
 }
 
 void Fixpipe(const FixpipeArgs& a, const uint8_t* l0c, uint8_t* image, uint8_t* written) {
-  for (uint64_t j = 0; j < a.m; ++j) {
-    for (uint64_t c = 0; c < a.n; ++c) {
+  uint32_t es = FixpipeDstElementBytes(a);
+  for (uint64_t c = 0; c < a.n; ++c) {
+    uint64_t word = a.quant_word;
+    if (a.quant_words != nullptr) std::memcpy(&word, a.quant_words + c * 8, 8);
+    const QuantWord q = DecodeQuantWord(word);
+    for (uint64_t j = 0; j < a.m; ++j) {
       const uint8_t* from = l0c + FixpipeSrcElement(a, j, c) * 4;
-      uint64_t at = FixpipeDstByte(a, j, c);
-      if (a.integer) {
-        int32_t v;
-        std::memcpy(&v, from, 4);
-        if (a.relu && v < 0) v = 0;
-        std::memcpy(image + at, &v, 4);
-        Mark(written, at, 4);
-        continue;
-      }
+      uint8_t* to = image + FixpipeDstByte(a, j, c);
+      int32_t v;
       float x;
+      std::memcpy(&v, from, 4);
       std::memcpy(&x, from, 4);
-      if (a.relu && x < 0) x = 0;  // NaN stays NaN (the model's choice)
-      if (a.quant == FixpipeQuant::kNone) {
-        std::memcpy(image + at, &x, 4);
-        Mark(written, at, 4);
-        continue;
+      uint16_t h = 0;
+      uint8_t b = 0;
+      switch (a.quant) {
+        case FixpipeQuant::kNone:
+          if (a.relu && (a.integer ? v < 0 : x < 0)) v = 0;  // a float NaN stays NaN
+          std::memcpy(to, &v, 4);
+          break;
+        case FixpipeQuant::kF322F16:
+        case FixpipeQuant::kF322Bf16:
+          if (a.relu && x < 0) x = 0;
+          h = a.quant == FixpipeQuant::kF322F16 ? SaturatingHalf(x) : SaturatingBf16(x);
+          std::memcpy(to, &h, 2);
+          break;
+        case FixpipeQuant::kDeqF16:
+          h = DeqF16(v, q, a.relu);
+          std::memcpy(to, &h, 2);
+          break;
+        case FixpipeQuant::kQf322B8:
+          b = Qf322B8(x, q, a.relu);
+          *to = b;
+          break;
+        case FixpipeQuant::kReq8:
+          b = Req8(v, q, a.relu);
+          *to = b;
+          break;
       }
-      uint16_t h = a.quant == FixpipeQuant::kF322F16 ? SaturatingHalf(x) : SaturatingBf16(x);
-      std::memcpy(image + at, &h, 2);
-      Mark(written, at, 2);
+      Mark(written, static_cast<uint64_t>(to - image), es);
     }
   }
 }

@@ -143,17 +143,48 @@ void Mmad(const MmadArgs& a, const uint8_t* l0a, const uint8_t* l0b, const uint8
 
 // ---- Fixpipe, L0C -> GM / L1 (4) --------------------------------------------------------------
 
-// The conversions of the first slice; the quantising modes (REQ8, DEQF16, QF322B8...) join.
-enum class FixpipeQuant : uint8_t { kNone, kF322F16, kF322Bf16 };
+// The conversions (4.4). The quantising ones take a 64-bit quant word: from QUANT_PRE for the
+// scalar modes (DEQF16, QF322B8_PRE, REQ8), one per output column for the vector modes (VDEQF16,
+// VQF322B8_PRE, VREQ8), which run the same arithmetic.
+enum class FixpipeQuant : uint8_t {
+  kNone,      // f32 -> f32, s32 -> s32
+  kF322F16,   // f32 -> half
+  kF322Bf16,  // f32 -> bf16
+  kDeqF16,    // s32 -> half: (pre-shift,) times M1, to half with saturation
+  kQf322B8,   // f32 -> int8 / uint8: times M1, rounded, offset, clamped
+  kReq8,      // s32 -> int8 / uint8: (pre-shift,) times M1, rounded, offset, clamped
+};
 struct FixpipeArgs {
   uint32_t m = 0, n = 0;    // rows and columns read from L0C
   uint32_t src_stride = 0;  // rows between two 16-column blocks of L0C (normally ceil16(m))
   uint32_t dst_stride = 0;  // ND: elements between rows; NZ: 32-byte units between blocks
   bool nz2nd = true;        // CFG_ROW_MAJOR: the destination is row-major
-  bool relu = false;        // y = max(0, x) before the conversion
+  bool relu = false;        // y = max(0, x); with a quant word, M2 = 0 for negative x
   bool integer = false;     // L0C holds int32 (int8/int4 inputs); else float
   FixpipeQuant quant = FixpipeQuant::kNone;
+  uint64_t quant_word = 0;  // QUANT_PRE, the scalar modes' word
+  // The vector modes' words, one little-endian uint64 per column n (nullptr: the scalar word).
+  const uint8_t* quant_words = nullptr;
 };
+
+// The fields of a quant word (4.4). Where the references conflict or are silent, the model's
+// choice (docs/cube.md): the pre-shift is the raw 4-bit value and the offset unsigned, as the
+// vendor's golden model has them.
+struct QuantWord {
+  float m1 = 0;            // bits 31..13 as a float (bits 12..0 cleared)
+  uint32_t shift = 0;      // bits 35..32
+  bool pre_shift = false;  // bit 36 (MCB): REQ8 and DEQF16 shift first
+  int32_t offset = 0;      // bits 45..37
+  bool to_int8 = false;    // bit 46: int8 results, else uint8
+};
+QuantWord DecodeQuantWord(uint64_t word);
+// M1 is neither infinite, NaN nor denormal (4.1 requires it of the quant parameters).
+bool QuantScaleIsNormal(uint64_t word);
+// One element of each quantising mode, as its destination's bits (4.4).
+uint16_t DeqF16(int32_t x, const QuantWord& q, bool relu);
+uint8_t Qf322B8(float x, const QuantWord& q, bool relu);
+uint8_t Req8(int32_t x, const QuantWord& q, bool relu);
+
 uint32_t FixpipeDstElementBytes(const FixpipeArgs& a);
 uint64_t FixpipeSrcBytes(const FixpipeArgs& a);  // of L0C from the source's base
 uint64_t FixpipeDstBytes(const FixpipeArgs& a);  // from the destination's base

@@ -12,12 +12,16 @@ from asc.codegen.errors import NotSupportedError
 from asc.language.core.dispatch import Overload, Param, dispatch, of_type
 from asc.language.core.dtype import KnownTypes as KT
 from asc.language.core.enums import CO2Layout, QuantModes, TPosition
-from asc.language.core.ir_value import to_value
+from asc.language.core.ir_value import to_bool, to_value
 from asc.language.core.tensor import GlobalTensor, LocalTensor, tensor_ref
-from asc.language.core.types import (FixpipeConfig, FixpipeParamsV220, LoadData2DParams,
-                                     MmadParams, Nd2NzParams)
+from asc.language.core.constexpr import ConstExpr
+from asc.language.core.enums import PipeID
+from asc.language.core.types import (DataCopyCO12DstParams, FixpipeConfig, FixpipeParamsV220,
+                                     LoadData2DParams, MmadParams, Nd2NzParams)
+from asc.language.basic.cube_config import set_fix_pipe_pre_quant_flag
+from asc.language.basic.sync import pipe_barrier
 
-__all__ = ["load_data", "mmad", "fixpipe"]
+__all__ = ["load_data", "mmad", "fixpipe"]  # co1_copy is data_copy's (data_copy.py)
 
 _BOOL = KT.int1
 
@@ -172,12 +176,55 @@ class _RowMajor:
 _ROW_MAJOR = _RowMajor()
 
 
+# The quant modes whose word is QUANT_PRE and those reading a word per column (4.4).
+_SCALAR_QUANT = (QuantModes.DEQF16, QuantModes.QF322B8_PRE, QuantModes.REQ8)
+_VECTOR_QUANT = (QuantModes.VDEQF16, QuantModes.VQF322B8_PRE, QuantModes.VREQ8)
+# The fixpipe buffer holds 256 words per fixpipe; the library runs a wider N in 128-column
+# chunks (GenFixpipeTilingV220, ascendc-semantics.md 4.2).
+_FB_WORDS, _FB_CHUNK = 256, 128
+
+
+def _emit_fixpipe(dst, src, ids, quant_pre, nz, cbuf_workspace=None) -> None:
+    """One FixpipeOp: `ids` are its fields' SSA ids."""
+    refs = {"dst": tensor_ref(dst), "src": tensor_ref(src)}
+    if cbuf_workspace is not None:
+        refs["cbuf_workspace"] = tensor_ref(cbuf_workspace)
+    op = require_builder("fixpipe").emit("fixpipe")
+    for name, ref in refs.items():
+        getattr(op, name).CopyFrom(ref)
+    for name, value in ids.items():
+        setattr(op, name, value)
+    op.quant_pre = int(quant_pre)
+    op.nz_layout = nz
+
+
+def _vector_chunks(dst, src, cbuf_workspace, params, ids, mode, nz) -> None:
+    """The library's vector-mode sequence (kernel_operator_fixpipe_v2_impl.h): per chunk of N
+    its words L1 -> FB, then PIPE_FIX's barrier and the chunk's fixpipe. The model reads the
+    words from the workspace itself (docs/cube.md), so a chunk is the barrier and the op."""
+    n = ConstExpr.unwrap(params.n_size)
+    if not isinstance(n, int) or n <= _FB_WORDS:
+        pipe_barrier(PipeID.PIPE_FIX)
+        _emit_fixpipe(dst, src, ids, mode, nz, cbuf_workspace)
+        return
+    for start in range(0, n, _FB_CHUNK):
+        chunk = min(_FB_CHUNK, n - start)
+        blocks = start // 16
+        src_at = src[blocks * params.src_stride * 16]
+        dst_at = dst[blocks * params.dst_stride * 32 // dst.dtype.sizeof()] if nz else dst[start]
+        chunk_ids = dict(ids, n_size=to_value(chunk, KT.uint16).id)
+        pipe_barrier(PipeID.PIPE_FIX)
+        _emit_fixpipe(dst_at, src_at, chunk_ids, mode, nz, cbuf_workspace[start])
+
+
 def fixpipe(dst, src, *args, **kwargs) -> None:
     """fixpipe(dst, src, params, config=FixpipeConfig.cfg_row_major) / fixpipe(dst, src,
     cbuf_workspace, params, config=...): L0C -> GM (or L1) on PIPE_FIX, converted per
-    params.quant_pre and relu_en, row-major or NZ per the config."""
+    params.quant_pre and relu_en, row-major or NZ per the config. The instructions are the
+    library's (ascendc-semantics.md 4.2): a scalar mode first loads deq_scalar into QUANT_PRE,
+    into GM a PIPE_FIX barrier precedes the fixpipe, and a vector mode runs N in chunks."""
     api = "fixpipe"
-    builder = require_builder(api)
+    require_builder(api)
     _require(api, dst=(dst, _TENSORS), src=(src, (LocalTensor,)))
 
     def emit(params, config, cbuf_workspace=None):
@@ -186,17 +233,19 @@ def fixpipe(dst, src, *args, **kwargs) -> None:
         if config.layout == CO2Layout.COLUMN_MAJOR:
             raise NotSupportedError("asc.fixpipe with CO2Layout.COLUMN_MAJOR (A2's fixpipe "
                                     "writes NZ or row-major)")
+        nz = config.layout == CO2Layout.NZ
+        mode = QuantModes(params.quant_pre)
         ids = _field_ids(params, _FIXPIPE_FIELDS)
-        refs = {"dst": tensor_ref(dst), "src": tensor_ref(src)}
-        if cbuf_workspace is not None:
-            refs["cbuf_workspace"] = tensor_ref(cbuf_workspace)
-        op = builder.emit("fixpipe")
-        for name, ref in refs.items():
-            getattr(op, name).CopyFrom(ref)
-        for name, value in ids.items():
-            setattr(op, name, value)
-        op.quant_pre = int(QuantModes(params.quant_pre))
-        op.nz_layout = config.layout == CO2Layout.NZ
+        if cbuf_workspace is not None and mode in _VECTOR_QUANT:
+            _vector_chunks(dst, src, cbuf_workspace, params, ids, mode, nz)
+            return
+        if cbuf_workspace is None and mode in _SCALAR_QUANT:
+            set_fix_pipe_pre_quant_flag(params.deq_scalar)
+        if cbuf_workspace is None and isinstance(dst, GlobalTensor):
+            pipe_barrier(PipeID.PIPE_FIX)
+        # Otherwise the library emits nothing (a scalar mode with a workspace) or no barrier
+        # (into L1); the decoder refuses what the chip cannot do, naming the fix.
+        _emit_fixpipe(dst, src, ids, mode, nz, cbuf_workspace)
 
     def plain(params, config):
         emit(params, config)
@@ -211,3 +260,27 @@ def fixpipe(dst, src, *args, **kwargs) -> None:
                   Param("params", of_type(FixpipeParamsV220)), config], with_workspace),
     ], args, kwargs)
 
+
+# ---- data_copy(dst GM/L1, src L0C, DataCopyCO12DstParams) ------------------------------------
+
+_CO12_FIELDS = (("n_size", KT.uint16), ("m_size", KT.uint16), ("src_stride", KT.uint16),
+                ("dst_stride", KT.uint32), ("channel_split", _BOOL))
+
+
+def co1_copy(dst, src, params: DataCopyCO12DstParams) -> None:
+    """data_copy's DataCopyCO12DstParams form: on 2201 the library passes its fields straight
+    to the fixpipe instruction (copy_matrix_cc_to_gm / _cbuf, kernel_operator_data_copy_impl.h)
+    and sets no register: the quant word is what QUANT_PRE holds (set_fix_pipe_pre_quant_flag).
+    The vector modes read the FB address of set_fix_pipe_config, which the model has not."""
+    api = "data_copy"
+    _require(api, dst=(dst, _TENSORS), src=(src, (LocalTensor,)))
+    mode = QuantModes(params.quant_pre)
+    if mode in _VECTOR_QUANT:
+        raise NotSupportedError(f"asc.data_copy(dst, src, DataCopyCO12DstParams) with "
+                                f"QuantModes.{mode.name} (its words come from the fixpipe "
+                                f"buffer set_fix_pipe_config points at; use fixpipe(dst, src, "
+                                f"cbuf_workspace, params))")
+    ids = _field_ids(params, _CO12_FIELDS)
+    ids["is_channel_split"] = ids.pop("channel_split")
+    ids["relu_en"] = to_bool(params.relu_pre).id  # reluPre 1 is the normal ReLU
+    _emit_fixpipe(dst, src, ids, mode, not params.nz2nd_en)

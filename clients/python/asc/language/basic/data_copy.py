@@ -1,5 +1,6 @@
 """`data_copy`: DMA between GM and UB (MTE2 in, MTE3 out), UB->UB copies, and the cube core's
-copies between GM and L1 and L1 -> BT (asc-api.md 4.2); the Nd2NzParams form is cube.py's."""
+copies between GM and L1 and L1 -> BT (asc-api.md 4.2); the Nd2NzParams and DataCopyCO12DstParams
+(L0C -> GM/L1, the fixpipe) forms are cube.py's."""
 from asc._proto import kernel_pb2
 from asc.codegen.errors import NotSupportedError
 from asc.codegen.builder import require_builder
@@ -11,8 +12,9 @@ from asc.language.core.constexpr import ConstExpr
 from asc.language.core.enums import TPosition
 from asc.language.core.ir_value import is_runtime_number
 from asc.language.core.types import (DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams,
-                                     DataCopyParams, Nd2NzParams, Nz2NdParamsFull)
-from asc.language.basic.cube import nd2nz_copy
+                                     DataCopyCO12DstParams, DataCopyParams, Nd2NzParams,
+                                     Nz2NdParamsFull)
+from asc.language.basic.cube import co1_copy, nd2nz_copy
 from asc.language.basic.common import any_tensor, runtime_int
 
 __all__ = ["data_copy", "data_copy_pad", "set_pad_value"]
@@ -68,6 +70,9 @@ def data_copy(dst, src, *args, **kwargs) -> None:
     def nd2nz_form(intri_params):
         nd2nz_copy(dst, src, intri_params)
 
+    def co1_form(intri_params):
+        co1_copy(dst, src, intri_params)
+
     def slice_form(slice_list1, slice_list2, dim_value):
         raise NotSupportedError("asc.data_copy(dst, src, slice_list1, slice_list2, dim_value) "
                                 "(the SliceInfo form)")
@@ -80,6 +85,7 @@ def data_copy(dst, src, *args, **kwargs) -> None:
                   Param("slice_list2", of_type(list, tuple)),
                   Param("dim_value", runtime_int)], slice_form),
         Overload([Param("intri_params", of_type(Nd2NzParams))], nd2nz_form),
+        Overload([Param("intri_params", of_type(DataCopyCO12DstParams))], co1_form),
     ], args, kwargs)
 
 

@@ -18,8 +18,8 @@ from asc.language.core.types import (BinaryRepeatParams, CopyRepeatParams, DataC
 from asc.language.core.types import (BrcbRepeatParams, GatherMaskParams, GatherRepeatParams,
                                      Nz2NdParamsFull, SliceInfo, TransDataTo5HDParams,
                                      TransposeParamsExt)
-from asc.language.core.types import (FixpipeConfig, FixpipeParamsV220, LoadData2DParams,
-                                     MmadParams, Nd2NzParams)
+from asc.language.core.types import (DataCopyCO12DstParams, FixpipeConfig, FixpipeParamsV220,
+                                     LoadData2DParams, MmadParams, Nd2NzParams)
 from asc.language.core.utils import ceildiv, inline, range, static_assert, static_range
 
 __all__ = (["ConstExpr", "PlainValue", "number", "GlobalAddress", "GlobalTensor", "LocalTensor",
@@ -28,7 +28,8 @@ __all__ = (["ConstExpr", "PlainValue", "number", "GlobalAddress", "GlobalTensor"
             "DataCopyExtParams", "DataCopyPadExtParams", "DataCopyPadParams", "MrgSortSrcList",
             "BrcbRepeatParams", "GatherRepeatParams", "GatherMaskParams", "TransDataTo5HDParams",
             "TransposeParamsExt", "Nz2NdParamsFull", "SliceInfo", "Nd2NzParams",
-            "LoadData2DParams", "MmadParams", "FixpipeParamsV220", "FixpipeConfig", "ceildiv", "inline", "range",
+            "LoadData2DParams", "MmadParams", "FixpipeParamsV220", "FixpipeConfig",
+            "DataCopyCO12DstParams", "ceildiv", "inline", "range",
             "static_assert", "static_range"]
            + list(_dtype_all) + list(_enums_all) + list(_prop_all))
 

@@ -9,7 +9,7 @@ __all__ = ["DataCopyParams", "BinaryRepeatParams", "UnaryRepeatParams", "CopyRep
            "DataCopyExtParams", "DataCopyPadExtParams", "DataCopyPadParams", "MrgSortSrcList",
            "BrcbRepeatParams", "GatherRepeatParams", "GatherMaskParams", "TransDataTo5HDParams",
            "TransposeParamsExt", "Nz2NdParamsFull", "SliceInfo", "Nd2NzParams",
-           "LoadData2DParams", "MmadParams", "FixpipeParamsV220", "FixpipeConfig"]
+           "LoadData2DParams", "MmadParams", "FixpipeParamsV220", "FixpipeConfig", "DataCopyCO12DstParams"]
 
 _REQUIRED = object()  # a field the constructor must be given
 
@@ -373,6 +373,19 @@ class FixpipeParamsV220(_ParamStruct):
                ("nd_num", 1, KnownTypes.uint16), ("src_nd_stride", 0, KnownTypes.uint16),
                ("dst_nd_stride", 0, KnownTypes.uint16), ("relu_en", False, KnownTypes.int1),
                ("unit_flag", 0, KnownTypes.uint8), ("is_channel_split", False, KnownTypes.int1))
+
+
+class DataCopyCO12DstParams(_ParamStruct):
+    """data_copy L0C -> GM/L1, the fixpipe instruction with its fields as they are: n_size x
+    m_size, 16-column blocks src_stride rows apart in L0C, converted per quant_pre (the quant
+    word is whatever QUANT_PRE holds: no deq_scalar here) and relu_pre, row-major with
+    nz2nd_en (dst_stride elements between rows) or NZ (dst_stride 32-byte units between
+    blocks)."""
+    _fields = (("n_size", _REQUIRED, KnownTypes.uint16), ("m_size", _REQUIRED, KnownTypes.uint16),
+               ("dst_stride", _REQUIRED, KnownTypes.uint32),
+               ("src_stride", _REQUIRED, KnownTypes.uint16),
+               ("quant_pre", 0, _quant_modes()), ("relu_pre", 0, KnownTypes.uint8),
+               ("channel_split", False, KnownTypes.int1), ("nz2nd_en", False, bool))
 
 
 class FixpipeConfig:
