@@ -213,3 +213,45 @@ def test_data_copy_co12_is_the_fixpipe_with_quant_pre(device):
     run_quant(Q.REQ8, np.int8, np.int8, quant_word(1 / 64, shift=4, mcb=True, offset=3), True,
               form="data_copy")
     run_quant(Q.F322F16, np.float16, np.float16, 0, False, form="data_copy")
+
+
+@asc.jit(matmul_cube_only=True)
+def ones_times_b_kernel(b: asc.GlobalAddress, c: asc.GlobalAddress, m: asc.ConstExpr[int],
+                        n: asc.ConstExpr[int], k: asc.ConstExpr[int]):
+    """C (m x n, float32) = ones (m x k) x B (k x n, row-major fp16): L0A filled by
+    init_const_value, B's K panels transposed into L0B by load_data_with_transpose."""
+    b_gm, c_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    b_gm.set_global_buffer(b)
+    c_gm.set_global_buffer(c)
+    l1 = asc.LocalTensor(asc.float16, asc.TPosition.B1, 0, k * n)
+    l0a = asc.LocalTensor(asc.float16, asc.TPosition.A2, 0, m * k)
+    l0b = asc.LocalTensor(asc.float16, asc.TPosition.B2, 0, k * n)
+    l0c = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, m * n)
+    asc.init_const_value(l0a, asc.InitConstValueParams(repeat_times=1,
+                                                       block_num=m * k * 2 // 512,
+                                                       dst_gap=0, init_value=1.0))
+    # B (k x n) in L1 as NZ: n-blocks of k rows.
+    asc.data_copy(l1, b_gm, asc.Nd2NzParams(1, k, n, 0, n, k, 1, 0))
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    for p in asc.static_range(k // 16):
+        asc.load_data_with_transpose(l0b[p * n * 16:], l1[p * 256:],
+                                     asc.LoadData2dTransposeParams(0, n // 16, k // 16, 0, 0, 0))
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.mmad(l0c, l0a, l0b, asc.MmadParams(m=m, n=n, k=k, unit_flag=0, cmatrix_source=False,
+                                           cmatrix_init_val=True))
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.fixpipe(c_gm, l0c, asc.FixpipeParamsV220(n_size=n, m_size=m, src_stride=m, dst_stride=n))
+
+
+def test_init_const_value_and_transposing_loads(device):
+    m, n, k = 32, 48, 64
+    rng = np.random.default_rng(5)
+    b = rng.uniform(-1, 1, (k, n)).astype(np.float16)
+    c = np.zeros((m, n), np.float32)
+    report = ones_times_b_kernel[1, rt.current_stream()](b, c, m, n, k)
+    assert report.status == "OK"
+    want = chunked_matmul(np.ones((m, k), np.float16), np.ascontiguousarray(b.T), k, 16)
+    assert np.array_equal(c, want)
+    mte1 = report.cores[0].pipes["MTE1"]
+    assert mte1.instructions >= 1 + k // 16  # the fill and the transposing loads
+

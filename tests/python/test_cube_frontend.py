@@ -900,7 +900,7 @@ def test_the_cube_names_live_where_pyasc_exports_them():
         assert name not in _unsupported.not_yet("asc")
     with pytest.raises(AttributeError):
         language.basic.MmadParams  # noqa: B018 - pyasc's basic has no structs
-    for name in ("LoadData2DParamsV2", "mmad_with_sparse", "load_data_with_transpose"):
+    for name in ("LoadData2DParamsV2", "mmad_with_sparse", "load_data_with_sparse"):
         with pytest.raises(NotSupportedError):
             getattr(asc, name)
 
@@ -911,3 +911,46 @@ def test_the_structs_need_a_kernel():
                  lambda: asc.Nd2NzParams(1, 1, 1, 1, 1, 1, 1, 1)):
         with pytest.raises(RuntimeError, match="cannot be called without initialization"):
             make()
+
+
+# ---- init_const_value and load_data_with_transpose ------------------------------------------------
+
+@asc.jit(matmul_cube_only=True)
+def fill_and_transpose_kernel(x: asc.GlobalAddress, rep):
+    l1 = asc.LocalTensor(asc.float32, asc.TPosition.A1, 0, 4096)
+    l0a = asc.LocalTensor(asc.float32, asc.TPosition.A2, 0, 4096)
+    asc.init_const_value(l1, asc.InitConstValueParams(repeat_times=rep, block_num=4, dst_gap=1,
+                                                      init_value=np.float16(2.5)))
+    asc.load_data_with_transpose(l0a[256:], l1, asc.LoadData2dTransposeParams(
+        start_index=1, repeat_times=2, src_stride=3, dst_gap=4, dst_frac_gap=5))
+
+
+def test_init_const_value_and_transpose_emit_their_fields(mock_launcher_run):
+    fill_and_transpose_kernel[1](F32, 3)
+    ir = launched_ir(mock_launcher_run)
+    values = Values(ir)
+    fill = only(ir, "init_const_value")
+    assert ref(fill.dst)[:2] == ("MEM_L1", "POS_A1")
+    assert values.fields(fill, ["block_num", "dst_gap"]) == {"block_num": (4, "DT_UINT16"),
+                                                             "dst_gap": (1, "DT_UINT16")}
+    assert values.const(fill.init_value) == (2.5, "DT_FLOAT32")  # converted to dst's type
+    kind, _ = values.defined_by(fill.repeat_times)  # the runtime argument, cast to uint16
+    assert kind == "scalar_unary"
+    load = only(ir, "load_data_transpose")
+    assert ref(load.dst)[:2] == ("MEM_L0A", "POS_A2") and ref(load.src)[:2] == ("MEM_L1", "POS_A1")
+    assert values.fields(load, ["start_index", "repeat_times", "src_stride", "dst_gap",
+                                "dst_frac_gap", "addr_mode"]) == {
+        "start_index": (1, "DT_UINT16"), "repeat_times": (2, "DT_UINT8"),
+        "src_stride": (3, "DT_UINT16"), "dst_gap": (4, "DT_UINT16"),
+        "dst_frac_gap": (5, "DT_UINT16"), "addr_mode": (0, "DT_UINT8")}
+
+
+@asc.jit(matmul_cube_only=True)
+def fill_wrong_struct_kernel(x: asc.GlobalAddress):
+    l1 = asc.LocalTensor(asc.float16, asc.TPosition.A1, 0, 4096)
+    asc.init_const_value(l1, asc.LoadData2DParams())
+
+
+def test_init_const_value_takes_its_own_struct(mock_launcher_run):
+    with pytest.raises(CodegenError, match="init_const_value"):
+        fill_wrong_struct_kernel[1](F16)

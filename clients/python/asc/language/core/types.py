@@ -9,7 +9,7 @@ __all__ = ["DataCopyParams", "BinaryRepeatParams", "UnaryRepeatParams", "CopyRep
            "DataCopyExtParams", "DataCopyPadExtParams", "DataCopyPadParams", "MrgSortSrcList",
            "BrcbRepeatParams", "GatherRepeatParams", "GatherMaskParams", "TransDataTo5HDParams",
            "TransposeParamsExt", "Nz2NdParamsFull", "SliceInfo", "Nd2NzParams",
-           "LoadData2DParams", "MmadParams", "FixpipeParamsV220", "FixpipeConfig", "DataCopyCO12DstParams"]
+           "LoadData2DParams", "LoadData2dTransposeParams", "InitConstValueParams", "MmadParams", "FixpipeParamsV220", "FixpipeConfig", "DataCopyCO12DstParams"]
 
 _REQUIRED = object()  # a field the constructor must be given
 
@@ -303,6 +303,34 @@ class LoadData2DParams(_ParamStruct):
                ("src_stride", 0, KnownTypes.uint16), ("sid", 0, KnownTypes.uint16),
                ("dst_gap", 0, KnownTypes.uint16), ("if_transpose", False, KnownTypes.int1),
                ("addr_mode", 0, KnownTypes.uint8))
+
+
+class LoadData2dTransposeParams(_ParamStruct):
+    """load_data_with_transpose L1 -> L0A/L0B: repeat_times squares (b16 one 16 x 16 fractal; b8
+    32 x 32 bytes and b32 16 x 16, two fractals each) from square start_index, src_stride squares
+    apart, each transposed; a repeat's first output fractal dst_gap + 1 fractals after the last
+    one's, its fractals dst_frac_gap + 1 apart (ascendc-semantics.md 2.2)."""
+    _fields = (("start_index", 0, KnownTypes.uint16), ("repeat_times", 1, KnownTypes.uint8),
+               ("src_stride", 0, KnownTypes.uint16), ("dst_gap", 0, KnownTypes.uint16),
+               ("dst_frac_gap", 0, KnownTypes.uint16), ("addr_mode", 0, KnownTypes.uint8))
+
+
+class InitConstValueParams:
+    """init_const_value's fields: repeat_times repeats of block_num blocks (32 bytes in A1/B1, 512
+    in A2/B2), dst_gap blocks between repeats, filled with init_value (a Python or numpy number,
+    or a traced scalar), converted to the tensor's type when it is emitted."""
+    _FIELDS = (("repeat_times", KnownTypes.uint16), ("block_num", KnownTypes.uint16),
+               ("dst_gap", KnownTypes.uint16))
+
+    def __init__(self, repeat_times=0, block_num=0, dst_gap=0, init_value=0):
+        require_builder("InitConstValueParams")
+        for name, _ in self._FIELDS:
+            value = ConstExpr.unwrap(locals()[name])
+            if not is_runtime_int(value):
+                raise TypeError(f"InitConstValueParams.{name} must be an int or a traced integer, "
+                                f"got {type(value).__name__}")
+            setattr(self, name, value)
+        self.init_value = ConstExpr.unwrap(init_value)
 
 
 class MmadParams:

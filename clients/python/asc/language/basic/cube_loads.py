@@ -1,0 +1,67 @@
+"""The cube's fills and transposing loads (asc-api.md 4.14; ascendc-semantics.md 2.2):
+`init_const_value(dst, InitConstValueParams)` fills A1/B1 (on MTE2) or A2/B2 (on MTE1) tensors
+with a value, and `load_data_with_transpose(dst, src, LoadData2dTransposeParams)` moves L1
+squares into L0A/L0B transposed, on MTE1. One IR message each (proto/kernel.proto
+InitConstValueOp, LoadDataTransposeOp); operand positions are checked by the simulator's decoder,
+at the kernel line, as pyasc's tracing does not check them.
+"""
+from asc.codegen.builder import require_builder
+from asc.language.core.dispatch import Overload, Param, dispatch, of_type
+from asc.language.core.ir_value import to_value
+from asc.language.core.tensor import LocalTensor, tensor_ref
+from asc.language.core.types import InitConstValueParams, LoadData2dTransposeParams
+
+__all__ = ["init_const_value", "load_data_with_transpose"]
+
+_TRANSPOSE_FIELDS = [name for name, _, _ in LoadData2dTransposeParams._fields]
+
+
+def _local(api: str, **tensors) -> None:
+    for name, t in tensors.items():
+        if not isinstance(t, LocalTensor):
+            raise TypeError(f"{api}(): '{name}' must be a LocalTensor, got {type(t).__name__}")
+
+
+def init_const_value(dst, *args, **kwargs) -> None:
+    """init_const_value(dst, init_const_value_params): dst's blocks set to the value, in its type."""
+    api = "init_const_value"
+    builder = require_builder(api)
+    _local(api, dst=dst)
+
+    def emit(init_const_value_params):
+        p = init_const_value_params
+        ids = {name: to_value(getattr(p, name), dtype, api).id
+               for name, dtype in InitConstValueParams._FIELDS}
+        value_id = to_value(p.init_value, dst.dtype, api).id
+        dst_ref = tensor_ref(dst)
+        op = builder.emit("init_const_value")
+        op.dst.CopyFrom(dst_ref)
+        for name, value in ids.items():
+            setattr(op, name, value)
+        op.init_value = value_id
+
+    dispatch(api, [Overload([Param("init_const_value_params", of_type(InitConstValueParams))],
+                            emit)], args, kwargs)
+
+
+def load_data_with_transpose(dst, src, *args, **kwargs) -> None:
+    """load_data_with_transpose(dst, src, params: LoadData2dTransposeParams): L1 -> L0A/L0B."""
+    api = "load_data_with_transpose"
+    builder = require_builder(api)
+    _local(api, dst=dst, src=src)
+
+    def emit(params):
+        if dst.dtype != src.dtype:
+            raise TypeError(f"{api}(): dst and src must have the same dtype, got {dst.dtype} and "
+                            f"{src.dtype}")
+        ids = {name: to_value(getattr(params, name), dtype).id
+               for name, _, dtype in LoadData2dTransposeParams._fields}
+        dst_ref, src_ref = tensor_ref(dst), tensor_ref(src)
+        op = builder.emit("load_data_transpose")
+        op.dst.CopyFrom(dst_ref)
+        op.src.CopyFrom(src_ref)
+        for name, value in ids.items():
+            setattr(op, name, value)
+
+    dispatch(api, [Overload([Param("params", of_type(LoadData2dTransposeParams))], emit)], args,
+             kwargs)
