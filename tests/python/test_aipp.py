@@ -56,6 +56,14 @@ def test_an_unknown_input_format_is_named():
         bad_format_kernel.compile(MockTensor(asc.uint8))
 
 
-def test_load_image_to_local_is_not_supported_yet():
-    with pytest.raises(NotImplementedError, match="not supported by aicore-sim yet"):
-        asc.load_image_to_local  # noqa: B018
+@asc.jit(matmul_cube_only=True)
+def load_image_kernel(x: asc.GlobalAddress):
+    l1 = asc.LocalTensor(asc.uint8, asc.TPosition.A1, 0, 4096)
+    asc.load_image_to_local(l1, asc.LoadImageToLocalParams(horiz_size=4, vert_size=4))
+
+
+def test_load_image_to_local_says_which_fact_it_needs():
+    from asc.codegen.errors import CodegenError
+    with pytest.raises(CodegenError, match="not supported by aicore-sim yet: "
+                                           "asc.load_image_to_local needs the AIPP unit's arithmetic"):
+        load_image_kernel.compile(MockTensor(asc.uint8))

@@ -900,7 +900,7 @@ def test_the_cube_names_live_where_pyasc_exports_them():
         assert name not in _unsupported.not_yet("asc")
     with pytest.raises(AttributeError):
         language.basic.MmadParams  # noqa: B018 - pyasc's basic has no structs
-    for name in ("LoadData2DParamsV2", "mmad_with_sparse", "load_data_with_sparse"):
+    for name in ("get_task_ratio", "cross_core_set_flag"):  # the mixed-kernel issue's names
         with pytest.raises(NotSupportedError):
             getattr(asc, name)
 
@@ -954,3 +954,43 @@ def fill_wrong_struct_kernel(x: asc.GlobalAddress):
 def test_init_const_value_takes_its_own_struct(mock_launcher_run):
     with pytest.raises(CodegenError, match="init_const_value"):
         fill_wrong_struct_kernel[1](F16)
+
+
+# ---- names whose fact is missing: they trace up to the call, which names the fact -----------------
+
+@asc.jit(matmul_cube_only=True)
+def open_fact_kernel(x: asc.GlobalAddress, which: asc.ConstExpr[int]):
+    l1 = asc.LocalTensor(asc.float16, asc.TPosition.A1, 0, 4096)
+    l0a = asc.LocalTensor(asc.float16, asc.TPosition.A2, 0, 4096)
+    l0b = asc.LocalTensor(asc.float16, asc.TPosition.B2, 0, 4096)
+    l0c = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, 4096)
+    idx = asc.LocalTensor(asc.uint8, asc.TPosition.A1, 8192, 256)
+    g = asc.GlobalTensor()
+    g.set_global_buffer(x)
+    if which == 0:
+        asc.load_image_to_local(l1, asc.LoadImageToLocalParams(4, 4, 0, 0, 4))
+    elif which == 1:
+        asc.load_data_with_sparse(l0b, l1, idx, asc.LoadData2DParams())
+    elif which == 2:
+        asc.mmad_with_sparse(l0c, l0a, l0b, asc.MmadParams(16, 16, 16, unit_flag=0,
+                                                           cmatrix_source=False,
+                                                           cmatrix_init_val=True))
+    elif which == 3:
+        asc.load_data_with_transpose(l0b, l1, asc.LoadData2dTransposeParamsV2(0, 1, 0, 0, 0, 1))
+    else:
+        asc.data_copy(l1, g, asc.DataCopyParams(1, 1, 0, 0), asc.DataCopyEnhancedParams())
+
+
+@pytest.mark.parametrize("which,needs", [
+    (0, "asc.load_image_to_local needs the AIPP unit's arithmetic"),
+    (1, "asc.load_data_with_sparse needs the index format of the 4:2 structured sparsity"),
+    (2, "asc.mmad_with_sparse needs the index format"),
+    (3, "LoadData2dTransposeParamsV2 needs what src_frac_gap does on Ascend 910B"),
+    (4, "DataCopyEnhancedParams\\) needs what the enhanced fields"),
+])
+def test_names_with_a_missing_fact_say_which(mock_launcher_run, which, needs):
+    with pytest.raises(CodegenError, match="not supported by aicore-sim yet: .*" + needs):
+        open_fact_kernel[1](F16, which)
+    for name in ("load_image_to_local", "LoadImageToLocalParams", "load_data_with_sparse",
+                 "mmad_with_sparse", "LoadData2dTransposeParamsV2", "DataCopyEnhancedParams"):
+        assert name not in _unsupported.not_yet("asc")

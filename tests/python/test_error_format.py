@@ -20,7 +20,7 @@ from asc.runtime.jit import MockTensor
 @asc.jit
 def kernel(x: asc.GlobalAddress):
     t = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, 64)
-    asc.load_image_to_local(t)
+    asc.load_image_to_local(t, asc.LoadImageToLocalParams())
 
 kernel.compile(MockTensor(asc.float32))
 """
@@ -52,9 +52,11 @@ def test_kernel_error_is_one_block_at_the_kernel_line(tmp_path):
         f'  File "{script}", line 10, in <module>',
         "    kernel.compile(MockTensor(asc.float32))",
         f'asc.codegen.errors.CodegenError: File "{script}", line 8',
-        "    asc.load_image_to_local(t)",
+        "    asc.load_image_to_local(t, asc.LoadImageToLocalParams())",
         "    ^",
-        "NotSupportedError: not supported by aicore-sim yet: asc.load_image_to_local",
+        "NotSupportedError: not supported by aicore-sim yet: asc.load_image_to_local needs the "
+        "AIPP unit's arithmetic (its colour-space conversion, data-type conversion, padding and "
+        "cropping of a GM image on its way to L1)",
         "hint: aicore-sim does not implement this part of pyasc yet; docs/frontend.md lists what "
         "runs on the simulator",
     ]

@@ -15,17 +15,14 @@ from asc.codegen.errors import NotSupportedError
 # Module -> names, as pyasc lays them out (asc-api.md section 0; sections in brackets).
 _NOT_YET: Dict[str, str] = {
     # [3.7-3.9, 4.1-4.2 parameter structs, 4.12]
-    "asc.language.core": """
-    DataCopyEnhancedParams
-    """,
     # [4.2-4.4, 4.13-4.16, 3.10] movement, sync, control, scalar, cube, debug, system (every
     # vector instruction of 4.4-4.12 is implemented)
     "asc.language.basic": """
-    load_image_to_local LoadImageToLocalParams sync_all ib_set ib_wait notify_next_block
+    sync_all ib_set ib_wait notify_next_block
     wait_pre_block cross_core_set_flag cross_core_wait_flag LoadData2DParamsV2
-    LoadData3DParamsV1 LoadData3DParamsV2 LoadData3DParamsV2Pro LoadData2dTransposeParamsV2
-    load_data_with_sparse set_load_data_boundary set_load_data_padding_value
-    set_load_data_repeat LoadDataRepeatParam mmad_with_sparse get_task_ratio
+    LoadData3DParamsV1 LoadData3DParamsV2 LoadData3DParamsV2Pro
+    set_load_data_boundary set_load_data_padding_value
+    set_load_data_repeat LoadDataRepeatParam get_task_ratio
     """,
     # [6] high-level API
     "asc.language.adv": """

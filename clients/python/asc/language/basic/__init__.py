@@ -10,6 +10,8 @@ from asc.language.basic.cube_config import *  # noqa: F401,F403
 from asc.language.basic.cube_config import __all__ as _cube_config_all
 from asc.language.basic.cube_loads import *  # noqa: F401,F403
 from asc.language.basic.cube_loads import __all__ as _cube_loads_all
+from asc.language.basic.cube_open import *  # noqa: F401,F403
+from asc.language.basic.cube_open import __all__ as _cube_open_all
 from asc.language.basic.data_copy import *  # noqa: F401,F403
 from asc.language.basic.data_copy import __all__ as _copy_all
 from asc.language.basic.deq import *  # noqa: F401,F403
@@ -37,7 +39,7 @@ from asc.language.basic.sort import __all__ as _sort_all
 from asc.language.basic.reduce import *  # noqa: F401,F403
 from asc.language.basic.reduce import __all__ as _reduce_all
 
-__all__ = (list(_aipp_all) + list(_atomic_all) + list(_copy_all) + list(_cube_all) + list(_cube_config_all) + list(_cube_loads_all) + list(_debug_all) + list(_deq_all)
+__all__ = (list(_aipp_all) + list(_atomic_all) + list(_copy_all) + list(_cube_all) + list(_cube_config_all) + list(_cube_loads_all) + list(_cube_open_all) + list(_debug_all) + list(_deq_all)
            + list(_list_all) + list(_mask_all) + list(_memory_check_all) + list(_reduce_all) + list(_scalar_all) + list(_sort_all)
            + list(_sync_all) + list(_sys_all) + list(_system_all) + list(_vec_all))
 

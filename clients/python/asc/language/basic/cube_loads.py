@@ -9,7 +9,9 @@ from asc.codegen.builder import require_builder
 from asc.language.core.dispatch import Overload, Param, dispatch, of_type
 from asc.language.core.ir_value import to_value
 from asc.language.core.tensor import LocalTensor, tensor_ref
-from asc.language.core.types import InitConstValueParams, LoadData2dTransposeParams
+from asc.codegen.errors import NotSupportedError
+from asc.language.core.types import (InitConstValueParams, LoadData2dTransposeParams,
+                                     LoadData2dTransposeParamsV2)
 
 __all__ = ["init_const_value", "load_data_with_transpose"]
 
@@ -63,5 +65,12 @@ def load_data_with_transpose(dst, src, *args, **kwargs) -> None:
         for name, value in ids.items():
             setattr(op, name, value)
 
-    dispatch(api, [Overload([Param("params", of_type(LoadData2dTransposeParams))], emit)], args,
+    def v2(params):
+        # The A2 library reports the V2 form unsupported into L0B (ascendc-semantics.md 2.2).
+        raise NotSupportedError("asc.load_data_with_transpose with LoadData2dTransposeParamsV2 "
+                                "needs what src_frac_gap does on Ascend 910B (its library "
+                                "refuses the V2 form into L0B and does not document it into L0A)")
+
+    dispatch(api, [Overload([Param("params", of_type(LoadData2dTransposeParams))], emit),
+                   Overload([Param("params", of_type(LoadData2dTransposeParamsV2))], v2)], args,
              kwargs)

@@ -11,7 +11,7 @@ from asc.language.core.tensor import GlobalTensor, LocalTensor, memory_of, tenso
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.enums import TPosition
 from asc.language.core.ir_value import is_runtime_number
-from asc.language.core.types import (DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams,
+from asc.language.core.types import (DataCopyEnhancedParams, DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams,
                                      DataCopyCO12DstParams, DataCopyParams, Nd2NzParams,
                                      Nz2NdParamsFull)
 from asc.language.basic.cube import co1_copy, nd2nz_copy
@@ -73,6 +73,11 @@ def data_copy(dst, src, *args, **kwargs) -> None:
     def co1_form(intri_params):
         co1_copy(dst, src, intri_params)
 
+    def enhanced_form(repeat_params, enhanced_params):
+        raise NotSupportedError("asc.data_copy(dst, src, DataCopyParams, DataCopyEnhancedParams) "
+                                "needs what the enhanced fields (block_mode, deq_scale, "
+                                "is_relu_in, pad_mode_in) do on Ascend 910B")
+
     def slice_form(slice_list1, slice_list2, dim_value):
         raise NotSupportedError("asc.data_copy(dst, src, slice_list1, slice_list2, dim_value) "
                                 "(the SliceInfo form)")
@@ -80,6 +85,8 @@ def data_copy(dst, src, *args, **kwargs) -> None:
     dispatch("data_copy", [
         Overload([Param("repeat_params", of_type(DataCopyParams))], params_form),
         Overload([Param("count", runtime_int)], count_form),
+        Overload([Param("repeat_params", of_type(DataCopyParams)),
+                  Param("enhanced_params", of_type(DataCopyEnhancedParams))], enhanced_form),
         Overload([Param("intri_params", of_type(Nz2NdParamsFull))], nz2nd_form),
         Overload([Param("slice_list1", of_type(list, tuple)),
                   Param("slice_list2", of_type(list, tuple)),

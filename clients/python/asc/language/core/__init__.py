@@ -20,6 +20,7 @@ from asc.language.core.types import (BrcbRepeatParams, GatherMaskParams, GatherR
                                      TransposeParamsExt)
 from asc.language.core.types import (DataCopyCO12DstParams, FixpipeConfig, FixpipeParamsV220,
                                      LoadData2DParams, LoadData2dTransposeParams,
+                                     LoadData2dTransposeParamsV2, DataCopyEnhancedParams,
                                      InitConstValueParams, MmadParams, Nd2NzParams)
 from asc.language.core.utils import ceildiv, inline, range, static_assert, static_range
 
@@ -29,7 +30,8 @@ __all__ = (["ConstExpr", "PlainValue", "number", "GlobalAddress", "GlobalTensor"
             "DataCopyExtParams", "DataCopyPadExtParams", "DataCopyPadParams", "MrgSortSrcList",
             "BrcbRepeatParams", "GatherRepeatParams", "GatherMaskParams", "TransDataTo5HDParams",
             "TransposeParamsExt", "Nz2NdParamsFull", "SliceInfo", "Nd2NzParams",
-            "LoadData2DParams", "LoadData2dTransposeParams", "InitConstValueParams", "MmadParams", "FixpipeParamsV220", "FixpipeConfig",
+            "LoadData2DParams", "LoadData2dTransposeParams", "LoadData2dTransposeParamsV2",
+            "DataCopyEnhancedParams", "InitConstValueParams", "MmadParams", "FixpipeParamsV220", "FixpipeConfig",
             "DataCopyCO12DstParams", "ceildiv", "inline", "range",
             "static_assert", "static_range"]
            + list(_dtype_all) + list(_enums_all) + list(_prop_all))

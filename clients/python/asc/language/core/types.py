@@ -3,13 +3,15 @@ fields accept runtime ints and are converted to the C++ field type when emitted.
 from asc.codegen.builder import require_builder
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import KnownTypes
+from asc.language.core.enums import BlockMode, DeqScale, pad_t
 from asc.language.core.ir_value import PlainValue, cast, is_runtime_int, to_bool
 
 __all__ = ["DataCopyParams", "BinaryRepeatParams", "UnaryRepeatParams", "CopyRepeatParams",
            "DataCopyExtParams", "DataCopyPadExtParams", "DataCopyPadParams", "MrgSortSrcList",
            "BrcbRepeatParams", "GatherRepeatParams", "GatherMaskParams", "TransDataTo5HDParams",
            "TransposeParamsExt", "Nz2NdParamsFull", "SliceInfo", "Nd2NzParams",
-           "LoadData2DParams", "LoadData2dTransposeParams", "InitConstValueParams", "MmadParams", "FixpipeParamsV220", "FixpipeConfig", "DataCopyCO12DstParams"]
+           "LoadData2DParams", "LoadData2dTransposeParams", "LoadData2dTransposeParamsV2",
+           "DataCopyEnhancedParams", "InitConstValueParams", "MmadParams", "FixpipeParamsV220", "FixpipeConfig", "DataCopyCO12DstParams"]
 
 _REQUIRED = object()  # a field the constructor must be given
 
@@ -313,6 +315,24 @@ class LoadData2dTransposeParams(_ParamStruct):
     _fields = (("start_index", 0, KnownTypes.uint16), ("repeat_times", 1, KnownTypes.uint8),
                ("src_stride", 0, KnownTypes.uint16), ("dst_gap", 0, KnownTypes.uint16),
                ("dst_frac_gap", 0, KnownTypes.uint16), ("addr_mode", 0, KnownTypes.uint8))
+
+
+class LoadData2dTransposeParamsV2(_ParamStruct):
+    """LoadData2dTransposeParams with src_frac_gap (asc-api.md 4.14); load_data_with_transpose
+    refuses it on Ascend 910B, naming the missing fact (asc/language/basic/cube_loads.py)."""
+    _fields = (("start_index", 0, KnownTypes.uint16), ("repeat_times", 0, KnownTypes.uint8),
+               ("src_stride", 0, KnownTypes.uint16), ("dst_gap", 0, KnownTypes.uint16),
+               ("dst_frac_gap", 0, KnownTypes.uint16), ("src_frac_gap", 0, KnownTypes.uint16),
+               ("addr_mode", 0, KnownTypes.uint8))
+
+
+class DataCopyEnhancedParams(_ParamStruct):
+    """data_copy's enhanced form's fields (asc-api.md 4.2); data_copy refuses the form on Ascend
+    910B, naming the missing fact (asc/language/basic/data_copy.py)."""
+    _fields = (("block_mode", BlockMode.BLOCK_MODE_NORMAL, BlockMode),
+               ("deq_scale", DeqScale.DEQ_NONE, DeqScale), ("deq_value_in", 0, KnownTypes.uint64),
+               ("sid_store_mode_in", 0, KnownTypes.uint8), ("is_relu_in", False, bool),
+               ("pad_mode_in", pad_t.PAD_NONE, pad_t), ("pad_value_in", 0, KnownTypes.uint64))
 
 
 class InitConstValueParams:
