@@ -255,3 +255,22 @@ def test_init_const_value_and_transposing_loads(device):
     mte1 = report.cores[0].pipes["MTE1"]
     assert mte1.instructions >= 1 + k // 16  # the fill and the transposing loads
 
+
+
+def test_cube_cores_trace_in_msprofs_layout(device, monkeypatch, tmp_path):
+    import json
+    monkeypatch.setenv("AICORE_SIM_TRACE", str(tmp_path))
+    m, n, k = 128, 128, 256
+    a, w = inputs(m, n, k, np.float16, seed=2)
+    c = np.zeros((m, n), np.float16)
+    linear_cube_kernel[2, rt.current_stream()](a, nz_weight(w), c, m, n, k, 64, 64, 128,
+                                               asc.QuantModes.F322F16)
+    (launch_dir,) = list(tmp_path.iterdir())
+    cores = sorted(p.name for p in (launch_dir / "simulator").iterdir() if p.is_dir())
+    assert cores == ["core0.cubecore0", "core1.cubecore0"]
+    trace = json.loads((launch_dir / "simulator" / "core0.cubecore0" / "trace.json").read_text())
+    lanes = {e["args"]["name"] for e in trace["traceEvents"]
+             if e.get("ph") == "M" and e.get("name") == "process_name"}
+    assert {"MTE1", "CUBE", "FIXP", "MTE2"} <= lanes
+    ops = {e["name"] for e in trace["traceEvents"] if e.get("ph") == "X"}
+    assert {"mmad", "fixpipe", "load_data_2d", "data_copy_nd2nz"} <= ops, ops

@@ -994,3 +994,24 @@ def test_names_with_a_missing_fact_say_which(mock_launcher_run, which, needs):
     for name in ("load_image_to_local", "LoadImageToLocalParams", "load_data_with_sparse",
                  "mmad_with_sparse", "LoadData2dTransposeParamsV2", "DataCopyEnhancedParams"):
         assert name not in _unsupported.not_yet("asc")
+
+
+@asc.jit(matmul_cube_only=True)
+def cube_registers_kernel(x: asc.GlobalAddress, on):
+    asc.set_hf32_mode(on)
+    asc.set_hf32_trans_mode(True)
+    asc.set_mm_layout_transform(0)
+    asc.set_fix_pipe_pre_quant_flag(0x3F800000)
+
+
+def test_cube_register_setters_emit_store_config(mock_launcher_run):
+    cube_registers_kernel[1](F32, True)
+    ir = launched_ir(mock_launcher_run)
+    values = Values(ir)
+    configs = ops_of(ir, "store_config")
+    kinds = [ir_pb.StoreConfigOp.Kind.Name(c.kind) for c in configs]
+    assert kinds == ["SET_HF32_MODE", "SET_HF32_TRANS_MODE", "SET_MM_LAYOUT_TRANSFORM",
+                     "SET_FIX_PIPE_PRE_QUANT"]
+    assert values.const(configs[1].value) == (1, "DT_BOOL")
+    assert values.const(configs[2].value) == (0, "DT_BOOL")
+    assert values.const(configs[3].value) == (0x3F800000, "DT_UINT64")

@@ -80,7 +80,9 @@ def data_copy(dst, src, *args, **kwargs) -> None:
 
     def slice_form(slice_list1, slice_list2, dim_value):
         raise NotSupportedError("asc.data_copy(dst, src, slice_list1, slice_list2, dim_value) "
-                                "(the SliceInfo form)")
+                                "needs how the SliceInfo lists address each side (the order of "
+                                "the dimensions and what stride, burst_len and shape_value "
+                                "count on Ascend 910B)")
 
     dispatch("data_copy", [
         Overload([Param("repeat_params", of_type(DataCopyParams))], params_form),
