@@ -881,5 +881,111 @@ TEST(CubeLoads, InitConstAndTransposingLoadsFeedTheCube) {
   }
 }
 
+// ---- Core identity and the checkers on the cube's memories
+// ---------------------------------------
+
+TEST(CubeCores, AnAicOnlyLaunchRunsOnTheCubeCoresWithTheirIdentity) {
+  // y[5b..5b+4] = block_idx, block_num, sub_block_idx, sub_block_num, is_aic on block b; 30
+  // blocks on Ascend910B1's 25 cube cores, so five run in a second wave.
+  KernelBuilder b("identity", "id.py", ir::KERNEL_AIC_ONLY);
+  uint32_t y = b.PointerParam("y", ir::DT_INT64);
+  uint32_t at = b.Mul(b.Sys(ir::SysValueOp::BLOCK_IDX), b.Const(5));
+  ir::TensorRef out = KernelBuilder::Gm(y, ir::DT_INT64);
+  const ir::SysValueOp::Kind kinds[] = {ir::SysValueOp::BLOCK_IDX, ir::SysValueOp::BLOCK_NUM,
+                                        ir::SysValueOp::SUB_BLOCK_IDX,
+                                        ir::SysValueOp::SUB_BLOCK_NUM, ir::SysValueOp::IS_AIC};
+  for (int i = 0; i < 5; ++i) {
+    uint32_t v = b.Sys(kinds[i]);
+    b.At(3 + i).ScalarStore(out, b.Add(at, b.Const(i)), v);
+  }
+  Device device(Config());
+  uint64_t z = Upload(device, std::vector<int64_t>(150, -1));
+  auto program = Decode(b.Build());
+  ASSERT_NE(program, nullptr);
+  auto r = device.Launch(*program, 30, {ArgValue::Address(z)}, Strict());
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->status, LaunchResult::Status::kOk);
+  ExpectStrictClean(*r);
+  ASSERT_EQ(r->cores.size(), 30u);
+  for (const CoreStats& core : r->cores) EXPECT_EQ(core.core_type, "aic");
+  std::vector<int64_t> got = Download<int64_t>(device, z, 150);
+  for (int64_t block = 0; block < 30; ++block) {
+    EXPECT_EQ(got[5 * block], block);
+    EXPECT_EQ(got[5 * block + 1], 30) << block;
+    EXPECT_EQ(got[5 * block + 2], 0) << block;  // a cube core is sub-block 0 of 1
+    EXPECT_EQ(got[5 * block + 3], 1) << block;
+    EXPECT_EQ(got[5 * block + 4], 1) << block;
+  }
+}
+
+// One load_data into L0A at `dst`, of `repeats` fractals, on an otherwise empty cube kernel.
+LaunchResult LoadInto(int64_t dst, int64_t repeats) {
+  KernelBuilder b("bad_load", "bad.py", ir::KERNEL_AIC_ONLY);
+  b.PointerParam("x", ir::DT_FLOAT16);
+  ir::LoadData2DOp ld;
+  *ld.mutable_dst() = Local(ir::MEM_L0A, ir::POS_A2, b.Const(dst, ir::DT_UINT64), ir::DT_FLOAT16);
+  *ld.mutable_src() = Local(ir::MEM_L1, ir::POS_A1, b.Const(0, ir::DT_UINT64), ir::DT_FLOAT16);
+  ld.set_repeat_times(b.Const(repeats));
+  ld.set_src_stride(b.Const(1));
+  b.At(4);
+  *b.AddOp()->mutable_load_data_2d() = ld;
+  Device device(Config());
+  uint64_t x = Upload(device, std::vector<uint16_t>(16, 0));
+  auto program = Decode(b.Build());
+  EXPECT_NE(program, nullptr);
+  if (program == nullptr) return {};
+  auto r = device.Launch(*program, 1, {ArgValue::Address(x)}, Strict());
+  EXPECT_TRUE(r.ok()) << r.status().message();
+  return r.ok() ? *r : LaunchResult{};
+}
+
+std::string Messages(const LaunchResult& r) {
+  std::string all;
+  for (const Diagnostic& d : r.diagnostics) all += d.message + "\n";
+  return all;
+}
+
+TEST(CubeCores, L0OperandsAreCheckedForAlignmentAndBounds) {
+  // L0A fractals start 512-byte aligned (hardware-910b.md 5); 64 KiB hold 128 fractals.
+  LaunchResult misaligned = LoadInto(256, 1);
+  EXPECT_NE(misaligned.status, LaunchResult::Status::kOk);
+  EXPECT_NE(Messages(misaligned).find("512"), std::string::npos) << Messages(misaligned);
+  EXPECT_NE(Messages(misaligned).find("bad.py:4"), std::string::npos) << Messages(misaligned);
+  LaunchResult past_end = LoadInto(127 * 512, 2);
+  EXPECT_NE(past_end.status, LaunchResult::Status::kOk);
+  EXPECT_NE(Messages(past_end).find("L0A"), std::string::npos) << Messages(past_end);
+  // The source's unwritten L1 bytes are a hull: a load of whole fractals warns nothing.
+  LaunchResult fine = LoadInto(126 * 512, 2);
+  EXPECT_EQ(fine.status, LaunchResult::Status::kOk) << Messages(fine);
+  EXPECT_TRUE(fine.diagnostics.empty()) << Messages(fine);
+}
+
+TEST(CubeCores, AVectorOnlyKernelHasNoCubeMemories) {
+  KernelBuilder b("no_cube", "nc.py");
+  ir::LoadData2DOp ld;
+  *ld.mutable_dst() = Local(ir::MEM_L0A, ir::POS_A2, b.Const(0, ir::DT_UINT64), ir::DT_FLOAT16);
+  *ld.mutable_src() = Local(ir::MEM_L1, ir::POS_A1, b.Const(0, ir::DT_UINT64), ir::DT_FLOAT16);
+  *b.AddOp()->mutable_load_data_2d() = ld;
+  auto p = DecodeKernel(b.Build());
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.status().message().find("L0A is not on the cores of a AIV_ONLY kernel"),
+            std::string::npos)
+      << p.status().message();
+}
+
+TEST(CubeCores, L0CToUbIsRefusedNamingTheChip) {
+  KernelBuilder b("c_to_ub", "cu.py", ir::KERNEL_MIX_AIC_1_2);
+  ir::FixpipeOp fp;
+  *fp.mutable_dst() = KB::Ub(b.Const(0, ir::DT_UINT64), ir::DT_FLOAT32);
+  *fp.mutable_src() = Local(ir::MEM_L0C, ir::POS_CO1, b.Const(0, ir::DT_UINT64), ir::DT_FLOAT32);
+  *b.AddOp()->mutable_fixpipe() = fp;
+  auto p = DecodeKernel(b.Build());
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.status().message().find("Ascend 910B (C220) has no L0C -> UB path; C reaches a "
+                                      "vector core through GM"),
+            std::string::npos)
+      << p.status().message();
+}
+
 }  // namespace
 }  // namespace aicore::sim::testing
