@@ -1,88 +1,12 @@
-"""A linear layer C = A x W^T written with raw cube instructions, as pyasc's linear_kernel_direct
-does (asc-api.md 10.6): static A1/A2/B2/CO1 tensors, A's K slices copied ND -> NZ into L1, the NZ
-weight copied with DataCopyParams, load_data into L0A/L0B, mmad over the K slices (the first
-overwrites L0C, the later ones accumulate) and fixpipe out of L0C, with PIPE_ALL barriers between
-the stages and no flags.
-
-Layouts (all float16 inputs): A is M x K row-major; W is the N x K weight stored NZ, K panels of
-16 (element (j, c) at ((c // 16) * N + j) * 16 + c % 16); C is M x N row-major, float16
-(quant=F322F16) or float32 (quant=NoQuant). M, N, K, the tiles and quant are compile-time (one
-compilation each): K a multiple of TILE_K; TILE_M, TILE_N and TILE_K multiples of 16, with
-TILE_M x TILE_K and TILE_K x TILE_N halves fitting L0A / L0B (64 KiB each), TILE_M x TILE_N
-floats fitting L0C (128 KiB), and both halves' slices fitting L1 (512 KiB).
+"""Cube kernels of the tests: the linear layer of asc-api.md 10.6 in raw cube instructions (the
+example's, examples/linear_cube.py, imported as a user would) and, below, a matmul through
+TPipe/TQue cube positions with tails in every dimension, and a quantising fixpipe per QuantModes.
 """
 import asc
 import asc.runtime.config as config
 
-FRACTAL = 16          # rows and columns of a 16 x 16 b16 fractal
-FRACTAL_ELEMS = 256   # elements of one fractal (512 bytes of float16)
-
-
-@asc.jit
-def accumulate_tile(a_gm, w_gm, a_l1, w_l1, a_l0, w_l0, c_l0, row0, n0, m_act, n_act,
-                    n: asc.ConstExpr[int], k: asc.ConstExpr[int], tile_m: asc.ConstExpr[int],
-                    tile_n: asc.ConstExpr[int], tile_k: asc.ConstExpr[int]):
-    """c_l0 = A[row0 : row0 + m_act, :] x W[n0 : n0 + n_act, :]^T, one K slice at a time."""
-    panels = tile_k // FRACTAL  # K panels of 16 columns in one slice
-    for k0 in range(0, k, tile_k):
-        first = k0 == 0
-        # A's slice, m_act x tile_k, lands in L1 as panels of tile_m rows x 16 columns.
-        asc.data_copy(a_l1, a_gm[row0 * k + k0:],
-                      asc.Nd2NzParams(1, m_act, tile_k, 0, k, tile_m, 1, 0))
-        # W's slice: one chunk of n_act rows (16 K values each) per K panel.
-        asc.data_copy(w_l1, w_gm[(k0 // FRACTAL) * n * FRACTAL + n0 * FRACTAL:],
-                      asc.DataCopyParams(panels, n_act, n - n_act, tile_n - n_act))
-        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
-        # L0A: per 16-row band, its panels' fractals one after the other.
-        for band in asc.static_range(tile_m // FRACTAL):
-            asc.load_data(a_l0[band * panels * FRACTAL_ELEMS:], a_l1[band * FRACTAL_ELEMS:],
-                          asc.LoadData2DParams(0, panels, tile_m // FRACTAL, 0, 0, False, 0))
-        asc.load_data(w_l0, w_l1,
-                      asc.LoadData2DParams(0, tile_k * tile_n // FRACTAL_ELEMS, 1, 0, 0, False, 0))
-        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
-        asc.mmad(c_l0, a_l0, w_l0,
-                 asc.MmadParams(m=m_act, n=n_act, k=tile_k, unit_flag=0, cmatrix_source=False,
-                                cmatrix_init_val=first))
-        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
-
-
-@asc.jit(matmul_cube_only=True, kernel_type=config.KernelType.AIC_ONLY)
-def linear_cube_kernel(a: asc.GlobalAddress, w: asc.GlobalAddress, c: asc.GlobalAddress,
-                       m: asc.ConstExpr[int], n: asc.ConstExpr[int], k: asc.ConstExpr[int],
-                       tile_m: asc.ConstExpr[int], tile_n: asc.ConstExpr[int],
-                       tile_k: asc.ConstExpr[int], quant: asc.ConstExpr):
-    """C's tiles, tile_m x tile_n each, shared out over the cube cores. `quant` is the fixpipe's
-    asc.QuantModes: F322F16 for a float16 C (pyasc's example), NoQuant for a float32 C."""
-    if asc.ascend_is_aic():
-        a_gm, w_gm, c_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
-        a_gm.set_global_buffer(a)
-        w_gm.set_global_buffer(w)
-        c_gm.set_global_buffer(c)
-        l1 = asc.LocalTensor(asc.uint8, asc.TPosition.A1, 0, 1024 * 1024)
-        l0a = asc.LocalTensor(asc.uint8, asc.TPosition.A2, 0, 64 * 1024)
-        l0b = asc.LocalTensor(asc.uint8, asc.TPosition.B2, 0, 64 * 1024)
-        l0c = asc.LocalTensor(asc.uint8, asc.TPosition.CO1, 0, 128 * 1024)
-        a_l1 = l1.reinterpret_cast(asc.float16)
-        w_l1 = l1[tile_m * tile_k * asc.float16.sizeof():].reinterpret_cast(asc.float16)
-        a_l0 = l0a.reinterpret_cast(asc.float16)
-        w_l0 = l0b.reinterpret_cast(asc.float16)
-        c_l0 = l0c.reinterpret_cast(asc.float32)
-        m_tiles = asc.ceildiv(m, tile_m)
-        tiles = m_tiles * asc.ceildiv(n, tile_n)
-        for tile in asc.range(asc.get_block_idx(), tiles, asc.get_block_num()):
-            row0 = (tile % m_tiles) * tile_m
-            n0 = (tile // m_tiles) * tile_n
-            m_act = tile_m if m - row0 > tile_m else m - row0
-            n_act = tile_n if n - n0 > tile_n else n - n0
-            accumulate_tile(a_gm, w_gm, a_l1, w_l1, a_l0, w_l0, c_l0, row0, n0, m_act, n_act,
-                            n, k, tile_m, tile_n, tile_k)
-            # src_stride: one 16-column band of L0C is tile_m rows high.
-            asc.fixpipe(c_gm[row0 * n + n0:], c_l0,
-                        asc.FixpipeParamsV220(n_size=n_act, m_size=m_act, src_stride=tile_m,
-                                              dst_stride=n, quant_pre=quant),
-                        asc.FixpipeConfig.cfg_row_major())
-            asc.pipe_barrier(asc.PipeID.PIPE_ALL)
-
+# The 10.6 linear layer is the example's (examples/linear_cube.py), imported as users would.
+from linear_cube import FRACTAL, accumulate_tile, linear_cube_kernel  # noqa: F401
 
 
 # ---- A matmul through TPipe/TQue cube positions, tails in every dimension --------------------
