@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 
+#include "sim/isa/opcode.h"
 #include "sim/sync/hard_event.h"
 
 namespace aicore::sim {
@@ -15,6 +16,40 @@ std::string Pair(uint32_t event, uint32_t id) {
 }
 
 std::string PipeLabel(PipeId p) { return "PIPE_" + std::string(PipeName(p)); }
+
+// "the ready bit of L0C[0x0, 0x200) to be 1": what a unit-flag waiter waits for.
+std::string UnitBit(const WaiterInfo& w) {
+  return "the ready bit of " + RangeText("L0C", w.block_lo, w.block_hi) + " to be " +
+         (w.want_set ? "1" : "0");
+}
+
+std::string Mnemonic(const Instr& in) { return std::string(Info(in.opcode).mnemonic); }
+
+// A blocked Mmad or Fixpipe (see WaiterInfo::unit_flag), as one diagnostic.
+std::string UnitFlagMessage(const WaiterInfo& w, const Program& program) {
+  std::string flipper = w.want_set ? "an mmad" : "a fixpipe";
+  std::string msg = ": unit_flag " + std::to_string(w.unit_mode) + " waits for " + UnitBit(w) +
+                    " (" + (w.want_set ? "set by " : "cleared by ") + flipper +
+                    " with unit_flag 3), and it is " + (w.want_set ? "0" : "1");
+  if (w.unit_last != nullptr) {
+    msg += " (" + std::string(w.want_set ? "cleared" : "set") + " by " + Mnemonic(*w.unit_last) +
+           " at " + program.Where(*w.unit_last) + ")";
+  } else {
+    msg += " (no instruction flipped it in this block)";
+  }
+  if (w.queued_set != nullptr) {
+    msg += "; " + Mnemonic(*w.queued_set) + " at " + program.Where(*w.queued_set) +
+           ", which would flip it, is queued on " + PipeLabel(w.queued_set_pipe) +
+           " behind an instruction that cannot start";
+  } else {
+    msg += "; no " + std::string(w.want_set ? "mmad" : "fixpipe") +
+           " with unit_flag 3 on this block remains to be executed on this core";
+  }
+  return msg + ". Fix: give " + (w.want_set ? "the last mmad writing" : "the fixpipe reading") +
+         " these L0C blocks unit_flag 3 (ascendc-semantics.md 3.5), make the mmad's m x n and " +
+         "the fixpipe's m_size x n_size cover the same blocks, or synchronise the two with " +
+         "M_FIX / FIX_M flags and unit_flag 0.";
+}
 
 // The waiters of one core by pipe, and what each waits on: the wait-for graph whose cycles are
 // the deadlocks no single missing set explains.
@@ -64,12 +99,14 @@ class WaitGraph {
     if (w != by_pipe_.end()) {
       const WaiterInfo& info = *w->second;
       std::string s = PipeLabel(at) + " waits at " + program.Where(*info.wait) + " for " +
-                      Pair(info.event, info.id);
+                      (info.unit_flag ? UnitBit(info) : Pair(info.event, info.id));
+      std::string setter =
+          info.unit_flag ? Mnemonic(*info.wait) == "mmad" ? "fixpipe" : "mmad" : "set_flag";
       if (info.queued_set != nullptr) {
-        return s + ", whose set_flag at " + program.Where(*info.queued_set) + " is queued on " +
-               PipeLabel(info.queued_set_pipe) + " behind ";
+        return s + ", whose " + setter + " at " + program.Where(*info.queued_set) +
+               " is queued on " + PipeLabel(info.queued_set_pipe) + " behind ";
       }
-      return s + ", whose set_flag the scalar unit has not issued yet, because ";
+      return s + ", whose " + setter + " the scalar unit has not issued yet, because ";
     }
     const WaiterInfo& s = *scalar_;
     std::string where = s.scalar_at != nullptr ? " at " + program.Where(*s.scalar_at) : "";
@@ -163,6 +200,11 @@ void ReportDeadlock(const std::vector<WaiterInfo>& waiters, Cycle now, Diagnosti
       msg += ": the core cannot make progress (" + w.scalar_state +
              ") and no event is pending. Fix: check the pipe_barrier(PIPE_ALL) and flag pairs "
              "around this point.";
+      sink.Error(sink.Make(Diagnostic::Kind::kDeadlock, Diagnostic::Severity::kError, site, msg));
+      continue;
+    }
+    if (w.unit_flag) {
+      msg += UnitFlagMessage(w, sink.program());
       sink.Error(sink.Make(Diagnostic::Kind::kDeadlock, Diagnostic::Severity::kError, site, msg));
       continue;
     }

@@ -37,6 +37,14 @@ struct WaiterInfo {
   ScalarStall scalar_stall = ScalarStall::kNone;
   PipeId scalar_stalled_pipe = PipeId::kS;  // kQueueFull: the pipe whose queue is full
   std::vector<SetFlagInfo> set_flags;       // flags set on this core that nothing consumed
+  // A Mmad or Fixpipe (`wait`) blocked by the unit flag: the L0C block whose ready bit holds
+  // the other value than the one it waits for, and what flipped it last (nullptr: nothing this
+  // block). queued_set: an instruction with unit_flag 3 that would flip it, queued.
+  bool unit_flag = false;
+  uint32_t unit_mode = 0;
+  uint64_t block_lo = 0, block_hi = 0;  // L0C byte addresses
+  bool want_set = false;
+  const Instr* unit_last = nullptr;
 };
 
 // One ERROR diagnostic of kind DEADLOCK per cycle of waits, then one per waiter.

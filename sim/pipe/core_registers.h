@@ -11,6 +11,7 @@
 #include "sim/isa/program.h"
 #include "sim/isa/scalar_ops.h"
 #include "sim/isa/semantics/atomic.h"
+#include "sim/pipe/l0c_ready.h"
 #include "sim/pipe/vector_mask.h"
 
 namespace aicore::sim {
@@ -35,6 +36,9 @@ struct CubeRegisters {
   bool hf32 = false;              // CTRL[46] (set_hf32_mode): float Mmad inputs rounded to HF32
   bool hf32_toward_zero = false;  // CTRL[47] (set_hf32_trans_mode): 1 rounds toward zero
   bool mm_n_first = false;        // CTRL[51] (set_mm_layout_transform): the cube computes N first
+  // The L0C ready bits of the unit flag (3.5): read and flipped by PIPE_M and PIPE_FIX as their
+  // instructions start, not at issue.
+  L0cReadyBits l0c_ready;
 };
 
 // The special registers PIPE_V writes and the scalar unit reads: byte offsets in MemSpace::kSpr.

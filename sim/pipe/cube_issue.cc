@@ -24,6 +24,7 @@ constexpr int64_t kMaxLoadRepeats = 255;       // LoadData 2D repeatTimes (hardw
 constexpr int64_t kMaxFixpipeN = 4095;         // nSize (4.1)
 constexpr int64_t kMaxInitConstField = 32767;  // InitConstValueParams on A2 (Ascend C page)
 constexpr uint64_t kMmadDstAlignment = 1024;   // an Mmad's L0C page (3.3)
+constexpr uint64_t kL0cRowBytes = 16 * 4;      // a row of a 16 x 16 L0C fractal of 32-bit C
 // From this many 16 x 16 fractals of C on, the hardware orders two Mmads accumulating into the
 // same L0C itself; below it they need pipe_barrier(PIPE_M) (3.4).
 constexpr uint64_t kMmadInterlockFractals = 10;
@@ -67,6 +68,16 @@ std::string Hex(uint64_t v) {
   char buf[19];
   std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
   return buf;
+}
+
+// unit_flag is 0 (off), 2 or 3 (ascendc-semantics.md 3.5, 4.1); 1 has no meaning there.
+bool UnitFlagValid(const Evaluator& ev, uint64_t unit) {
+  if (unit == 1) {
+    return ev.Fail(
+        "unit_flag = 1 is not a unit-flag mode: 0 (off), 2 (wait for the L0C ready "
+        "bits) or 3 (wait, then flip them) (ascendc-semantics.md 3.5)");
+  }
+  return true;
 }
 
 cube::MmadTypes MmadTypesOf(DType input) {
@@ -208,11 +219,7 @@ bool BuildMmad(const Instr& instr, const std::vector<ScalarValue>& /*values*/, c
       !ev.InRange(f.unit_flag, "unit_flag", 3, &unit)) {
     return false;
   }
-  if (unit != 0) {
-    return ev.Fail("unit_flag = " + std::to_string(unit) +
-                   " is not supported by aicore-sim yet (the L0C ready bits of 3.5 come with "
-                   "the unit-flag checker); synchronise mmad and fixpipe with M_FIX flags");
-  }
+  if (!UnitFlagValid(ev, unit)) return false;
   a.m = static_cast<uint32_t>(mv);
   a.n = static_cast<uint32_t>(nv);
   a.k = static_cast<uint32_t>(kv);
@@ -268,6 +275,13 @@ bool BuildMmad(const Instr& instr, const std::vector<ScalarValue>& /*values*/, c
     return false;
   }
   if (c_span > 0) out->ranges[out->num_ranges - 1].pipe_ordered = interlock;
+  // The rows [0, m) of each 16-column block of C (3.5's bits are per 512-byte block).
+  out->unit = UnitFlagUse{static_cast<uint8_t>(unit),
+                          true,
+                          c_addr,
+                          a.m * kL0cRowBytes,
+                          cube::CeilTo(a.m, 16) * kL0cRowBytes,
+                          c_span > 0 ? cube::CeilTo(a.n, 16) / 16 : 0};
   out->src0 = Transfer{a_host, a_span, a_span, a_span > 0 ? 1u : 0u};
   out->src1 = Transfer{b_host, b_span, b_span, b_span > 0 ? 1u : 0u};
   out->dst = Transfer{c_host, c_span, c_span, c_span > 0 ? 1u : 0u};
@@ -304,10 +318,10 @@ bool BuildFixpipe(const Instr& instr, const std::vector<ScalarValue>& /*values*/
                    " is not supported by aicore-sim yet (NZ2ND batches come with the Matmul "
                    "library); issue one fixpipe per matrix");
   }
-  if (unit != 0) {
+  if (!UnitFlagValid(ev, unit)) return false;
+  if (unit != 0 && Flag(ev, f.is_channel_split, false)) {
     return ev.Fail("unit_flag = " + std::to_string(unit) +
-                   " is not supported by aicore-sim yet (the L0C ready bits of 3.5 come with "
-                   "the unit-flag checker); synchronise mmad and fixpipe with M_FIX flags");
+                   " cannot be combined with is_channel_split (ascendc-semantics.md 3.5)");
   }
   if (Flag(ev, f.is_channel_split, false)) {
     return ev.Fail(
@@ -409,6 +423,10 @@ bool BuildFixpipe(const Instr& instr, const std::vector<ScalarValue>& /*values*/
   }
   out->src0_addr = src_addr;
   out->dst_addr = dst_addr;
+  // The rows [0, m) of each 16-column block it reads, src_stride rows apart.
+  out->unit = UnitFlagUse{
+      static_cast<uint8_t>(unit), false, src_addr, a.m * kL0cRowBytes, a.src_stride * kL0cRowBytes,
+      cube::CeilTo(a.n, 16) / 16};
   out->gm_cache_mode = m->dst.cache_mode;
   out->bursts = chunks;
   out->bytes = chunks * chunk;

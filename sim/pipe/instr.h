@@ -10,6 +10,7 @@
 #include "sim/isa/program.h"
 #include "sim/isa/semantics/atomic.h"
 #include "sim/isa/semantics/movement.h"
+#include "sim/mem/l0c_blocks.h"
 #include "sim/mem/mem_range.h"
 #include "sim/pipe/vector_mask.h"
 
@@ -126,6 +127,8 @@ struct IssuedInstr {
   // A store into GM under an atomic mode: each element lands as op(old, new) in this type.
   DType atomic_type = DType::kInvalid;
   AtomicOp atomic_op = AtomicOp::kSum;
+  // mmad / fixpipe with a unit flag: the L0C blocks whose ready bits it waits for (and flips).
+  UnitFlagUse unit;
   // Memory touched (sources then destination), for the checkers and auto_sync at issue.
   // mrg_sort: up to four lists, dst and VMS4_SR; compare's register form: CMPMASK. The ranges
   // live with the scalar unit's pending item (IssueSlot) and are read only before the

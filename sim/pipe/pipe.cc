@@ -115,6 +115,12 @@ bool Pipe::StartHead(Cycle now) {
   SyncRole role = SyncRoleOf(Info(in.instr->opcode).op_class);
   Cycle earliest = MaxCycle(in.ready, accept_at_);
   if (role == SyncRole::kBarrier) earliest = MaxCycle(earliest, max_end_);
+  if (role == SyncRole::kNone) {
+    // Blocked (Cycle::Max()): the core wakes the pipe when what it waits for changes.
+    Cycle gate = listener_.StartGate(in);
+    if (gate == Cycle::Max()) return false;
+    earliest = MaxCycle(earliest, gate);
+  }
   if (earliest > now) {
     ScheduleStart(earliest);
     return false;
@@ -171,6 +177,7 @@ bool Pipe::StartHead(Cycle now) {
       stats_.bytes += in.bytes;
       ctx_.events.Push(t.end, EventKind::kEnd, core_, static_cast<uint8_t>(id_), slot);
       Record(in, now, t.end);
+      listener_.OnStart(in, now, t.end);
       break;
     }
   }

@@ -33,6 +33,11 @@ class PipeListener {
   virtual void OnSetFlag(uint32_t flag, const Instr* instr, Cycle now) = 0;
   // A wait_flag passed on this pipe and consumed its flag.
   virtual void OnWaitPassed(uint32_t flag, const Instr* instr, Cycle now) = 0;
+  // State the core's units share beyond the flags (the unit flag's L0C ready bits): the earliest
+  // cycle `in` may start, Cycle::Max() while it is blocked (the core then calls Pipe::Wake when
+  // the state changes); and `in` started at `now`, ending at `end`.
+  virtual Cycle StartGate(const IssuedInstr& /*in*/) { return Cycle(); }
+  virtual void OnStart(const IssuedInstr& /*in*/, Cycle /*now*/, Cycle /*end*/) {}
 };
 
 // When an instruction that starts now lets the pipe start its next one, and when it ends.
@@ -69,6 +74,11 @@ class Pipe {
   void Push(const IssuedInstr& in);
   // Starts every head instruction that can start at `now`; schedules the next attempt.
   void TryStart(Cycle now);
+  // What its head waits for may have changed: try to start it at `now` (an event, so a pipe
+  // never starts inside another's start).
+  void Wake(Cycle now) {
+    if (!queue_.empty()) ScheduleStart(now);
+  }
   // The end event of in-flight slot `slot`: performs its writes.
   void OnEnd(uint64_t slot, Cycle now);
 

@@ -231,11 +231,15 @@ void ScalarUnit::NoteIssued(PipeId pipe, const IssuedInstr& issued) {
       if (track_) auto_sync_.OnOrderChanged();
       break;
     case SyncRole::kNone: {
+      // A unit-flag wait orders the access after the flip it waits for (an Mmad's result before
+      // the Fixpipe reading it, that read before the next Mmad's write).
+      if (order_.OnUnitFlagWait(pipe, issued.unit) && track_) auto_sync_.OnOrderChanged();
       uint64_t seq = order_.OnAccess(pipe);
       if (track_) auto_sync_.OnAccess(pipe, seq, issued.ranges, issued.num_ranges, issued.instr);
       if (races_ != nullptr) {
         races_->OnAccess(SiteOf(issued.instr, pipe), seq, issued.ranges, issued.num_ranges);
       }
+      order_.OnUnitFlagFlip(pipe, seq, issued.unit);
       break;
     }
   }

@@ -99,6 +99,19 @@ void AiCore::OnWaitPassed(uint32_t flag, const Instr* instr, Cycle now) {
   scalar_->OnWaitPassed(flag, instr, now);
 }
 
+Cycle AiCore::StartGate(const IssuedInstr& in) {
+  return registers_.cube.l0c_ready.Earliest(in.unit);
+}
+
+void AiCore::OnStart(const IssuedInstr& in, Cycle now, Cycle end) {
+  if (in.unit.mode != 3) return;
+  registers_.cube.l0c_ready.OnStart(in.unit, in.instr, end);
+  // The other side of the handoff may be blocked on these bits (PIPE_M or PIPE_FIX).
+  for (auto& p : pipes_) {
+    if (p != nullptr) p->Wake(now);
+  }
+}
+
 void AiCore::OnSetFlag(uint32_t flag, const Instr* instr, Cycle now) {
   last_setter_[flag] = instr;
   ++pending_flag_events_;
@@ -222,6 +235,38 @@ std::string AiCore::DescribeEvent(const Event& e) const {
   return s;
 }
 
+bool AiCore::UnitFlagWaiter(const Pipe& p, const WaiterInfo& base,
+                            std::vector<WaiterInfo>* out) const {
+  const IssuedInstr& head = p.queue().front();
+  const L0cReadyBits& bits = registers_.cube.l0c_ready;
+  uint64_t block = 0;
+  if (!bits.FirstBlocked(head.unit, &block)) return false;
+  WaiterInfo info = base;
+  info.pipe = p.id();
+  info.wait = head.instr;
+  info.unit_flag = true;
+  info.unit_mode = head.unit.mode;
+  info.block_lo = block * kL0cBlockBytes;
+  info.block_hi = info.block_lo + kL0cBlockBytes;
+  info.want_set = !head.unit.writer;
+  info.unit_last = bits.At(block).by;
+  // The instruction of the other side that would flip this block, if one is queued.
+  for (const auto& q : pipes_) {
+    if (q == nullptr || info.queued_set != nullptr) continue;
+    for (size_t k = 0; k < q->queue().size() && info.queued_set == nullptr; ++k) {
+      const UnitFlagUse& use = q->queue()[k].unit;
+      if (use.mode != 3 || use.writer == head.unit.writer) continue;
+      ForEachL0cBlock(use, [&](uint64_t b) {
+        if (b != block) return;
+        info.queued_set = q->queue()[k].instr;
+        info.queued_set_pipe = q->id();
+      });
+    }
+  }
+  out->push_back(std::move(info));
+  return true;
+}
+
 void AiCore::CollectWaiters(std::vector<WaiterInfo>* out) const {
   if (!running_) return;
   const Program& program = ctx_.program;
@@ -282,7 +327,15 @@ void AiCore::CollectWaiters(std::vector<WaiterInfo>* out) const {
   };
   bool any = false;
   for (const auto& p : pipes_) {
-    if (p == nullptr) continue;
+    if (p == nullptr || p->queue().empty()) continue;
+    if (UnitFlagWaiter(*p, base, out)) {
+      if (!scalar_->done()) {
+        out->back().scalar_at = scalar_at;
+        out->back().scalar_state = scalar_state;
+      }
+      any = true;
+      continue;
+    }
     const IssuedInstr* w = p->BlockedWait();
     if (w == nullptr) continue;
     WaiterInfo info = base;

@@ -58,6 +58,8 @@ class AiCore : public PipeListener, public ScalarHost {
   void OnInstrEnd(PipeId pipe, Cycle now) override;
   void OnSetFlag(uint32_t flag, const Instr* instr, Cycle now) override;
   void OnWaitPassed(uint32_t flag, const Instr* instr, Cycle now) override;
+  Cycle StartGate(const IssuedInstr& in) override;
+  void OnStart(const IssuedInstr& in, Cycle now, Cycle end) override;
   // ScalarHost
   CoreType core_type() const override { return spec_.type; }
   uint32_t sub_block_idx() const override { return sub_block_.idx; }
@@ -73,6 +75,8 @@ class AiCore : public PipeListener, public ScalarHost {
   void CheckBlockEnd(Cycle now);
   CoreStats BlockStats(Cycle end) const;
   void OnFlagVisible(uint32_t flag, Cycle now);
+  // `p`'s head, blocked by the unit flag's L0C ready bits, as a waiter; false if it is not.
+  bool UnitFlagWaiter(const Pipe& p, const WaiterInfo& base, std::vector<WaiterInfo>* out) const;
 
   uint32_t index_;
   const CoreSpec& spec_;

@@ -18,6 +18,7 @@ void HappensBefore::Reset() {
   for (Clock& c : clock_) c.fill(0);
   std::fill(flag_valid_.begin(), flag_valid_.end(), 0);
   std::fill(waits_ahead_.begin(), waits_ahead_.end(), 0);
+  unit_blocks_.clear();
 }
 
 HappensBefore::Clock HappensBefore::Known(PipeId p) const {
@@ -70,6 +71,35 @@ void HappensBefore::OnDrain(PipeId pipe) {
 void HappensBefore::OnBarrierAll() {
   for (int q = 0; q < kNumPipes; ++q) clock_[kS][q] = count_[q];
   ++count_[kS];
+}
+
+bool HappensBefore::OnUnitFlagWait(PipeId pipe, const UnitFlagUse& use) {
+  if (use.mode == 0) return false;
+  Clock& c = clock_[PipeIndex(pipe)];
+  bool learnt = false;
+  ForEachL0cBlock(use, [&](uint64_t b) {
+    // A bit holding the other value waits for a flip the program has not issued yet: nothing
+    // is known to come before it (at run time it may never come: a deadlock).
+    if (b >= unit_blocks_.size() || unit_blocks_[b].set == use.writer) return;
+    for (int q = 0; q < kNumPipes; ++q) {
+      if (unit_blocks_[b].clock[q] > c[q]) {
+        c[q] = unit_blocks_[b].clock[q];
+        learnt = true;
+      }
+    }
+  });
+  return learnt;
+}
+
+void HappensBefore::OnUnitFlagFlip(PipeId pipe, uint64_t seq, const UnitFlagUse& use) {
+  if (use.mode != 3) return;
+  // It flips the bits when it ends, after every earlier instruction of its pipe.
+  Clock k = Known(pipe);
+  k[PipeIndex(pipe)] = seq;
+  ForEachL0cBlock(use, [&](uint64_t b) {
+    if (b >= unit_blocks_.size()) unit_blocks_.resize(b + 1);
+    unit_blocks_[b] = UnitBlock{use.writer, k};
+  });
 }
 
 }  // namespace aicore::sim

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/isa/pipe_id.h"
+#include "sim/mem/l0c_blocks.h"
 
 namespace aicore::sim {
 
@@ -30,6 +31,12 @@ class HappensBefore {
   void OnBarrier(PipeId pipe);  // pipe_barrier(pipe) for a pipe the core has
   void OnBarrierAll();          // PIPE_ALL: the scalar unit waited for every pipe to drain
   void OnDrain(PipeId pipe);    // the scalar unit waited for `pipe` to drain
+  // The unit flag (ascendc-semantics.md 3.5), as the program order predicts the L0C ready bits:
+  // an instruction on `pipe` waiting for its blocks' bits is ordered after what flipped them to
+  // the value it waits for (true if it learnt something); with unit_flag 3 the instruction, `seq`
+  // on `pipe`, flips them when it ends.
+  bool OnUnitFlagWait(PipeId pipe, const UnitFlagUse& use);
+  void OnUnitFlagFlip(PipeId pipe, uint64_t seq, const UnitFlagUse& use);
 
   // What an instruction issued now on `p` is ordered after: the pipe's own clock and the scalar
   // unit's (anything issued after a scalar-side wait starts after it).
@@ -45,6 +52,12 @@ class HappensBefore {
   // Waits issued before any set of their flag: the next set pairs with them at run time, so it
   // must not teach a later wait anything.
   std::vector<uint32_t> waits_ahead_;
+  // Per L0C block: its predicted ready bit and what the flip to it carries (zero: never flipped).
+  struct UnitBlock {
+    bool set = false;
+    Clock clock{};
+  };
+  std::vector<UnitBlock> unit_blocks_;
 };
 
 }  // namespace aicore::sim

@@ -274,3 +274,64 @@ def test_cube_cores_trace_in_msprofs_layout(device, monkeypatch, tmp_path):
     assert {"MTE1", "CUBE", "FIXP", "MTE2"} <= lanes
     ops = {e["name"] for e in trace["traceEvents"] if e.get("ph") == "X"}
     assert {"mmad", "fixpipe", "load_data_2d", "data_copy_nd2nz"} <= ops, ops
+
+
+@asc.jit(matmul_cube_only=True)
+def unit_flag_tiles_kernel(b: asc.GlobalAddress, c: asc.GlobalAddress, m: asc.ConstExpr[int],
+                           n: asc.ConstExpr[int], k: asc.ConstExpr[int],
+                           last_unit: asc.ConstExpr[int]):
+    """Two tiles of C (m x n, float32) = ones (m x k) x B (k x n): per tile two Mmads over the K
+    halves (unit_flag 2, then `last_unit`) and a fixpipe with unit_flag 3, with no M_FIX or FIX_M
+    flag and no barrier between them: the L0C ready bits hand each tile over (3.5), and tile 1's
+    Mmads wait for tile 0's fixpipe to have read L0C."""
+    b_gm, c_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    b_gm.set_global_buffer(b)
+    c_gm.set_global_buffer(c)
+    l1 = asc.LocalTensor(asc.float16, asc.TPosition.B1, 0, k * n)
+    l0a = asc.LocalTensor(asc.float16, asc.TPosition.A2, 0, m * k)
+    l0b = asc.LocalTensor(asc.float16, asc.TPosition.B2, 0, k * n)
+    l0c = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, m * n)
+    asc.init_const_value(l0a, asc.InitConstValueParams(repeat_times=1,
+                                                       block_num=m * k * 2 // 512,
+                                                       dst_gap=0, init_value=1.0))
+    asc.data_copy(l1, b_gm, asc.Nd2NzParams(1, k, n, 0, n, k, 1, 0))
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    for p in asc.static_range(k // 16):
+        asc.load_data_with_transpose(l0b[p * n * 16:], l1[p * 256:],
+                                     asc.LoadData2dTransposeParams(0, n // 16, k // 16, 0, 0, 0))
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    half = k // 2
+    for tile in asc.static_range(2):
+        asc.mmad(l0c, l0a, l0b, asc.MmadParams(m=m, n=n, k=half, unit_flag=2,
+                                               cmatrix_source=False, cmatrix_init_val=True))
+        asc.pipe_barrier(asc.PipeID.PIPE_M)  # 6 fractals of C: the cube does not interlock
+        asc.mmad(l0c, l0a, l0b[half * n:], asc.MmadParams(m=m, n=n, k=half, unit_flag=last_unit,
+                                                          cmatrix_source=False,
+                                                          cmatrix_init_val=False))
+        asc.fixpipe(c_gm[tile * m * n:], l0c,
+                    asc.FixpipeParamsV220(n_size=n, m_size=m, src_stride=m, dst_stride=n,
+                                          unit_flag=3))
+
+
+def test_unit_flags_hand_l0c_between_mmad_and_fixpipe(device):
+    m, n, k = 32, 48, 64
+    rng = np.random.default_rng(6)
+    b = rng.uniform(-1, 1, (k, n)).astype(np.float16)
+    c = np.zeros((2, m, n), np.float32)
+    report = unit_flag_tiles_kernel[1, rt.current_stream()](b, c, m, n, k, 3)
+    assert report.status == "OK"
+    want = chunked_matmul(np.ones((m, k), np.float16), np.ascontiguousarray(b.T), k // 2, 16)
+    assert np.array_equal(c[0], want) and np.array_equal(c[1], want)
+
+
+def test_a_fixpipe_waiting_for_bits_no_mmad_sets_is_a_deadlock(device):
+    from asc.runtime.errors import DeadlockError
+    m, n, k = 32, 48, 64
+    b = np.ones((k, n), np.float16)
+    c = np.zeros((2, m, n), np.float32)
+    with pytest.raises(DeadlockError) as info:
+        # The last Mmad keeps the bits at 0 (unit_flag 2): the fixpipe waits for them forever.
+        unit_flag_tiles_kernel[1, rt.current_stream()](b, c, m, n, k, 2, check="warn")
+    text = str(info.value)
+    assert "ready bit of L0C[0, 512) to be 1" in text, text
+    assert "fixpipe" in text and "test_cube.py" in text, text

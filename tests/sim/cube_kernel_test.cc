@@ -581,7 +581,7 @@ TEST(CubeLinear, ReportsTheCubePipes) {
 
 // ---- Pipe ordering, races and bound pipes ----------------------------------------------------
 
-constexpr uint32_t kMte2Mte1 = 0, kMte1M = 2, kMFix = 17;
+constexpr uint32_t kMte2Mte1 = 0, kMte1M = 2, kMFix = 17, kFixM = 18;
 
 // A (m x k) and B^T (n x k) fp16 in GM, loaded once; then `mmads` Mmads of m x n x k into L0C,
 // the first initialising, the others accumulating, with `barrier` PIPE_M barriers between them
@@ -592,6 +592,11 @@ struct LoopShape {
   bool barrier = false;
   bool fix_flag = true;    // false: the fixpipe reads L0C with nothing ordering it after the mmads
   int loads_per_mmad = 0;  // > 0: reload L0A/L0B this often before each Mmad (an MTE1-bound loop)
+  // The unit flags (ascendc-semantics.md 3.5) of the K loop's Mmads but the last, of the last
+  // and of the fixpipe; `tiles` repeats the Mmads and the fixpipe (into the next C of a
+  // tiles x m x n output), after a FIX_M flag when fix_flag is set.
+  int mmad_unit = 0, last_unit = 0, fix_unit = 0;
+  int tiles = 1;
 };
 
 ir::Kernel LoopKernel(const LoopShape& s) {
@@ -643,43 +648,51 @@ ir::Kernel LoopKernel(const LoopShape& s) {
   loads();
   b.At(14).SetFlag(kMte1M, id0);
   b.At(14).WaitFlag(kMte1M, id0);
-  for (int i = 0; i < s.mmads; ++i) {
-    for (int r = 0; r < s.loads_per_mmad; ++r) {
-      b.Barrier(ir::PIPE_MTE1);  // a reload rewrites what the last one wrote
-      loads();
-      b.At(14).SetFlag(kMte1M, id0);
-      b.At(14).WaitFlag(kMte1M, id0);
+  for (int tile = 0; tile < s.tiles; ++tile) {
+    if (tile > 0 && s.fix_flag) {
+      b.At(19).SetFlag(kFixM, id0);  // the next tile's Mmads overwrite what the fixpipe reads
+      b.At(19).WaitFlag(kFixM, id0);
     }
-    if (i > 0 && s.barrier) b.Barrier(ir::PIPE_M);
-    b.At(20);
-    ir::MmadOp mm;
-    *mm.mutable_dst() = Local(ir::MEM_L0C, ir::POS_CO1, u(0), ir::DT_FLOAT32);
-    *mm.mutable_fm() = Local(ir::MEM_L0A, ir::POS_A2, u(0), ir::DT_FLOAT16);
-    *mm.mutable_filter() = Local(ir::MEM_L0B, ir::POS_B2, u(0), ir::DT_FLOAT16);
-    mm.set_m(c(s.m));
-    mm.set_n(c(s.n));
-    mm.set_k(c(s.k));
-    mm.set_cmatrix_init_val(b.Const(i == 0 ? 1 : 0, ir::DT_BOOL));
-    *b.AddOp()->mutable_mmad() = mm;
-    if (s.loads_per_mmad > 0) {
-      // The next reload overwrites L0A/L0B: after this Mmad has read them.
-      b.At(21).SetFlag(3 /* M_MTE1 */, id0);
-      b.At(21).WaitFlag(3, id0);
+    for (int i = 0; i < s.mmads; ++i) {
+      for (int r = 0; r < s.loads_per_mmad; ++r) {
+        b.Barrier(ir::PIPE_MTE1);  // a reload rewrites what the last one wrote
+        loads();
+        b.At(14).SetFlag(kMte1M, id0);
+        b.At(14).WaitFlag(kMte1M, id0);
+      }
+      if (i > 0 && s.barrier) b.Barrier(ir::PIPE_M);
+      b.At(20);
+      ir::MmadOp mm;
+      *mm.mutable_dst() = Local(ir::MEM_L0C, ir::POS_CO1, u(0), ir::DT_FLOAT32);
+      *mm.mutable_fm() = Local(ir::MEM_L0A, ir::POS_A2, u(0), ir::DT_FLOAT16);
+      *mm.mutable_filter() = Local(ir::MEM_L0B, ir::POS_B2, u(0), ir::DT_FLOAT16);
+      mm.set_m(c(s.m));
+      mm.set_n(c(s.n));
+      mm.set_k(c(s.k));
+      mm.set_cmatrix_init_val(b.Const(i == 0 ? 1 : 0, ir::DT_BOOL));
+      mm.set_unit_flag(b.Const(i + 1 == s.mmads ? s.last_unit : s.mmad_unit, ir::DT_UINT8));
+      *b.AddOp()->mutable_mmad() = mm;
+      if (s.loads_per_mmad > 0) {
+        // The next reload overwrites L0A/L0B: after this Mmad has read them.
+        b.At(21).SetFlag(3 /* M_MTE1 */, id0);
+        b.At(21).WaitFlag(3, id0);
+      }
     }
+    if (s.fix_flag) {
+      b.At(22).SetFlag(kMFix, id0);
+      b.At(22).WaitFlag(kMFix, id0);
+    }
+    b.At(23);
+    ir::FixpipeOp fp;
+    *fp.mutable_dst() = KB::Gm(b.GmAddr(gc, c(tile * s.m * s.n), 4), ir::DT_FLOAT32);
+    *fp.mutable_src() = Local(ir::MEM_L0C, ir::POS_CO1, u(0), ir::DT_FLOAT32);
+    fp.set_n_size(c(s.n));
+    fp.set_m_size(c(s.m));
+    fp.set_src_stride(c(mp));
+    fp.set_dst_stride(c(s.n));
+    fp.set_unit_flag(b.Const(s.fix_unit, ir::DT_UINT8));
+    *b.AddOp()->mutable_fixpipe() = fp;
   }
-  if (s.fix_flag) {
-    b.At(22).SetFlag(kMFix, id0);
-    b.At(22).WaitFlag(kMFix, id0);
-  }
-  b.At(23);
-  ir::FixpipeOp fp;
-  *fp.mutable_dst() = KB::Gm(gc, ir::DT_FLOAT32);
-  *fp.mutable_src() = Local(ir::MEM_L0C, ir::POS_CO1, u(0), ir::DT_FLOAT32);
-  fp.set_n_size(c(s.n));
-  fp.set_m_size(c(s.m));
-  fp.set_src_stride(c(mp));
-  fp.set_dst_stride(c(s.n));
-  *b.AddOp()->mutable_fixpipe() = fp;
   return b.Build();
 }
 
@@ -693,7 +706,7 @@ LoopRun RunLoop(const LoopShape& s, bool expect_clean) {
   Matrix bt = Random(ir::DT_FLOAT16, s.n, s.k, 4);
   Device device(Config());
   uint64_t da = Upload(device, a.bits), db = Upload(device, bt.bits);
-  uint64_t dc = Upload(device, std::vector<float>(s.m * s.n, -7.0f));
+  uint64_t dc = Upload(device, std::vector<float>(s.tiles * s.m * s.n, -7.0f));
   auto program = Decode(LoopKernel(s));
   LoopRun run;
   if (program == nullptr) return run;
@@ -705,7 +718,7 @@ LoopRun RunLoop(const LoopShape& s, bool expect_clean) {
   if (!r.ok()) return run;
   run.result = *r;
   if (expect_clean) ExpectStrictClean(*r);
-  run.c = Download<float>(device, dc, s.m * s.n);
+  run.c = Download<float>(device, dc, s.tiles * s.m * s.n);
   LinearShape one{s.m, s.n, s.k, s.k, ir::DT_FLOAT16, ir::DT_FLOAT32, ir::FixpipeOp::NO_QUANT};
   std::vector<double> once = Reference(one, a, bt, {});
   // `mmads` accumulations of the same product, each rounded to float.
@@ -716,6 +729,8 @@ LoopRun RunLoop(const LoopShape& s, bool expect_clean) {
     }
     run.want.push_back(acc);
   }
+  for (int t = 1; t < s.tiles; ++t)
+    run.want.insert(run.want.end(), run.want.begin(), run.want.begin() + s.m * s.n);
   return run;
 }
 
@@ -791,6 +806,88 @@ TEST(CubePipe, ReloadingL0BeforeEveryMmadIsMte1Bound) {
   LoopRun run = RunLoop({16, 16, 256, 16, true, true, 4}, true);
   ASSERT_EQ(run.result.cores.size(), 1u);
   EXPECT_EQ(run.result.cores[0].bound_pipe, "MTE1");
+}
+
+// The unit flag (ascendc-semantics.md 3.5): K-loop Mmads with 2, the last with 3, the fixpipe
+// with 3, and no M_FIX / FIX_M flag. {m, n, k, mmads, barrier, fix_flag, loads, mmad_unit,
+// last_unit, fix_unit, tiles}.
+LoopShape UnitLoop(int tiles) { return {64, 64, 64, 4, false, false, 0, 2, 3, 3, tiles}; }
+
+void ExpectNear(const LoopRun& run) {
+  ASSERT_FALSE(run.c.empty());
+  ASSERT_EQ(run.c.size(), run.want.size());
+  for (size_t i = 0; i < run.c.size(); ++i) {
+    ASSERT_NEAR(run.c[i], run.want[i], 1e-3 * (1 + std::abs(run.want[i]))) << i;
+  }
+}
+
+const InstrRecord* Nth(const LaunchResult& r, const std::string& op, int n) {
+  for (const InstrRecord& rec : r.timeline) {
+    if (rec.op == op && n-- == 0) return &rec;
+  }
+  return nullptr;
+}
+
+TEST(CubeUnitFlag, AKLoopHandsL0CToTheFixpipeWithoutAFlag) {
+  ExpectNear(RunLoop(UnitLoop(1), true));
+}
+
+TEST(CubeUnitFlag, TheNextTilesMmadsWaitForTheFixpipeToClearTheBits) {
+  LoopRun run = RunLoop(UnitLoop(2), true);
+  ExpectNear(run);
+  // Tile 1's first Mmad waits for the bits tile 0's fixpipe clears as it ends.
+  const InstrRecord* fix0 = Nth(run.result, "fixpipe", 0);
+  const InstrRecord* mmad4 = Nth(run.result, "mmad", 4);
+  ASSERT_NE(fix0, nullptr);
+  ASSERT_NE(mmad4, nullptr);
+  EXPECT_EQ(mmad4->start_cycle, fix0->end_cycle);
+}
+
+TEST(CubeUnitFlag, WithoutUnitFlagsOrFlagsTheHandoffsRace) {
+  LoopShape none = UnitLoop(2);
+  none.mmad_unit = none.last_unit = none.fix_unit = 0;
+  LoopRun run = RunLoop(none, false);
+  EXPECT_TRUE(HasRace(run.result, "race (RAW) on L0C")) << run.result.check.Text();
+  EXPECT_TRUE(HasRace(run.result, "race (WAR) on L0C")) << run.result.check.Text();
+  // Mismatched: the Mmads set the bits, the fixpipe does not wait for them.
+  LoopShape mismatched = UnitLoop(1);
+  mismatched.fix_unit = 0;
+  LoopRun racy = RunLoop(mismatched, false);
+  EXPECT_TRUE(HasRace(racy.result, "set_flag(HardEvent.M_FIX")) << racy.result.check.Text();
+}
+
+TEST(CubeUnitFlag, AFixpipeWaitingForBitsNoMmadSetsIsADeadlockNamingTheBlock) {
+  LoopShape never = UnitLoop(1);
+  never.mmad_unit = never.last_unit = 0;
+  LoopRun run = RunLoop(never, false);
+  EXPECT_EQ(run.result.status, LaunchResult::Status::kDeadlock);
+  bool found = false;
+  for (const Diagnostic& d : run.result.diagnostics) {
+    if (d.kind != Diagnostic::Kind::kDeadlock) continue;
+    found = true;
+    EXPECT_EQ(d.op, "fixpipe");
+    EXPECT_EQ(d.pipe, "FIX");
+    EXPECT_EQ(d.location.line, 23u);
+    EXPECT_NE(d.message.find("ready bit of L0C[0, 512) to be 1"), std::string::npos) << d.message;
+    EXPECT_NE(d.message.find("no mmad with unit_flag 3"), std::string::npos) << d.message;
+  }
+  EXPECT_TRUE(found) << run.result.check.Text();
+  EXPECT_EQ(Nth(run.result, "fixpipe", 0), nullptr) << "the fixpipe must not have run";
+}
+
+TEST(CubeUnitFlag, TheFixpipeStartsWhenTheLastMmadsResultLands) {
+  LoopRun unit = RunLoop(UnitLoop(1), true);
+  LoopRun flagged = RunLoop({64, 64, 64, 4}, true);
+  const InstrRecord* last = Nth(unit.result, "mmad", 3);
+  const InstrRecord* fix = Nth(unit.result, "fixpipe", 0);
+  const InstrRecord* fix_flagged = Nth(flagged.result, "fixpipe", 0);
+  ASSERT_NE(last, nullptr);
+  ASSERT_NE(fix, nullptr);
+  ASSERT_NE(fix_flagged, nullptr);
+  // Whole-instruction granularity (docs/cube.md, "UnitFlag"): the bits are set when the result
+  // lands, and the fixpipe starts then, not a cycle before; the M_FIX pair costs its latency.
+  EXPECT_EQ(fix->start_cycle, last->end_cycle);
+  EXPECT_LT(fix->start_cycle, fix_flagged->start_cycle);
 }
 
 // A filled with ones by init_const_value; B (K x N, row-major in GM) in L1 as NZ of K rows, each
