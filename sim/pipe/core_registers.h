@@ -35,6 +35,17 @@ struct CubeRegisters {
   bool hf32 = false;              // CTRL[46] (set_hf32_mode): float Mmad inputs rounded to HF32
   bool hf32_toward_zero = false;  // CTRL[47] (set_hf32_trans_mode): 1 rounds toward zero
   bool mm_n_first = false;        // CTRL[51] (set_mm_layout_transform): the cube computes N first
+  // LoadData 3D (docs/cube.md "LoadData 3D"). FMATRIX: l1W bits 15..0, l1H 31..16, pad left,
+  // right, top, bottom a byte each from bit 32 (the library's Load3DSetFMatrixCal); a V2 load
+  // writes it as it issues, a V2Pro load reads it. PADDING: the padded cells' value, its low
+  // element bytes used. The boundary in bytes (0: none) and the repeat registers, which start as
+  // LoadDataRepeatParam's defaults (the model's choice).
+  uint64_t fmatrix = 0;
+  uint64_t load_padding = 0;
+  uint32_t load_boundary = 0;
+  uint32_t load_repeat_time = 1;
+  uint32_t load_repeat_stride = 0;
+  uint32_t load_repeat_mode = 0;
 };
 
 // The special registers PIPE_V writes and the scalar unit reads: byte offsets in MemSpace::kSpr.

@@ -24,10 +24,8 @@ _NOT_YET: Dict[str, str] = {
     load_image_to_local LoadImageToLocalParams
     sync_all ib_set ib_wait notify_next_block wait_pre_block
     cross_core_set_flag cross_core_wait_flag
-    LoadData2DParamsV2 LoadData3DParamsV1 LoadData3DParamsV2 LoadData3DParamsV2Pro
     load_data_with_transpose LoadData2dTransposeParams LoadData2dTransposeParamsV2
-    load_data_with_sparse set_load_data_boundary set_load_data_padding_value
-    set_load_data_repeat LoadDataRepeatParam mmad_with_sparse init_const_value
+    load_data_with_sparse mmad_with_sparse init_const_value
     InitConstValueParams get_task_ratio
     """,
     # [6] high-level API

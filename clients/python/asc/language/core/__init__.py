@@ -19,7 +19,9 @@ from asc.language.core.types import (BrcbRepeatParams, GatherMaskParams, GatherR
                                      Nz2NdParamsFull, SliceInfo, TransDataTo5HDParams,
                                      TransposeParamsExt)
 from asc.language.core.types import (DataCopyCO12DstParams, FixpipeConfig, FixpipeParamsV220,
-                                     LoadData2DParams, MmadParams, Nd2NzParams)
+                                     LoadData2DParams, LoadData2DParamsV2, LoadData3DParamsV1,
+                                     LoadData3DParamsV2, LoadData3DParamsV2Pro,
+                                     LoadDataRepeatParam, MmadParams, Nd2NzParams)
 from asc.language.core.utils import ceildiv, inline, range, static_assert, static_range
 
 __all__ = (["ConstExpr", "PlainValue", "number", "GlobalAddress", "GlobalTensor", "LocalTensor",
@@ -28,7 +30,9 @@ __all__ = (["ConstExpr", "PlainValue", "number", "GlobalAddress", "GlobalTensor"
             "DataCopyExtParams", "DataCopyPadExtParams", "DataCopyPadParams", "MrgSortSrcList",
             "BrcbRepeatParams", "GatherRepeatParams", "GatherMaskParams", "TransDataTo5HDParams",
             "TransposeParamsExt", "Nz2NdParamsFull", "SliceInfo", "Nd2NzParams",
-            "LoadData2DParams", "MmadParams", "FixpipeParamsV220", "FixpipeConfig",
+            "LoadData2DParams", "LoadData2DParamsV2", "LoadData3DParamsV1", "LoadData3DParamsV2",
+            "LoadData3DParamsV2Pro", "LoadDataRepeatParam", "MmadParams", "FixpipeParamsV220",
+            "FixpipeConfig",
             "DataCopyCO12DstParams", "ceildiv", "inline", "range",
             "static_assert", "static_range"]
            + list(_dtype_all) + list(_enums_all) + list(_prop_all))
