@@ -450,4 +450,117 @@ Status DecodeContext::DecodeLoadDataTranspose(const ir::LoadDataTransposeOp& c, 
   return Status::Ok();
 }
 
+// load_data with LoadData3DParamsV2 / V2Pro (docs/cube.md "LoadData 3D"): the types Ascend C's
+// LoadData_3D page lists for A2 (L0A: b8, b16, b32; L0B: b16, b32).
+Status DecodeContext::DecodeLoadData3D(const ir::LoadData3DOp& c, Instr* in) {
+  in->opcode = Opcode::kLoadData3D;
+  MemOpInfo m;
+  if (Status s = DecodeTensor(c.dst(), "dst", false, &m.dst); !s.ok()) return s;
+  if (Status s = DecodeTensor(c.src(), "src", false, &m.src0); !s.ok()) return s;
+  bool to_l0 = m.dst.space == MemSpace::kL0a || m.dst.space == MemSpace::kL0b;
+  if (!to_l0 || m.src0.space != MemSpace::kL1) {
+    return OpError("dst.space", std::string(MemSpaceName(m.src0.space)) + " -> " +
+                                    std::string(MemSpaceName(m.dst.space)) +
+                                    " is not a LoadData 3D path (L1 -> L0A or L0B)");
+  }
+  if (Status s = CheckRoute(m.src0.space, m.dst.space, "load_data", "dst.space"); !s.ok()) {
+    return s;
+  }
+  const DType kL0aTypes[] = {DType::kInt8,    DType::kUInt8, DType::kFloat16, DType::kBFloat16,
+                             DType::kFloat32, DType::kInt32, DType::kUInt32};
+  bool typed = false;
+  for (DType t : kL0aTypes) typed |= t == m.dst.dtype;
+  if (!typed || m.src0.dtype != m.dst.dtype) {
+    return OpError("dst.dtype", std::string(DTypeProtoName(m.dst.dtype)) + " from " +
+                                    std::string(DTypeProtoName(m.src0.dtype)) +
+                                    ": LoadData 3D moves one type of int8, uint8, half, bfloat16, "
+                                    "float, int32 or uint32");
+  }
+  if (m.dst.space == MemSpace::kL0b && DTypeSize(m.dst.dtype) == 1) {
+    return OpError("dst.dtype", std::string(DTypeProtoName(m.dst.dtype)) +
+                                    ": Ascend 910B's LoadData 3D has no b8 path into L0B");
+  }
+  CubeInfo info;
+  LoadData3DInfo& f = info.load3d;
+  f.pro = c.pro();
+  if (c.pad_list_size() != 0 && c.pad_list_size() != 4) {
+    return OpError("pad_list", "has " + std::to_string(c.pad_list_size()) +
+                                   " values; it is (left, right, top, bottom)");
+  }
+  for (int i = 0; i < c.pad_list_size(); ++i) {
+    if (Status s = UseOptionalInteger(c.pad_list(i), "pad_list"); !s.ok()) return s;
+    f.pad_list[i] = c.pad_list(i);
+  }
+  const std::pair<uint32_t, const char*> v2_ints[] = {{c.l1_h(), "l1_h"},
+                                                      {c.l1_w(), "l1_w"},
+                                                      {c.k_extension(), "k_extension"},
+                                                      {c.m_extension(), "m_extension"},
+                                                      {c.k_start_pt(), "k_start_pt"},
+                                                      {c.m_start_pt(), "m_start_pt"},
+                                                      {c.stride_w(), "stride_w"},
+                                                      {c.stride_h(), "stride_h"},
+                                                      {c.filter_w(), "filter_w"},
+                                                      {c.filter_h(), "filter_h"},
+                                                      {c.dilation_filter_w(), "dilation_filter_w"},
+                                                      {c.dilation_filter_h(), "dilation_filter_h"}};
+  for (const auto& [id, field] : v2_ints) {
+    if (f.pro && id != 0) {
+      return OpError(field,
+                     "is a LoadData3DParamsV2 field; the V2Pro form packs its window into "
+                     "ext_config and filter_config and reads the feature map's from FMATRIX");
+    }
+    if (Status s = UseOptionalInteger(id, field); !s.ok()) return s;
+  }
+  if (f.pro && (c.pad_list_size() != 0 || c.pad_value() != 0)) {
+    return OpError("pad_list",
+                   "and pad_value are LoadData3DParamsV2 fields; the V2Pro form reads "
+                   "FMATRIX and PADDING");
+  }
+  if (!f.pro && (c.ext_config() != 0 || c.filter_config() != 0 || c.en_small_k() != 0)) {
+    return OpError("ext_config", "filter_config and en_small_k belong to the V2Pro form (pro)");
+  }
+  const std::pair<uint32_t, const char*> pro_ints[] = {{c.channel_size(), "channel_size"},
+                                                       {c.ext_config(), "ext_config"},
+                                                       {c.filter_config(), "filter_config"}};
+  for (const auto& [id, field] : pro_ints) {
+    if (Status s = UseOptionalInteger(id, field); !s.ok()) return s;
+  }
+  const std::pair<uint32_t, const char*> flags[] = {{c.en_transpose(), "en_transpose"},
+                                                    {c.filter_size_w(), "filter_size_w"},
+                                                    {c.filter_size_h(), "filter_size_h"},
+                                                    {c.f_matrix_ctrl(), "f_matrix_ctrl"},
+                                                    {c.en_small_k(), "en_small_k"}};
+  for (const auto& [id, field] : flags) {
+    if (Status s = UseOptionalFlag(id, field); !s.ok()) return s;
+  }
+  if (c.pad_value() != 0) {
+    DType t;
+    if (Status s = Use(c.pad_value(), "pad_value", &t); !s.ok()) return s;
+  }
+  f.l1_h = c.l1_h();
+  f.l1_w = c.l1_w();
+  f.channel_size = c.channel_size();
+  f.k_extension = c.k_extension();
+  f.m_extension = c.m_extension();
+  f.k_start_pt = c.k_start_pt();
+  f.m_start_pt = c.m_start_pt();
+  f.stride_w = c.stride_w();
+  f.stride_h = c.stride_h();
+  f.filter_w = c.filter_w();
+  f.filter_h = c.filter_h();
+  f.dilation_filter_w = c.dilation_filter_w();
+  f.dilation_filter_h = c.dilation_filter_h();
+  f.en_transpose = c.en_transpose();
+  f.pad_value = c.pad_value();
+  f.filter_size_w = c.filter_size_w();
+  f.filter_size_h = c.filter_size_h();
+  f.f_matrix_ctrl = c.f_matrix_ctrl();
+  f.en_small_k = c.en_small_k();
+  f.ext_config = c.ext_config();
+  f.filter_config = c.filter_config();
+  in->dtype = m.dst.dtype;
+  AddCubeInstr(m, info, in);
+  return Status::Ok();
+}
+
 }  // namespace aicore::sim

@@ -109,7 +109,7 @@ Status DecodeContext::DecodePadForm(const ir::DataCopyOp& c, MemOpInfo* m, Instr
 Status DecodeContext::DecodeStoreConfig(const ir::StoreConfigOp& c, Instr* in) {
   in->opcode = Opcode::kStoreConfig;
   if (c.kind() < ir::StoreConfigOp::SET_PAD_VALUE ||
-      c.kind() > ir::StoreConfigOp::SET_MM_LAYOUT_TRANSFORM) {
+      c.kind() > ir::StoreConfigOp::SET_LOAD_DATA_REPEAT) {
     return OpError("kind", std::to_string(c.kind()) + " is not a StoreConfigOp.Kind value");
   }
   in->kind = static_cast<uint8_t>(c.kind());
@@ -130,6 +130,22 @@ Status DecodeContext::DecodeStoreConfig(const ir::StoreConfigOp& c, Instr* in) {
       if (Status u = UseInteger(c.atomic_type(), "atomic_type"); !u.ok()) return u;
       in->a = c.atomic_type();
       break;
+    case ir::StoreConfigOp::SET_LOAD_DATA_PADDING_VALUE: {
+      if (c.value() == 0) return OpError("value", "is missing: the pad value");
+      DType t;
+      if (Status u = Use(c.value(), "value", &t); !u.ok()) return u;
+      in->a = c.value();
+      break;
+    }
+    case ir::StoreConfigOp::SET_LOAD_DATA_REPEAT:
+      if (Status u = UseOptionalInteger(c.value(), "value"); !u.ok()) return u;
+      if (Status u = UseOptionalInteger(c.repeat_stride(), "repeat_stride"); !u.ok()) return u;
+      if (Status u = UseOptionalInteger(c.repeat_mode(), "repeat_mode"); !u.ok()) return u;
+      in->a = c.value();
+      in->b = c.repeat_stride();
+      in->c = c.repeat_mode();
+      break;
+    case ir::StoreConfigOp::SET_LOAD_DATA_BOUNDARY:
     case ir::StoreConfigOp::CHECK_LOCAL_MEMORY:
     case ir::StoreConfigOp::SET_FIX_PIPE_PRE_QUANT:
       if (Status u = UseInteger(c.value(), "value"); !u.ok()) return u;

@@ -170,8 +170,19 @@ struct LoadTransposeInfo {
   uint32_t start_index = 0, repeat_times = 0, src_stride = 0, dst_gap = 0, dst_frac_gap = 0;
   uint32_t addr_mode = 0;
 };
+// LoadData3DOp's fields (slots, 0 = absent); pad_list holds 4 slots or none.
+struct LoadData3DInfo {
+  bool pro = false;
+  uint32_t pad_list[4] = {};
+  uint32_t l1_h = 0, l1_w = 0, channel_size = 0, k_extension = 0, m_extension = 0;
+  uint32_t k_start_pt = 0, m_start_pt = 0, stride_w = 0, stride_h = 0, filter_w = 0;
+  uint32_t filter_h = 0, dilation_filter_w = 0, dilation_filter_h = 0, en_transpose = 0;
+  uint32_t pad_value = 0, filter_size_w = 0, filter_size_h = 0, f_matrix_ctrl = 0;
+  uint32_t en_small_k = 0, ext_config = 0, filter_config = 0;
+};
 struct CubeInfo {
   InitConstInfo init;
+  LoadData3DInfo load3d;
   LoadTransposeInfo transpose;
   Nd2NzInfo nd2nz;
   LoadData2DInfo load2d;
@@ -194,6 +205,11 @@ enum class StoreConfigKind : uint8_t {
   kSetHf32Mode = 8,
   kSetHf32TransMode = 9,
   kSetMmLayoutTransform = 10,
+  // The LoadData 3D registers: Instr::a = the boundary / the pad value; for the repeat, a =
+  // repeat_time, b = repeat_stride, c = repeat_mode.
+  kSetLoadDataBoundary = 11,
+  kSetLoadDataPaddingValue = 12,
+  kSetLoadDataRepeat = 13,
 };
 
 // What set_deq_scale loaded into DEQSCALE (the model keeps the form; the consumers read the word).

@@ -39,6 +39,17 @@ struct CubeRegisters {
   // The L0C ready bits of the unit flag (3.5): read and flipped by PIPE_M and PIPE_FIX as their
   // instructions start, not at issue.
   L0cReadyBits l0c_ready;
+  // LoadData 3D (docs/cube.md "LoadData 3D"). FMATRIX: l1W bits 15..0, l1H 31..16, pad left,
+  // right, top, bottom a byte each from bit 32 (the library's Load3DSetFMatrixCal); a V2 load
+  // writes it as it issues, a V2Pro load reads it. PADDING: the padded cells' value, its low
+  // element bytes used. The boundary in bytes (0: none) and the repeat registers, which start as
+  // LoadDataRepeatParam's defaults (the model's choice).
+  uint64_t fmatrix = 0;
+  uint64_t load_padding = 0;
+  uint32_t load_boundary = 0;
+  uint32_t load_repeat_time = 1;
+  uint32_t load_repeat_stride = 0;
+  uint32_t load_repeat_mode = 0;
 };
 
 // The special registers PIPE_V writes and the scalar unit reads: byte offsets in MemSpace::kSpr.

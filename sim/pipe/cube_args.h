@@ -15,6 +15,7 @@ struct CubeArgs {
   cube::LoadTransposeArgs transpose;  // load_data_with_transpose
   cube::Nd2NzArgs nd2nz;              // data_copy with Nd2NzParams
   cube::LoadData2DArgs load2d;        // load_data with LoadData2DParams
+  cube::LoadData3DArgs load3d;        // load_data with LoadData3DParamsV2 / V2Pro
   cube::MmadArgs mmad;
   const uint8_t* bias = nullptr;  // mmad: the bias table's row (nullptr: none)
   // mmad: the cube waits for an earlier Mmad's L0C result it accumulates onto (3.4: 10 or more

@@ -8,9 +8,11 @@
 // Fractal loads and the cube read whole fractals, of which a tail tile fills only some rows or
 // columns; the rest never reaches a result (mmad writes m x n, fixpipe reads it). Their source
 // ranges are hulls for the checkers: raced as a whole, never reported as uninitialised reads.
+#include <algorithm>
 #include <cstdio>
 #include <iterator>
 #include <string>
+#include <tuple>
 
 #include "sim/core/invariant.h"
 #include "sim/isa/semantics/cube.h"
@@ -517,6 +519,207 @@ bool BuildLoadTranspose(const Instr& instr, const std::vector<ScalarValue>& /*va
   out->bursts = fractals;
   out->bytes = fractals * cube::kFractalBytes;
   TakeArgs(env, out).transpose = a;
+  return true;
+}
+
+// load_data with LoadData3DParamsV2 / V2Pro (docs/cube.md "LoadData 3D"). The V2 form writes
+// FMATRIX and PADDING from its fields first, as the library's LoadData does before img2colv2;
+// V2Pro reads them. The repeat and boundary registers are read as the instruction issues.
+bool BuildLoadData3D(const Instr& instr, const std::vector<ScalarValue>& values,
+                     const Evaluator& ev, const IssueEnv& env, const Site& site, IssuedInstr* out) {
+  const MemOpInfo* m = nullptr;
+  const LoadData3DInfo& f = CubeOf(instr, env, &m).load3d;
+  const Route* route = env.routes.Find(m->src0.space, m->dst.space);
+  SIM_CHECK(route != nullptr && env.cube != nullptr,
+            "a LoadData 3D without a route or cube registers reached the issue stage");
+  CubeRegisters& regs = *env.cube;
+  cube::LoadData3DArgs a;
+  a.esize = static_cast<uint32_t>(DTypeSize(m->dst.dtype));
+  a.to_l0b = m->dst.space == MemSpace::kL0b;
+  uint64_t c0 = cube::kRowBytes / a.esize;
+  // A field's value, `absent` when the IR leaves it out (Ascend C's struct defaults).
+  auto field = [&](uint32_t slot, const char* name, int64_t max, uint64_t absent, uint64_t* v) {
+    *v = absent;
+    return slot == 0 || ev.InRange(slot, name, max, v);
+  };
+  uint64_t v[12] = {};
+  if (!f.pro) {
+    uint64_t pads[4] = {};
+    for (int i = 0; i < 4; ++i) {
+      if (!field(f.pad_list[i], "pad_list", 255, 0, &pads[i])) return false;
+    }
+    uint64_t h = 0, w = 0;
+    if (!field(f.l1_h, "l1_h", 32767, 0, &h) || !field(f.l1_w, "l1_w", 32767, 0, &w)) {
+      return false;
+    }
+    regs.fmatrix = w | h << 16 | pads[0] << 32 | pads[1] << 40 | pads[2] << 48 | pads[3] << 56;
+    uint64_t bits = f.pad_value == 0
+                        ? 0
+                        : ToElementBits(values[f.pad_value], ev.DTypeOf(f.pad_value), m->dst.dtype);
+    regs.load_padding = a.esize == 1 ? (bits & 0xff) << 8 | (bits & 0xff) : bits;
+    const std::tuple<uint32_t, const char*, int64_t, uint64_t> fields[] = {
+        {f.k_extension, "k_extension", 65535, 0},
+        {f.m_extension, "m_extension", 65535, 0},
+        {f.k_start_pt, "k_start_pt", 65535, 0},
+        {f.m_start_pt, "m_start_pt", 32767, 0},
+        {f.stride_w, "stride_w", 63, 1},
+        {f.stride_h, "stride_h", 63, 1},
+        {f.filter_w, "filter_w", 255, 1},
+        {f.filter_h, "filter_h", 255, 1},
+        {f.dilation_filter_w, "dilation_filter_w", 255, 1},
+        {f.dilation_filter_h, "dilation_filter_h", 255, 1}};
+    for (int i = 0; i < 10; ++i) {
+      const auto& [slot, name, max, absent] = fields[i];
+      if (!field(slot, name, max, absent, &v[i])) return false;
+    }
+  } else {
+    // ext_config and filter_config as the LoadData_3D page packs them (16- and 8-bit fields).
+    uint64_t ext = f.ext_config == 0 ? 0 : ev.Value(f.ext_config).u;
+    uint64_t filter = f.filter_config == 0 ? 0x10101010101u : ev.Value(f.filter_config).u;
+    const int ext_shift[] = {0, 16, 32, 48}, filter_shift[] = {0, 8, 16, 24, 32, 40};
+    for (int i = 0; i < 4; ++i) v[i] = ext >> ext_shift[i] & 0xffff;
+    for (int i = 0; i < 6; ++i) v[4 + i] = filter >> filter_shift[i] & 0xff;
+    if (v[3] > 32767 || v[4] > 63 || v[5] > 63) {
+      return ev.Fail("ext_config / filter_config = " + Hex(ext) + " / " + Hex(filter) +
+                     ": m_start_pt is 0..32767, stride_w and stride_h 0..63");
+    }
+  }
+  // FMATRIX (the left one: f_matrix_ctrl = false) as the V2 form left it or SetFmatrix set it.
+  a.l1_w = static_cast<uint32_t>(regs.fmatrix & 0xffff);
+  a.l1_h = static_cast<uint32_t>(regs.fmatrix >> 16 & 0xffff);
+  a.pad_left = static_cast<uint32_t>(regs.fmatrix >> 32 & 0xff);
+  a.pad_right = static_cast<uint32_t>(regs.fmatrix >> 40 & 0xff);
+  a.pad_top = static_cast<uint32_t>(regs.fmatrix >> 48 & 0xff);
+  a.pad_bottom = static_cast<uint32_t>(regs.fmatrix >> 56 & 0xff);
+  a.pad_bits = regs.load_padding;
+  uint64_t channels = 0;
+  if (!field(f.channel_size, "channel_size", 65535, 0, &channels)) return false;
+  a.channels = static_cast<uint32_t>(channels);
+  a.k_ext = static_cast<uint32_t>(v[0]);
+  a.m_ext = static_cast<uint32_t>(v[1]);
+  a.k_start = static_cast<uint32_t>(v[2]);
+  a.m_start = static_cast<uint32_t>(v[3]);
+  a.stride_w = static_cast<uint32_t>(v[4]);
+  a.stride_h = static_cast<uint32_t>(v[5]);
+  bool size_w = Flag(ev, f.filter_size_w, false), size_h = Flag(ev, f.filter_size_h, false);
+  a.filter_w = static_cast<uint32_t>(v[6] + (size_w ? 256 : 0));
+  a.filter_h = static_cast<uint32_t>(v[7] + (size_h ? 256 : 0));
+  a.dilation_w = static_cast<uint32_t>(v[8]);
+  a.dilation_h = static_cast<uint32_t>(v[9]);
+  a.repeat_time = regs.load_repeat_time;
+  a.repeat_stride = regs.load_repeat_stride;
+  a.repeat_mode = regs.load_repeat_mode;
+  a.transpose = !a.to_l0b && Flag(ev, f.en_transpose, false);  // L0B ignores it (transposes)
+  if (Flag(ev, f.f_matrix_ctrl, false)) {
+    return ev.Fail(
+        "f_matrix_ctrl is true: LoadData 3D takes the feature map from the left "
+        "matrix's FMATRIX only (Ascend C's LoadData_3D page: only false is supported)");
+  }
+  if (Flag(ev, f.en_small_k, false)) {
+    return ev.Fail(
+        "en_small_k is true: the small-k mode is no longer supported by the chip "
+        "(Ascend C's LoadData_3D page)");
+  }
+  // Any of these zero is a NOP (the LoadData_3D page); the registers are written all the same.
+  bool nop = a.l1_h == 0 || a.l1_w == 0 || a.channels == 0 || a.k_ext == 0 || a.m_ext == 0 ||
+             a.filter_w == 0 || a.filter_h == 0 || a.repeat_time == 0;
+  if (!nop) {
+    if (a.stride_w == 0 || a.stride_h == 0 || a.dilation_w == 0 || a.dilation_h == 0) {
+      return ev.Fail(
+          "a stride or dilation is 0: not supported by aicore-sim yet (LoadData 3D "
+          "with a zero stride or dilation needs the chip's meaning of it)");
+    }
+    if (a.transpose && a.esize == 1) {
+      return ev.Fail(
+          "en_transpose on a b8 load: Ascend 910B's LoadData 3D transposes b16 and "
+          "b32 only");
+    }
+    if (a.channels % c0 != 0) {
+      return ev.Fail("channel_size = " + std::to_string(a.channels) +
+                     ": not supported by aicore-sim yet (a channel_size that is not a multiple "
+                     "of C0 = " +
+                     std::to_string(c0) + " needs the L1 layout of such a feature map)");
+    }
+    if (a.k_start % c0 != 0) {
+      return ev.Fail("k_start_pt = " + std::to_string(a.k_start) +
+                     " is not a multiple of C0 = " + std::to_string(c0));
+    }
+    int64_t w_out = cube::Load3DOutW(a), h_out = cube::Load3DOutH(a);
+    if (w_out < 1 || h_out < 1) {
+      return ev.Fail("the filter window (with dilation) is larger than the padded " +
+                     std::to_string(a.l1_h) + " x " + std::to_string(a.l1_w) + " feature map");
+    }
+    uint64_t cols = cube::Load3DColumns(a);
+    uint64_t reach = uint64_t{a.k_start} + a.k_ext +
+                     (a.repeat_mode == 1 ? uint64_t{a.repeat_time - 1} * a.repeat_stride * c0 : 0);
+    if (reach > cols) {
+      return ev.Fail("the K block reaches column " + std::to_string(reach) +
+                     " of an im2col matrix " + std::to_string(cols) +
+                     " wide (channel_size * filter_h * filter_w)");
+    }
+    uint64_t rows = static_cast<uint64_t>(w_out * h_out);
+    if (a.k_ext % c0 != 0 && uint64_t{a.k_start} + a.k_ext <= cols - c0) {
+      return ev.Fail("k_extension = " + std::to_string(a.k_ext) + " is not a multiple of C0 = " +
+                     std::to_string(c0) + " and stops before the last fractal column");
+    }
+    if (a.esize != 4 && a.m_ext % 16 != 0 &&
+        uint64_t{a.m_start} + a.m_ext <= (rows - 1) / 16 * 16) {
+      return ev.Fail("m_extension = " + std::to_string(a.m_ext) +
+                     " is not a multiple of 16 and stops before the last fractal row");
+    }
+    if (a.repeat_time > 1 && (a.repeat_mode == 0 ? a.m_ext % 16 : a.k_ext % c0) != 0) {
+      return ev.Fail(
+          "set_load_data_repeat repeats a block with a partial fractal: not supported "
+          "by aicore-sim yet (where the chip places the next repeat is unpublished)");
+    }
+  } else {
+    a.repeat_time = 0;
+  }
+  uint64_t dst_addr = 0, src_addr = 0;
+  if (!ev.Address(m->dst.addr, "dst.addr", &dst_addr)) return false;
+  if (!ev.Address(m->src0.addr, "src.addr", &src_addr)) return false;
+  a.src_offset = src_addr;
+  a.boundary = regs.load_boundary;
+  uint64_t src_span = nop ? 0 : cube::Load3DSrcBytes(a);
+  uint8_t* src_host = nullptr;
+  uint8_t* l1 = nullptr;
+  if (a.boundary != 0 && src_span > 0 && src_addr >= a.boundary) {
+    return ev.Fail("src.addr " + std::to_string(src_addr) + " is past set_load_data_boundary's " +
+                   std::to_string(a.boundary) + " bytes (the start must lie inside it)");
+  }
+  if (a.boundary != 0 && src_addr + src_span > a.boundary) {
+    // The reads wrap to L1's start: the map's tail lies at address 0 (SetLoadDataBoundary).
+    uint64_t tail = std::min<uint64_t>(a.boundary, src_addr + src_span - a.boundary);
+    if (!ResolveSide(m->src0, src_addr, a.boundary - src_addr, {"src", false}, env, site, &src_host,
+                     out)) {
+      return false;
+    }
+    MarkHull(out);
+    if (!ResolveSide(m->src0, 0, tail, {"src", false}, env, site, &src_host, out)) return false;
+    l1 = src_host;
+  } else {
+    if (!ResolveSide(m->src0, src_addr, src_span, {"src", false}, env, site, &src_host, out)) {
+      return false;
+    }
+    if (src_host != nullptr) l1 = src_host - src_addr;
+  }
+  MarkHull(out);
+  uint64_t fractals = cube::Load3DDstFractals(a);
+  uint64_t dst_span = fractals * cube::kFractalBytes;
+  uint8_t* dst_host = nullptr;
+  if (!ResolveSide(m->dst, dst_addr, dst_span, {"dst", true}, env, site, &dst_host, out)) {
+    return false;
+  }
+  out->transfer = route->kind;
+  // The executor reads through L1's start (the wrap); src0.base is that pointer.
+  out->src0 = Transfer{l1, src_span, src_span, src_span > 0 ? 1u : 0u};
+  out->dst = Transfer{dst_host, dst_span, dst_span, dst_span > 0 ? 1u : 0u};
+  out->repeat_form = true;  // only the block's cells are written
+  out->src0_addr = src_addr;
+  out->dst_addr = dst_addr;
+  out->bursts = fractals;
+  out->bytes = fractals * cube::kFractalBytes;
+  TakeArgs(env, out).load3d = a;
   return true;
 }
 

@@ -112,4 +112,15 @@ PipeTiming ExecuteLoadTranspose(DmaPipe& pipe, const IssuedInstr& in, Cycle now,
   return DmaTiming(pipe.cost(), in.bytes, in.bursts, now, nullptr);
 }
 
+// load_data with LoadData3DParamsV2 / V2Pro: the im2col block into L0A/L0B fractals on MTE1,
+// one burst per destination fractal as load_data 2D.
+PipeTiming ExecuteLoadData3D(DmaPipe& pipe, const IssuedInstr& in, Cycle now, uint8_t* scratch) {
+  const cube::LoadData3DArgs a = pipe.cube_args().Get(in.payload_slot).load3d;
+  pipe.cube_args().Release(in.payload_slot);
+  uint64_t span = in.dst.chunk_bytes;
+  std::memset(scratch + span, 0, span);
+  cube::LoadData3D(a, in.src0.base, scratch, scratch + span);
+  return DmaTiming(pipe.cost(), in.bytes, in.bursts, now, nullptr);
+}
+
 }  // namespace aicore::sim

@@ -6,6 +6,7 @@
 
 #include "sim/core/invariant.h"
 #include "sim/isa/fp16.h"
+#include "sim/isa/scalar_ops.h"
 #include "sim/pipe/launch_context.h"
 #include "sim/pipe/scalar_unit.h"
 
@@ -137,8 +138,10 @@ void ScalarAlu::VectorMask(const Instr& in) {
 // The cube core's control registers; a vector core has none (the chip's vector cores have no
 // cube to configure).
 bool ScalarAlu::CubeConfig(const Instr& in) {
-  static constexpr const char* kNames[] = {"set_fix_pipe_pre_quant_flag", "set_hf32_mode",
-                                           "set_hf32_trans_mode", "set_mm_layout_transform"};
+  static constexpr const char* kNames[] = {
+      "set_fix_pipe_pre_quant_flag", "set_hf32_mode",          "set_hf32_trans_mode",
+      "set_mm_layout_transform",     "set_load_data_boundary", "set_load_data_padding_value",
+      "set_load_data_repeat"};
   auto kind = static_cast<StoreConfigKind>(in.kind);
   const char* name = kNames[in.kind - static_cast<uint8_t>(StoreConfigKind::kSetFixPipePreQuant)];
   if (!regs_.Has(kCubeRegisters)) {
@@ -151,6 +154,34 @@ bool ScalarAlu::CubeConfig(const Instr& in) {
   if (kind == StoreConfigKind::kSetHf32Mode) r.hf32 = on;
   if (kind == StoreConfigKind::kSetHf32TransMode) r.hf32_toward_zero = on;
   if (kind == StoreConfigKind::kSetMmLayoutTransform) r.mm_n_first = on;
+  if (kind == StoreConfigKind::kSetLoadDataBoundary) {
+    // SetLoadDataBoundary: 0 is no boundary; 1..1023 is undefined behaviour (its page).
+    uint64_t b = values_[in.a].u;
+    if (b > 0xffffffffu || (b > 0 && b < 1024)) {
+      return Fail("set_load_data_boundary(" + std::to_string(Int(in.a)) +
+                  "): the boundary is 0 (none) or 1024 .. 2^32-1 bytes (1..1023 is undefined)");
+    }
+    r.load_boundary = static_cast<uint32_t>(b);
+  }
+  if (kind == StoreConfigKind::kSetLoadDataPaddingValue) {
+    // Load3DSetPaddingCal: a b16/b32 value as its bits, a b8 one in both low bytes.
+    DType t = ctx_.program.value_dtypes[in.a];
+    uint64_t bits = ToElementBits(values_[in.a], t, t);
+    r.load_padding = DTypeSize(t) == 1 ? (bits & 0xff) << 8 | (bits & 0xff) : bits;
+  }
+  if (kind == StoreConfigKind::kSetLoadDataRepeat) {
+    int64_t time = in.a == 0 ? 1 : Int(in.a), stride = in.b == 0 ? 0 : Int(in.b);
+    int64_t mode = in.c == 0 ? 0 : Int(in.c);
+    if (time < 0 || time > 255 || stride < 0 || stride > 65535 || mode < 0 || mode > 1) {
+      return Fail("set_load_data_repeat: repeat_time " + std::to_string(time) + ", repeat_stride " +
+                  std::to_string(stride) + ", repeat_mode " + std::to_string(mode) +
+                  " (LoadDataRepeatParam: repeat_time 0..255, repeat_stride 0..65535, "
+                  "repeat_mode 0 or 1)");
+    }
+    r.load_repeat_time = static_cast<uint32_t>(time);
+    r.load_repeat_stride = static_cast<uint32_t>(stride);
+    r.load_repeat_mode = static_cast<uint32_t>(mode);
+  }
   return true;
 }
 
@@ -205,6 +236,9 @@ bool ScalarAlu::StoreConfig(const Instr& in) {
     case StoreConfigKind::kSetHf32Mode:
     case StoreConfigKind::kSetHf32TransMode:
     case StoreConfigKind::kSetMmLayoutTransform:
+    case StoreConfigKind::kSetLoadDataBoundary:
+    case StoreConfigKind::kSetLoadDataPaddingValue:
+    case StoreConfigKind::kSetLoadDataRepeat:
       return CubeConfig(in);
     case StoreConfigKind::kGetStoreAtomicConfig:
       values_[in.result] = CastScalar(IntValue(AtomicDtypeOf(regs_.store.atomic_type)),

@@ -804,7 +804,8 @@ ERRORS = [  # (kernel and arguments, case, exception, text)
     (LOAD, "dst_gm", TypeError, "load_data(): 'dst' must be a LocalTensor, got GlobalTensor"),
     (LOAD, "dtypes", TypeError, "dst and src must have the same dtype"),
     (LOAD, "no_params", RuntimeError, "No viable candidates were found to dispatch load_data()"),
-    (LOAD, "v2", NotSupportedError, "not supported by aicore-sim yet: asc.LoadData2DParamsV2"),
+    (LOAD, "v2", NotSupportedError,
+     "not supported by aicore-sim yet: LoadData2DParamsV2: Ascend 910B (Atlas A2) has no"),
     (MMAD, "float_m", TypeError, "MmadParams.m must be an int or a traced scalar, got float"),
     (MMAD, "no_params", RuntimeError, "No viable candidates were found to dispatch mmad()"),
     (MMAD, "bad_dst", TypeError, "mmad(): 'dst' must be a LocalTensor, got int"),
@@ -895,7 +896,8 @@ def test_the_cube_names_live_where_pyasc_exports_them():
     for name in ("load_data", "mmad", "fixpipe"):
         assert getattr(asc, name) is getattr(language.basic, name) is getattr(language, name)
     for name in ("Nd2NzParams", "LoadData2DParams", "MmadParams", "FixpipeParamsV220",
-                 "FixpipeConfig"):
+                 "FixpipeConfig", "LoadData2DParamsV2", "LoadData3DParamsV2",
+                 "LoadData3DParamsV2Pro", "LoadDataRepeatParam"):
         assert getattr(asc, name) is getattr(language.core, name) is getattr(language, name)
         assert name not in _unsupported.not_yet("asc")
     with pytest.raises(AttributeError):

@@ -1083,6 +1083,132 @@ TEST(CubeCores, L0CToUbIsRefusedNamingTheChip) {
             std::string::npos)
       << p.status().message();
 }
+// A 3x3 convolution as the cube computes it: the NC1HWC0 feature map GM -> L1, img2col into L0A
+// (LoadData3DParamsV2), the weights as B^T by ND2NZ and one LoadData2D, mmad, fixpipe. Small
+// integers keep every sum exact, so the result equals a direct convolution bit for bit.
+struct ConvShape {
+  int64_t h, w, stride, dilation, pad;
+};
+
+void RunConv(const ConvShape& s) {
+  constexpr int64_t kC = 16, kN = 16, kF = 3;  // channels (one C1 plane), filters, window
+  int64_t span = (kF - 1) * s.dilation + 1;
+  int64_t ho = (s.h + 2 * s.pad - span) / s.stride + 1,
+          wo = (s.w + 2 * s.pad - span) / s.stride + 1;
+  int64_t m = ho * wo, k = kF * kF * kC;
+  KernelBuilder b("conv", "conv.py", ir::KERNEL_AIC_ONLY);
+  uint32_t gx = b.PointerParam("x", ir::DT_FLOAT16);
+  uint32_t gw = b.PointerParam("w", ir::DT_FLOAT16);
+  uint32_t gy = b.PointerParam("y", ir::DT_FLOAT32);
+  auto c = [&](int64_t v) { return b.Const(v, ir::DT_INT64); };
+  auto u = [&](int64_t v) { return b.Const(v, ir::DT_UINT64); };
+  int64_t w_l1 = (s.h * s.w * kC * 2 + 511) / 512 * 512;
+  b.At(5);
+  b.DataCopyParams(Local(ir::MEM_L1, ir::POS_A1, u(0), ir::DT_FLOAT16), KB::Gm(gx, ir::DT_FLOAT16),
+                   c(1), c(s.h * s.w * kC * 2 / 32), c(0), c(0));
+  b.At(6);
+  ir::Nd2NzCopyOp cp;
+  *cp.mutable_dst() = Local(ir::MEM_L1, ir::POS_B1, u(w_l1), ir::DT_FLOAT16);
+  *cp.mutable_src() = KB::Gm(gw, ir::DT_FLOAT16);
+  cp.set_nd_num(c(1));
+  cp.set_n_value(c(kN));
+  cp.set_d_value(c(k));
+  cp.set_src_d_value(c(k));
+  cp.set_dst_nz_c0_stride(c(kN));
+  cp.set_dst_nz_n_stride(c(1));
+  *b.AddOp()->mutable_nd2nz_copy() = cp;
+  b.Barrier(ir::PIPE_ALL);
+  b.At(7);
+  ir::LoadData3DOp l3;
+  *l3.mutable_dst() = Local(ir::MEM_L0A, ir::POS_A2, u(0), ir::DT_FLOAT16);
+  *l3.mutable_src() = Local(ir::MEM_L1, ir::POS_A1, u(0), ir::DT_FLOAT16);
+  for (int i = 0; i < 4; ++i) l3.add_pad_list(c(s.pad));
+  l3.set_l1_h(c(s.h));
+  l3.set_l1_w(c(s.w));
+  l3.set_channel_size(c(kC));
+  l3.set_k_extension(c(k));
+  l3.set_m_extension(c(m));
+  l3.set_stride_w(c(s.stride));
+  l3.set_stride_h(c(s.stride));
+  l3.set_filter_w(c(kF));
+  l3.set_filter_h(c(kF));
+  l3.set_dilation_filter_w(c(s.dilation));
+  l3.set_dilation_filter_h(c(s.dilation));
+  l3.set_pad_value(b.ConstF(0.0, ir::DT_FLOAT16));
+  *b.AddOp()->mutable_load_data_3d() = l3;
+  b.At(8);
+  ir::LoadData2DOp lb;
+  *lb.mutable_dst() = Local(ir::MEM_L0B, ir::POS_B2, u(0), ir::DT_FLOAT16);
+  *lb.mutable_src() = Local(ir::MEM_L1, ir::POS_B1, u(w_l1), ir::DT_FLOAT16);
+  lb.set_repeat_times(c(k / 16));
+  lb.set_src_stride(c(1));
+  *b.AddOp()->mutable_load_data_2d() = lb;
+  b.Barrier(ir::PIPE_ALL);
+  b.At(9);
+  ir::MmadOp mm;
+  *mm.mutable_dst() = Local(ir::MEM_L0C, ir::POS_CO1, u(0), ir::DT_FLOAT32);
+  *mm.mutable_fm() = Local(ir::MEM_L0A, ir::POS_A2, u(0), ir::DT_FLOAT16);
+  *mm.mutable_filter() = Local(ir::MEM_L0B, ir::POS_B2, u(0), ir::DT_FLOAT16);
+  mm.set_m(c(m));
+  mm.set_n(c(kN));
+  mm.set_k(c(k));
+  *b.AddOp()->mutable_mmad() = mm;
+  b.Barrier(ir::PIPE_ALL);
+  b.At(10);
+  ir::FixpipeOp fp;
+  *fp.mutable_dst() = KB::Gm(gy, ir::DT_FLOAT32);
+  *fp.mutable_src() = Local(ir::MEM_L0C, ir::POS_CO1, u(0), ir::DT_FLOAT32);
+  fp.set_n_size(c(kN));
+  fp.set_m_size(c(m));
+  fp.set_src_stride(c(Ceil16(m)));
+  fp.set_dst_stride(c(kN));
+  *b.AddOp()->mutable_fixpipe() = fp;
+
+  // x[h][w][c] (NC1HWC0 with C1 = 1) and w[n][(kh * 3 + kw) * 16 + c], small integers.
+  std::vector<float> x(s.h * s.w * kC), wt(kN * k);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(static_cast<int>(i * 7 % 5) - 2);
+  for (size_t i = 0; i < wt.size(); ++i)
+    wt[i] = static_cast<float>(static_cast<int>(i * 3 % 7) - 3);
+  auto halves = [](const std::vector<float>& v) {
+    std::vector<uint16_t> h(v.size());
+    for (size_t i = 0; i < v.size(); ++i) h[i] = FloatToHalf(v[i]);
+    return h;
+  };
+  Device device(Config());
+  uint64_t dx = Upload(device, halves(x)), dw = Upload(device, halves(wt));
+  uint64_t dy = Upload(device, std::vector<float>(m * kN, -1.0f));
+  auto program = Decode(b.Build());
+  ASSERT_NE(program, nullptr);
+  auto r = device.Launch(
+      *program, 1, {ArgValue::Address(dx), ArgValue::Address(dw), ArgValue::Address(dy)}, Strict());
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  std::string found;
+  for (const Diagnostic& d : r->diagnostics) found += "\n  " + d.message;
+  ASSERT_EQ(r->status, LaunchResult::Status::kOk) << found;
+  ExpectStrictClean(*r);
+  std::vector<float> y = Download<float>(device, dy, m * kN);
+  for (int64_t oh = 0; oh < ho; ++oh) {
+    for (int64_t ow = 0; ow < wo; ++ow) {
+      for (int64_t n = 0; n < kN; ++n) {
+        double want = 0;
+        for (int64_t kh = 0; kh < kF; ++kh) {
+          for (int64_t kw = 0; kw < kF; ++kw) {
+            int64_t ih = oh * s.stride + kh * s.dilation - s.pad;
+            int64_t iw = ow * s.stride + kw * s.dilation - s.pad;
+            if (ih < 0 || iw < 0 || ih >= s.h || iw >= s.w) continue;
+            for (int64_t ch = 0; ch < kC; ++ch)
+              want += x[(ih * s.w + iw) * kC + ch] * wt[n * k + (kh * kF + kw) * kC + ch];
+          }
+        }
+        ASSERT_EQ(y[(oh * wo + ow) * kN + n], want) << oh << " " << ow << " " << n;
+      }
+    }
+  }
+}
+
+TEST(CubeConv, A3x3ConvolutionThroughImg2colMatchesTheDirectOne) { RunConv({6, 5, 1, 1, 1}); }
+
+TEST(CubeConv, StrideAndDilation) { RunConv({9, 8, 2, 2, 1}); }
 
 }  // namespace
 }  // namespace aicore::sim::testing

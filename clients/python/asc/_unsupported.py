@@ -18,11 +18,8 @@ _NOT_YET: Dict[str, str] = {
     # [4.2-4.4, 4.13-4.16, 3.10] movement, sync, control, scalar, cube, debug, system (every
     # vector instruction of 4.4-4.12 is implemented)
     "asc.language.basic": """
-    sync_all ib_set ib_wait notify_next_block
-    wait_pre_block cross_core_set_flag cross_core_wait_flag LoadData2DParamsV2
-    LoadData3DParamsV1 LoadData3DParamsV2 LoadData3DParamsV2Pro
-    set_load_data_boundary set_load_data_padding_value
-    set_load_data_repeat LoadDataRepeatParam get_task_ratio
+    sync_all ib_set ib_wait notify_next_block wait_pre_block
+    cross_core_set_flag cross_core_wait_flag get_task_ratio
     """,
     # [6] high-level API
     "asc.language.adv": """

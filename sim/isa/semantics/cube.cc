@@ -199,6 +199,92 @@ void LoadTranspose(const LoadTransposeArgs& a, const uint8_t* src, uint8_t* imag
   }
 }
 
+// ---- LoadData 3D
+// ----------------------------------------------------------------------------------
+
+int64_t Load3DOutW(const LoadData3DArgs& a) {
+  int64_t span = int64_t{a.filter_w - 1} * a.dilation_w + 1;
+  return (int64_t{a.l1_w} + a.pad_left + a.pad_right - span) / a.stride_w + 1;
+}
+
+int64_t Load3DOutH(const LoadData3DArgs& a) {
+  int64_t span = int64_t{a.filter_h - 1} * a.dilation_h + 1;
+  return (int64_t{a.l1_h} + a.pad_top + a.pad_bottom - span) / a.stride_h + 1;
+}
+
+uint64_t Load3DColumns(const LoadData3DArgs& a) {
+  return uint64_t{a.channels} * a.filter_h * a.filter_w;
+}
+
+uint64_t Load3DSrcBytes(const LoadData3DArgs& a) {
+  return uint64_t{a.channels} * a.l1_h * a.l1_w * a.esize;
+}
+
+namespace {
+// The big matrix the repeats fill: rows x columns.
+uint64_t Load3DRows(const LoadData3DArgs& a) {
+  return uint64_t{a.m_ext} * (a.repeat_mode == 0 ? a.repeat_time : 1);
+}
+uint64_t Load3DCols(const LoadData3DArgs& a) {
+  return uint64_t{a.k_ext} * (a.repeat_mode == 1 ? a.repeat_time : 1);
+}
+}  // namespace
+
+uint64_t Load3DDstFractals(const LoadData3DArgs& a) {
+  if (a.repeat_time == 0 || a.k_ext == 0 || a.m_ext == 0) return 0;
+  uint64_t c0 = kRowBytes / a.esize, rows = Load3DRows(a), cols = Load3DCols(a);
+  // L0A: ceil16(rows) / 16 x ceil(cols / C0); its transpose and L0B take both sides in whole
+  // 16-element fractal sides and C0-element rows (the vendor's pseudocode pads both).
+  if (!a.to_l0b && !a.transpose) return CeilTo(rows, 16) / 16 * (CeilTo(cols, c0) / c0);
+  return CeilTo(rows, 16) / c0 * (CeilTo(cols, 16) / 16);
+}
+
+void LoadData3D(const LoadData3DArgs& a, const uint8_t* l1, uint8_t* image, uint8_t* written) {
+  uint64_t es = a.esize, c0 = kRowBytes / es;
+  int64_t w_out = Load3DOutW(a);
+  uint64_t taps = uint64_t{a.filter_h} * a.filter_w;
+  uint64_t rows = Load3DRows(a), cols = Load3DCols(a);
+  uint64_t zz_k1 = CeilTo(cols, c0) / c0;  // L0A
+  uint64_t zt_k1 = CeilTo(rows, 16) / c0;  // L0A transposed: the rows are its columns
+  uint64_t zn_n1 = CeilTo(cols, 16) / 16;  // L0B: the columns are B's N
+  for (uint64_t r = 0; r < a.repeat_time; ++r) {
+    uint64_t row_shift = a.repeat_mode == 0 ? r * a.repeat_stride * 16 : 0;
+    uint64_t col_shift = a.repeat_mode == 1 ? r * a.repeat_stride * c0 : 0;
+    uint64_t dst_row0 = a.repeat_mode == 0 ? r * a.m_ext : 0;
+    uint64_t dst_col0 = a.repeat_mode == 1 ? r * a.k_ext : 0;
+    for (uint64_t m = 0; m < a.m_ext; ++m) {
+      // Rows past h_out * w_out keep sliding the window (the model's choice, docs/cube.md).
+      uint64_t row = a.m_start + row_shift + m;
+      int64_t oh = static_cast<int64_t>(row) / w_out, ow = static_cast<int64_t>(row) % w_out;
+      for (uint64_t k = 0; k < a.k_ext; ++k) {
+        uint64_t q = a.k_start + col_shift + k;
+        uint64_t chunk = q / c0, c1 = chunk / taps, tap = chunk % taps;
+        int64_t h =
+            oh * a.stride_h + static_cast<int64_t>(tap / a.filter_w) * a.dilation_h - a.pad_top;
+        int64_t w =
+            ow * a.stride_w + static_cast<int64_t>(tap % a.filter_w) * a.dilation_w - a.pad_left;
+        uint64_t mb = dst_row0 + m, kb = dst_col0 + k;
+        uint64_t at = a.to_l0b      ? ZnOffset(mb, kb, zn_n1, c0)
+                      : a.transpose ? ZzOffset(kb, mb, zt_k1, c0)
+                                    : ZzOffset(mb, kb, zz_k1, c0);
+        at *= es;
+        if (h < 0 || w < 0 || h >= int64_t{a.l1_h} || w >= int64_t{a.l1_w}) {
+          std::memcpy(image + at, &a.pad_bits, es);
+        } else {
+          uint64_t from =
+              a.src_offset +
+              ((c1 * a.l1_h + static_cast<uint64_t>(h)) * a.l1_w + static_cast<uint64_t>(w)) * c0 *
+                  es +
+              (q % c0) * es;
+          if (a.boundary != 0) from %= a.boundary;  // SetLoadDataBoundary: wrap to L1's start
+          std::memcpy(image + at, l1 + from, es);
+        }
+        Mark(written, at, es);
+      }
+    }
+  }
+}
+
 // ---- InitConstValue -----------------------------------------------------------------------------
 
 uint64_t InitConstDstBytes(const InitConstArgs& a) {

@@ -90,6 +90,35 @@ uint64_t LoadTransposeDstBytes(const LoadTransposeArgs& a);
 void LoadTranspose(const LoadTransposeArgs& a, const uint8_t* src, uint8_t* image,
                    uint8_t* written);
 
+// ---- LoadData 3D (img2col), L1 -> L0A / L0B (2.3; docs/cube.md "LoadData 3D") -------------------
+
+// The im2col matrix of an NC1HWC0 feature map (C1 = channels / C0 planes of l1_h x l1_w pixels of
+// C0 elements, at src): row r is output pixel (r / w_out, r % w_out), column q is channel
+// (q / C0 / (fh * fw)) * C0 + q % C0 of filter tap ((q / C0) % (fh * fw)) in row-major (kh, kw)
+// order (the vendor's pseudocode, load3d.py). A tap outside the map reads the pad value.
+struct LoadData3DArgs {
+  uint32_t esize = 2;
+  bool to_l0b = false;     // L0B: Zn of the block (B's K along im2col rows); else L0A: Zz
+  bool transpose = false;  // L0A: Zz of the block's transpose
+  uint32_t l1_h = 0, l1_w = 0, channels = 0;
+  uint32_t pad_left = 0, pad_right = 0, pad_top = 0, pad_bottom = 0;
+  uint32_t stride_w = 1, stride_h = 1, filter_w = 1, filter_h = 1;  // filter_* with the +256
+  uint32_t dilation_w = 1, dilation_h = 1;
+  uint32_t k_start = 0, m_start = 0, k_ext = 0, m_ext = 0;
+  // The repeat registers: repeat r moves the block repeat_stride * r * 16 rows (mode 0) or
+  // * C0 columns (mode 1) further and places it after the previous one in one big matrix.
+  uint32_t repeat_time = 1, repeat_stride = 0, repeat_mode = 0;
+  uint64_t pad_bits = 0;    // PADDING's low esize bytes are a padded cell
+  uint64_t src_offset = 0;  // src's byte address in L1 (the `l1` pointer is L1's start)
+  uint64_t boundary = 0;    // L1 byte address past which reads wrap to 0 (0: none)
+};
+int64_t Load3DOutW(const LoadData3DArgs& a);  // output pixels along w (< 1: the window is wider)
+int64_t Load3DOutH(const LoadData3DArgs& a);
+uint64_t Load3DColumns(const LoadData3DArgs& a);   // C1 * fh * fw * C0
+uint64_t Load3DSrcBytes(const LoadData3DArgs& a);  // the feature map from src
+uint64_t Load3DDstFractals(const LoadData3DArgs& a);
+void LoadData3D(const LoadData3DArgs& a, const uint8_t* l1, uint8_t* image, uint8_t* written);
+
 // ---- InitConstValue into L1 / L0A / L0B ---------------------------------------------------------
 
 struct InitConstArgs {

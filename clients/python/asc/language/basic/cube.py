@@ -17,7 +17,9 @@ from asc.language.core.tensor import GlobalTensor, LocalTensor, tensor_ref
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.enums import PipeID
 from asc.language.core.types import (DataCopyCO12DstParams, FixpipeConfig, FixpipeParamsV220,
-                                     LoadData2DParams, MmadParams, Nd2NzParams)
+                                     LoadData2DParams, LoadData2DParamsV2, LoadData3DParamsV1,
+                                     LoadData3DParamsV2, LoadData3DParamsV2Pro, MmadParams,
+                                     Nd2NzParams)
 from asc.language.basic.cube_config import set_fix_pipe_pre_quant_flag
 from asc.language.basic.sync import pipe_barrier
 
@@ -84,9 +86,22 @@ _LOAD_2D_FIELDS = (("start_index", KT.uint16), ("repeat_times", KT.uint8),
                    ("if_transpose", _BOOL), ("addr_mode", KT.uint8))
 
 
+_LOAD_3D_FLAGS = (("en_transpose", _BOOL), ("filter_size_w", _BOOL), ("filter_size_h", _BOOL),
+                  ("f_matrix_ctrl", _BOOL))
+_LOAD_3D_FIELDS = tuple((name, KT.uint16) for name in (
+    "l1_h", "l1_w", "channel_size", "k_extension", "m_extension", "k_start_pt",
+    "m_start_pt")) + tuple((name, KT.uint8) for name in (
+        "stride_w", "stride_h", "filter_w", "filter_h", "dilation_filter_w",
+        "dilation_filter_h")) + _LOAD_3D_FLAGS
+_LOAD_3D_PRO_FIELDS = (("channel_size", KT.uint16), ("en_small_k", _BOOL),
+                       ("ext_config", KT.uint64), ("filter_config", KT.uint64)) + _LOAD_3D_FLAGS
+
+
 def load_data(dst, src, *args, **kwargs) -> None:
     """load_data(dst, src, params: LoadData2DParams): fractals L1 -> L0A/L0B on MTE1 (GM -> L0A/
-    L0B on MTE2 when src is a GlobalTensor). The other parameter structs are not supported yet."""
+    L0B on MTE2 when src is a GlobalTensor). With LoadData3DParamsV2 / LoadData3DParamsV2Pro: the
+    img2col load L1 -> L0A/L0B on MTE1 (docs/cube.md, "LoadData 3D"). LoadData3DParamsV1 and
+    LoadData2DParamsV2 are refused: Ascend 910B has neither load."""
     api = "load_data"
     builder = require_builder(api)
     # pyasc emits nothing for a dst that is no LocalTensor; a silent no-op helps nobody.
@@ -102,7 +117,42 @@ def load_data(dst, src, *args, **kwargs) -> None:
         for name, value in ids.items():
             setattr(op, name, value)
 
-    dispatch(api, [Overload([Param("params", of_type(LoadData2DParams))], two_d)], args, kwargs)
+    def three_d(params, pro):
+        _same_dtype(api, dst, src)
+        op = builder.emit("load_data_3d")
+        op.dst.CopyFrom(tensor_ref(dst))
+        op.src.CopyFrom(tensor_ref(src))
+        op.pro = pro
+        fields = _LOAD_3D_PRO_FIELDS if pro else _LOAD_3D_FIELDS
+        for name, value in _field_ids(params, fields).items():
+            setattr(op, name, value)
+        if not pro:
+            op.pad_list.extend(to_value(v, KT.uint8).id for v in params.pad_list)
+            op.pad_value = to_value(params.pad_value, dst.dtype, "pad_value").id
+
+    def v2(params):
+        three_d(params, False)
+
+    def v2_pro(params):
+        three_d(params, True)
+
+    def refuse(what):
+        def fail(params):
+            raise NotSupportedError(f"{type(params).__name__}: Ascend 910B (Atlas A2) has no "
+                                    f"{what}")
+        return fail
+
+    dispatch(api, [Overload([Param("params", of_type(LoadData2DParams))], two_d),
+                   Overload([Param("params", of_type(LoadData3DParamsV2))], v2),
+                   Overload([Param("params", of_type(LoadData3DParamsV2Pro))], v2_pro),
+                   # Ascend C's LoadData_3D page: v1 is for the Atlas training / inference
+                   # products only; the dav_c220 library reports LoadData2DParamsV2 unsupported.
+                   Overload([Param("params", of_type(LoadData3DParamsV1))],
+                            refuse("LoadData 3D v1 (Ascend C lists it for Atlas training and "
+                                   "inference products only)")),
+                   Overload([Param("params", of_type(LoadData2DParamsV2))],
+                            refuse("LoadData 2D v2 (the library's dav_c220 LoadData reports it "
+                                   "not supported)"))], args, kwargs)
 
 
 # ---- mmad -------------------------------------------------------------------------------------

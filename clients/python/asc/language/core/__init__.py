@@ -21,7 +21,10 @@ from asc.language.core.types import (BrcbRepeatParams, GatherMaskParams, GatherR
 from asc.language.core.types import (DataCopyCO12DstParams, FixpipeConfig, FixpipeParamsV220,
                                      LoadData2DParams, LoadData2dTransposeParams,
                                      LoadData2dTransposeParamsV2, DataCopyEnhancedParams,
-                                     InitConstValueParams, MmadParams, Nd2NzParams)
+                                     InitConstValueParams, LoadData2DParamsV2,
+                                     LoadData3DParamsV1, LoadData3DParamsV2,
+                                     LoadData3DParamsV2Pro, LoadDataRepeatParam,
+                                     MmadParams, Nd2NzParams)
 from asc.language.core.utils import ceildiv, inline, range, static_assert, static_range
 
 __all__ = (["ConstExpr", "PlainValue", "number", "GlobalAddress", "GlobalTensor", "LocalTensor",
@@ -31,7 +34,9 @@ __all__ = (["ConstExpr", "PlainValue", "number", "GlobalAddress", "GlobalTensor"
             "BrcbRepeatParams", "GatherRepeatParams", "GatherMaskParams", "TransDataTo5HDParams",
             "TransposeParamsExt", "Nz2NdParamsFull", "SliceInfo", "Nd2NzParams",
             "LoadData2DParams", "LoadData2dTransposeParams", "LoadData2dTransposeParamsV2",
-            "DataCopyEnhancedParams", "InitConstValueParams", "MmadParams", "FixpipeParamsV220", "FixpipeConfig",
+            "DataCopyEnhancedParams", "InitConstValueParams", "LoadData2DParamsV2",
+            "LoadData3DParamsV1", "LoadData3DParamsV2", "LoadData3DParamsV2Pro",
+            "LoadDataRepeatParam", "MmadParams", "FixpipeParamsV220", "FixpipeConfig",
             "DataCopyCO12DstParams", "ceildiv", "inline", "range",
             "static_assert", "static_range"]
            + list(_dtype_all) + list(_enums_all) + list(_prop_all))

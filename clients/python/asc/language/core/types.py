@@ -4,14 +4,18 @@ from asc.codegen.builder import require_builder
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import KnownTypes
 from asc.language.core.enums import BlockMode, DeqScale, pad_t
-from asc.language.core.ir_value import PlainValue, cast, is_runtime_int, to_bool
+from asc.language.core.ir_value import (PlainValue, cast, is_runtime_int, is_runtime_number,
+                                        to_bool)
 
 __all__ = ["DataCopyParams", "BinaryRepeatParams", "UnaryRepeatParams", "CopyRepeatParams",
            "DataCopyExtParams", "DataCopyPadExtParams", "DataCopyPadParams", "MrgSortSrcList",
            "BrcbRepeatParams", "GatherRepeatParams", "GatherMaskParams", "TransDataTo5HDParams",
            "TransposeParamsExt", "Nz2NdParamsFull", "SliceInfo", "Nd2NzParams",
            "LoadData2DParams", "LoadData2dTransposeParams", "LoadData2dTransposeParamsV2",
-           "DataCopyEnhancedParams", "InitConstValueParams", "MmadParams", "FixpipeParamsV220", "FixpipeConfig", "DataCopyCO12DstParams"]
+           "DataCopyEnhancedParams", "InitConstValueParams", "LoadData2DParamsV2",
+           "LoadData3DParamsV1", "LoadData3DParamsV2", "LoadData3DParamsV2Pro",
+           "LoadDataRepeatParam", "MmadParams", "FixpipeParamsV220", "FixpipeConfig",
+           "DataCopyCO12DstParams"]
 
 _REQUIRED = object()  # a field the constructor must be given
 
@@ -351,6 +355,100 @@ class InitConstValueParams:
                                 f"got {type(value).__name__}")
             setattr(self, name, value)
         self.init_value = ConstExpr.unwrap(init_value)
+
+
+class LoadData2DParamsV2(_ParamStruct):
+    """pyasc's LoadData2DParamsV2 (its field types). A2 has no such load: load_data refuses it
+    (the library's dav_c220 LoadData with it reports "not supported")."""
+    _fields = (("m_start_position", 0, KnownTypes.uint32), ("k_start_position", 0, KnownTypes.uint32),
+               ("m_step", 0, KnownTypes.uint16), ("k_step", 0, KnownTypes.uint16),
+               ("src_stride", 0, KnownTypes.int32), ("dst_stride", 0, KnownTypes.uint16),
+               ("if_transpose", False, KnownTypes.int1), ("sid", 0, KnownTypes.uint8))
+
+
+class LoadDataRepeatParam(_ParamStruct):
+    """set_load_data_repeat's registers: repeat_time blocks (0 makes LoadData 3D a NOP),
+    repeat_stride apart (16 rows along M, C0 columns along K), repeat_mode 0 along M, 1 along K."""
+    _fields = (("repeat_time", 1, KnownTypes.uint8), ("repeat_stride", 0, KnownTypes.uint16),
+               ("repeat_mode", 0, KnownTypes.uint8))
+
+
+class LoadData3DParamsV2Pro(_ParamStruct):
+    """LoadData 3D with the window packed: ext_config = m_start_pt << 48 | k_start_pt << 32 |
+    m_extension << 16 | k_extension, filter_config = dilation_h << 40 | dilation_w << 32 |
+    filter_h << 24 | filter_w << 16 | stride_h << 8 | stride_w; the feature map and pad value
+    come from the FMATRIX and PADDING registers (as an earlier LoadData3DParamsV2 load or
+    set_load_data_padding_value left them)."""
+    _fields = (("channel_size", 0, KnownTypes.uint16), ("en_transpose", False, KnownTypes.int1),
+               ("en_small_k", False, KnownTypes.int1), ("filter_size_w", False, KnownTypes.int1),
+               ("filter_size_h", False, KnownTypes.int1), ("f_matrix_ctrl", False, KnownTypes.int1),
+               ("ext_config", 0, KnownTypes.uint64),
+               ("filter_config", 0x10101010101, KnownTypes.uint64))
+
+
+def _pad_list(api, value):
+    value = ConstExpr.unwrap(value)
+    if not isinstance(value, (list, tuple)) or len(value) != 4:
+        raise TypeError(f"{api}.pad_list must be 4 values (left, right, top, bottom), got "
+                        f"{value!r}")
+    out = []
+    for v in value:
+        v = ConstExpr.unwrap(v)
+        if not is_runtime_int(v):
+            raise TypeError(f"{api}.pad_list must hold ints or traced integers, got "
+                            f"{type(v).__name__}")
+        out.append(cast(v, KnownTypes.uint8) if isinstance(v, PlainValue)
+                   else KnownTypes.uint8.wrap(int(v)))
+    return tuple(out)
+
+
+class LoadData3DParamsV2(_ParamStruct):
+    """LoadData 3D (img2col) of an NC1HWC0 feature map of l1_h x l1_w pixels and channel_size
+    channels: the [m_start_pt, +m_extension) x [k_start_pt, +k_extension) block of its im2col
+    matrix (docs/cube.md, "LoadData 3D"). pad_list is (left, right, top, bottom); pad_value (a
+    number or traced scalar) is converted to the tensors' dtype when loading."""
+    _fields = (("pad_list", None, None), ("l1_h", 1, KnownTypes.uint16),
+               ("l1_w", 1, KnownTypes.uint16), ("channel_size", 1, KnownTypes.uint16),
+               ("k_extension", 1, KnownTypes.uint16), ("m_extension", 1, KnownTypes.uint16),
+               ("k_start_pt", 0, KnownTypes.uint16), ("m_start_pt", 0, KnownTypes.uint16),
+               ("stride_w", 1, KnownTypes.uint8), ("stride_h", 1, KnownTypes.uint8),
+               ("filter_w", 1, KnownTypes.uint8), ("filter_h", 1, KnownTypes.uint8),
+               ("dilation_filter_w", 1, KnownTypes.uint8),
+               ("dilation_filter_h", 1, KnownTypes.uint8),
+               ("en_transpose", False, KnownTypes.int1), ("pad_value", None, None),
+               ("filter_size_w", False, KnownTypes.int1), ("filter_size_h", False, KnownTypes.int1),
+               ("f_matrix_ctrl", False, KnownTypes.int1))
+
+    def __init__(self, *args, **kwargs):
+        api = type(self).__name__
+        require_builder(api)
+        names = [f[0] for f in self._fields]
+        values = bind_fields(api, names, args, kwargs)
+        pad_list = values.pop("pad_list", (0, 0, 0, 0))
+        pad_value = ConstExpr.unwrap(values.pop("pad_value", 0))
+        if not is_runtime_number(pad_value):
+            raise TypeError(f"{api}.pad_value must be a number or a traced scalar, got "
+                            f"{type(pad_value).__name__}")
+        scalar = [f for f in self._fields if f[0] not in ("pad_list", "pad_value")]
+        struct = type("_Fields", (_ParamStruct,), {"_fields": tuple(scalar)})
+        fields = struct(**values)
+        for name, _, _ in scalar:
+            setattr(self, name, getattr(fields, name))
+        self.pad_list = _pad_list(api, pad_list)
+        self.pad_value = pad_value
+
+
+class LoadData3DParamsV1:
+    """pyasc's LoadData3DParamsV1, kept as given: A2 has no v1 load (Ascend C's LoadData_3D page
+    lists v1 for the Atlas training and inference products only), so load_data refuses it."""
+    _names = ("pad_list", "l1_h", "l1_w", "c1_index", "fetch_filter_w", "fetch_filter_h",
+              "left_top_w", "left_top_h", "stride_w", "stride_h", "filter_w", "filter_h",
+              "dilation_filter_w", "dilation_filter_h", "jump_stride", "repeat_mode",
+              "repeat_time", "c_size", "pad_value")
+
+    def __init__(self, *args, **kwargs):
+        require_builder(type(self).__name__)
+        self.fields = bind_fields(type(self).__name__, self._names, args, kwargs)
 
 
 class MmadParams:
