@@ -137,7 +137,7 @@ def main():
     print(f"  simulator   {sim_s * 1e3:9.1f} ms   ({compile_s * 1e3:.0f} ms compile + first runs, "
           f"excluded)")
     print(f"  numpy fp32  {np_s * 1e3:9.2f} ms   max |sim - numpy| = {err:.2e}")
-    print(f"  ratio       {sim_s / np_s:9.0f} x   simulator/numpy")
+    print(f"  ratio       {sim_s / np_s:9.2f} x   simulator/numpy")
     print(f"  cycles      {report.cycles:9d}      M busy {busy} ({busy / report.cycles:.0%}), "
           f"bound_pipe {report.bound_pipe}")
     share = max(0.0, sim_s - base_s) / sim_s

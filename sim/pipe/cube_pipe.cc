@@ -80,12 +80,17 @@ PipeTiming ExecuteMmad(CubePipe& pipe, const IssuedInstr& in, Cycle now, uint8_t
   static thread_local std::vector<uint8_t> merged;
   if (args.interlock && last.end > now && lo < last.hi && last.lo < hi) {
     start = last.end;
-    merged.assign(in.dst.base, in.dst.base + span);
-    uint64_t from = std::max(lo, last.lo), to = std::min(hi, last.hi);
-    uint64_t last_span = last.hi - last.lo;
-    MaskedCopy(merged.data() + (from - lo), last.image + (from - last.lo),
-               last.image + last_span + (from - last.lo), to - from);
-    c_old = merged.data();
+    if (last.lo == lo && last.hi == hi && last.m == a.m && last.n == a.n) {
+      // The K loop's usual chain: the last Mmad wrote every element this one reads.
+      c_old = last.image;
+    } else {
+      merged.assign(in.dst.base, in.dst.base + span);
+      uint64_t from = std::max(lo, last.lo), to = std::min(hi, last.hi);
+      uint64_t last_span = last.hi - last.lo;
+      MaskedCopy(merged.data() + (from - lo), last.image + (from - last.lo),
+                 last.image + last_span + (from - last.lo), to - from);
+      c_old = merged.data();
+    }
   }
   std::memset(scratch + span, 0, span);
   cube::Mmad(a, in.src0.base, in.src1.base, args.bias, c_old, scratch, scratch + span);
@@ -97,7 +102,7 @@ PipeTiming ExecuteMmad(CubePipe& pipe, const IssuedInstr& in, Cycle now, uint8_t
   PipeTiming t;
   t.accept_next = start + MaxCycle(Cycle(1), CeilCycles(busy));
   t.end = start + MaxCycle(Cycle(1), CeilCycles(busy + cost.fixed_cycles));
-  if (span > 0) last = CubePipe::LastResult{lo, hi, t.end, scratch};
+  if (span > 0) last = CubePipe::LastResult{lo, hi, t.end, scratch, a.m, a.n};
   return t;
 }
 

@@ -31,6 +31,7 @@ class CubePipe : public Pipe {
     uint64_t lo = 0, hi = 0;
     Cycle end;
     const uint8_t* image = nullptr;
+    uint32_t m = 0, n = 0;  // its C's extent: a chain of the same m x n reads the image as is
   };
   LastResult& last_result() { return last_; }
 

@@ -29,6 +29,19 @@ void Mark(uint8_t* written, uint64_t at, uint64_t bytes) { std::memset(written +
 // Element `e` of an operand of `row`'s input type, exactly: half and bf16 widen to float
 // without rounding, int4 elements are packed two per byte, the even one in the low nibble (the
 // model's choice: the references do not give the nibble order).
+// Every half's value, built once: an Mmad decodes each of its operands' elements, and a table
+// read is several times faster than converting the bits (the same values: HalfToFloat's).
+const std::vector<float>& HalfValues() {
+  static const std::vector<float> kValues = [] {
+    std::vector<float> v(1u << 16);
+    for (uint32_t bits = 0; bits < v.size(); ++bits) {
+      v[bits] = HalfToFloat(static_cast<uint16_t>(bits));
+    }
+    return v;
+  }();
+  return kValues;
+}
+
 double FloatElement(const MmadTypeRow& row, const uint8_t* base, uint64_t e) {
   if (row.types == MmadTypes::kF32F32) {
     float f;
@@ -37,7 +50,7 @@ double FloatElement(const MmadTypeRow& row, const uint8_t* base, uint64_t e) {
   }
   uint16_t bits;
   std::memcpy(&bits, base + e * 2, 2);
-  return row.types == MmadTypes::kF16F32 ? HalfToFloat(bits) : Bf16ToFloat(bits);
+  return row.types == MmadTypes::kF16F32 ? HalfValues()[bits] : Bf16ToFloat(bits);
 }
 
 // Element `e` of a float operand as an HF32 Mmad multiplies it.
@@ -351,30 +364,62 @@ using Floats __attribute__((vector_size(8))) = float;
 
 // A and B decoded once into exact values: A as rows of K (row-major, rows padded with zeros to
 // a whole row block), B as K rows of n (k-major, columns padded to a whole column block).
-template <typename V>
-void DecodeOperands(const MmadArgs& a, const MmadTypeRow& row, const uint8_t* l0a,
-                    const uint8_t* l0b, uint64_t m_pad, uint64_t n_pad, std::vector<V>* av,
-                    std::vector<V>* bv) {
+// A's and B's elements in layout order: each fractal row holds C0 consecutive k of one m (A,
+// Zz) or one n (B, Zn), so every row converts as a run. `conv(base, e)` is element e's exact
+// value (chosen once per Mmad, below).
+template <typename V, typename Conv>
+void DecodeWith(const MmadArgs& a, const MmadTypeRow& row, const uint8_t* l0a, const uint8_t* l0b,
+                uint64_t n_pad, V* ap, V* bp, Conv conv) {
   uint64_t c0 = row.c0;
   uint64_t k1 = MmadKExtent(a) / c0;
   uint64_t n1 = CeilTo(a.n, 16) / 16;
   bool gemv = a.m == 1;
+  for (uint64_t m = 0; m < a.m; ++m) {
+    for (uint64_t k0 = 0; k0 < a.k; k0 += c0) {
+      uint64_t e = gemv ? k0 : ZzOffset(m, k0, k1, c0);
+      uint64_t run = std::min<uint64_t>(c0, a.k - k0);
+      for (uint64_t j = 0; j < run; ++j) ap[m * a.k + k0 + j] = conv(l0a, e + j);
+    }
+  }
+  for (uint64_t n = 0; n < a.n; ++n) {
+    for (uint64_t k0 = 0; k0 < a.k; k0 += c0) {
+      uint64_t e = ZnOffset(k0, n, n1, c0);
+      uint64_t run = std::min<uint64_t>(c0, a.k - k0);
+      for (uint64_t j = 0; j < run; ++j) bp[(k0 + j) * n_pad + n] = conv(l0b, e + j);
+    }
+  }
+}
+
+// A and B decoded once into exact values: A as rows of K (row-major, rows padded with zeros to
+// a whole row block), B as K rows of n (k-major, columns padded to a whole column block).
+template <typename V>
+void DecodeOperands(const MmadArgs& a, const MmadTypeRow& row, const uint8_t* l0a,
+                    const uint8_t* l0b, uint64_t m_pad, uint64_t n_pad, std::vector<V>* av,
+                    std::vector<V>* bv) {
   av->assign(m_pad * a.k, V{0});
   bv->assign(uint64_t{a.k} * n_pad, V{0});
   V* ap = av->data();
   V* bp = bv->data();
-  bool hf32 = a.hf32 && row.types == MmadTypes::kF32F32;
-  auto value = [&row, &a, hf32](const uint8_t* base, uint64_t e) {
-    if (row.integer) return static_cast<V>(IntElement(row, base, e));
-    return static_cast<V>(hf32 ? Hf32Element(base, e, a.hf32_toward_zero)
-                               : FloatElement(row, base, e));
-  };
-  for (uint64_t m = 0; m < a.m; ++m) {
-    for (uint64_t k = 0; k < a.k; ++k)
-      ap[m * a.k + k] = value(l0a, gemv ? k : ZzOffset(m, k, k1, c0));
-  }
-  for (uint64_t k = 0; k < a.k; ++k) {
-    for (uint64_t n = 0; n < a.n; ++n) bp[k * n_pad + n] = value(l0b, ZnOffset(k, n, n1, c0));
+  if (row.integer) {
+    DecodeWith<V>(a, row, l0a, l0b, n_pad, ap, bp, [&row](const uint8_t* base, uint64_t e) {
+      return static_cast<V>(IntElement(row, base, e));
+    });
+  } else if (row.types == MmadTypes::kF16F32) {
+    const float* halves = HalfValues().data();
+    DecodeWith<V>(a, row, l0a, l0b, n_pad, ap, bp, [halves](const uint8_t* base, uint64_t e) {
+      uint16_t bits;
+      std::memcpy(&bits, base + e * 2, 2);
+      return static_cast<V>(halves[bits]);
+    });
+  } else if (row.types == MmadTypes::kF32F32 && a.hf32) {
+    bool toward_zero = a.hf32_toward_zero;
+    DecodeWith<V>(a, row, l0a, l0b, n_pad, ap, bp, [toward_zero](const uint8_t* base, uint64_t e) {
+      return static_cast<V>(Hf32Element(base, e, toward_zero));
+    });
+  } else {
+    DecodeWith<V>(a, row, l0a, l0b, n_pad, ap, bp, [&row](const uint8_t* base, uint64_t e) {
+      return static_cast<V>(FloatElement(row, base, e));
+    });
   }
 }
 
@@ -403,12 +448,15 @@ void MmadElements(const MmadArgs& a, const MmadTypeRow& row, const uint8_t* l0a,
   V* cp = c.data();
   const V* ap = av.data();
   const V* bp = bv.data();
+  // C's start and, below, its result: each row of a 16-column block of L0C is 16 consecutive
+  // elements, so both go a row of a block at a time.
   for (uint64_t m = 0; m < a.m; ++m) {
-    for (uint64_t n = 0; n < a.n; ++n) {
-      T start = 0;
-      if (from_bias) std::memcpy(&start, bias + n * 4, 4);
-      if (accumulate) std::memcpy(&start, c_old + L0cOffset(m, n, m_rows) * 4, 4);
-      cp[m * n_pad + n] = static_cast<V>(start);
+    for (uint64_t n0 = 0; n0 < a.n; n0 += 16) {
+      uint64_t cols = std::min<uint64_t>(16, a.n - n0);
+      T start[16] = {};
+      if (from_bias) std::memcpy(start, bias + n0 * 4, cols * 4);
+      if (accumulate) std::memcpy(start, c_old + L0cOffset(m, n0, m_rows) * 4, cols * 4);
+      for (uint64_t j = 0; j < cols; ++j) cp[m * n_pad + n0 + j] = static_cast<V>(start[j]);
     }
   }
   for (uint64_t m = 0; m < m_pad; m += kRowBlock) {
@@ -452,11 +500,13 @@ void MmadElements(const MmadArgs& a, const MmadTypeRow& row, const uint8_t* l0a,
     }
   }
   for (uint64_t m = 0; m < a.m; ++m) {
-    for (uint64_t n = 0; n < a.n; ++n) {
-      uint64_t at = L0cOffset(m, n, m_rows) * 4;
-      T v = static_cast<T>(cp[m * n_pad + n]);
-      std::memcpy(image + at, &v, 4);
-      Mark(written, at, 4);
+    for (uint64_t n0 = 0; n0 < a.n; n0 += 16) {
+      uint64_t cols = std::min<uint64_t>(16, a.n - n0);
+      T out[16];
+      for (uint64_t j = 0; j < cols; ++j) out[j] = static_cast<T>(cp[m * n_pad + n0 + j]);
+      uint64_t at = L0cOffset(m, n0, m_rows) * 4;
+      std::memcpy(image + at, out, cols * 4);
+      Mark(written, at, cols * 4);
     }
   }
 }
