@@ -12,6 +12,12 @@
 #include "sim/core/invariant.h"
 #include "sim/isa/fp16.h"
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#define AICORE_CUBE_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define AICORE_CUBE_CLONES
+#endif
+
 namespace aicore::sim::cube {
 
 namespace {
@@ -352,15 +358,17 @@ namespace {
 // pass, the partial sums in registers; each output element still sums its chunk's products in
 // increasing k, so nothing is reassociated and the loops over columns vectorise.
 constexpr uint64_t kRowBlock = 2;  // the loop below names its two rows
-constexpr uint64_t kColBlock = 8;
-// 16 bytes of lanes (GCC/Clang vector extensions): each lane is an IEEE multiply and add of its
-// own, exactly the scalar loop's, on any host (no FMA: -ffp-contract=off).
+constexpr uint64_t kColBlock = 16;
+// 32 bytes of lanes (GCC/Clang vector extensions; two 16-byte halves where the host has no
+// 32-byte vectors): each lane is an IEEE multiply and add of its own, exactly the scalar loop's,
+// on any host (no FMA: -ffp-contract=off). On x86-64, Mmad is also compiled for AVX2 and picked
+// at load time where the CPU has it: the same lane operations, the same bits, twice the width.
 template <typename V>
-using Lanes __attribute__((vector_size(16))) = V;
+using Lanes __attribute__((vector_size(32))) = V;
 template <typename V>
-constexpr uint64_t kLanes = 16 / sizeof(V);
+constexpr uint64_t kLanes = 32 / sizeof(V);
 // A double lane pair rounded to float (round to nearest even, as a scalar conversion).
-using Floats __attribute__((vector_size(8))) = float;
+using Floats __attribute__((vector_size(16))) = float;
 
 // A and B decoded once into exact values: A as rows of K (row-major, rows padded with zeros to
 // a whole row block), B as K rows of n (k-major, columns padded to a whole column block).
@@ -429,8 +437,10 @@ void DecodeOperands(const MmadArgs& a, const MmadTypeRow& row, const uint8_t* l0
 // products fit its mantissa, and the sum is in increasing k), int32 for int8 and int4 (a chunk
 // of 32 int8 or 64 int4 products cannot overflow it).
 template <typename T>
-void MmadElements(const MmadArgs& a, const MmadTypeRow& row, const uint8_t* l0a, const uint8_t* l0b,
-                  const uint8_t* bias, const uint8_t* c_old, uint8_t* image, uint8_t* written) {
+__attribute__((always_inline)) inline void MmadElements(const MmadArgs& a, const MmadTypeRow& row,
+                                                        const uint8_t* l0a, const uint8_t* l0b,
+                                                        const uint8_t* bias, const uint8_t* c_old,
+                                                        uint8_t* image, uint8_t* written) {
   constexpr bool kInt = std::is_same_v<T, int32_t>;
   using V = std::conditional_t<kInt, int32_t, double>;
   constexpr uint64_t kVectors = kColBlock / kLanes<V>;
@@ -513,8 +523,9 @@ void MmadElements(const MmadArgs& a, const MmadTypeRow& row, const uint8_t* l0a,
 
 }  // namespace
 
-void Mmad(const MmadArgs& a, const uint8_t* l0a, const uint8_t* l0b, const uint8_t* bias,
-          const uint8_t* c_old, uint8_t* image, uint8_t* written) {
+AICORE_CUBE_CLONES void Mmad(const MmadArgs& a, const uint8_t* l0a, const uint8_t* l0b,
+                             const uint8_t* bias, const uint8_t* c_old, uint8_t* image,
+                             uint8_t* written) {
   if (MmadCBytes(a) == 0) return;
   const MmadTypeRow& row = MmadTypeOf(a.types);
   if (row.integer) {
