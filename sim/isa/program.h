@@ -90,6 +90,7 @@ enum class SysValueKind : uint8_t {
   kSystemCycle = 7,
   kProgramCounter = 8,
   kUnsetState = 9,
+  kTaskRatio = 10,
 };
 
 // L2 hint of a GM operand (GlobalTensor.set_l2_cache_hint; proto CacheMode). LAST and

@@ -89,6 +89,10 @@ void ScalarAlu::SysValue(const Instr& in, const Place& at) {
     case SysValueKind::kUnsetState:
       WarnUnsetState(at.site);
       break;
+    // Cores of this core's type per group (asc-api.md 10.1): its place's count in the group.
+    case SysValueKind::kTaskRatio:
+      v = host_.sub_block_num();
+      break;
   }
   values_[in.result] = CastScalar(IntValue(v), DType::kInt64, in.dtype);
 }

@@ -335,3 +335,30 @@ def test_a_fixpipe_waiting_for_bits_no_mmad_sets_is_a_deadlock(device):
     text = str(info.value)
     assert "ready bit of L0C[0, 512) to be 1" in text, text
     assert "fixpipe" in text and "test_cube.py" in text, text
+
+
+@asc.jit(matmul_cube_only=True)
+def aic_identity_kernel(y: asc.GlobalAddress):
+    g = asc.GlobalTensor()
+    g.set_global_buffer(y)
+    base = asc.get_block_idx() * 3
+    g.set_value(base, asc.get_task_ratio())
+    g.set_value(base + 1, asc.get_block_num())
+    g.set_value(base + 2, asc.get_sub_block_idx())
+
+
+@asc.jit
+def aiv_task_ratio_kernel(y: asc.GlobalAddress):
+    g = asc.GlobalTensor()
+    g.set_global_buffer(y)
+    g.set_value(asc.get_block_idx(), asc.get_task_ratio())
+
+
+def test_task_ratio_and_identity_of_single_type_kernels(device):
+    # asc-api.md 10.1: the ratio reads 1 on every core of AIC_ONLY and AIV_ONLY kernels.
+    y = np.full(3 * 4, -1, np.int64)
+    assert aic_identity_kernel[4, rt.current_stream()](y).status == "OK"
+    assert y.reshape(4, 3).tolist() == [[1, 4, 0]] * 4
+    z = np.full(3, -1, np.int64)
+    assert aiv_task_ratio_kernel[3, rt.current_stream()](z).status == "OK"
+    assert z.tolist() == [1, 1, 1]

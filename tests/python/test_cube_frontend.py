@@ -902,7 +902,7 @@ def test_the_cube_names_live_where_pyasc_exports_them():
         assert name not in _unsupported.not_yet("asc")
     with pytest.raises(AttributeError):
         language.basic.MmadParams  # noqa: B018 - pyasc's basic has no structs
-    for name in ("get_task_ratio", "cross_core_set_flag"):  # the mixed-kernel issue's names
+    for name in ("sync_all", "cross_core_set_flag"):  # the mixed-kernel issue's names
         with pytest.raises(NotSupportedError):
             getattr(asc, name)
 

@@ -19,7 +19,7 @@ _NOT_YET: Dict[str, str] = {
     # vector instruction of 4.4-4.12 is implemented)
     "asc.language.basic": """
     sync_all ib_set ib_wait notify_next_block wait_pre_block
-    cross_core_set_flag cross_core_wait_flag get_task_ratio
+    cross_core_set_flag cross_core_wait_flag
     """,
     # [6] high-level API
     "asc.language.adv": """

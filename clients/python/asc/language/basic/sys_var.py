@@ -7,7 +7,8 @@ from asc.language.core.ir_value import PlainValue, const, is_runtime_int, to_val
 
 __all__ = ["get_block_idx", "get_block_num", "get_sub_block_idx", "get_sub_block_num",
            "ascend_is_aic", "ascend_is_aiv", "get_system_cycle", "get_data_block_size_in_bytes",
-           "get_program_counter", "get_icache_preload_status", "get_arch_version", "trap"]
+           "get_program_counter", "get_icache_preload_status", "get_arch_version", "get_task_ratio",
+           "trap"]
 
 _SV = kernel_pb2.SysValueOp
 
@@ -42,6 +43,12 @@ def ascend_is_aic() -> PlainValue:
 
 def ascend_is_aiv() -> PlainValue:
     return _sys("ascend_is_aiv", _SV.IS_AIV, KnownTypes.int1)
+
+
+def get_task_ratio() -> PlainValue:
+    """Cores of this core's type per group (int64; asc-api.md 10.1): 2 on a vector core of a
+    MIX_AIC_1_2 kernel, 1 on its cube core and on every core of the other kernel types."""
+    return _sys("get_task_ratio", _SV.TASK_RATIO, KnownTypes.int64)
 
 
 def get_system_cycle() -> PlainValue:
