@@ -28,8 +28,18 @@ bool ResolveSide(const TensorOperand& t, uint64_t address, uint64_t span, Access
   }
   if (t.space != MemSpace::kGm) {
     LocalMemory* mem = env.memories.Find(t.space);
-    SIM_CHECK(mem != nullptr, std::string(MemSpaceName(t.space)) +
-                                  " operand on a core without that memory passed the decoder");
+    if (mem == nullptr) {
+      // A mixed kernel's cores run one program: which core runs an instruction is decided at
+      // run time, by the branch it sits in.
+      env.diags.Error(env.diags.Make(
+          Diagnostic::Kind::kInvalidOperand, Diagnostic::Severity::kError, site,
+          env.diags.Prefix(site) + ": its " + role.operand + " is in " +
+              std::string(MemSpaceName(t.space)) +
+              ", which this core does not have (a vector core has UB; a cube core has L1, L0A, "
+              "L0B, L0C, BT and FB). Fix: run it on the other core type, under "
+              "asc.ascend_is_aic() or asc.ascend_is_aiv()."));
+      return false;
+    }
     if (!CheckLocalAccess(*mem, address, span, alignment != 0 ? alignment : mem->alignment(), role,
                           site, env.diags)) {
       return false;

@@ -61,8 +61,10 @@ void ScalarAlu::Unary(const Instr& in) {
 void ScalarAlu::SysValue(const Instr& in, const Place& at) {
   int64_t v = 0;
   switch (static_cast<SysValueKind>(in.kind)) {
+    // A group's cores of one type number their blocks in turn (asc-api.md 10.1: in MIX_AIC_1_2
+    // vector core `sub` of group g is block 2g + sub); one core per type keeps the group's.
     case SysValueKind::kBlockIdx:
-      v = at.block;
+      v = int64_t{at.block} * host_.sub_block_num() + host_.sub_block_idx();
       break;
     case SysValueKind::kBlockNum:
       v = ctx_.block_dim;

@@ -188,8 +188,15 @@ bool ScalarUnit::DrainPending(Cycle now) {
       continue;
     }
     Pipe* pipe = host_.pipe(p.pipe);
-    SIM_CHECK(pipe != nullptr, "a sync was queued for PIPE_" + std::string(PipeName(p.pipe)) +
-                                   ", which this core does not have");
+    if (pipe == nullptr) {
+      // A mixed kernel's event valid on the other core type, reached on this one.
+      return Fault(*p.issued.instr,
+                   std::string(Info(p.issued.instr->opcode).mnemonic) + " on PIPE_" +
+                       std::string(PipeName(p.pipe)) + ", which a " + host_.core_name() +
+                       " does not have (pipes: " + host_.pipe_list() +
+                       "). Fix: run it on the other core type, under asc.ascend_is_aic() or "
+                       "asc.ascend_is_aiv().");
+    }
     if (pipe->Full()) {
       if (wait_ != Wait::kQueueFull) wait_since_ = now;
       wait_ = Wait::kQueueFull;

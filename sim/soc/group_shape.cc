@@ -13,16 +13,16 @@ namespace {
 
 using K = KernelType;
 
-// {kernel type, name, AICs per group, AIVs per group, runs}
+// {kernel type, name, AICs per group, AIVs per group}
 constexpr GroupShape kGroupShapes[] = {
-    {K::kAivOnly, "AIV_ONLY", 0, 1, true},                   // vector cores alone
-    {K::kAicOnly, "AIC_ONLY", 1, 0, true},                   // cube cores alone
-    {K::kMixAivHardSync, "MIX_AIV_HARD_SYNC", 0, 1, false},  // as MIX_AIV_1_0
-    {K::kMixAicHardSync, "MIX_AIC_HARD_SYNC", 1, 0, false},  // as MIX_AIC_1_0
-    {K::kMixAiv1_0, "MIX_AIV_1_0", 0, 1, false},             // vector cores, with hardware sync
-    {K::kMixAic1_0, "MIX_AIC_1_0", 1, 0, false},             // cube cores, with hardware sync
-    {K::kMixAic1_1, "MIX_AIC_1_1", 1, 1, false},             // a cube core and a vector core
-    {K::kMixAic1_2, "MIX_AIC_1_2", 1, 2, false},  // a cube core and both its vector cores
+    {K::kAivOnly, "AIV_ONLY", 0, 1},                  // vector cores alone
+    {K::kAicOnly, "AIC_ONLY", 1, 0},                  // cube cores alone
+    {K::kMixAivHardSync, "MIX_AIV_HARD_SYNC", 0, 1},  // as MIX_AIV_1_0
+    {K::kMixAicHardSync, "MIX_AIC_HARD_SYNC", 1, 0},  // as MIX_AIC_1_0
+    {K::kMixAiv1_0, "MIX_AIV_1_0", 0, 1},             // vector cores, with hardware sync
+    {K::kMixAic1_0, "MIX_AIC_1_0", 1, 0},             // cube cores, with hardware sync
+    {K::kMixAic1_1, "MIX_AIC_1_1", 1, 1},             // a cube core and a vector core
+    {K::kMixAic1_2, "MIX_AIC_1_2", 1, 2},             // a cube core and both its vector cores
 };
 
 constexpr CoreType kCoreTypes[] = {CoreType::kAiv, CoreType::kAic};

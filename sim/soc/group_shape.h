@@ -1,7 +1,6 @@
 // What a launch's core groups are made of, per kernel type, as rows: vector cores alone
 // (AIV_ONLY), one cube core (AIC_ONLY), or one cube core with N vector cores (MIX_AIC_1_N). The
-// launch engine builds its cores group by group from the program's row; the rows the model does
-// not run yet are refused at launch.
+// launch engine builds its cores group by group from the program's row.
 #pragma once
 
 #include <cstdint>
@@ -14,10 +13,9 @@ namespace aicore::sim {
 
 struct GroupShape {
   KernelType type;
-  const char* name;   // asc's KernelType name: "AIV_ONLY"
-  uint32_t aic = 0;   // cube cores per group
-  uint32_t aiv = 0;   // vector cores per group
-  bool runs = false;  // the model runs this kernel type (false: refused at launch)
+  const char* name;  // asc's KernelType name: "AIV_ONLY"
+  uint32_t aic = 0;  // cube cores per group
+  uint32_t aiv = 0;  // vector cores per group
 
   uint32_t PerGroup(CoreType t) const { return t == CoreType::kAic ? aic : aiv; }
   uint32_t cores() const { return aic + aiv; }

@@ -78,13 +78,6 @@ StatusOr<LaunchResult> LaunchEngine::Run(const Program& program, uint32_t block_
                                          const std::vector<ArgValue>& args,
                                          const LaunchOptions& options) {
   const GroupShape& shape = GroupShapeOf(program.kernel_type);
-  if (!shape.runs) {
-    return FailedPrecondition("kernel " + program.name + ": " +
-                              KernelTypeLabel(program.kernel_type) +
-                              " kernels are not supported by aicore-sim yet (mixed kernels "
-                              "come with cross-core synchronisation); AIV_ONLY and AIC_ONLY "
-                              "kernels run");
-  }
   if (block_dim == 0 || block_dim > kMaxBlockDim) {
     return InvalidArgument("block_dim must be in 1.." + std::to_string(kMaxBlockDim) + ", got " +
                            std::to_string(block_dim));

@@ -8,6 +8,7 @@ import pytest
 
 import asc
 import asc.lib.runtime as rt
+import asc.runtime.config as config
 
 from cube_kernels import linear_cube_kernel, matmul_queue_kernel, quant_matmul_kernel
 
@@ -362,3 +363,28 @@ def test_task_ratio_and_identity_of_single_type_kernels(device):
     z = np.full(3, -1, np.int64)
     assert aiv_task_ratio_kernel[3, rt.current_stream()](z).status == "OK"
     assert z.tolist() == [1, 1, 1]
+
+
+@asc.jit(matmul_cube_only=True, kernel_type=config.KernelType.MIX_AIC_1_2)
+def mix_identity_kernel(y: asc.GlobalAddress):
+    g = asc.GlobalTensor()
+    g.set_global_buffer(y)
+    if asc.ascend_is_aic():
+        base = asc.get_block_idx() * 3
+    else:
+        base = (asc.get_block_num() + asc.get_block_idx()) * 3
+    g.set_value(base, asc.get_block_idx())
+    g.set_value(base + 1, asc.get_task_ratio())
+    g.set_value(base + 2, asc.get_block_idx() // asc.get_task_ratio())
+
+
+def test_a_mixed_launch_runs_each_groups_cube_core_and_both_vector_cores(device):
+    # asc-api.md 10.1: on the cube core block_idx is the group, on a vector core 2 * group + sub;
+    # block_idx // task_ratio is the group on all three.
+    y = np.full(3 * (2 + 4), -1, np.int64)
+    report = mix_identity_kernel[2, rt.current_stream()](y)
+    assert report.status == "OK"
+    assert sorted(c.core_type for c in report.cores) == ["aic"] * 2 + ["aiv"] * 4
+    rows = y.reshape(6, 3).tolist()
+    assert rows[:2] == [[0, 1, 0], [1, 1, 1]]
+    assert rows[2:] == [[v, 2, v // 2] for v in range(4)]

@@ -1213,5 +1213,71 @@ TEST(CubeConv, A3x3ConvolutionThroughImg2colMatchesTheDirectOne) { RunConv({6, 5
 
 TEST(CubeConv, StrideAndDilation) { RunConv({9, 8, 2, 2, 1}); }
 
+// ---- Mixed kernels: a group's cube core and vector cores run one program
+// ---------------------------
+
+TEST(MixedCores, EachCoreOfAMixAic12GroupHasItsIdentity) {
+  // 3 groups of one cube core and two vector cores; each core writes (block_idx, block_num,
+  // sub_block_idx, task_ratio) at 4 * slot, the cube cores' slots first, then the vector cores'.
+  KernelBuilder b("identity", "mix.py", ir::KERNEL_MIX_AIC_1_2);
+  uint32_t y = b.PointerParam("y", ir::DT_INT64);
+  ir::TensorRef out = KernelBuilder::Gm(y, ir::DT_INT64);
+  uint32_t is_aic = b.Sys(ir::SysValueOp::IS_AIC, ir::DT_BOOL);
+  uint32_t idx = b.Sys(ir::SysValueOp::BLOCK_IDX);
+  uint32_t slot = b.Select(ir::DT_INT64, is_aic, idx, b.Add(idx, b.Const(3)));
+  uint32_t at = b.Mul(slot, b.Const(4));
+  const ir::SysValueOp::Kind kinds[] = {ir::SysValueOp::BLOCK_IDX, ir::SysValueOp::BLOCK_NUM,
+                                        ir::SysValueOp::SUB_BLOCK_IDX, ir::SysValueOp::TASK_RATIO};
+  for (int i = 0; i < 4; ++i) {
+    uint32_t v = b.Sys(kinds[i]);
+    b.At(3 + i).ScalarStore(out, b.Add(at, b.Const(i)), v);
+  }
+  Device device(Config());
+  uint64_t z = Upload(device, std::vector<int64_t>(36, -1));
+  auto program = Decode(b.Build());
+  ASSERT_NE(program, nullptr);
+  auto r = device.Launch(*program, 3, {ArgValue::Address(z)}, Strict());
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->status, LaunchResult::Status::kOk);
+  ExpectStrictClean(*r);
+  ASSERT_EQ(r->cores.size(), 9u);
+  std::vector<int64_t> got = Download<int64_t>(device, z, 36);
+  for (int64_t g = 0; g < 3; ++g) {  // cube core of group g: block g of 3, ratio 1
+    EXPECT_EQ((std::vector<int64_t>(got.begin() + 4 * g, got.begin() + 4 * g + 4)),
+              (std::vector<int64_t>{g, 3, 0, 1}))
+        << g;
+  }
+  for (int64_t v = 0; v < 6; ++v) {  // vector core `sub` of group g: block 2g + sub, ratio 2
+    int64_t base = 4 * (3 + v);
+    EXPECT_EQ((std::vector<int64_t>(got.begin() + base, got.begin() + base + 4)),
+              (std::vector<int64_t>{v, 3, v % 2, 2}))
+        << v;
+  }
+}
+
+TEST(MixedCores, AnInstructionOnTheWrongCoreTypeFaultsNamingTheGuard) {
+  // init_const_value into L1 runs on MTE2, which a vector core has too: unguarded, the vector
+  // cores reach it and have no L1.
+  KernelBuilder b("unguarded", "ug.py", ir::KERNEL_MIX_AIC_1_1);
+  b.PointerParam("x", ir::DT_FLOAT16);
+  ir::InitConstValueOp fill;
+  *fill.mutable_dst() = Local(ir::MEM_L1, ir::POS_A1, b.Const(0, ir::DT_UINT64), ir::DT_FLOAT16);
+  fill.set_repeat_times(b.Const(1));
+  fill.set_block_num(b.Const(1));
+  b.At(7);
+  *b.AddOp()->mutable_init_const_value() = fill;
+  Device device(Config());
+  uint64_t x = Upload(device, std::vector<uint16_t>(16, 0));
+  auto program = Decode(b.Build());
+  ASSERT_NE(program, nullptr);
+  auto r = device.Launch(*program, 1, {ArgValue::Address(x)}, Strict());
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->status, LaunchResult::Status::kKernelFault);
+  std::string all = Messages(*r);
+  EXPECT_NE(all.find("ug.py:7"), std::string::npos) << all;
+  EXPECT_NE(all.find("its dst is in L1, which this core does not have"), std::string::npos) << all;
+  EXPECT_NE(all.find("asc.ascend_is_aic()"), std::string::npos) << all;
+}
+
 }  // namespace
 }  // namespace aicore::sim::testing

@@ -30,9 +30,6 @@ TEST(GroupShape, EachKernelTypeHasItsCoresPerGroup) {
     EXPECT_EQ(shape.type, k.type);
     EXPECT_EQ(shape.PerGroup(CoreType::kAic), k.aic) << static_cast<int>(k.type);
     EXPECT_EQ(shape.PerGroup(CoreType::kAiv), k.aiv) << static_cast<int>(k.type);
-    // Vector-core and cube-core kernels run; mixed ones come with cross-core sync.
-    bool runs = k.type == KernelType::kAivOnly || k.type == KernelType::kAicOnly;
-    EXPECT_EQ(shape.runs, runs) << static_cast<int>(k.type);
   }
 }
 

@@ -264,25 +264,6 @@ TEST(VectorAdd, HandBuiltConfigsAreValidatedAtLaunch) {
       << r.status().message();
 }
 
-TEST(VectorAdd, MixedKernelsAreNotSupportedYet) {
-  // Every kernel type whose group mixes cores or needs hardware sync between them.
-  for (ir::KernelType type :
-       {ir::KERNEL_MIX_AIV_HARD_SYNC, ir::KERNEL_MIX_AIC_HARD_SYNC, ir::KERNEL_MIX_AIV_1_0,
-        ir::KERNEL_MIX_AIC_1_0, ir::KERNEL_MIX_AIC_1_1, ir::KERNEL_MIX_AIC_1_2}) {
-    KernelBuilder b("mm", "mm.py", type);
-    Device device(Config());
-    auto program = Decode(b.Build());
-    auto r = device.Launch(*program, 1, {}, {});
-    ASSERT_FALSE(r.ok()) << ir::KernelType_Name(type);
-    EXPECT_EQ(r.status().code(), StatusCode::kFailedPrecondition);
-    std::string name = ir::KernelType_Name(type).substr(std::string("KERNEL_").size());
-    EXPECT_EQ(r.status().message(),
-              "kernel mm: " + name +
-                  " kernels are not supported by aicore-sim yet (mixed kernels come with "
-                  "cross-core synchronisation); AIV_ONLY and AIC_ONLY kernels run");
-  }
-}
-
 TEST(VectorAdd, EachCoreOfAnAivOnlyLaunchIsSubBlock0Of1) {
   // y[2b] = get_sub_block_idx(), y[2b + 1] = get_sub_block_num() on block b; 50 blocks on
   // 48 cores, so two run in a second wave.
