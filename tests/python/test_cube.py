@@ -388,3 +388,44 @@ def test_a_mixed_launch_runs_each_groups_cube_core_and_both_vector_cores(device)
     rows = y.reshape(6, 3).tolist()
     assert rows[:2] == [[0, 1, 0], [1, 1, 1]]
     assert rows[2:] == [[v, 2, v // 2] for v in range(4)]
+
+
+# Written to exhibit a fault: the cube core hands a tile to its vector cores through GM with
+# nothing ordering them (cross-core flags are not in the IR yet), which the GM checker reports.
+@asc.jit(matmul_cube_only=True, kernel_type=config.KernelType.MIX_AIC_1_2)
+def unordered_handoff_kernel(ws: asc.GlobalAddress, out: asc.GlobalAddress):
+    w, o = asc.GlobalTensor(), asc.GlobalTensor()
+    w.set_global_buffer(ws)
+    o.set_global_buffer(out)
+    if asc.ascend_is_aic():
+        l0a = asc.LocalTensor(asc.float16, asc.TPosition.A2, 0, 256)
+        l0b = asc.LocalTensor(asc.float16, asc.TPosition.B2, 0, 256)
+        l0c = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, 256)
+        asc.init_const_value(l0a, asc.InitConstValueParams(1, 1, 0, 1.0))
+        asc.init_const_value(l0b, asc.InitConstValueParams(1, 1, 0, 2.0))
+        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+        asc.mmad(l0c, l0a, l0b, asc.MmadParams(16, 16, 16, unit_flag=0, cmatrix_source=False,
+                                               cmatrix_init_val=True))
+        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+        asc.fixpipe(w, l0c, asc.FixpipeParamsV220(n_size=16, m_size=16, src_stride=16,
+                                                  dst_stride=16))
+    else:
+        ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 256)
+        asc.data_copy(ub, w, 256)
+        asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+        asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+        asc.data_copy(o[asc.get_sub_block_idx() * 256:], ub, 256)
+
+
+def test_an_unordered_cube_to_vector_handoff_is_a_race_across_cores(device):
+    import warnings
+    from asc.runtime.errors import KernelWarning
+    ws, out = np.zeros(256, np.float32), np.zeros(512, np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", KernelWarning)
+        report = unordered_handoff_kernel[1, rt.current_stream()](ws, out, check="warn")
+    races = [d for d in report.diagnostics if d.kind == "RACE"]
+    assert races, report.check.summary
+    text = races[0].message
+    assert "across cores" in text and "fixpipe" in text and "data_copy" in text
+    assert "PIPE_FIX" in text and "PIPE_MTE2" in text
