@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -137,6 +138,16 @@ class DecodeContext {
   // ---- decode_cube.cc ------------------------------------------------------------------
   // Appends the cube instruction's tensors and parameters: Instr::aux and MemOpInfo::cube.
   void AddCubeInstr(MemOpInfo& m, const CubeInfo& c, Instr* in);
+  // A parameter field: its SSA id (0: absent), its name in messages, the CubeInfo slot it goes
+  // to, and whether a bool is allowed besides an integer.
+  struct SlotField {
+    uint32_t id;
+    const char* name;
+    uint32_t* slot;
+    bool flag = false;
+  };
+  // Checks every field's value and stores its id in its slot.
+  Status UseSlots(std::initializer_list<SlotField> fields) const;
 
   // ---- decode_debug.cc -----------------------------------------------------------------
 

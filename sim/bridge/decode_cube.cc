@@ -64,6 +64,15 @@ std::string FixpipePairs(ir::FixpipeOp::QuantMode mode) {
 
 }  // namespace
 
+Status DecodeContext::UseSlots(std::initializer_list<SlotField> fields) const {
+  for (const SlotField& f : fields) {
+    Status s = f.flag ? UseOptionalFlag(f.id, f.name) : UseOptionalInteger(f.id, f.name);
+    if (!s.ok()) return s;
+    *f.slot = f.id;
+  }
+  return Status::Ok();
+}
+
 void DecodeContext::AddCubeInstr(MemOpInfo& m, const CubeInfo& c, Instr* in) {
   m.cube = static_cast<uint32_t>(p_->cube_ops.size()) + 1;
   p_->cube_ops.push_back(c);
@@ -96,26 +105,18 @@ Status DecodeContext::DecodeNd2NzCopy(const ir::Nd2NzCopyOp& c, Instr* in) {
   }
   CubeInfo info;
   Nd2NzInfo& f = info.nd2nz;
-  const std::pair<uint32_t, const char*> fields[] = {
-      {c.nd_num(), "nd_num"},
-      {c.n_value(), "n_value"},
-      {c.d_value(), "d_value"},
-      {c.src_nd_matrix_stride(), "src_nd_matrix_stride"},
-      {c.src_d_value(), "src_d_value"},
-      {c.dst_nz_c0_stride(), "dst_nz_c0_stride"},
-      {c.dst_nz_n_stride(), "dst_nz_n_stride"},
-      {c.dst_nz_matrix_stride(), "dst_nz_matrix_stride"}};
-  for (const auto& [id, field] : fields) {
-    if (Status s = UseOptionalInteger(id, field); !s.ok()) return s;
+  if (Status s =
+          UseSlots({{c.nd_num(), "nd_num", &f.nd_num},
+                    {c.n_value(), "n_value", &f.n_value},
+                    {c.d_value(), "d_value", &f.d_value},
+                    {c.src_nd_matrix_stride(), "src_nd_matrix_stride", &f.src_nd_matrix_stride},
+                    {c.src_d_value(), "src_d_value", &f.src_d_value},
+                    {c.dst_nz_c0_stride(), "dst_nz_c0_stride", &f.dst_nz_c0_stride},
+                    {c.dst_nz_n_stride(), "dst_nz_n_stride", &f.dst_nz_n_stride},
+                    {c.dst_nz_matrix_stride(), "dst_nz_matrix_stride", &f.dst_nz_matrix_stride}});
+      !s.ok()) {
+    return s;
   }
-  f.nd_num = c.nd_num();
-  f.n_value = c.n_value();
-  f.d_value = c.d_value();
-  f.src_nd_matrix_stride = c.src_nd_matrix_stride();
-  f.src_d_value = c.src_d_value();
-  f.dst_nz_c0_stride = c.dst_nz_c0_stride();
-  f.dst_nz_n_stride = c.dst_nz_n_stride();
-  f.dst_nz_matrix_stride = c.dst_nz_matrix_stride();
   in->dtype = m.dst.dtype;
   AddCubeInstr(m, info, in);
   return Status::Ok();
@@ -143,21 +144,16 @@ Status DecodeContext::DecodeLoadData2D(const ir::LoadData2DOp& c, Instr* in) {
   }
   CubeInfo info;
   LoadData2DInfo& f = info.load2d;
-  const std::pair<uint32_t, const char*> fields[] = {
-      {c.start_index(), "start_index"}, {c.repeat_times(), "repeat_times"},
-      {c.src_stride(), "src_stride"},   {c.sid(), "sid"},
-      {c.dst_gap(), "dst_gap"},         {c.addr_mode(), "addr_mode"}};
-  for (const auto& [id, field] : fields) {
-    if (Status s = UseOptionalInteger(id, field); !s.ok()) return s;
+  if (Status s = UseSlots({{c.start_index(), "start_index", &f.start_index},
+                           {c.repeat_times(), "repeat_times", &f.repeat_times},
+                           {c.src_stride(), "src_stride", &f.src_stride},
+                           {c.sid(), "sid", &f.sid},
+                           {c.dst_gap(), "dst_gap", &f.dst_gap},
+                           {c.addr_mode(), "addr_mode", &f.addr_mode},
+                           {c.if_transpose(), "if_transpose", &f.if_transpose, true}});
+      !s.ok()) {
+    return s;
   }
-  if (Status s = UseOptionalFlag(c.if_transpose(), "if_transpose"); !s.ok()) return s;
-  f.start_index = c.start_index();
-  f.repeat_times = c.repeat_times();
-  f.src_stride = c.src_stride();
-  f.sid = c.sid();
-  f.dst_gap = c.dst_gap();
-  f.if_transpose = c.if_transpose();
-  f.addr_mode = c.addr_mode();
   in->dtype = m.dst.dtype;
   AddCubeInstr(m, info, in);
   return Status::Ok();
@@ -222,26 +218,18 @@ Status DecodeContext::DecodeMmad(const ir::MmadOp& c, Instr* in) {
   }
   CubeInfo info;
   MmadInfo& f = info.mmad;
-  const std::pair<uint32_t, const char*> ints[] = {
-      {c.m(), "m"}, {c.n(), "n"}, {c.k(), "k"}, {c.unit_flag(), "unit_flag"}};
-  for (const auto& [id, field] : ints) {
-    if (Status s = UseOptionalInteger(id, field); !s.ok()) return s;
+  if (Status s =
+          UseSlots({{c.m(), "m", &f.m},
+                    {c.n(), "n", &f.n},
+                    {c.k(), "k", &f.k},
+                    {c.unit_flag(), "unit_flag", &f.unit_flag},
+                    {c.is_bias(), "is_bias", &f.is_bias, true},
+                    {c.cmatrix_source(), "cmatrix_source", &f.cmatrix_source, true},
+                    {c.cmatrix_init_val(), "cmatrix_init_val", &f.cmatrix_init_val, true},
+                    {c.k_direction_align(), "k_direction_align", &f.k_direction_align, true}});
+      !s.ok()) {
+    return s;
   }
-  const std::pair<uint32_t, const char*> flags[] = {{c.is_bias(), "is_bias"},
-                                                    {c.cmatrix_source(), "cmatrix_source"},
-                                                    {c.cmatrix_init_val(), "cmatrix_init_val"},
-                                                    {c.k_direction_align(), "k_direction_align"}};
-  for (const auto& [id, field] : flags) {
-    if (Status s = UseOptionalFlag(id, field); !s.ok()) return s;
-  }
-  f.m = c.m();
-  f.n = c.n();
-  f.k = c.k();
-  f.is_bias = c.is_bias();
-  f.unit_flag = c.unit_flag();
-  f.cmatrix_source = c.cmatrix_source();
-  f.cmatrix_init_val = c.cmatrix_init_val();
-  f.k_direction_align = c.k_direction_align();
   in->dtype = m.src0.dtype;
   AddCubeInstr(m, info, in);
   return Status::Ok();
@@ -309,20 +297,20 @@ Status DecodeContext::DecodeFixpipe(const ir::FixpipeOp& c, Instr* in) {
   }
   CubeInfo info;
   FixpipeInfo& f = info.fixpipe;
-  const std::pair<uint32_t, const char*> ints[] = {{c.n_size(), "n_size"},
-                                                   {c.m_size(), "m_size"},
-                                                   {c.src_stride(), "src_stride"},
-                                                   {c.dst_stride(), "dst_stride"},
-                                                   {c.deq_scalar(), "deq_scalar"},
-                                                   {c.nd_num(), "nd_num"},
-                                                   {c.src_nd_stride(), "src_nd_stride"},
-                                                   {c.dst_nd_stride(), "dst_nd_stride"},
-                                                   {c.unit_flag(), "unit_flag"}};
-  for (const auto& [id, field] : ints) {
-    if (Status s = UseOptionalInteger(id, field); !s.ok()) return s;
+  if (Status s = UseSlots({{c.n_size(), "n_size", &f.n_size},
+                           {c.m_size(), "m_size", &f.m_size},
+                           {c.src_stride(), "src_stride", &f.src_stride},
+                           {c.dst_stride(), "dst_stride", &f.dst_stride},
+                           {c.deq_scalar(), "deq_scalar", &f.deq_scalar},
+                           {c.nd_num(), "nd_num", &f.nd_num},
+                           {c.src_nd_stride(), "src_nd_stride", &f.src_nd_stride},
+                           {c.dst_nd_stride(), "dst_nd_stride", &f.dst_nd_stride},
+                           {c.unit_flag(), "unit_flag", &f.unit_flag},
+                           {c.relu_en(), "relu_en", &f.relu_en, true},
+                           {c.is_channel_split(), "is_channel_split", &f.is_channel_split, true}});
+      !s.ok()) {
+    return s;
   }
-  if (Status s = UseOptionalFlag(c.relu_en(), "relu_en"); !s.ok()) return s;
-  if (Status s = UseOptionalFlag(c.is_channel_split(), "is_channel_split"); !s.ok()) return s;
   if (workspace) {
     if (Status s = DecodeTensor(c.cbuf_workspace(), "cbuf_workspace", false, &m.src2); !s.ok()) {
       return s;
@@ -338,17 +326,6 @@ Status DecodeContext::DecodeFixpipe(const ir::FixpipeOp& c, Instr* in) {
                                                  "64-bit quant word per column");
     }
   }
-  f.n_size = c.n_size();
-  f.m_size = c.m_size();
-  f.src_stride = c.src_stride();
-  f.dst_stride = c.dst_stride();
-  f.deq_scalar = c.deq_scalar();
-  f.nd_num = c.nd_num();
-  f.src_nd_stride = c.src_nd_stride();
-  f.dst_nd_stride = c.dst_nd_stride();
-  f.relu_en = c.relu_en();
-  f.unit_flag = c.unit_flag();
-  f.is_channel_split = c.is_channel_split();
   f.quant_pre = static_cast<uint8_t>(c.quant_pre());
   f.nz_layout = c.nz_layout();
   in->dtype = m.dst.dtype;
@@ -390,18 +367,16 @@ Status DecodeContext::DecodeInitConstValue(const ir::InitConstValueOp& c, Instr*
   }
   CubeInfo info;
   InitConstInfo& f = info.init;
-  const std::pair<uint32_t, const char*> ints[] = {
-      {c.repeat_times(), "repeat_times"}, {c.block_num(), "block_num"}, {c.dst_gap(), "dst_gap"}};
-  for (const auto& [id, field] : ints) {
-    if (Status s = UseOptionalInteger(id, field); !s.ok()) return s;
+  if (Status s = UseSlots({{c.repeat_times(), "repeat_times", &f.repeat_times},
+                           {c.block_num(), "block_num", &f.block_num},
+                           {c.dst_gap(), "dst_gap", &f.dst_gap}});
+      !s.ok()) {
+    return s;
   }
   if (c.init_value() != 0) {
     DType t;
     if (Status s = Use(c.init_value(), "init_value", &t); !s.ok()) return s;
   }
-  f.repeat_times = c.repeat_times();
-  f.block_num = c.block_num();
-  f.dst_gap = c.dst_gap();
   f.init_value = c.init_value();
   in->dtype = m.dst.dtype;
   AddCubeInstr(m, info, in);
@@ -432,19 +407,15 @@ Status DecodeContext::DecodeLoadDataTranspose(const ir::LoadDataTransposeOp& c, 
   }
   CubeInfo info;
   LoadTransposeInfo& f = info.transpose;
-  const std::pair<uint32_t, const char*> ints[] = {
-      {c.start_index(), "start_index"},   {c.repeat_times(), "repeat_times"},
-      {c.src_stride(), "src_stride"},     {c.dst_gap(), "dst_gap"},
-      {c.dst_frac_gap(), "dst_frac_gap"}, {c.addr_mode(), "addr_mode"}};
-  for (const auto& [id, field] : ints) {
-    if (Status s = UseOptionalInteger(id, field); !s.ok()) return s;
+  if (Status s = UseSlots({{c.start_index(), "start_index", &f.start_index},
+                           {c.repeat_times(), "repeat_times", &f.repeat_times},
+                           {c.src_stride(), "src_stride", &f.src_stride},
+                           {c.dst_gap(), "dst_gap", &f.dst_gap},
+                           {c.dst_frac_gap(), "dst_frac_gap", &f.dst_frac_gap},
+                           {c.addr_mode(), "addr_mode", &f.addr_mode}});
+      !s.ok()) {
+    return s;
   }
-  f.start_index = c.start_index();
-  f.repeat_times = c.repeat_times();
-  f.src_stride = c.src_stride();
-  f.dst_gap = c.dst_gap();
-  f.dst_frac_gap = c.dst_frac_gap();
-  f.addr_mode = c.addr_mode();
   in->dtype = m.dst.dtype;
   AddCubeInstr(m, info, in);
   return Status::Ok();

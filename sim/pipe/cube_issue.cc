@@ -52,6 +52,35 @@ CubeArgs& TakeArgs(const IssueEnv& env, IssuedInstr* out) {
   return env.cube_args->Acquire(&out->payload_slot);
 }
 
+// A move whose result lands as an image of dst's span (only the bytes it writes): src (a hull
+// when `src_hull`) and dst resolved and checked, its transfers and addresses set.
+bool ResolveImageMove(const MemOpInfo& m, uint64_t src_span, uint64_t dst_span, bool src_hull,
+                      const Evaluator& ev, const IssueEnv& env, const Site& site,
+                      IssuedInstr* out) {
+  const Route* route = env.routes.Find(m.src0.space, m.dst.space);
+  SIM_CHECK(route != nullptr, "a cube move without a route reached the issue stage");
+  uint64_t dst_addr = 0, src_addr = 0;
+  if (!ev.Address(m.dst.addr, "dst.addr", &dst_addr)) return false;
+  if (!ev.Address(m.src0.addr, "src.addr", &src_addr)) return false;
+  uint8_t* src_host = nullptr;
+  uint8_t* dst_host = nullptr;
+  if (!ResolveSide(m.src0, src_addr, src_span, {"src", false}, env, site, &src_host, out)) {
+    return false;
+  }
+  if (src_hull) MarkHull(out);
+  if (!ResolveSide(m.dst, dst_addr, dst_span, {"dst", true}, env, site, &dst_host, out)) {
+    return false;
+  }
+  out->transfer = route->kind;
+  out->src0 = Transfer{src_host, src_span, src_span, src_span > 0 ? 1u : 0u};
+  out->dst = Transfer{dst_host, dst_span, dst_span, dst_span > 0 ? 1u : 0u};
+  out->repeat_form = true;
+  out->src0_addr = src_addr;
+  out->dst_addr = dst_addr;
+  out->gm_cache_mode = m.src0.cache_mode;
+  return true;
+}
+
 // The arithmetic of each FixpipeOp.QuantMode, indexed by its value; `scalar`: the quant word is
 // QUANT_PRE (the vector modes read theirs from cbuf_workspace, which the decoder requires).
 struct FixpipeModeRow {
@@ -101,8 +130,6 @@ bool BuildNd2Nz(const Instr& instr, const std::vector<ScalarValue>& /*values*/, 
                 const IssueEnv& env, const Site& site, IssuedInstr* out) {
   const MemOpInfo* m = nullptr;
   const Nd2NzInfo& f = CubeOf(instr, env, &m).nd2nz;
-  const Route* route = env.routes.Find(m->src0.space, m->dst.space);
-  SIM_CHECK(route != nullptr, "an ND -> NZ copy without a route reached the issue stage");
   cube::Nd2NzArgs a;
   a.esize = static_cast<uint32_t>(DTypeSize(m->dst.dtype));
   uint64_t v[8];
@@ -131,26 +158,11 @@ bool BuildNd2Nz(const Instr& instr, const std::vector<ScalarValue>& /*values*/, 
                    " is below d_value = " + std::to_string(a.d_value) +
                    ": the rows of the source would overlap (src_d_value is the row pitch)");
   }
-  uint64_t dst_addr = 0, src_addr = 0;
-  if (!ev.Address(m->dst.addr, "dst.addr", &dst_addr)) return false;
-  if (!ev.Address(m->src0.addr, "src.addr", &src_addr)) return false;
-  uint64_t src_span = Bytes(cube::Nd2NzSrcElements(a), a.esize);
-  uint64_t dst_span = cube::Nd2NzDstBytes(a);
-  uint8_t* src_host = nullptr;
-  uint8_t* dst_host = nullptr;
-  if (!ResolveSide(m->src0, src_addr, src_span, {"src", false}, env, site, &src_host, out)) {
+  // Only the rows it writes land (cube_moves.cc).
+  if (!ResolveImageMove(*m, Bytes(cube::Nd2NzSrcElements(a), a.esize), cube::Nd2NzDstBytes(a),
+                        false, ev, env, site, out)) {
     return false;
   }
-  if (!ResolveSide(m->dst, dst_addr, dst_span, {"dst", true}, env, site, &dst_host, out)) {
-    return false;
-  }
-  out->transfer = route->kind;
-  out->src0 = Transfer{src_host, src_span, src_span, src_span > 0 ? 1u : 0u};
-  out->dst = Transfer{dst_host, dst_span, dst_span, dst_span > 0 ? 1u : 0u};
-  out->repeat_form = true;  // only the rows it writes land (cube_moves.cc)
-  out->src0_addr = src_addr;
-  out->dst_addr = dst_addr;
-  out->gm_cache_mode = m->src0.cache_mode;
   out->bursts = uint64_t{a.nd_num} * a.n_value;
   out->bytes = out->bursts * a.d_value * a.esize;
   TakeArgs(env, out).nd2nz = a;
@@ -161,8 +173,6 @@ bool BuildLoadData2D(const Instr& instr, const std::vector<ScalarValue>& /*value
                      const Evaluator& ev, const IssueEnv& env, const Site& site, IssuedInstr* out) {
   const MemOpInfo* m = nullptr;
   const LoadData2DInfo& f = CubeOf(instr, env, &m).load2d;
-  const Route* route = env.routes.Find(m->src0.space, m->dst.space);
-  SIM_CHECK(route != nullptr, "a load_data without a route reached the issue stage");
   cube::LoadData2DArgs a;
   uint64_t start = 0, repeats = 1, stride = 0, gap = 0;
   if (!ev.InRange(f.start_index, "start_index", kMaxU16, &start)) return false;
@@ -182,27 +192,11 @@ bool BuildLoadData2D(const Instr& instr, const std::vector<ScalarValue>& /*value
                    " fractals; LoadData 2D transposes 16 x 16 b16 fractals only (b8 and b32 use "
                    "load_data_with_transpose)");
   }
-  uint64_t dst_addr = 0, src_addr = 0;
-  if (!ev.Address(m->dst.addr, "dst.addr", &dst_addr)) return false;
-  if (!ev.Address(m->src0.addr, "src.addr", &src_addr)) return false;
-  uint64_t src_span = cube::LoadData2DSrcBytes(a);
-  uint64_t dst_span = cube::LoadData2DDstBytes(a);
-  uint8_t* src_host = nullptr;
-  uint8_t* dst_host = nullptr;
-  if (!ResolveSide(m->src0, src_addr, src_span, {"src", false}, env, site, &src_host, out)) {
+  // dst_gap leaves the fractals between untouched.
+  if (!ResolveImageMove(*m, cube::LoadData2DSrcBytes(a), cube::LoadData2DDstBytes(a), true, ev, env,
+                        site, out)) {
     return false;
   }
-  MarkHull(out);
-  if (!ResolveSide(m->dst, dst_addr, dst_span, {"dst", true}, env, site, &dst_host, out)) {
-    return false;
-  }
-  out->transfer = route->kind;
-  out->src0 = Transfer{src_host, src_span, src_span, src_span > 0 ? 1u : 0u};
-  out->dst = Transfer{dst_host, dst_span, dst_span, dst_span > 0 ? 1u : 0u};
-  out->repeat_form = true;  // dst_gap leaves the fractals between untouched
-  out->src0_addr = src_addr;
-  out->dst_addr = dst_addr;
-  out->gm_cache_mode = m->src0.cache_mode;
   out->bursts = a.repeat_times;
   out->bytes = uint64_t{a.repeat_times} * cube::kFractalBytes;
   TakeArgs(env, out).load2d = a;
@@ -475,8 +469,6 @@ bool BuildLoadTranspose(const Instr& instr, const std::vector<ScalarValue>& /*va
                         IssuedInstr* out) {
   const MemOpInfo* m = nullptr;
   const LoadTransposeInfo& f = CubeOf(instr, env, &m).transpose;
-  const Route* route = env.routes.Find(m->src0.space, m->dst.space);
-  SIM_CHECK(route != nullptr, "a load_data_with_transpose without a route reached the issue stage");
   cube::LoadTransposeArgs a;
   a.esize = static_cast<uint32_t>(DTypeSize(m->dst.dtype));
   uint64_t start = 0, repeats = 1, stride = 0, gap = 0, frac_gap = 0;
@@ -495,26 +487,11 @@ bool BuildLoadTranspose(const Instr& instr, const std::vector<ScalarValue>& /*va
   a.src_stride = static_cast<uint32_t>(stride);
   a.dst_gap = static_cast<uint32_t>(gap);
   a.dst_frac_gap = static_cast<uint32_t>(frac_gap);
-  uint64_t dst_addr = 0, src_addr = 0;
-  if (!ev.Address(m->dst.addr, "dst.addr", &dst_addr)) return false;
-  if (!ev.Address(m->src0.addr, "src.addr", &src_addr)) return false;
-  uint64_t src_span = cube::LoadTransposeSrcBytes(a);
-  uint64_t dst_span = cube::LoadTransposeDstBytes(a);
-  uint8_t* src_host = nullptr;
-  uint8_t* dst_host = nullptr;
-  if (!ResolveSide(m->src0, src_addr, src_span, {"src", false}, env, site, &src_host, out)) {
+  // The gaps keep what they hold.
+  if (!ResolveImageMove(*m, cube::LoadTransposeSrcBytes(a), cube::LoadTransposeDstBytes(a), true,
+                        ev, env, site, out)) {
     return false;
   }
-  MarkHull(out);
-  if (!ResolveSide(m->dst, dst_addr, dst_span, {"dst", true}, env, site, &dst_host, out)) {
-    return false;
-  }
-  out->transfer = route->kind;
-  out->src0 = Transfer{src_host, src_span, src_span, src_span > 0 ? 1u : 0u};
-  out->dst = Transfer{dst_host, dst_span, dst_span, dst_span > 0 ? 1u : 0u};
-  out->repeat_form = true;  // the gaps keep what they hold
-  out->src0_addr = src_addr;
-  out->dst_addr = dst_addr;
   uint64_t fractals = uint64_t{a.repeat_times} * cube::TransposeSquareFractals(a.esize);
   out->bursts = fractals;
   out->bytes = fractals * cube::kFractalBytes;
