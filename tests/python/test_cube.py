@@ -216,6 +216,23 @@ def test_data_copy_co12_is_the_fixpipe_with_quant_pre(device):
     run_quant(Q.F322F16, np.float16, np.float16, 0, False, form="data_copy")
 
 
+@asc.jit
+def load_ones_and_b(b_gm, l0a, l0b, m: asc.ConstExpr[int], n: asc.ConstExpr[int],
+                    k: asc.ConstExpr[int]):
+    """L0A = ones (m x k) by init_const_value; L0B = B (k x n, row-major fp16 in GM), through L1
+    as NZ (n-blocks of k rows), each K panel's fractals transposed by load_data_with_transpose."""
+    l1 = asc.LocalTensor(asc.float16, asc.TPosition.B1, 0, k * n)
+    asc.init_const_value(l0a, asc.InitConstValueParams(repeat_times=1,
+                                                       block_num=m * k * 2 // 512,
+                                                       dst_gap=0, init_value=1.0))
+    asc.data_copy(l1, b_gm, asc.Nd2NzParams(1, k, n, 0, n, k, 1, 0))
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    for p in asc.static_range(k // 16):
+        asc.load_data_with_transpose(l0b[p * n * 16:], l1[p * 256:],
+                                     asc.LoadData2dTransposeParams(0, n // 16, k // 16, 0, 0, 0))
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+
+
 @asc.jit(matmul_cube_only=True)
 def ones_times_b_kernel(b: asc.GlobalAddress, c: asc.GlobalAddress, m: asc.ConstExpr[int],
                         n: asc.ConstExpr[int], k: asc.ConstExpr[int]):
@@ -224,20 +241,10 @@ def ones_times_b_kernel(b: asc.GlobalAddress, c: asc.GlobalAddress, m: asc.Const
     b_gm, c_gm = asc.GlobalTensor(), asc.GlobalTensor()
     b_gm.set_global_buffer(b)
     c_gm.set_global_buffer(c)
-    l1 = asc.LocalTensor(asc.float16, asc.TPosition.B1, 0, k * n)
     l0a = asc.LocalTensor(asc.float16, asc.TPosition.A2, 0, m * k)
     l0b = asc.LocalTensor(asc.float16, asc.TPosition.B2, 0, k * n)
     l0c = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, m * n)
-    asc.init_const_value(l0a, asc.InitConstValueParams(repeat_times=1,
-                                                       block_num=m * k * 2 // 512,
-                                                       dst_gap=0, init_value=1.0))
-    # B (k x n) in L1 as NZ: n-blocks of k rows.
-    asc.data_copy(l1, b_gm, asc.Nd2NzParams(1, k, n, 0, n, k, 1, 0))
-    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
-    for p in asc.static_range(k // 16):
-        asc.load_data_with_transpose(l0b[p * n * 16:], l1[p * 256:],
-                                     asc.LoadData2dTransposeParams(0, n // 16, k // 16, 0, 0, 0))
-    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    load_ones_and_b(b_gm, l0a, l0b, m, n, k)
     asc.mmad(l0c, l0a, l0b, asc.MmadParams(m=m, n=n, k=k, unit_flag=0, cmatrix_source=False,
                                            cmatrix_init_val=True))
     asc.pipe_barrier(asc.PipeID.PIPE_ALL)
@@ -255,7 +262,6 @@ def test_init_const_value_and_transposing_loads(device):
     assert np.array_equal(c, want)
     mte1 = report.cores[0].pipes["MTE1"]
     assert mte1.instructions >= 1 + k // 16  # the fill and the transposing loads
-
 
 
 def test_cube_cores_trace_in_msprofs_layout(device, monkeypatch, tmp_path):
@@ -288,19 +294,10 @@ def unit_flag_tiles_kernel(b: asc.GlobalAddress, c: asc.GlobalAddress, m: asc.Co
     b_gm, c_gm = asc.GlobalTensor(), asc.GlobalTensor()
     b_gm.set_global_buffer(b)
     c_gm.set_global_buffer(c)
-    l1 = asc.LocalTensor(asc.float16, asc.TPosition.B1, 0, k * n)
     l0a = asc.LocalTensor(asc.float16, asc.TPosition.A2, 0, m * k)
     l0b = asc.LocalTensor(asc.float16, asc.TPosition.B2, 0, k * n)
     l0c = asc.LocalTensor(asc.float32, asc.TPosition.CO1, 0, m * n)
-    asc.init_const_value(l0a, asc.InitConstValueParams(repeat_times=1,
-                                                       block_num=m * k * 2 // 512,
-                                                       dst_gap=0, init_value=1.0))
-    asc.data_copy(l1, b_gm, asc.Nd2NzParams(1, k, n, 0, n, k, 1, 0))
-    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
-    for p in asc.static_range(k // 16):
-        asc.load_data_with_transpose(l0b[p * n * 16:], l1[p * 256:],
-                                     asc.LoadData2dTransposeParams(0, n // 16, k // 16, 0, 0, 0))
-    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    load_ones_and_b(b_gm, l0a, l0b, m, n, k)
     half = k // 2
     for tile in asc.static_range(2):
         asc.mmad(l0c, l0a, l0b, asc.MmadParams(m=m, n=n, k=half, unit_flag=2,
