@@ -115,7 +115,10 @@ bool Pipe::StartHead(Cycle now) {
   SyncRole role = SyncRoleOf(Info(in.instr->opcode).op_class);
   Cycle earliest = MaxCycle(in.ready, accept_at_);
   if (role == SyncRole::kBarrier) earliest = MaxCycle(earliest, max_end_);
-  if (role == SyncRole::kNone) {
+  // Only an instruction with a unit flag waits on state the core's units share: the others do
+  // not ask (every pipe start passes here).
+  bool gated = role == SyncRole::kNone && in.unit.mode != 0;
+  if (gated) {
     // Blocked (Cycle::Max()): the core wakes the pipe when what it waits for changes.
     Cycle gate = listener_.StartGate(in);
     if (gate == Cycle::Max()) return false;
@@ -177,7 +180,7 @@ bool Pipe::StartHead(Cycle now) {
       stats_.bytes += in.bytes;
       ctx_.events.Push(t.end, EventKind::kEnd, core_, static_cast<uint8_t>(id_), slot);
       Record(in, now, t.end);
-      listener_.OnStart(in, now, t.end);
+      if (gated) listener_.OnStart(in, now, t.end);
       break;
     }
   }

@@ -33,9 +33,10 @@ class PipeListener {
   virtual void OnSetFlag(uint32_t flag, const Instr* instr, Cycle now) = 0;
   // A wait_flag passed on this pipe and consumed its flag.
   virtual void OnWaitPassed(uint32_t flag, const Instr* instr, Cycle now) = 0;
-  // State the core's units share beyond the flags (the unit flag's L0C ready bits): the earliest
-  // cycle `in` may start, Cycle::Max() while it is blocked (the core then calls Pipe::Wake when
-  // the state changes); and `in` started at `now`, ending at `end`.
+  // State the core's units share beyond the flags (the unit flag's L0C ready bits), asked only
+  // for an instruction with a unit flag: the earliest cycle `in` may start, Cycle::Max() while
+  // it is blocked (the core then calls Pipe::Wake when the state changes); and `in` started at
+  // `now`, ending at `end`.
   virtual Cycle StartGate(const IssuedInstr& /*in*/) { return Cycle(); }
   virtual void OnStart(const IssuedInstr& /*in*/, Cycle /*now*/, Cycle /*end*/) {}
 };
