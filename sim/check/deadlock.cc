@@ -178,6 +178,70 @@ std::string MismatchHint(const WaiterInfo& w, const Program& program) {
   return "";
 }
 
+// "0-3, 6": sorted core numbers as ranges.
+std::string CoreRanges(std::vector<uint32_t> cores) {
+  std::sort(cores.begin(), cores.end());
+  cores.erase(std::unique(cores.begin(), cores.end()), cores.end());
+  std::string s;
+  for (size_t i = 0; i < cores.size();) {
+    size_t j = i;
+    while (j + 1 < cores.size() && cores[j + 1] == cores[j] + 1) ++j;
+    if (!s.empty()) s += ", ";
+    s += std::to_string(cores[i]);
+    if (j > i) s += "-" + std::to_string(cores[j]);
+    i = j + 1;
+  }
+  return s;
+}
+
+// What a blocked core waits for, in a few words, for the summary across cores.
+std::string ShortWait(const WaiterInfo& w) {
+  if (!w.sync_wait.empty()) {
+    return Mnemonic(*w.wait) == "cross_core_wait_flag"
+               ? "cross-core flag " + std::to_string(w.id)
+               : std::string("GM bytes another core writes");
+  }
+  if (w.unit_flag) return UnitBit(w);
+  if (w.wait != nullptr) return "flag " + Pair(w.event, w.id) + " on " + PipeLabel(w.pipe);
+  return "nothing it can name (" + w.scalar_state + ")";
+}
+
+// One diagnostic naming every blocked core when cores wait on each other, cores that wait at
+// the same place for the same thing merged.
+void ReportAcrossCores(const std::vector<WaiterInfo>& waiters, Cycle now, DiagnosticSink& sink) {
+  const WaiterInfo* first = nullptr;
+  for (const WaiterInfo& w : waiters) {
+    if (!w.sync_wait.empty() && first == nullptr) first = &w;
+  }
+  if (first == nullptr) return;
+  std::vector<std::pair<std::string, std::vector<uint32_t>>> groups;  // in first-seen order
+  std::vector<uint32_t> all;
+  for (const WaiterInfo& w : waiters) {
+    std::string at = w.wait != nullptr ? " at " + sink.program().Where(*w.wait) : "";
+    std::string what = at + " for " + ShortWait(w);
+    auto g =
+        std::find_if(groups.begin(), groups.end(), [&](const auto& x) { return x.first == what; });
+    if (g == groups.end()) {
+      groups.push_back({what, {w.core}});
+    } else if (std::find(g->second.begin(), g->second.end(), w.core) == g->second.end()) {
+      g->second.push_back(w.core);
+    }
+    all.push_back(w.core);
+  }
+  std::string steps;
+  for (const auto& [what, cores] : groups) {
+    if (!steps.empty()) steps += "; ";
+    steps += (cores.size() > 1 ? "cores " : "core ") + CoreRanges(cores) +
+             (cores.size() > 1 ? " wait" : " waits") + what;
+  }
+  Site site{first->core, first->block, PipeId::kS, first->wait, now};
+  std::string msg = "deadlock across cores: cores " + CoreRanges(all) +
+                    " are blocked and no core can release another: " + steps +
+                    ". Fix: see each core's deadlock finding; a cross-core wait needs a set routed "
+                    "to its core, a GM wait a write by a core that still runs.";
+  sink.Error(sink.Make(Diagnostic::Kind::kDeadlock, Diagnostic::Severity::kError, site, msg));
+}
+
 }  // namespace
 
 void ReportDeadlock(const std::vector<WaiterInfo>& waiters, Cycle now, DiagnosticSink& sink) {
@@ -200,6 +264,11 @@ void ReportDeadlock(const std::vector<WaiterInfo>& waiters, Cycle now, Diagnosti
       msg += ": the core cannot make progress (" + w.scalar_state +
              ") and no event is pending. Fix: check the pipe_barrier(PIPE_ALL) and flag pairs "
              "around this point.";
+      sink.Error(sink.Make(Diagnostic::Kind::kDeadlock, Diagnostic::Severity::kError, site, msg));
+      continue;
+    }
+    if (!w.sync_wait.empty()) {
+      msg += ": " + w.sync_wait + ". Fix: " + w.sync_fix + ".";
       sink.Error(sink.Make(Diagnostic::Kind::kDeadlock, Diagnostic::Severity::kError, site, msg));
       continue;
     }
@@ -229,6 +298,7 @@ void ReportDeadlock(const std::vector<WaiterInfo>& waiters, Cycle now, Diagnosti
            "first iteration of a ping-pong loop), or remove the wait.";
     sink.Error(sink.Make(Diagnostic::Kind::kDeadlock, Diagnostic::Severity::kError, site, msg));
   }
+  ReportAcrossCores(waiters, now, sink);
 }
 
 }  // namespace aicore::sim

@@ -45,9 +45,16 @@ struct WaiterInfo {
   uint64_t block_lo = 0, block_hi = 0;  // L0C byte addresses
   bool want_set = false;
   const Instr* unit_last = nullptr;
+  // The scalar unit blocked in a cross_core_wait_flag or a GM wait (`wait`, on PIPE_S) on other
+  // cores: what it waits for and why nothing will release it ("cross-core flag 3, whose counter
+  // ..."), and the fix. Empty for every other waiter.
+  std::string sync_wait;
+  std::string sync_fix;
 };
 
-// One ERROR diagnostic of kind DEADLOCK per cycle of waits, then one per waiter.
+// One ERROR diagnostic of kind DEADLOCK per cycle of waits, then one per waiter; when cores wait
+// on each other (cross-core flags, GM waits), one more naming every blocked core and what it
+// waits for, cores with the same wait merged ("cores 1-3").
 void ReportDeadlock(const std::vector<WaiterInfo>& waiters, Cycle now, DiagnosticSink& sink);
 
 }  // namespace aicore::sim

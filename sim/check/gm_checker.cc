@@ -13,7 +13,8 @@ namespace {
 
 const char kCoresFix[] =
     "give each core its own range (check the block offsets: GetBlockIdx() * block_length), or "
-    "order the cores (sync_all or cross-core flags, once the IR has them)";
+    "order the cores: cross_core_set_flag on the writer's pipe after the write and "
+    "cross_core_wait_flag before the other access, or sync_all between the two";
 const char kSharedFix[] =
     "clip the last tile to the tensor's end (DataCopyPad) if the duplicate traffic matters";
 
@@ -50,15 +51,45 @@ constexpr ConflictText kConflictTexts[] = {
 
 }  // namespace
 
-void LowestCores::Add(uint32_t core) {
+void LowestCores::Add(uint32_t core, uint32_t epoch) {
   auto c = static_cast<int32_t>(core);
-  if (c == first_ || c == second_) return;
+  if (c == first_) {
+    first_epoch_ = std::max(first_epoch_, epoch);
+    return;
+  }
+  if (c == second_) {
+    second_epoch_ = std::max(second_epoch_, epoch);
+    return;
+  }
   if (first_ < 0 || c < first_) {
     second_ = first_;
+    second_epoch_ = first_epoch_;
     first_ = c;
+    first_epoch_ = epoch;
   } else if (second_ < 0 || c < second_) {
     second_ = c;
+    second_epoch_ = epoch;
   }
+}
+
+int32_t LowestCores::Unordered(uint32_t self, const CoreClocks* clocks) const {
+  auto ordered = [&](int32_t c, uint32_t epoch) {
+    return clocks != nullptr && clocks->Knows(self, static_cast<uint32_t>(c), epoch);
+  };
+  auto s = static_cast<int32_t>(self);
+  if (first_ >= 0 && first_ != s && !ordered(first_, first_epoch_)) return first_;
+  if (second_ >= 0 && second_ != s && !ordered(second_, second_epoch_)) return second_;
+  return -1;
+}
+
+std::vector<uint32_t> GmChecker::Writers(uint64_t lo, uint64_t hi) {
+  std::vector<uint32_t> out;
+  shadow_.Visit(lo, hi, [&](uint64_t, uint64_t, Shadow& s) {
+    if (s.writer >= 0) out.push_back(static_cast<uint32_t>(s.writer));
+  });
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 void GmChecker::Note(std::vector<Found>* found, const Found& f) {
@@ -122,13 +153,14 @@ void GmChecker::OnRead(const Site& site, const GmSpan& span) {
       sink_.Warn(std::move(d), site.instr);
     }
     shadow_.Visit(lo, hi, [&](uint64_t a, uint64_t b, Shadow& s) {
-      if (s.writer >= 0 && s.writer != static_cast<int32_t>(site.core)) {
+      if (s.writer >= 0 && s.writer != static_cast<int32_t>(site.core) &&
+          !Ordered(site.core, s.writer, s.write_epoch)) {
         Note(&found, {Conflict::kReadsWrite, s.writer, s.write_pipe, s.write_instr, a, b});
       }
-      if (int32_t atomic = s.atomic_writers.Other(site.core); atomic >= 0) {
+      if (int32_t atomic = s.atomic_writers.Unordered(site.core, clocks_); atomic >= 0) {
         Note(&found, {Conflict::kReadsAtomic, atomic, s.atomic_pipe, s.atomic_instr, a, b});
       }
-      s.readers.Add(site.core);
+      s.readers.Add(site.core, EpochOf(site.core));
       s.read_instr = site.instr;
       s.read_pipe = site.pipe;
     });
@@ -144,7 +176,7 @@ void GmChecker::OnWrite(const Site& site, const GmSpan& span, const uint8_t* dat
     const uint8_t* bytes = data + c * span.chunk;
     GmAccess now = gm_.Check(lo, span.chunk);
     shadow_.Visit(lo, hi, [&](uint64_t a, uint64_t b, Shadow& s) {
-      if (s.writer >= 0 && s.writer != core) {
+      if (s.writer >= 0 && s.writer != core && !Ordered(site.core, s.writer, s.write_epoch)) {
         bool same = !atomic && now.host != nullptr &&
                     std::memcmp(now.host + (a - lo), bytes + (a - lo), b - a) == 0;
         Conflict conflict = atomic ? Conflict::kAtomicOverWrite
@@ -152,23 +184,24 @@ void GmChecker::OnWrite(const Site& site, const GmSpan& span, const uint8_t* dat
                                    : Conflict::kDifferentWrite;
         Note(&found, {conflict, s.writer, s.write_pipe, s.write_instr, a, b});
       }
-      if (int32_t reader = s.readers.Other(site.core); reader >= 0) {
+      if (int32_t reader = s.readers.Unordered(site.core, clocks_); reader >= 0) {
         Note(&found, {Conflict::kWriteOverRead, reader, s.read_pipe, s.read_instr, a, b});
       }
-      if (int32_t other = s.atomic_writers.Other(site.core); other >= 0 && !atomic) {
+      if (int32_t other = s.atomic_writers.Unordered(site.core, clocks_); other >= 0 && !atomic) {
         Note(&found, {Conflict::kWriteOverAtomic, other, s.atomic_pipe, s.atomic_instr, a, b});
       }
       if (atomic) {
         // Atomic stores of several cores commute with each other: remember them, and keep the
         // last plain writer so a later store of another core is still judged against it.
-        s.atomic_writers.Add(site.core);
+        s.atomic_writers.Add(site.core, EpochOf(site.core));
         s.atomic_instr = site.instr;
         s.atomic_pipe = site.pipe;
         s.readers = LowestCores();
         s.read_instr = nullptr;
         s.read_pipe = PipeId::kS;
       } else {
-        s = Shadow{core, site.instr, site.pipe, {}, nullptr, PipeId::kS, {}, nullptr, PipeId::kS};
+        s = Shadow{core,    EpochOf(site.core), site.instr, site.pipe, {},
+                   nullptr, PipeId::kS,         {},         nullptr,   PipeId::kS};
       }
     });
     gm_.MarkWritten(lo, hi);

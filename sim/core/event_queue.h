@@ -15,8 +15,9 @@ namespace aicore::sim {
 enum class EventKind : uint8_t {
   kEnd = 0,          // an instruction finishes: perform its writes
   kFlagVisible = 1,  // a set_flag becomes visible to its destination pipe
-  kStart = 2,        // a pipe may be able to start its head instruction
-  kScalar = 3,       // the scalar unit resumes walking the program
+  kCrossFlag = 2,    // a cross-core set reaches this core's counter (payload: the parked set)
+  kStart = 3,        // a pipe may be able to start its head instruction
+  kScalar = 4,       // the scalar unit resumes walking the program
 };
 
 struct Event {

@@ -18,10 +18,11 @@ enum class OpClass : uint8_t {
 
 // What pipes and the scalar unit do with an item beyond executing it.
 enum class SyncRole : uint8_t {
-  kNone,      // compute or move data
-  kSetFlag,   // fires its flag once the pipe's earlier instructions have ended
-  kWaitFlag,  // blocks until its flag is set, then consumes it
-  kBarrier,   // holds later instructions until every earlier one has ended
+  kNone,          // compute or move data
+  kSetFlag,       // fires its flag once the pipe's earlier instructions have ended
+  kWaitFlag,      // blocks until its flag is set, then consumes it
+  kBarrier,       // holds later instructions until every earlier one has ended
+  kCrossCoreSet,  // like kSetFlag, but routes a cross-core set (sim/sync/cross_core_sync.h)
 };
 
 struct LayoutInfo {

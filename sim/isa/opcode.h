@@ -22,6 +22,8 @@ enum class ExecUnit : uint8_t {
   kScalarMem,  // a scalar-unit load or store of one tensor element: in program order, but at
                // global time and seen by flags and checkers as a PIPE_S access
   kDebug,      // printf, dump_tensor, trap, profiling marks: the scalar unit, at global time
+  kSync,       // waits on other cores (cross-core flags, GM words): the scalar unit, at global
+               // time; it blocks until another core's set or write releases it
 };
 
 // How the pipe of a pipe instruction is chosen.

@@ -556,6 +556,22 @@ bool BuildFlag(const Instr& instr, const std::vector<ScalarValue>& values, const
   return true;
 }
 
+bool BuildCrossCoreSet(const Instr& instr, const std::vector<ScalarValue>& /*values*/,
+                       const Evaluator& ev, const IssueEnv& env, const Site& /*site*/,
+                       IssuedInstr* out) {
+  int64_t id = ev.Int(instr.a);
+  uint32_t ids = env.config.cross_core_flag_ids;
+  if (id < 0 || id >= static_cast<int64_t>(ids)) {
+    return ev.Fail("cross-core flag id " + std::to_string(id) + " is out of range 0.." +
+                   std::to_string(ids - 1) +
+                   " (only the low 4 bits of the id reach the chip). Fix: use ids 0..10 for your "
+                   "own flags; 11..14 belong to sync_all");
+  }
+  out->flag = static_cast<uint32_t>(id);
+  out->event_id = static_cast<uint32_t>(id);
+  return true;
+}
+
 bool BuildBarrier(const Instr& instr, const std::vector<ScalarValue>& /*values*/,
                   const Evaluator& /*ev*/, const IssueEnv& /*env*/, const Site& /*site*/,
                   IssuedInstr* out) {

@@ -19,6 +19,7 @@
 #include "sim/isa/program.h"
 #include "sim/mem/global_memory.h"
 #include "sim/mem/gm_path.h"
+#include "sim/sync/cross_core_sync.h"
 
 namespace aicore::sim {
 
@@ -46,6 +47,7 @@ struct LaunchContext {
   uint32_t block_dim = 0;
   CheckLevel check = CheckLevel::kWarn;  // kOff: no race / initialisation / hygiene checks
   std::unique_ptr<GmChecker> gm_check;   // GM across cores; null when checking is off
+  std::unique_ptr<CrossCoreSync> cross;  // cross-core flags, GM waits, the cores' clocks
   uint64_t max_cycles = 0;               // 0 = unlimited
   // Set when LaunchOptions.record_timeline: named into LaunchResult::timeline at the end.
   std::vector<TimelineEntry>* timeline = nullptr;

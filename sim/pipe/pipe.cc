@@ -105,8 +105,12 @@ void Pipe::Record(const IssuedInstr& in, Cycle start, Cycle end) {
   e.issue_cycle = in.issue.value();
   e.start_cycle = start.value();
   e.end_cycle = end.value();
-  e.event = static_cast<uint8_t>(flags_.EventOf(in.flag));
-  e.event_id = flags_.IdOf(in.flag);
+  if (SyncRoleOf(Info(in.instr->opcode).op_class) == SyncRole::kCrossCoreSet) {
+    e.event_id = in.flag;  // the cross-core flag id; no HardEvent
+  } else {
+    e.event = static_cast<uint8_t>(flags_.EventOf(in.flag));
+    e.event_id = flags_.IdOf(in.flag);
+  }
   e.barrier_pipe = in.barrier_pipe;
 }
 
@@ -139,10 +143,12 @@ bool Pipe::StartHead(Cycle now) {
       listener_.OnWaitPassed(in.flag, in.instr, now);
       break;
     }
-    case SyncRole::kSetFlag: {
+    case SyncRole::kSetFlag:
+    case SyncRole::kCrossCoreSet: {
       Cycle fire = MaxCycle(now, max_end_);
       uint32_t slot = AllocateSlot();
       slots_[slot].is_set_flag = true;
+      slots_[slot].is_cross_set = role == SyncRole::kCrossCoreSet;
       slots_[slot].flag = in.flag;
       slots_[slot].instr = in.instr;
       max_end_ = fire;
@@ -193,13 +199,20 @@ bool Pipe::StartHead(Cycle now) {
 
 void Pipe::OnEnd(uint64_t slot_index, Cycle now) {
   InFlight& f = slots_[slot_index];
-  if (f.is_set_flag) {
+  if (f.is_set_flag && f.is_cross_set) {
+    listener_.OnCrossCoreSet(f.flag, f.instr, now);
+  } else if (f.is_set_flag) {
     listener_.OnSetFlag(f.flag, f.instr, now);
   } else {
     const uint8_t* src = scratch_.data(f.scratch);
     bool atomic = f.gm_write && f.atomic_type != DType::kInvalid;
     if (f.gm_write && ctx_.gm_check != nullptr)
       ctx_.gm_check->OnWrite(SiteOf(f.instr, now), f.gm, src, atomic);
+    // A GM wait of another core may be watching these bytes: it re-polls once they land.
+    if (f.gm_write && ctx_.cross != nullptr && ctx_.cross->watching_gm()) {
+      ctx_.cross->OnGmWrite(f.gm.addr, f.gm.addr + (f.gm.chunks - 1) * f.gm.pitch + f.gm.chunk,
+                            now);
+    }
     if (atomic) {
       // Read-modify-write of each element when the store lands: stores of several cores into
       // one range accumulate in the order their copies end (ascendc-semantics.md 5.12).

@@ -31,6 +31,8 @@ class PipeListener {
   virtual void OnInstrEnd(PipeId pipe, Cycle now) = 0;
   // A set_flag fired on this pipe; the flag becomes visible after the flag latency.
   virtual void OnSetFlag(uint32_t flag, const Instr* instr, Cycle now) = 0;
+  // A cross_core_set_flag (`instr`, of flag `id`) fired on this pipe: its core routes it.
+  virtual void OnCrossCoreSet(uint32_t id, const Instr* instr, Cycle now) = 0;
   // A wait_flag passed on this pipe and consumed its flag.
   virtual void OnWaitPassed(uint32_t flag, const Instr* instr, Cycle now) = 0;
   // State the core's units share beyond the flags (the unit flag's L0C ready bits), asked only
@@ -117,6 +119,7 @@ class Pipe {
   struct InFlight {
     bool used = false;
     bool is_set_flag = false;
+    bool is_cross_set = false;  // with is_set_flag: a cross-core set of id `flag`
     uint32_t scratch = 0;
     uint32_t flag = 0;
     const Instr* instr = nullptr;  // for set_flag overflow reports and invariant messages

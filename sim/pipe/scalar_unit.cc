@@ -237,6 +237,8 @@ void ScalarUnit::NoteIssued(PipeId pipe, const IssuedInstr& issued) {
       order_.OnBarrier(pipe);
       if (track_) auto_sync_.OnOrderChanged();
       break;
+    case SyncRole::kCrossCoreSet:  // orders other cores (the GM checker's clocks), not pipes
+      break;
     case SyncRole::kNone: {
       // A unit-flag wait orders the access after the flip it waits for (an Mmad's result before
       // the Fixpipe reading it, that read before the next Mmad's write).
@@ -423,14 +425,15 @@ void ScalarUnit::Run(Cycle now) {
         break;
       case ExecUnit::kFramework:
       case ExecUnit::kDebug:
+      case ExecUnit::kSync:
         // Framework calls touch pipes; debug output is stamped with, and dumps read memory at,
         // the global time.
         if (time_ > now) {
           ScheduleResume(time_);
           return;
         }
-        if (!(Info(in.opcode).unit == ExecUnit::kDebug ? ExecOnScalar(in, now)
-                                                       : ExecFramework(in, now))) {
+        if (!(Info(in.opcode).unit != ExecUnit::kFramework ? ExecOnScalar(in, now)
+                                                           : ExecFramework(in, now))) {
           return;
         }
         break;
@@ -644,7 +647,8 @@ bool ScalarUnit::RunOnScalar(const PendingIssue& p, Cycle now) {
         tpipe_.events().ReleaseInserted(env_.flags.EventOf(flag), env_.flags.IdOf(flag));
       }
       return true;
-    case SyncRole::kBarrier:  // the scalar unit has no barrier items
+    case SyncRole::kBarrier:  // the scalar unit has no barrier or cross-core set items
+    case SyncRole::kCrossCoreSet:
     case SyncRole::kNone:
       break;
   }

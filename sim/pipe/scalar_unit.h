@@ -51,7 +51,16 @@ class ScalarHost {
 
 class ScalarUnit {
  public:
-  enum class Wait : uint8_t { kNone, kQueueFull, kFlag, kDrain, kEventId, kDrainV };
+  enum class Wait : uint8_t {
+    kNone,
+    kQueueFull,
+    kFlag,
+    kDrain,
+    kEventId,
+    kDrainV,
+    kCrossFlag,  // cross_core_wait_flag: waiting_flag() is the cross-core id
+    kGmWait,     // gm_wait: gm_wait_state() says which element does not hold yet
+  };
 
   // `registers` are the core's (CoreRegisters), shared with its pipes.
   ScalarUnit(uint32_t core, LaunchContext& ctx, ScalarHost& host, const IssueEnv& env,
@@ -66,6 +75,10 @@ class ScalarUnit {
   void OnDrainProgress(Cycle now);
   // A wait_flag passed on a pipe (its flag is consumed): the flag is free again.
   void OnWaitPassed(uint32_t flag, const Instr* instr, Cycle now);
+  // A cross-core set arrived on this core or a watched GM write landed: a blocked cross-core or
+  // GM wait polls again.
+  void WakeForSync(Cycle now);
+  const std::string& gm_wait_state() const { return gm_wait_state_; }
 
   bool done() const { return done_; }
   // The op the program walk stands at (nullptr when done), for invariant messages.
@@ -111,6 +124,11 @@ class ScalarUnit {
   bool ExecVectorMask(const Instr& in, Cycle now);
   bool ExecStoreConfig(const Instr& in, Cycle now);
   bool ExecGatherMaskCount(const Instr& in, Cycle now);
+  // The kSync rows (scalar_sync.cc).
+  bool ExecCrossCoreWait(const Instr& in, Cycle now);
+  bool ExecGmWait(const Instr& in, Cycle now);
+  // A passed wait that blocked since `since`, for traces.
+  void RecordWait(const Instr& in, Cycle since);
   bool VectorDrained() const;
   bool EnterControl(const Instr& in);
   bool EndRegion();
@@ -186,6 +204,7 @@ class ScalarUnit {
   uint32_t wait_flag_ = 0;
   PipeId stalled_pipe_ = PipeId::kS;
   Cycle wait_since_;
+  std::string gm_wait_state_;  // kGmWait: the element that does not hold yet
 
   PipeStats stats_;
   CoreRegisters& regs_;  // the core's registers: mask, store configuration, SPRs, watch

@@ -14,6 +14,8 @@ std::string InstrDetail(const Program& program, const TimelineEntry& e) {
   std::string s;
   if (role == SyncRole::kSetFlag || role == SyncRole::kWaitFlag) {
     s = std::string(HardEvent(e.event).name) + " id=" + std::to_string(e.event_id);
+  } else if (role == SyncRole::kCrossCoreSet) {
+    return "flag " + std::to_string(e.event_id) + " mode " + std::to_string(instr.event);
   } else if (role == SyncRole::kBarrier) {
     s = "PIPE_" + std::string(PipeName(e.barrier_pipe));
   } else {

@@ -32,6 +32,7 @@ AiCore::AiCore(uint32_t index, const CoreSpec& spec, SubBlock sub_block, LaunchC
   env.moves = &moves_;
   env.cube_args = &cube_args_;
   scalar_ = std::make_unique<ScalarUnit>(index, ctx, *this, env, registers_);
+  if (ctx.cross != nullptr) ctx.cross->Attach(index, this);
 }
 
 AiCore::~AiCore() = default;
@@ -85,6 +86,9 @@ void AiCore::HandleEvent(const Event& e) {
     case EventKind::kFlagVisible:
       OnFlagVisible(static_cast<uint32_t>(e.payload), e.cycle);
       break;
+    case EventKind::kCrossFlag:
+      OnCrossFlagVisible(e.payload, e.cycle);
+      break;
   }
   if (!ctx_.stopped) CheckBlockEnd(e.cycle);
 }
@@ -117,6 +121,49 @@ void AiCore::OnSetFlag(uint32_t flag, const Instr* instr, Cycle now) {
   ++pending_flag_events_;
   ctx_.events.Push(now + Cycle(ctx_.config.flag_latency_cycles), EventKind::kFlagVisible, index_, 0,
                    flag);
+}
+
+void AiCore::OnCrossCoreSet(uint32_t id, const Instr* instr, Cycle now) {
+  std::string fault;
+  deliveries_.clear();
+  ctx_.cross->Fire(index_, id, instr->event, instr, &deliveries_, &fault);
+  if (!fault.empty()) {
+    Site site{index_, block_, instr->pipe, instr, now};
+    ctx_.diags.Error(
+        ctx_.diags.Make(Diagnostic::Kind::kInvalidOperand, Diagnostic::Severity::kError, site,
+                        ctx_.diags.Prefix(site) + ": cross_core_set_flag(" + std::to_string(id) +
+                            ", mode " + std::to_string(instr->event) + "): " + fault + "."));
+    ctx_.Stop(LaunchResult::Status::kKernelFault);
+    return;
+  }
+  Cycle visible = now + Cycle(ctx_.config.cross_core_flag_latency_cycles);
+  for (CrossCoreSync::Delivery& d : deliveries_) {
+    uint32_t target = d.core;
+    ctx_.events.Push(visible, EventKind::kCrossFlag, target, 0, ctx_.cross->Park(std::move(d)));
+  }
+}
+
+void AiCore::OnCrossFlagVisible(uint64_t parked, Cycle now) {
+  CrossCoreSync::Delivery d;
+  const Instr* oldest = nullptr;
+  if (!ctx_.cross->Deliver(parked, &d, &oldest)) {
+    // The chip hangs or faults on a 16th outstanding set (hardware-910b.md 3.4); the model
+    // drops it, so a later wait may block, and says why.
+    Site site{d.from, block_, d.setter != nullptr ? d.setter->pipe : PipeId::kS, d.setter, now};
+    std::string first = oldest != nullptr ? " (the oldest pending one by cross_core_set_flag at " +
+                                                ctx_.program.Where(*oldest) + ")"
+                                          : "";
+    ctx_.diags.Error(ctx_.diags.Make(
+        Diagnostic::Kind::kFlagOverflow, Diagnostic::Severity::kError, site,
+        ctx_.diags.Prefix(site) + ": this cross_core_set_flag(" + std::to_string(d.id) +
+            ") would be the " + std::to_string(ctx_.config.cross_core_flag_max_count + 1) +
+            "th set pending on core " + std::to_string(index_) + first +
+            ": the counter holds at most " + std::to_string(ctx_.config.cross_core_flag_max_count) +
+            " sets, so this one is lost. Fix: make core " + std::to_string(index_) +
+            " wait (cross_core_wait_flag) before more sets arrive, or add a reverse flag so the "
+            "setter runs at most 15 sets ahead."));
+  }
+  scalar_->WakeForSync(now);
 }
 
 void AiCore::OnFlagVisible(uint32_t flag, Cycle now) {
@@ -267,6 +314,40 @@ bool AiCore::UnitFlagWaiter(const Pipe& p, const WaiterInfo& base,
   return true;
 }
 
+void AiCore::SyncWaiter(const WaiterInfo& base, std::vector<WaiterInfo>* out) const {
+  WaiterInfo info = base;
+  info.pipe = PipeId::kS;
+  info.wait = scalar_->waiting_instr();
+  const CrossCoreSync& cross = *ctx_.cross;
+  std::string waves = cross.WavesText(spec_.type);
+  if (scalar_->waiting() == ScalarUnit::Wait::kCrossFlag) {
+    uint32_t id = scalar_->waiting_flag();
+    info.id = id;
+    info.sync_wait = "waits for cross-core flag " + std::to_string(id) +
+                     ", whose counter on this core is 0: " + cross.WhyNotSet(index_, id);
+    info.sync_fix = waves.empty()
+                        ? "every cross_core_wait_flag(" + std::to_string(id) +
+                              ") takes one set that another core's cross_core_set_flag(" +
+                              std::to_string(id) +
+                              ", mode, pipe) routes to this core (mode 2 from the cube core to "
+                              "its vector cores, or from both vector cores to their cube core; "
+                              "mode 0 once every core of the type has set it): add the missing "
+                              "set, or remove the wait"
+                        : "launch at most as many blocks as the platform has cores of this type "
+                          "(get the count with rt.device_info), or synchronise through GM "
+                          "without waiting for blocks of later waves";
+  } else {
+    info.sync_wait = "waits for GM: " + scalar_->gm_wait_state() +
+                     ", and no core that is still running writes those bytes" + waves;
+    info.sync_fix = waves.empty()
+                        ? "check that every block the wait counts runs and writes its word "
+                          "(used_cores, block indices), and that the workspace starts zeroed"
+                        : "launch at most as many blocks as the platform has cores of this type, "
+                          "or pass used_cores = the blocks of one wave";
+  }
+  out->push_back(std::move(info));
+}
+
 void AiCore::CollectWaiters(std::vector<WaiterInfo>* out) const {
   if (!running_) return;
   const Program& program = ctx_.program;
@@ -294,14 +375,21 @@ void AiCore::CollectWaiters(std::vector<WaiterInfo>* out) const {
       scalar_state = "it waits at " + where(scalar_at) +
                      " for an event id to come free for a sync auto_sync inserts";
       break;
+    case ScalarUnit::Wait::kCrossFlag:
+      scalar_state = "it waits for cross-core flag " + std::to_string(scalar_->waiting_flag()) +
+                     " at " + where(scalar_at);
+      break;
+    case ScalarUnit::Wait::kGmWait:
+      scalar_state = "it waits for GM bytes another core writes at " + where(scalar_at);
+      break;
     case ScalarUnit::Wait::kNone:
       scalar_state = scalar_->done() ? "the scalar unit has issued the whole program"
                                      : "the scalar unit is idle";
       break;
   }
-  static constexpr ScalarStall kStalls[] = {ScalarStall::kNone,    ScalarStall::kQueueFull,
-                                            ScalarStall::kFlag,    ScalarStall::kDrain,
-                                            ScalarStall::kEventId, ScalarStall::kDrain};
+  static constexpr ScalarStall kStalls[] = {
+      ScalarStall::kNone,    ScalarStall::kQueueFull, ScalarStall::kFlag, ScalarStall::kDrain,
+      ScalarStall::kEventId, ScalarStall::kDrain,     ScalarStall::kFlag, ScalarStall::kFlag};
   WaiterInfo base;  // what every waiter of this core shares
   base.core = index_;
   base.block = block_;
@@ -349,6 +437,11 @@ void AiCore::CollectWaiters(std::vector<WaiterInfo>* out) const {
       info.scalar_state = scalar_state;
     }
     out->push_back(std::move(info));
+    any = true;
+  }
+  if (scalar_->waiting() == ScalarUnit::Wait::kCrossFlag ||
+      scalar_->waiting() == ScalarUnit::Wait::kGmWait) {
+    SyncWaiter(base, out);
     any = true;
   }
   if (scalar_->waiting() == ScalarUnit::Wait::kFlag) {

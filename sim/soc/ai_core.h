@@ -18,6 +18,7 @@
 #include "sim/pipe/route.h"
 #include "sim/pipe/scalar_unit.h"
 #include "sim/soc/core_spec.h"
+#include "sim/sync/cross_core_sync.h"
 #include "sim/sync/flags.h"
 
 namespace aicore::sim {
@@ -30,7 +31,7 @@ struct SubBlock {
   uint32_t num = 1;
 };
 
-class AiCore : public PipeListener, public ScalarHost {
+class AiCore : public PipeListener, public ScalarHost, public CrossCoreHost {
  public:
   // `spec` must outlive the core.
   AiCore(uint32_t index, const CoreSpec& spec, SubBlock sub_block, LaunchContext& ctx,
@@ -57,6 +58,7 @@ class AiCore : public PipeListener, public ScalarHost {
   void OnQueueSpace(PipeId pipe, Cycle now) override;
   void OnInstrEnd(PipeId pipe, Cycle now) override;
   void OnSetFlag(uint32_t flag, const Instr* instr, Cycle now) override;
+  void OnCrossCoreSet(uint32_t id, const Instr* instr, Cycle now) override;
   void OnWaitPassed(uint32_t flag, const Instr* instr, Cycle now) override;
   Cycle StartGate(const IssuedInstr& in) override;
   void OnStart(const IssuedInstr& in, Cycle now, Cycle end) override;
@@ -69,12 +71,18 @@ class AiCore : public PipeListener, public ScalarHost {
   Pipe* pipe(PipeId id) override;
   bool AllPipesDrained() const override;
   void OnScalarDone(Cycle now) override;
+  // CrossCoreHost
+  void WakeScalar(Cycle now) override { scalar_->WakeForSync(now); }
 
  private:
   void StartBlock(uint32_t block, Cycle at);
   void CheckBlockEnd(Cycle now);
   CoreStats BlockStats(Cycle end) const;
   void OnFlagVisible(uint32_t flag, Cycle now);
+  // A parked cross-core set lands on this core's counter.
+  void OnCrossFlagVisible(uint64_t parked, Cycle now);
+  // The scalar unit blocked in a cross-core or GM wait, as a waiter.
+  void SyncWaiter(const WaiterInfo& base, std::vector<WaiterInfo>* out) const;
   // `p`'s head, blocked by the unit flag's L0C ready bits, as a waiter; false if it is not.
   bool UnitFlagWaiter(const Pipe& p, const WaiterInfo& base, std::vector<WaiterInfo>* out) const;
 
@@ -98,7 +106,8 @@ class AiCore : public PipeListener, public ScalarHost {
   bool finished_ = false;
   Cycle end_cycle_;
   uint32_t pending_flag_events_ = 0;
-  std::vector<const Instr*> last_setter_;  // per flag: the set_flag that set it last
+  std::vector<const Instr*> last_setter_;            // per flag: the set_flag that set it last
+  std::vector<CrossCoreSync::Delivery> deliveries_;  // scratch of OnCrossCoreSet
   std::vector<CoreStats> stats_;
 };
 

@@ -1,7 +1,7 @@
 // One core group of a launch (see group_shape.h): its cores, built from their core type's spec and
 // numbered from `first_core` in the group's order (cube cores, then vector cores), each knowing
-// its sub-block (its place among the group's cores of its type); and the cross-core flag file the
-// group's cores share. Every core of a group runs the group's blocks.
+// its sub-block (its place among the group's cores of its type). Every core of a group runs the
+// group's blocks; the cross-core flags they share are the launch's (sim/sync/cross_core_sync.h).
 #pragma once
 
 #include <array>
@@ -13,7 +13,6 @@
 #include "sim/soc/ai_core.h"
 #include "sim/soc/core_spec.h"
 #include "sim/soc/group_shape.h"
-#include "sim/sync/cross_core_flags.h"
 
 namespace aicore::sim {
 
@@ -31,11 +30,11 @@ class CoreGroup {
   const std::vector<std::unique_ptr<AiCore>>& cores() const { return cores_; }
   // Every core of the group runs `block` after the blocks added before it.
   void AddBlock(uint32_t block);
-  CrossCoreFlags& cross_core_flags() { return flags_; }
+  // Where each core of a group `shape` sits, in the order the group builds them.
+  static void AppendPlaces(const GroupShape& shape, uint32_t group, std::vector<CorePlace>* out);
 
  private:
   std::vector<std::unique_ptr<AiCore>> cores_;
-  CrossCoreFlags flags_;
 };
 
 }  // namespace aicore::sim

@@ -72,6 +72,27 @@ Status BindArguments(const Program& program, const std::vector<ArgValue>& args,
   return Status::Ok();
 }
 
+// Cross-core sets no wait consumed by the end of the launch (CrossCoreSync::Leftovers).
+void ReportCrossCoreLeftovers(LaunchContext& ctx, Cycle now) {
+  for (const CrossCoreSync::Leftover& l : ctx.cross->Leftovers()) {
+    const Instr* setter = l.setter;
+    Site site{l.core, 0, setter != nullptr ? setter->pipe : PipeId::kS, setter, now};
+    std::string id = std::to_string(l.id);
+    std::string by = setter != nullptr ? "cross_core_set_flag at " + ctx.program.Where(*setter)
+                                       : "a cross_core_set_flag";
+    ctx.diags.Warn(
+        ctx.diags.Make(Diagnostic::Kind::kUnmatchedFlag, Diagnostic::Severity::kWarning, site,
+                       "core " + std::to_string(l.core) + ": cross-core flag " + id +
+                           " still has " + std::to_string(l.count) + " pending set" +
+                           (l.count > 1 ? "s" : "") + " (the first by " + by +
+                           ") when the launch ends: no cross_core_wait_flag(" + id +
+                           ") on this core consumed " + (l.count > 1 ? "them" : "it") +
+                           ". Fix: add the matching cross_core_wait_flag(" + id +
+                           ") on this core, or remove the set."),
+        nullptr);
+  }
+}
+
 }  // namespace
 
 StatusOr<LaunchResult> LaunchEngine::Run(const Program& program, uint32_t block_dim,
@@ -123,6 +144,14 @@ StatusOr<LaunchResult> LaunchEngine::Run(const Program& program, uint32_t block_
   // Block b runs on group b % groups (later blocks in waves); a group's cores are numbered
   // consecutively, so an AIV_ONLY launch's core c is group c's vector core.
   uint32_t num_groups = GroupCount(shape, config_, block_dim);
+  std::vector<CorePlace> places;
+  for (uint32_t g = 0; g < num_groups; ++g) CoreGroup::AppendPlaces(shape, g, &places);
+  ctx.cross = std::make_unique<CrossCoreSync>(
+      std::move(places),
+      std::array<uint32_t, 2>{block_dim * shape.PerGroup(CoreType::kAiv),
+                              block_dim * shape.PerGroup(CoreType::kAic)},
+      config_.cross_core_flag_ids, config_.cross_core_flag_max_count, ctx.gm_check != nullptr);
+  if (ctx.gm_check != nullptr) ctx.gm_check->set_clocks(&ctx.cross->clocks());
   std::vector<std::unique_ptr<CoreGroup>> groups;
   std::vector<AiCore*> cores;  // by core index: where events go
   groups.reserve(num_groups);
@@ -175,6 +204,8 @@ StatusOr<LaunchResult> LaunchEngine::Run(const Program& program, uint32_t block_
       ctx.Stop(LaunchResult::Status::kDeadlock);
     }
   }
+
+  if (!ctx.stopped && ctx.check != CheckLevel::kOff) ReportCrossCoreLeftovers(ctx, now);
 
   Cycle last;
   for (AiCore* core : cores) {

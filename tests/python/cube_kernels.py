@@ -12,11 +12,11 @@ from linear_cube import FRACTAL, accumulate_tile, linear_cube_kernel  # noqa: F4
 # ---- A matmul through TPipe/TQue cube positions, tails in every dimension --------------------
 
 @asc.jit
-def queue_tile(a_gm, bt_gm, c_gm, q_a1, q_b1, q_a2, q_b2, q_co1, row0, n0, m_act, n_act,
-               n: asc.ConstExpr[int], k: asc.ConstExpr[int], tile_k: asc.ConstExpr[int],
+def queue_tile(a_gm, bt_gm, c_tile, q_a1, q_b1, q_a2, q_b2, q_co1, row0, n0, m_act, n_act,
+               c_stride: asc.ConstExpr[int], k: asc.ConstExpr[int], tile_k: asc.ConstExpr[int],
                dtype: asc.ConstExpr, quant: asc.ConstExpr):
-    """C[row0 : row0 + m_act, n0 : n0 + n_act] = A x B^T, K in slices of tile_k, the last one
-    partial. Both operands are ND in GM (A: M x K, B^T: N x K) and reach L1 by ND -> NZ with
+    """c_tile (m_act rows c_stride elements apart) = A[row0 : row0 + m_act, :] x
+    B^T[n0 : n0 + n_act, :]^T, K in slices of tile_k, the last one partial. Both operands are ND in GM (A: M x K, B^T: N x K) and reach L1 by ND -> NZ with
     their panels ceil16(rows) high, so a partial fractal is padded the way mmad reads it."""
     c0 = 32 // dtype.sizeof()  # elements per fractal row: 16 (half), 8 (float)
     m16 = (m_act + 15) // 16 * 16
@@ -54,9 +54,9 @@ def queue_tile(a_gm, bt_gm, c_gm, q_a1, q_b1, q_a2, q_b2, q_co1, row0, n0, m_act
         q_b2.free_tensor(b2)
     q_co1.enque(c_l0)
     c_l0 = q_co1.deque(asc.float32)
-    asc.fixpipe(c_gm[row0 * n + n0:], c_l0,
-                asc.FixpipeParamsV220(n_size=n_act, m_size=m_act, src_stride=m16, dst_stride=n,
-                                      quant_pre=quant),
+    asc.fixpipe(c_tile, c_l0,
+                asc.FixpipeParamsV220(n_size=n_act, m_size=m_act, src_stride=m16,
+                                      dst_stride=c_stride, quant_pre=quant),
                 asc.FixpipeConfig.cfg_row_major())
     q_co1.free_tensor(c_l0)
 
@@ -93,8 +93,8 @@ def matmul_queue_kernel(a: asc.GlobalAddress, bt: asc.GlobalAddress, c: asc.Glob
         n0 = (tile // m_tiles) * tile_n
         m_act = tile_m if m - row0 > tile_m else m - row0
         n_act = tile_n if n - n0 > tile_n else n - n0
-        queue_tile(a_gm, bt_gm, c_gm, q_a1, q_b1, q_a2, q_b2, q_co1, row0, n0, m_act, n_act,
-                   n, k, tile_k, dtype, quant)
+        queue_tile(a_gm, bt_gm, c_gm[row0 * n + n0:], q_a1, q_b1, q_a2, q_b2, q_co1, row0, n0,
+                   m_act, n_act, n, k, tile_k, dtype, quant)
 
 
 # ---- A quantising fixpipe: one tile, every QuantModes value -----------------------------------

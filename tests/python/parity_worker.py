@@ -97,6 +97,18 @@ def run_all():
     results["cube-queues-tails"] = {"sha": hashlib.sha256(c.tobytes()).hexdigest(),
                                     "cycles": report.cycles, "config_hash": report.config_hash,
                                     "check": report.check.to_dict()}
+    # A mixed kernel: the cube core hands C's tiles to its two vector cores through GM and
+    # mode-2 cross-core flags (tails in M and N), three groups.
+    from mixed_kernels import matmul_leaky_kernel
+    a = rng.uniform(-1, 1, (200, 64)).astype(np.float16)
+    bt = rng.uniform(-1, 1, (144, 64)).astype(np.float16)
+    ws = np.zeros(3 * 2 * 64 * 64, np.float16)
+    c = np.zeros((200, 144), np.float16)
+    report = matmul_leaky_kernel[3, rt.current_stream()](a, bt, ws, c, 200, 144, 64, 64, 64, 32,
+                                                       0.125, True)
+    results["mixed-handoff"] = {"sha": hashlib.sha256(c.tobytes()).hexdigest(),
+                                "cycles": report.cycles, "config_hash": report.config_hash,
+                                "check": report.check.to_dict()}
     return results
 
 

@@ -902,9 +902,8 @@ def test_the_cube_names_live_where_pyasc_exports_them():
         assert name not in _unsupported.not_yet("asc")
     with pytest.raises(AttributeError):
         language.basic.MmadParams  # noqa: B018 - pyasc's basic has no structs
-    for name in ("sync_all", "cross_core_set_flag"):  # the mixed-kernel issue's names
-        with pytest.raises(NotSupportedError):
-            getattr(asc, name)
+    for name in ("sync_all", "cross_core_set_flag", "cross_core_wait_flag"):  # mixed kernels
+        assert getattr(asc, name) is getattr(language.basic, name) is getattr(language, name)
 
 
 def test_the_structs_need_a_kernel():

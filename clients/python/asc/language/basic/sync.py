@@ -7,7 +7,8 @@ from asc.language.core.dtype import KnownTypes
 from asc.language.core.enums import HardEvent, MemDsbT, PipeID
 from asc.language.core.ir_value import is_runtime_int, to_value
 
-__all__ = ["set_flag", "wait_flag", "pipe_barrier", "data_sync_barrier"]
+__all__ = ["set_flag", "wait_flag", "pipe_barrier", "data_sync_barrier", "cross_core_set_flag",
+           "cross_core_wait_flag", "sync_all"]
 
 
 def _event(api, event) -> int:
@@ -61,6 +62,52 @@ def data_sync_barrier(arg0) -> None:
         choices = ", ".join(m.name for m in MemDsbT)
         raise TypeError(f"data_sync_barrier(): arg0 must be an asc.MemDsbT ({choices}), got "
                         f"{arg0!r}")
+
+
+def _cross_core_args(api, flag_id, mode_id, pipe):
+    flag_id = ConstExpr.unwrap(flag_id)
+    if not is_runtime_int(flag_id):
+        raise TypeError(f"{api}(): flag_id must be an int or a traced integer, "
+                        f"got {type(flag_id).__name__}")
+    mode_id = ConstExpr.unwrap(mode_id)
+    if not isinstance(mode_id, numbers.Integral) or isinstance(mode_id, bool):
+        raise TypeError(f"{api}(): mode_id must be a compile-time int (0, 1 or 2), got "
+                        f"{type(mode_id).__name__}")
+    pipe = ConstExpr.unwrap(pipe)
+    if not isinstance(pipe, numbers.Integral) or isinstance(pipe, bool):
+        raise TypeError(f"{api}(): pipe must be a PipeID, got {type(pipe).__name__}")
+    return to_value(flag_id, KnownTypes.int32).id, int(mode_id), int(PipeID(pipe))
+
+
+def _cross_core(api, kind, flag_id, mode_id, pipe, library=False):
+    builder = require_builder(api)
+    flag_value, mode, pipe_value = _cross_core_args(api, flag_id, mode_id, pipe)
+    op = builder.emit(kind)
+    op.flag_id, op.mode, op.pipe, op.library = flag_value, mode, pipe_value, library
+
+
+def cross_core_set_flag(flag_id, mode_id, pipe) -> None:
+    """CrossCoreSetFlag<mode_id, pipe>(flag_id): issued into `pipe`; once that pipe's earlier work
+    is done it adds one to flag_id's counter on the cores `mode_id` routes to (0: all cube or all
+    vector cores of the launch once each has set it; 1: both vector cores of the AI Core once
+    both have; 2: from the cube core to both its vector cores, from both vector cores to their
+    cube core). flag_id is 0..15; 11..14 belong to sync_all."""
+    _cross_core("cross_core_set_flag", "cross_core_set_flag", flag_id, mode_id, pipe)
+
+
+def cross_core_wait_flag(flag_id, mode_id, pipe) -> None:
+    """CrossCoreWaitFlag(flag_id): the scalar unit blocks until this core's counter of flag_id is
+    non-zero, then takes one from it. As on A2, mode_id and pipe do not change what it does."""
+    _cross_core("cross_core_wait_flag", "cross_core_wait_flag", flag_id, mode_id, pipe)
+
+
+def sync_all(gm_workspace=None, ub_workspace=None, used_cores=0, is_aiv_only: bool = True) -> None:
+    """A barrier across the blocks of the launch: the hardware form (no workspaces: cross-core
+    flags 11..14) or the software form (a GM workspace of at least block_num * 32 bytes, zeroed by
+    the host, and a UB workspace of at least 32 bytes; `used_cores` participants, 0 = every
+    block). See docs/cross_core.md for the instruction sequences."""
+    from asc.language.basic import block_sync
+    block_sync.sync_all(gm_workspace, ub_workspace, used_cores, is_aiv_only)
 
 
 def library_sync(event: HardEvent) -> None:

@@ -1,0 +1,129 @@
+// The scalar unit's waits on other cores (ExecUnit::kSync rows): cross_core_wait_flag and the GM
+// wait behind sync_all's software form, ib_wait and wait_pre_block (sim/sync/cross_core_sync.h).
+// Both block the scalar unit, so later instructions do not issue, while pipes go on with what
+// was issued before (hardware-910b.md 3.4).
+#include <cstring>
+
+#include "sim/pipe/launch_context.h"
+#include "sim/pipe/scalar_access.h"
+#include "sim/pipe/scalar_unit.h"
+#include "sim/pipe/timeline.h"
+
+namespace aicore::sim {
+namespace {
+
+// The GmWaitOp.Cmp values (proto/kernel.proto).
+bool Holds(uint8_t cmp, int64_t have, int64_t want) {
+  switch (cmp) {
+    case 1:
+      return have == want;
+    case 2:
+      return have != want;
+    case 3:
+      return have >= want;
+    case 4:
+      return have > want;
+    case 5:
+      return have <= want;
+    default:
+      return have < want;
+  }
+}
+
+constexpr const char* kCmpText[] = {"?", "==", "!=", ">=", ">", "<=", "<"};
+
+// Largest element count of one GM wait: a sync_all over every block of the largest grid.
+constexpr int64_t kMaxGmWaitElements = 65536;
+
+}  // namespace
+
+void ScalarUnit::WakeForSync(Cycle now) {
+  if (wait_ == Wait::kCrossFlag || wait_ == Wait::kGmWait) Wake(now);
+}
+
+void ScalarUnit::RecordWait(const Instr& in, Cycle since) {
+  if (ctx_.timeline == nullptr) return;
+  TimelineEntry& e = ctx_.timeline->emplace_back();
+  e.instr = &in;
+  e.core = core_;
+  e.block_idx = block_;
+  e.pipe = PipeId::kS;
+  e.issue_cycle = since.value();
+  e.start_cycle = since.value();
+  e.end_cycle = time_.value();
+}
+
+bool ScalarUnit::ExecCrossCoreWait(const Instr& in, Cycle now) {
+  int64_t id = Int(in.a);
+  uint32_t ids = ctx_.config.cross_core_flag_ids;
+  if (id < 0 || id >= static_cast<int64_t>(ids)) {
+    return Fault(in, "cross_core_wait_flag: flag id " + std::to_string(id) +
+                         " is out of range 0.." + std::to_string(ids - 1) +
+                         ". Fix: wait for the id the matching cross_core_set_flag sets");
+  }
+  if (!ctx_.cross->TryWait(core_, static_cast<uint32_t>(id))) {
+    if (wait_ != Wait::kCrossFlag) wait_since_ = now;
+    wait_ = Wait::kCrossFlag;
+    wait_instr_ = &in;
+    wait_flag_ = static_cast<uint32_t>(id);
+    return false;
+  }
+  Cycle since = wait_ == Wait::kCrossFlag ? wait_since_ : now;
+  stats_.wait_flag_cycles += (now - since).value();
+  wait_ = Wait::kNone;
+  bool ok = RetireScalar(ctx_.config.scalar_op_cycles);
+  RecordWait(in, since);
+  return ok;
+}
+
+bool ScalarUnit::ExecGmWait(const Instr& in, Cycle now) {
+  uint64_t addr = values_[in.a].u;
+  int64_t count = in.c != 0 ? Int(in.c) : 1;
+  uint32_t elem = DTypeSize(in.dtype);
+  int64_t stride = in.aux != 0 ? Int(in.aux) : elem;
+  if (count < 1 || count > kMaxGmWaitElements || stride < 0) {
+    return Fault(in, "gm_wait of " + std::to_string(count) + " elements " + std::to_string(stride) +
+                         " bytes apart: the count must be 1.." +
+                         std::to_string(kMaxGmWaitElements) + " and the stride not negative");
+  }
+  uint64_t hi = addr + static_cast<uint64_t>(count - 1) * static_cast<uint64_t>(stride) + elem;
+  GmAccess access = ctx_.gm.Check(addr, hi - addr);
+  if (access.kind == GmAccessKind::kOutOfBounds) {
+    return Fault(in, "the GM wait polls " + RangeText("GM", addr, hi) +
+                         ", which is outside every device allocation. Fix: pass a workspace of "
+                         "at least " +
+                         std::to_string(hi - addr) + " bytes");
+  }
+  int64_t want =
+      AsInt64(CastScalar(values_[in.b], ctx_.program.value_dtypes[in.b], in.dtype), in.dtype);
+  for (int64_t i = 0; i < count; ++i) {
+    uint64_t bits = 0;
+    std::memcpy(&bits, access.host + i * stride, elem);
+    int64_t have = AsInt64(FromElementBits(bits, in.dtype), in.dtype);
+    if (!Holds(in.kind, have, want)) {
+      // Blocked until a write touches the polled bytes (never a simulated spin).
+      ctx_.cross->WatchGm(core_, addr, hi);
+      if (wait_ != Wait::kGmWait) wait_since_ = now;
+      wait_ = Wait::kGmWait;
+      wait_instr_ = &in;
+      gm_wait_state_ = "element " + std::to_string(i) + " (" +
+                       RangeText("GM", addr + i * stride, addr + i * stride + elem) + ") holds " +
+                       std::to_string(have) + ", and the wait needs " +
+                       kCmpText[in.kind < 7 ? in.kind : 0] + " " + std::to_string(want);
+      return false;
+    }
+  }
+  // What the writers of the polled bytes knew is ordered before what this core does next.
+  if (ctx_.gm_check != nullptr) {
+    for (uint32_t w : ctx_.gm_check->Writers(addr, hi))
+      ctx_.cross->clocks().AcquireCurrent(core_, w);
+  }
+  Cycle since = wait_ == Wait::kGmWait ? wait_since_ : now;
+  stats_.wait_flag_cycles += (now - since).value();
+  wait_ = Wait::kNone;
+  bool ok = RetireScalar(ctx_.config.gm_wait_poll_cycles);
+  RecordWait(in, since);
+  return ok;
+}
+
+}  // namespace aicore::sim
