@@ -116,3 +116,107 @@ def matmul_leaky_kernel(a: asc.GlobalAddress, bt: asc.GlobalAddress, ws: asc.Glo
         cube_side(a_gm, bt_gm, ws_gm, m, n, k, tile_m, tile_n, tile_k, flags)
     else:
         vector_side(ws_gm, c_gm, m, n, tile_m, tile_n, alpha, flags)
+
+
+# ---- The attention protocol of asc-api.md 10.7 -------------------------------------------------
+# Per task t (one 64-column K/V tile), slot s = t % 2 and its four flags: scores ready 2s, the
+# probabilities ready 2s + 1 (both vector cores set it), the partial output ready 4 + 2s, the
+# partial consumed 5 + 2s (the cube core waits for it before it reuses the slot).
+
+ROWS = 64  # query rows of the group, 32 per vector core
+KV = 64    # K/V rows per task
+
+
+@asc.jit
+def attention_cube(q_gm, k_gm, vt_gm, s_ws, p_ws, o_ws, tasks: asc.ConstExpr[int],
+                   d: asc.ConstExpr[int]):
+    pipe = asc.TPipe()
+    q_a1 = asc.TQue(asc.TPosition.A1, 2)
+    q_b1 = asc.TQue(asc.TPosition.B1, 2)
+    q_a2 = asc.TQue(asc.TPosition.A2, 2)
+    q_b2 = asc.TQue(asc.TPosition.B2, 2)
+    q_co1 = asc.TQue(asc.TPosition.CO1, 1)
+    pipe.init_buffer(q_a1, 2, ROWS * 64 * 2)
+    pipe.init_buffer(q_b1, 2, 64 * 64 * 2)
+    pipe.init_buffer(q_a2, 2, ROWS * 64 * 2)
+    pipe.init_buffer(q_b2, 2, 64 * 64 * 2)
+    pipe.init_buffer(q_co1, 1, ROWS * 64 * 4)
+    for t in asc.range(tasks):
+        s = t % 2
+        if t >= 2:
+            asc.cross_core_wait_flag(5 + 2 * s, mode_id=0, pipe=asc.PipeID.PIPE_S)
+        # Scores S = Q K_t^T (float16 after the fixpipe), then "scores ready".
+        queue_tile(q_gm, k_gm[t * KV * d:], s_ws[s * ROWS * KV:], q_a1, q_b1, q_a2, q_b2, q_co1,
+                   0, 0, ROWS, KV, KV, d, d, asc.float16, asc.QuantModes.F322F16)
+        asc.cross_core_set_flag(2 * s, mode_id=2, pipe=asc.PipeID.PIPE_FIX)
+        asc.cross_core_wait_flag(2 * s + 1, mode_id=0, pipe=asc.PipeID.PIPE_S)
+        # The partial output P V_t (float32), then "partial ready".
+        queue_tile(p_ws[s * ROWS * KV:], vt_gm[t * d * KV:], o_ws[s * ROWS * d:], q_a1, q_b1,
+                   q_a2, q_b2, q_co1, 0, 0, ROWS, d, d, KV, KV, asc.float16,
+                   asc.QuantModes.NoQuant)
+        asc.cross_core_set_flag(4 + 2 * s, mode_id=2, pipe=asc.PipeID.PIPE_FIX)
+    first = tasks - 2 if tasks > 2 else 0
+    for t in asc.range(first, tasks):
+        asc.cross_core_wait_flag(5 + 2 * (t % 2), mode_id=0, pipe=asc.PipeID.PIPE_S)
+
+
+@asc.jit
+def attention_vector(s_ws, p_ws, o_ws, out_gm, tasks: asc.ConstExpr[int], d: asc.ConstExpr[int],
+                     scale: asc.ConstExpr[float]):
+    half = ROWS // 2
+    r0 = asc.get_sub_block_idx() * half
+    s16 = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, half * KV)
+    s32 = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 8192, half * KV)
+    part = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 16384, half * d)
+    acc = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 32768, half * d)
+    red = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 49152, 16)
+    tmp = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 49216, 256)
+    asc.duplicate(acc, 0.0, count=half * d)
+    for t in asc.range(tasks):
+        s = t % 2
+        asc.cross_core_wait_flag(2 * s, mode_id=0, pipe=asc.PipeID.PIPE_S)
+        asc.data_copy(s16, s_ws[s * ROWS * KV + r0 * KV:], count=half * KV)
+        asc.cast(s32, s16, asc.RoundMode.CAST_NONE, half * KV)
+        asc.muls(s32, s32, scale, count=half * KV)
+        # A softmax per row: subtract the row's max, exponentiate, divide by the row's sum.
+        for r in asc.range(half):
+            asc.reduce_max(red, s32[r * KV:], tmp, KV)
+            asc.adds(s32[r * KV:], s32[r * KV:], -red.get_value(0), count=KV)
+        asc.exp(s32, s32, half * KV)
+        for r in asc.range(half):
+            asc.reduce_sum(red, s32[r * KV:], tmp, KV)
+            asc.muls(s32[r * KV:], s32[r * KV:], 1.0 / red.get_value(0), count=KV)
+        asc.cast(s16, s32, asc.RoundMode.CAST_RINT, half * KV)
+        asc.data_copy(p_ws[s * ROWS * KV + r0 * KV:], s16, count=half * KV)
+        asc.cross_core_set_flag(2 * s + 1, mode_id=2, pipe=asc.PipeID.PIPE_MTE3)
+        asc.cross_core_wait_flag(4 + 2 * s, mode_id=0, pipe=asc.PipeID.PIPE_S)
+        asc.data_copy(part, o_ws[s * ROWS * d + r0 * d:], count=half * d)
+        # "Consumed" rides MTE2: it fires once the partial's read has ended.
+        asc.cross_core_set_flag(5 + 2 * s, mode_id=2, pipe=asc.PipeID.PIPE_MTE2)
+        asc.add(acc, acc, part, count=half * d)
+    asc.data_copy(out_gm[r0 * d:], acc, count=half * d)
+
+
+@asc.jit(kernel_type=config.KernelType.MIX_AIC_1_2)
+def attention_protocol_kernel(q: asc.GlobalAddress, k: asc.GlobalAddress, vt: asc.GlobalAddress,
+                              s_ws: asc.GlobalAddress, p_ws: asc.GlobalAddress,
+                              o_ws: asc.GlobalAddress, out: asc.GlobalAddress,
+                              tasks: asc.ConstExpr[int], d: asc.ConstExpr[int],
+                              scale: asc.ConstExpr[float]):
+    """out (64 x d, float32) = sum over tasks t of softmax(scale Q K_t^T) V_t, one group: Q 64 x d
+    and K (tasks * 64 x d) float16 ND, vt the V tiles transposed (tasks x d x 64) float16;
+    workspaces of two slots: scores and probabilities 64 x 64 float16, partials 64 x d float32."""
+    q_gm, k_gm, vt_gm, s_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor(), \
+        asc.GlobalTensor()
+    p_gm, o_gm, out_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+    q_gm.set_global_buffer(q)
+    k_gm.set_global_buffer(k)
+    vt_gm.set_global_buffer(vt)
+    s_gm.set_global_buffer(s_ws)
+    p_gm.set_global_buffer(p_ws)
+    o_gm.set_global_buffer(o_ws)
+    out_gm.set_global_buffer(out)
+    if asc.ascend_is_aic():
+        attention_cube(q_gm, k_gm, vt_gm, s_gm, p_gm, o_gm, tasks, d)
+    else:
+        attention_vector(s_gm, p_gm, o_gm, out_gm, tasks, d, scale)

@@ -214,3 +214,31 @@ def test_a_hardware_sync_all_across_waves_is_a_deadlock_naming_the_waves(device)
         rotate_kernel[blocks, rt.current_stream()](x, y, ws, False)
     text = str(info.value)
     assert f"{blocks} blocks on {cores} vector cores in 2 waves" in text, text
+
+
+@pytest.mark.parametrize("tasks", [1, 2, 5])
+def test_the_attention_protocol_runs_softmax_between_two_cube_steps(device, tasks):
+    from mixed_kernels import KV, ROWS, attention_protocol_kernel
+    d = 64
+    scale = 0.125
+    rng = np.random.default_rng(tasks)
+    q = rng.uniform(-1, 1, (ROWS, d)).astype(np.float16)
+    k = rng.uniform(-1, 1, (tasks * KV, d)).astype(np.float16)
+    v = rng.uniform(-1, 1, (tasks * KV, d)).astype(np.float16)
+    vt = np.ascontiguousarray(v.reshape(tasks, KV, d).transpose(0, 2, 1))
+    s_ws = np.zeros(2 * ROWS * KV, np.float16)
+    p_ws = np.zeros(2 * ROWS * KV, np.float16)
+    o_ws = np.zeros(2 * ROWS * d, np.float32)
+    out = np.zeros((ROWS, d), np.float32)
+    report = attention_protocol_kernel[1, rt.current_stream()](q, k, vt, s_ws, p_ws, o_ws, out,
+                                                               tasks, d, scale)
+    want = np.zeros((ROWS, d), np.float64)
+    for t in range(tasks):
+        kt, vt_ = k[t * KV:(t + 1) * KV], v[t * KV:(t + 1) * KV]
+        s = (q.astype(np.float32) @ kt.astype(np.float32).T).astype(np.float16)
+        s = s.astype(np.float64) * scale
+        p = np.exp(s - s.max(axis=1, keepdims=True))
+        p = (p / p.sum(axis=1, keepdims=True)).astype(np.float16)
+        want += p.astype(np.float64) @ vt_.astype(np.float64)
+    np.testing.assert_allclose(out, want, rtol=1e-2, atol=1e-2)
+    assert report.status == "OK"
