@@ -169,9 +169,11 @@ void ToProto(const LaunchResult& r, rep::LaunchReport* out) {
     pt->set_start_cycle(t.start_cycle);
     pt->set_end_cycle(t.end_cycle);
     pt->set_detail(t.detail);
-    if (t.flag_event >= 0) {
-      pt->set_flag_event(static_cast<uint32_t>(t.flag_event));
-      pt->set_flag_id(t.flag_id);
+    if (t.flag_event >= 0) pt->set_flag_event(static_cast<uint32_t>(t.flag_event));
+    pt->set_flag_id(t.flag_id);
+    if (t.released_by_core >= 0) {
+      pt->set_released_by_core(static_cast<uint32_t>(t.released_by_core));
+      pt->set_released_by_cycle(t.released_by_cycle);
     }
   }
   for (const DebugRecord& d : r.debug_output) {
@@ -260,9 +262,11 @@ LaunchResult FromProto(const rep::LaunchReport& report) {
     t.start_cycle = pt.start_cycle();
     t.end_cycle = pt.end_cycle();
     t.detail = pt.detail();
-    if (pt.has_flag_event()) {
-      t.flag_event = static_cast<int32_t>(pt.flag_event());
-      t.flag_id = pt.flag_id();
+    if (pt.has_flag_event()) t.flag_event = static_cast<int32_t>(pt.flag_event());
+    t.flag_id = pt.flag_id();
+    if (pt.has_released_by_core()) {
+      t.released_by_core = static_cast<int32_t>(pt.released_by_core());
+      t.released_by_cycle = pt.released_by_cycle();
     }
   }
   for (const rep::DebugOutput& pd : report.debug_output()) {

@@ -33,6 +33,10 @@ struct InstrRecord {
   // them); -1 for every other instruction.
   int32_t flag_event = -1;
   uint32_t flag_id = 0;
+  // A passed cross_core_wait_flag: the core whose cross_core_set_flag released it (-1: none)
+  // and the cycle that set fired.
+  int32_t released_by_core = -1;
+  uint64_t released_by_cycle = 0;
 };
 
 // One piece of device output (printf, dump_tensor, print_time_stamp), as the host prints it.

@@ -41,9 +41,13 @@ void ScalarUnit::WakeForSync(Cycle now) {
   if (wait_ == Wait::kCrossFlag || wait_ == Wait::kGmWait) Wake(now);
 }
 
-void ScalarUnit::RecordWait(const Instr& in, Cycle since) {
+void ScalarUnit::RecordWait(const Instr& in, Cycle since, int32_t released_by_core,
+                            uint64_t released_by_cycle, uint32_t id) {
   if (ctx_.timeline == nullptr) return;
   TimelineEntry& e = ctx_.timeline->emplace_back();
+  e.released_by_core = released_by_core;
+  e.released_by_cycle = released_by_cycle;
+  e.event_id = id;
   e.instr = &in;
   e.core = core_;
   e.block_idx = block_;
@@ -61,7 +65,9 @@ bool ScalarUnit::ExecCrossCoreWait(const Instr& in, Cycle now) {
                          " is out of range 0.." + std::to_string(ids - 1) +
                          ". Fix: wait for the id the matching cross_core_set_flag sets");
   }
-  if (!ctx_.cross->TryWait(core_, static_cast<uint32_t>(id))) {
+  uint32_t from = 0;
+  uint64_t fired = 0;
+  if (!ctx_.cross->TryWait(core_, static_cast<uint32_t>(id), &from, &fired)) {
     if (wait_ != Wait::kCrossFlag) wait_since_ = now;
     wait_ = Wait::kCrossFlag;
     wait_instr_ = &in;
@@ -72,7 +78,7 @@ bool ScalarUnit::ExecCrossCoreWait(const Instr& in, Cycle now) {
   stats_.wait_flag_cycles += (now - since).value();
   wait_ = Wait::kNone;
   bool ok = RetireScalar(ctx_.config.scalar_op_cycles);
-  RecordWait(in, since);
+  RecordWait(in, since, static_cast<int32_t>(from), fired, static_cast<uint32_t>(id));
   return ok;
 }
 
@@ -122,7 +128,7 @@ bool ScalarUnit::ExecGmWait(const Instr& in, Cycle now) {
   stats_.wait_flag_cycles += (now - since).value();
   wait_ = Wait::kNone;
   bool ok = RetireScalar(ctx_.config.gm_wait_poll_cycles);
-  RecordWait(in, since);
+  RecordWait(in, since, -1, 0, 0);
   return ok;
 }
 

@@ -127,8 +127,10 @@ class ScalarUnit {
   // The kSync rows (scalar_sync.cc).
   bool ExecCrossCoreWait(const Instr& in, Cycle now);
   bool ExecGmWait(const Instr& in, Cycle now);
-  // A passed wait that blocked since `since`, for traces.
-  void RecordWait(const Instr& in, Cycle since);
+  // A passed wait that blocked since `since`, for traces: a cross-core wait names the core and
+  // cycle of the set that released it (-1: none) and its flag id.
+  void RecordWait(const Instr& in, Cycle since, int32_t released_by_core,
+                  uint64_t released_by_cycle, uint32_t id);
   bool VectorDrained() const;
   bool EnterControl(const Instr& in);
   bool EndRegion();

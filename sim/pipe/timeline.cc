@@ -16,6 +16,8 @@ std::string InstrDetail(const Program& program, const TimelineEntry& e) {
     s = std::string(HardEvent(e.event).name) + " id=" + std::to_string(e.event_id);
   } else if (role == SyncRole::kCrossCoreSet) {
     return "flag " + std::to_string(e.event_id) + " mode " + std::to_string(instr.event);
+  } else if (instr.opcode == Opcode::kCrossCoreWaitFlag) {
+    return "flag " + std::to_string(e.event_id);
   } else if (role == SyncRole::kBarrier) {
     s = "PIPE_" + std::string(PipeName(e.barrier_pipe));
   } else {
@@ -79,6 +81,11 @@ std::vector<InstrRecord> NameTimeline(const Program& program,
     if (!mark && (role == SyncRole::kSetFlag || role == SyncRole::kWaitFlag)) {
       r.flag_event = e.event;
       r.flag_id = e.event_id;
+    }
+    if (role == SyncRole::kCrossCoreSet || in.opcode == Opcode::kCrossCoreWaitFlag) {
+      r.flag_id = e.event_id;
+      r.released_by_core = e.released_by_core;
+      r.released_by_cycle = e.released_by_cycle;
     }
   }
   return out;

@@ -27,6 +27,9 @@ struct TimelineEntry {
   uint8_t event = 0;
   uint32_t event_id = 0;
   PipeId barrier_pipe = PipeId::kS;
+  // A passed cross_core_wait_flag: the core and cycle of the set that released it (-1: none).
+  int32_t released_by_core = -1;
+  uint64_t released_by_cycle = 0;
 };
 
 // The trace detail of a pipe instruction: flag event and id, the framework call that issued

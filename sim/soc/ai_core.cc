@@ -139,6 +139,7 @@ void AiCore::OnCrossCoreSet(uint32_t id, const Instr* instr, Cycle now) {
   Cycle visible = now + Cycle(ctx_.config.cross_core_flag_latency_cycles);
   for (CrossCoreSync::Delivery& d : deliveries_) {
     uint32_t target = d.core;
+    d.fired = now.value();
     ctx_.events.Push(visible, EventKind::kCrossFlag, target, 0, ctx_.cross->Park(std::move(d)));
   }
 }

@@ -69,7 +69,7 @@ void CrossCoreSync::Fire(uint32_t core, uint32_t id, uint32_t mode, const Instr*
       }
       if (type == CoreType::kAic) {
         ClockSnapshot clock = clocks_.Release(core);
-        for (uint32_t v : aivs) out->push_back({v, id, 2, core, setter, clock});
+        for (uint32_t v : aivs) out->push_back({v, id, 2, core, 0, setter, clock});
         return;
       }
       Arrive(2, core, id, setter, aivs, aics, out);
@@ -93,7 +93,7 @@ void CrossCoreSync::Arrive(uint32_t mode, uint32_t core, uint32_t id, const Inst
     CoreClocks::Join(&clock, a.front().clock);
     a.pop_front();
   }
-  for (uint32_t t : targets) out->push_back({t, id, mode, core, setter, clock});
+  for (uint32_t t : targets) out->push_back({t, id, mode, core, 0, setter, clock});
 }
 
 uint64_t CrossCoreSync::Park(Delivery d) {
@@ -117,14 +117,16 @@ bool CrossCoreSync::Deliver(uint64_t parked, Delivery* landed, const Instr** old
     *oldest = p.front().setter;
     return false;
   }
-  p.push_back({landed->setter, landed->mode, landed->clock});
+  p.push_back({landed->setter, landed->mode, landed->from, landed->fired, landed->clock});
   return true;
 }
 
-bool CrossCoreSync::TryWait(uint32_t core, uint32_t id) {
+bool CrossCoreSync::TryWait(uint32_t core, uint32_t id, uint32_t* from, uint64_t* fired) {
   std::deque<Pending>& p = pending_[Index(core, id)];
   waited_[Index(core, id)] = 1;
   if (p.empty()) return false;
+  if (from != nullptr) *from = p.front().from;
+  if (fired != nullptr) *fired = p.front().fired;
   clocks_.Acquire(core, p.front().clock);
   p.pop_front();
   return true;

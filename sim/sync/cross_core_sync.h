@@ -64,7 +64,8 @@ class CrossCoreSync {
     uint32_t core = 0;
     uint32_t id = 0;
     uint32_t mode = 0;
-    uint32_t from = 0;  // the core whose set completed it
+    uint32_t from = 0;   // the core whose set completed it
+    uint64_t fired = 0;  // the cycle that set fired
     const Instr* setter = nullptr;
     ClockSnapshot clock;
   };
@@ -79,9 +80,9 @@ class CrossCoreSync {
   // counter already holds max_count (the set is lost); `oldest` then names the oldest pending
   // set of that counter.
   bool Deliver(uint64_t parked, Delivery* landed, const Instr** oldest);
-  // A wait on `core` for `id`: consumes one pending set (acquiring what it carried) and returns
-  // true, or returns false while none is pending.
-  bool TryWait(uint32_t core, uint32_t id);
+  // A wait on `core` for `id`: consumes one pending set (acquiring what it carried; `from` and
+  // `fired` say whose set and when) and returns true, or returns false while none is pending.
+  bool TryWait(uint32_t core, uint32_t id, uint32_t* from = nullptr, uint64_t* fired = nullptr);
   uint32_t Count(uint32_t core, uint32_t id) const {
     return static_cast<uint32_t>(pending_[Index(core, id)].size());
   }
@@ -113,6 +114,8 @@ class CrossCoreSync {
   struct Pending {
     const Instr* setter = nullptr;
     uint32_t mode = 0;
+    uint32_t from = 0;
+    uint64_t fired = 0;
     ClockSnapshot clock;
   };
   struct Arrival {

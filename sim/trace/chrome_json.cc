@@ -253,8 +253,11 @@ std::string CoreTraceJson(const Layout& l, size_t core) {
     const Slice& s = l.slices[i];
     AppendSlice(&out, l, s, CoreFileTrack(l, s.pipe, s.lane));
   }
+  // A cross-core flag's arrow joins two cores: only the merged file holds both ends.
   for (const Flow& f : l.flows) {
-    if (l.slices[f.set].core == core) AppendFlow(&out, l, f, /*merged=*/false);
+    if (l.slices[f.set].core == core && l.slices[f.wait].core == core) {
+      AppendFlow(&out, l, f, /*merged=*/false);
+    }
   }
   for (const Marker& m : l.markers) {
     if (m.core == core) AppendMarker(&out, l, m, /*merged=*/false);

@@ -77,8 +77,8 @@ SyncKind SyncOf(std::string_view op) {
     }
     return true;
   };
-  if (lower_equals("set_flag")) return SyncKind::kSet;
-  if (lower_equals("wait_flag")) return SyncKind::kWait;
+  if (lower_equals("set_flag") || lower_equals("cross_core_set_flag")) return SyncKind::kSet;
+  if (lower_equals("wait_flag") || lower_equals("cross_core_wait_flag")) return SyncKind::kWait;
   return SyncKind::kNone;
 }
 
@@ -241,6 +241,21 @@ Layout BuildLayout(const LaunchResult& result, double mhz) {
       layout.flows.push_back(
           {0, FlowCategory(HardEvent(std::get<1>(key)).name), sides.first[i], sides.second[i]});
     }
+  }
+  // Cross-core flags: each passed wait names the core and cycle of the set that released it.
+  std::map<std::tuple<uint32_t, uint64_t, uint32_t>, size_t> cross_sets;  // (core, fired, id)
+  for (size_t i = 0; i < layout.slices.size(); ++i) {
+    const Slice& s = layout.slices[i];
+    if (s.sync == SyncKind::kSet && s.rec->flag_event < 0) {
+      cross_sets.emplace(std::make_tuple(s.rec->core, s.rec->end_cycle, s.rec->flag_id), i);
+    }
+  }
+  for (size_t i = 0; i < layout.slices.size(); ++i) {
+    const InstrRecord& r = *layout.slices[i].rec;
+    if (layout.slices[i].sync != SyncKind::kWait || r.released_by_core < 0) continue;
+    auto set = cross_sets.find(
+        std::make_tuple(static_cast<uint32_t>(r.released_by_core), r.released_by_cycle, r.flag_id));
+    if (set != cross_sets.end()) layout.flows.push_back({0, "CrossCore", set->second, i});
   }
   // Ids in time order, so reading the file top-down follows the kernel.
   std::sort(layout.flows.begin(), layout.flows.end(), [&](const Flow& a, const Flow& b) {

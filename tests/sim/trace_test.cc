@@ -368,11 +368,15 @@ std::vector<FlowCheck> CheckFlows(const std::vector<Event>& events) {
     check.cat = start.json->Get("cat")->str;
     for (const Event& e : events) {
       if (e.ph != "X") continue;
-      if (e.name == "set_flag" && e.track == start.track && e.ts == start.ts) {
+      auto ends_with = [&](const std::string& tail) {
+        return e.name.size() >= tail.size() &&
+               e.name.compare(e.name.size() - tail.size(), tail.size(), tail) == 0;
+      };
+      if (ends_with("set_flag") && e.track == start.track && e.ts == start.ts) {
         EXPECT_EQ(check.set, nullptr) << "two set_flag slices under one flow start";
         check.set = &e;
       }
-      if (e.name == "wait_flag" && e.track == step.track && e.ts <= step.ts &&
+      if (ends_with("wait_flag") && e.track == step.track && e.ts <= step.ts &&
           step.ts <= e.ts + e.dur) {
         EXPECT_EQ(check.wait, nullptr) << "two wait_flag slices under one flow step";
         check.wait = &e;
@@ -738,6 +742,46 @@ TEST(TraceWriter, FlowsJoinTheIthSetWithTheIthWaitOfTheSameCoreEventAndId) {
   // The merged file carries all four, with ids unique across cores.
   std::vector<Event> merged = ValidateTrace(files["simulator/trace.json"], 2);
   EXPECT_EQ(CheckFlows(merged).size(), 4u);
+}
+
+// A cube core's cross_core_set_flag (fires at 100) releases a vector core's wait (taken at 130):
+// the merged file draws the arrow between the two cores; the per-core files hold no half arrow.
+TEST(TraceWriter, CrossCoreFlagArrowsJoinTheSetToTheWaitItReleasedAcrossCores) {
+  LaunchResult r;
+  r.kernel_name = "mixed_kernel";
+  r.platform = "Ascend910B1";
+  r.block_dim = 1;
+  r.cycles = 200;
+  r.duration_us = 200 / kMhz;
+  r.clock_mhz = kMhz;
+  CoreStats aic = Core(0, 200, 0, 0);
+  aic.core_type = "aic";
+  r.cores = {aic, Core(1, 200, 40, 60)};
+  InstrRecord set = Rec(0, "FIX", "cross_core_set_flag", 3, 20, 90, 90, 100, "flag 3 mode 2");
+  set.flag_id = 3;
+  InstrRecord wait = Rec(1, "S", "cross_core_wait_flag", 7, 30, 50, 50, 130, "flag 3");
+  wait.flag_id = 3;
+  wait.released_by_core = 0;
+  wait.released_by_cycle = 100;
+  r.timeline = {Rec(0, "FIX", "fixpipe", 2, 19, 10, 10, 90), set, wait,
+                Rec(1, "MTE2", "data_copy", 8, 31, 131, 131, 180)};
+  auto files = Render(r);
+  std::vector<Event> merged = ValidateTrace(files["simulator/trace.json"], 2);
+  std::vector<FlowCheck> flows = CheckFlows(merged);
+  ASSERT_EQ(flows.size(), 1u);
+  EXPECT_EQ(flows[0].cat, "CrossCore");
+  ASSERT_NE(flows[0].set, nullptr);
+  ASSERT_NE(flows[0].wait, nullptr);
+  EXPECT_EQ(std::llround(flows[0].set->ts * kMhz), 100);
+  EXPECT_EQ(std::llround((flows[0].wait->ts + flows[0].wait->dur) * kMhz), 130);
+  EXPECT_NE(flows[0].set->track, flows[0].wait->track);
+  for (const auto& [path, text] : files) {
+    if (path.find("/core") == std::string::npos || path.find("trace.json") == std::string::npos) {
+      continue;
+    }
+    SCOPED_TRACE(path);
+    EXPECT_TRUE(CheckFlows(ValidateTrace(text, 1)).empty());
+  }
 }
 
 TEST(TraceWriter, WaitSpansTheIdleGapItExplains) {
