@@ -1,0 +1,167 @@
+"""The synchronisation names of asc-api.md 4.3 in the style of pyasc's unit tests (each form
+compiles with the launcher patched), their trace-time errors, and what the chip refuses or
+leaves behind at run time: ids out of range, modes a kernel type cannot route, a 16th pending
+set, sets nobody waits for."""
+import warnings
+from unittest import mock
+
+import numpy as np
+import pytest
+
+import asc
+import asc.lib.runtime as rt
+import asc.runtime.config as config
+from asc.codegen.errors import CodegenError, NotSupportedError
+from asc.runtime.errors import KernelFaultError, KernelWarning
+
+
+@pytest.fixture
+def mock_launcher_run():
+    with mock.patch("asc.runtime.launcher.Launcher.run", return_value=None) as run:
+        yield run
+
+
+def setup_function():
+    config.set_platform(config.Backend.Model, check=False)
+
+
+@asc.jit(kernel_type=config.KernelType.MIX_AIC_1_2)
+def every_sync_form_kernel(ws: asc.GlobalAddress):
+    gm = asc.GlobalTensor()
+    gm.set_global_buffer(ws)
+    ub = asc.LocalTensor(dtype=asc.int32, pos=asc.TPosition.VECIN, addr=0, tile_size=32)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.set_flag(asc.HardEvent.MTE2_V)
+    asc.wait_flag(asc.HardEvent.MTE2_V)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.pipe_barrier(pipe=asc.PipeID.PIPE_V)
+    asc.data_sync_barrier(asc.MemDsbT.ALL)
+    asc.sync_all()
+    asc.sync_all(is_aiv_only=False)
+    asc.sync_all(gm, ub)
+    asc.sync_all(gm, ub, used_cores=2)
+    asc.sync_all(gm_workspace=gm, ub_workspace=ub, used_cores=0, is_aiv_only=False)
+    flag = asc.get_block_idx() % 2
+    asc.cross_core_set_flag(flag, 2, asc.PipeID.PIPE_MTE3)
+    asc.cross_core_wait_flag(flag, 0, asc.PipeID.PIPE_S)
+    asc.cross_core_set_flag(flag_id=1, mode_id=2, pipe=asc.PipeID.PIPE_FIX)
+    asc.cross_core_wait_flag(flag_id=1, mode_id=0, pipe=asc.PipeID.PIPE_S)
+
+
+def test_every_form_of_4_3_compiles(mock_launcher_run):
+    every_sync_form_kernel[1](np.zeros(64, np.int32))
+    assert mock_launcher_run.call_count == 1
+
+
+def test_the_ir_carries_the_library_sequences():
+    @asc.jit(kernel_type=config.KernelType.AIV_ONLY)
+    def hard():
+        asc.sync_all()
+
+    with mock.patch("asc.runtime.launcher.Launcher.run", return_value=None) as run:
+        hard[1]()
+    kernel = run.call_args.args[0].ir
+    ops = [op.WhichOneof("kind") for op in kernel.body.ops]
+    # PIPE_ALL, then a mode-0 set of flag 14 on MTE3 and its wait (ascendc-semantics.md 7.3).
+    assert ops[-3:] == ["pipe_barrier", "cross_core_set_flag", "cross_core_wait_flag"], ops
+    assert kernel.body.ops[-2].cross_core_set_flag.mode == 0
+    assert kernel.body.ops[-2].cross_core_set_flag.library
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: asc.cross_core_set_flag(1, asc.get_block_idx(), asc.PipeID.PIPE_FIX),
+     "mode_id must be a compile-time int"),
+    (lambda: asc.cross_core_set_flag(1.5, 2, asc.PipeID.PIPE_FIX), "flag_id must be an int"),
+    (lambda: asc.cross_core_wait_flag(1, 0, "PIPE_S"), "pipe must be a PipeID"),
+    (lambda: asc.sync_all(is_aiv_only=1), "is_aiv_only must be a compile-time bool"),
+])
+def test_bad_arguments_fail_at_the_call_with_what_is_wrong(mock_launcher_run, call, message):
+    @asc.jit
+    def bad():
+        call()
+
+    with pytest.raises(CodegenError, match=message):
+        bad[1]()
+
+
+def test_sync_all_needs_both_workspaces_or_neither(mock_launcher_run):
+    @asc.jit
+    def half(ws: asc.GlobalAddress):
+        gm = asc.GlobalTensor()
+        gm.set_global_buffer(ws)
+        asc.sync_all(gm)
+
+    with pytest.raises(CodegenError, match="pass both gm_workspace and ub_workspace"):
+        half[1](np.zeros(8, np.int32))
+
+
+def test_a_float_workspace_is_refused(mock_launcher_run):
+    @asc.jit
+    def floats(ws: asc.GlobalAddress):
+        gm = asc.GlobalTensor()
+        gm.set_global_buffer(ws)
+        ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 8)
+        asc.sync_all(gm, ub)
+
+    with pytest.raises(CodegenError, match="must hold int32 words"):
+        floats[1](np.zeros(8, np.float32))
+
+
+@pytest.mark.parametrize("name", ["ib_set", "ib_wait", "notify_next_block", "wait_pre_block"])
+def test_the_gm_polling_protocols_say_they_are_not_supported_yet(name):
+    with pytest.raises(NotSupportedError, match=f"not supported by aicore-sim yet: .*{name}"):
+        getattr(asc, name)
+
+
+# ---- run time ------------------------------------------------------------------------------------
+
+def test_a_flag_id_past_15_is_a_fault_at_its_line(device):
+    @asc.jit(kernel_type=config.KernelType.MIX_AIC_1_2)
+    def big_id(x: asc.GlobalAddress, flag: int):
+        if asc.ascend_is_aic():
+            asc.cross_core_set_flag(flag, 2, asc.PipeID.PIPE_FIX)
+
+    with pytest.raises(KernelFaultError, match="cross-core flag id 16 is out of range 0..15"):
+        big_id[1, rt.current_stream()](np.zeros(8, np.float32), 16)
+
+
+def test_mode_2_in_a_vector_only_kernel_is_a_fault_naming_the_kernel_types(device):
+    @asc.jit(kernel_type=config.KernelType.AIV_ONLY)
+    def no_cube(x: asc.GlobalAddress):
+        asc.cross_core_set_flag(3, 2, asc.PipeID.PIPE_MTE3)
+
+    with pytest.raises(KernelFaultError, match="MIX_AIC_1_1 or MIX_AIC_1_2"):
+        no_cube[1, rt.current_stream()](np.zeros(8, np.float32))
+
+
+def test_a_sixteenth_pending_set_is_an_overflow_naming_both_sets(device):
+    @asc.jit(kernel_type=config.KernelType.MIX_AIC_1_2)
+    def flood(x: asc.GlobalAddress):
+        """Written to overflow: 16 sets and no wait."""
+        if asc.ascend_is_aic():
+            for _ in range(16):
+                asc.cross_core_set_flag(4, 2, asc.PipeID.PIPE_FIX)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", KernelWarning)
+        report = flood[1, rt.current_stream()](np.zeros(8, np.float32), check="warn")
+    overflow = [d for d in report.diagnostics if d.kind == "FLAG_OVERFLOW"]
+    assert overflow and overflow[0].severity == "ERROR", report.diagnostics
+    assert "16th set pending" in overflow[0].message and "oldest pending one" in \
+        overflow[0].message
+
+
+def test_a_set_nobody_waits_for_is_unmatched_at_the_end(device):
+    @asc.jit(kernel_type=config.KernelType.MIX_AIC_1_2)
+    def stray(x: asc.GlobalAddress):
+        """Written to leave a set behind: the vector cores set, the cube core never waits."""
+        if asc.ascend_is_aiv():
+            asc.cross_core_set_flag(6, 2, asc.PipeID.PIPE_MTE3)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", KernelWarning)
+        report = stray[1, rt.current_stream()](np.zeros(8, np.float32), check="warn")
+    unmatched = [d for d in report.diagnostics if d.kind == "UNMATCHED_FLAG"]
+    assert len(unmatched) == 1 and unmatched[0].core == 0, report.diagnostics
+    assert "cross-core flag 6" in unmatched[0].message
