@@ -242,3 +242,32 @@ def test_the_attention_protocol_runs_softmax_between_two_cube_steps(device, task
         want += p.astype(np.float64) @ vt_.astype(np.float64)
     np.testing.assert_allclose(out, want, rtol=1e-2, atol=1e-2)
     assert report.status == "OK"
+
+
+@asc.jit(kernel_type=config.KernelType.AIV_ONLY)
+def chain_kernel(x: asc.GlobalAddress, ws: asc.GlobalAddress):
+    """Block b (> 0) waits for block b - 1's mark, adds its index to the running row and marks
+    itself done: the row ends as 0 + 1 + ... only when ib_set/ib_wait order the blocks."""
+    xg, wg = asc.GlobalTensor(), asc.GlobalTensor()
+    xg.set_global_buffer(x)
+    wg.set_global_buffer(ws)
+    ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 64)
+    work = asc.LocalTensor(asc.int32, asc.TPosition.VECCALC, 1024, 8)
+    b = asc.get_block_idx()
+    if b > 0:
+        asc.ib_wait(wg, work, b - 1, 0)
+    asc.data_copy(ub, xg, count=64)
+    asc.adds(ub, ub, b * 1.0, count=64)
+    asc.data_copy(xg, ub, count=64)
+    asc.ib_set(wg, work, b, 0)
+
+
+def test_ib_set_and_ib_wait_chain_the_blocks_in_order(device):
+    blocks = 5
+    x = np.zeros(64, np.float32)
+    ws = np.zeros(blocks * 8, np.int32)
+    report = chain_kernel[blocks, rt.current_stream()](x, ws)
+    np.testing.assert_array_equal(x, np.full(64, sum(range(blocks)), np.float32))
+    assert report.status == "OK"
+    # Every mark but the last block's was consumed by its successor's ib_wait.
+    assert ws.reshape(blocks, 8)[:, 0].tolist() == [0] * (blocks - 1) + [1]

@@ -19,7 +19,7 @@ _NOT_YET: Dict[str, str] = {
     # vector instruction of 4.4-4.12 is implemented)
     # [4.3] the GM-polling block protocols (their workspace layouts: docs/cross_core.md)
     "asc.language.basic": """
-    ib_set ib_wait notify_next_block wait_pre_block
+    notify_next_block wait_pre_block
     """,
     # [6] high-level API
     "asc.language.adv": """

@@ -184,3 +184,58 @@ def sync_all(gm_workspace, ub_workspace, used_cores, is_aiv_only):
     _check_workspaces(api, gm_workspace, ub_workspace)
     used_cores = _runtime_int(api, "used_cores", used_cores)
     _soft(gm_workspace, ub_workspace, used_cores, not is_aiv_only and _kernel_type() in _MIXED)
+
+
+# ---- ib_set / ib_wait -------------------------------------------------------------------------
+
+def _ib_slot(api, gm_workspace, block_idx, event_id, is_aiv_only):
+    """Block block_idx's 32-byte word for event_id: gm[block_num * 8 * event_id + block_idx * 8],
+    block_num doubled in a mixed kernel without is_aiv_only (Ascend C's IBSet/IBWait,
+    cannmirror/asc-devkit impl/basic_api/dav_c220/kernel_operator_sync_impl.h)."""
+    from asc.language.basic.sys_var import get_block_num
+    block_idx = _runtime_int(api, "block_idx", block_idx)
+    event_id = _runtime_int(api, "event_id", event_id)
+    blocks = get_block_num()
+    if not is_aiv_only and _kernel_type() in _MIXED:
+        blocks = blocks * 2
+    return gm_workspace[blocks * _SLOT_INT32 * event_id + block_idx * _SLOT_INT32]
+
+
+def _ib(api, gm_workspace, ub_workspace, block_idx, event_id, is_aiv_only, want, write):
+    """Wait until the word holds `want`, then write `write` over it, between PIPE_ALL barriers;
+    vector cores only (a cube core returns at once)."""
+    from asc.language.basic.data_copy import data_copy
+    from asc.language.basic.sync import pipe_barrier, set_flag, wait_flag
+    from asc.language.basic.sys_var import ascend_is_aiv
+    require_builder(api)
+    is_aiv_only = _check_bool(api, "is_aiv_only", is_aiv_only)
+    _check_workspaces(api, gm_workspace, ub_workspace)
+
+    def body():
+        slot = _ib_slot(api, gm_workspace, block_idx, event_id, is_aiv_only)
+        pipe_barrier(PipeID.PIPE_ALL)
+        gm_wait(slot, want, _CMP.EQ, api=api)
+        # The poll that saw the value read the word into UB; the write goes back from there.
+        data_copy(ub_workspace, slot, count=_SLOT_INT32)
+        set_flag(HardEvent.MTE2_S, 0)
+        wait_flag(HardEvent.MTE2_S, 0)
+        ub_workspace.set_value(0, write)
+        set_flag(HardEvent.S_MTE3, 0)
+        wait_flag(HardEvent.S_MTE3, 0)
+        data_copy(slot, ub_workspace, count=_SLOT_INT32)
+        pipe_barrier(PipeID.PIPE_ALL)
+
+    if _kernel_type() in _MIXED or _kernel_type() == _KT.KERNEL_AIC_ONLY:
+        _emit_if(ascend_is_aiv(), body)
+    else:
+        body()
+
+
+def ib_set(gm_workspace, ub_workspace, block_idx, event_id, is_aiv_only):
+    """IBSet: once block block_idx's word for event_id reads 0, write 1 into it."""
+    _ib("ib_set", gm_workspace, ub_workspace, block_idx, event_id, is_aiv_only, 0, 1)
+
+
+def ib_wait(gm_workspace, ub_workspace, block_idx, event_id, is_aiv_only):
+    """IBWait: once block block_idx's word for event_id reads 1, write 0 back (consume it)."""
+    _ib("ib_wait", gm_workspace, ub_workspace, block_idx, event_id, is_aiv_only, 1, 0)

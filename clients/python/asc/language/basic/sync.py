@@ -8,7 +8,7 @@ from asc.language.core.enums import HardEvent, MemDsbT, PipeID
 from asc.language.core.ir_value import is_runtime_int, to_value
 
 __all__ = ["set_flag", "wait_flag", "pipe_barrier", "data_sync_barrier", "cross_core_set_flag",
-           "cross_core_wait_flag", "sync_all"]
+           "cross_core_wait_flag", "sync_all", "ib_set", "ib_wait"]
 
 
 def _event(api, event) -> int:
@@ -108,6 +108,21 @@ def sync_all(gm_workspace=None, ub_workspace=None, used_cores=0, is_aiv_only: bo
     block). See docs/cross_core.md for the instruction sequences."""
     from asc.language.basic import block_sync
     block_sync.sync_all(gm_workspace, ub_workspace, used_cores, is_aiv_only)
+
+
+def ib_set(gm_workspace, ub_workspace, block_idx, event_id, is_aiv_only: bool = True) -> None:
+    """IBSet: marks (block_idx, event_id) done in the GM workspace (int32, at least
+    block_num * 32 * (event_id + 1) bytes, zeroed by the host) once its word reads 0; the
+    matching ib_wait on another block consumes the mark. Vector cores only."""
+    from asc.language.basic import block_sync
+    block_sync.ib_set(gm_workspace, ub_workspace, block_idx, event_id, is_aiv_only)
+
+
+def ib_wait(gm_workspace, ub_workspace, block_idx, event_id, is_aiv_only: bool = True) -> None:
+    """IBWait: waits until block block_idx has marked event_id with ib_set, then clears the
+    mark. Vector cores only."""
+    from asc.language.basic import block_sync
+    block_sync.ib_wait(gm_workspace, ub_workspace, block_idx, event_id, is_aiv_only)
 
 
 def library_sync(event: HardEvent) -> None:
