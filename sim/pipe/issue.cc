@@ -557,18 +557,12 @@ bool BuildFlag(const Instr& instr, const std::vector<ScalarValue>& values, const
 }
 
 bool BuildCrossCoreSet(const Instr& instr, const std::vector<ScalarValue>& /*values*/,
-                       const Evaluator& ev, const IssueEnv& env, const Site& /*site*/,
+                       const Evaluator& ev, const IssueEnv& env, const Site& site,
                        IssuedInstr* out) {
-  int64_t id = ev.Int(instr.a);
-  uint32_t ids = env.config.cross_core_flag_ids;
-  if (id < 0 || id >= static_cast<int64_t>(ids)) {
-    return ev.Fail("cross-core flag id " + std::to_string(id) + " is out of range 0.." +
-                   std::to_string(ids - 1) +
-                   " (only the low 4 bits of the id reach the chip). Fix: use ids 0..10 for your "
-                   "own flags; 11..14 belong to sync_all");
-  }
-  out->flag = static_cast<uint32_t>(id);
-  out->event_id = static_cast<uint32_t>(id);
+  uint32_t id = CrossCoreFlagId(ev.Int(instr.a), env.config, env.warn, site, env.diags,
+                                "cross_core_set_flag");
+  out->flag = id;
+  out->event_id = id;
   return true;
 }
 
@@ -589,6 +583,23 @@ bool NoBuild(const Instr& instr, const std::vector<ScalarValue>& /*values*/,
 }  // namespace aicore::sim::issue
 
 namespace aicore::sim {
+
+uint32_t CrossCoreFlagId(int64_t id, const SocConfig& config, bool warn, const Site& site,
+                         DiagnosticSink& diags, const char* api) {
+  uint32_t ids = config.cross_core_flag_ids;
+  auto kept = static_cast<uint32_t>(static_cast<uint64_t>(id) % ids);
+  if ((id < 0 || id >= static_cast<int64_t>(ids)) && warn) {
+    diags.Warn(diags.Make(Diagnostic::Kind::kInvalidOperand, Diagnostic::Severity::kWarning, site,
+                          diags.Prefix(site) + ": " + api + " of flag id " + std::to_string(id) +
+                              ": only the low 4 bits of the id reach the chip, so it acts as "
+                              "flag " +
+                              std::to_string(kept) +
+                              " (hardware-910b.md 3.4). Fix: use ids 0..10 for your own flags; "
+                              "11..14 belong to sync_all"),
+               site.instr);
+  }
+  return kept;
+}
 
 bool ResolveFlag(const Instr& instr, const std::vector<ScalarValue>& values, const IssueEnv& env,
                  const Site& site, uint32_t* flag) {

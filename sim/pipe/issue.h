@@ -45,6 +45,11 @@ struct IssueEnv {
 bool BuildIssued(const Instr& instr, const std::vector<ScalarValue>& values, const IssueEnv& env,
                  const Site& site, IssuedInstr* out);
 
+// A cross-core flag id as the chip takes it: its low bits (cross_core_flag_ids, 16 on C220), with
+// a warning at `site` when the value is outside 0..ids-1 and `warn`.
+uint32_t CrossCoreFlagId(int64_t id, const SocConfig& config, bool warn, const Site& site,
+                         DiagnosticSink& diags, const char* api);
+
 // The event id operand of set_flag / wait_flag, checked against the flag file. Returns false
 // after recording an INVALID_OPERAND error.
 bool ResolveFlag(const Instr& instr, const std::vector<ScalarValue>& values, const IssueEnv& env,

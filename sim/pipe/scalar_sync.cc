@@ -4,6 +4,7 @@
 // was issued before (hardware-910b.md 3.4).
 #include <cstring>
 
+#include "sim/pipe/issue.h"
 #include "sim/pipe/launch_context.h"
 #include "sim/pipe/scalar_access.h"
 #include "sim/pipe/scalar_unit.h"
@@ -58,27 +59,22 @@ void ScalarUnit::RecordWait(const Instr& in, Cycle since, int32_t released_by_co
 }
 
 bool ScalarUnit::ExecCrossCoreWait(const Instr& in, Cycle now) {
-  int64_t id = Int(in.a);
-  uint32_t ids = ctx_.config.cross_core_flag_ids;
-  if (id < 0 || id >= static_cast<int64_t>(ids)) {
-    return Fault(in, "cross_core_wait_flag: flag id " + std::to_string(id) +
-                         " is out of range 0.." + std::to_string(ids - 1) +
-                         ". Fix: wait for the id the matching cross_core_set_flag sets");
-  }
+  uint32_t id = CrossCoreFlagId(Int(in.a), ctx_.config, ctx_.check != CheckLevel::kOff,
+                                SiteOf(&in, PipeId::kS), ctx_.diags, "cross_core_wait_flag");
   uint32_t from = 0;
   uint64_t fired = 0;
-  if (!ctx_.cross->TryWait(core_, static_cast<uint32_t>(id), &from, &fired)) {
+  if (!ctx_.cross->TryWait(core_, id, &from, &fired)) {
     if (wait_ != Wait::kCrossFlag) wait_since_ = now;
     wait_ = Wait::kCrossFlag;
     wait_instr_ = &in;
-    wait_flag_ = static_cast<uint32_t>(id);
+    wait_flag_ = id;
     return false;
   }
   Cycle since = wait_ == Wait::kCrossFlag ? wait_since_ : now;
   stats_.wait_flag_cycles += (now - since).value();
   wait_ = Wait::kNone;
   bool ok = RetireScalar(ctx_.config.scalar_op_cycles);
-  RecordWait(in, since, static_cast<int32_t>(from), fired, static_cast<uint32_t>(id));
+  RecordWait(in, since, static_cast<int32_t>(from), fired, id);
   return ok;
 }
 

@@ -148,8 +148,8 @@ void AiCore::OnCrossFlagVisible(uint64_t parked, Cycle now) {
   CrossCoreSync::Delivery d;
   const Instr* oldest = nullptr;
   if (!ctx_.cross->Deliver(parked, &d, &oldest)) {
-    // The chip hangs or faults on a 16th outstanding set (hardware-910b.md 3.4); the model
-    // drops it, so a later wait may block, and says why.
+    // A 16th outstanding set raises an exception on the chip and stops the kernel
+    // (CrossCoreSetFlag's API page, docs/cross_core_facts.md): a kernel fault here too.
     Site site{d.from, block_, d.setter != nullptr ? d.setter->pipe : PipeId::kS, d.setter, now};
     std::string first = oldest != nullptr ? " (the oldest pending one by cross_core_set_flag at " +
                                                 ctx_.program.Where(*oldest) + ")"
@@ -160,9 +160,12 @@ void AiCore::OnCrossFlagVisible(uint64_t parked, Cycle now) {
             ") would be the " + std::to_string(ctx_.config.cross_core_flag_max_count + 1) +
             "th set pending on core " + std::to_string(index_) + first +
             ": the counter holds at most " + std::to_string(ctx_.config.cross_core_flag_max_count) +
-            " sets, so this one is lost. Fix: make core " + std::to_string(index_) +
+            " sets, and the chip stops the kernel with an exception. Fix: make core " +
+            std::to_string(index_) +
             " wait (cross_core_wait_flag) before more sets arrive, or add a reverse flag so the "
             "setter runs at most 15 sets ahead."));
+    ctx_.Stop(LaunchResult::Status::kKernelFault);
+    return;
   }
   scalar_->WakeForSync(now);
 }
