@@ -173,3 +173,15 @@ def test_a_set_nobody_waits_for_is_unmatched_at_the_end(device):
     unmatched = [d for d in report.diagnostics if d.kind == "UNMATCHED_FLAG"]
     assert len(unmatched) == 1 and unmatched[0].core == 0, report.diagnostics
     assert "cross-core flag 6" in unmatched[0].message
+
+
+@pytest.mark.parametrize("kernel_type", [config.KernelType.MIX_AIV_HARD_SYNC,
+                                         config.KernelType.MIX_AIV_1_0])
+def test_sync_all_of_a_one_type_kernel_meets_its_cores_whatever_is_aiv_only(device, kernel_type):
+    @asc.jit(kernel_type=kernel_type)
+    def meet(x: asc.GlobalAddress):
+        asc.sync_all(is_aiv_only=False)
+
+    report = meet[4, rt.current_stream()](np.zeros(8, np.float32))
+    assert report.status == "OK"
+    assert [cs.core_type for cs in report.cores] == ["aiv"] * 4

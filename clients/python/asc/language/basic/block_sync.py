@@ -15,8 +15,9 @@ from asc.language.core.ir_value import is_runtime_int, to_value
 from asc.language.core.tensor import GlobalTensor, LocalTensor
 
 _KT = kernel_pb2.KernelType
-_MIXED = (_KT.KERNEL_MIX_AIC_1_1, _KT.KERNEL_MIX_AIC_1_2, _KT.KERNEL_MIX_AIC_HARD_SYNC,
-          _KT.KERNEL_MIX_AIV_HARD_SYNC)
+# Kernel types whose groups hold a cube core and vector cores (the hard-sync variants launch one
+# core type, as MIX_AIV_1_0 / MIX_AIC_1_0 do).
+_MIXED = (_KT.KERNEL_MIX_AIC_1_1, _KT.KERNEL_MIX_AIC_1_2)
 # sync_all's reserved cross-core flag ids (hardware-910b.md 3.4).
 _SYNC_AIC, _SYNC_AIV, _SYNC_MIX, _SYNC_AIV_ONLY = 11, 12, 13, 14
 _SLOT_INT32 = 8  # one 32-byte slot of int32 words per block
