@@ -271,3 +271,37 @@ def test_ib_set_and_ib_wait_chain_the_blocks_in_order(device):
     assert report.status == "OK"
     # Every mark but the last block's was consumed by its successor's ib_wait.
     assert ws.reshape(blocks, 8)[:, 0].tolist() == [0] * (blocks - 1) + [1]
+
+
+@asc.jit(kernel_type=config.KernelType.AIV_ONLY)
+def ordered_append_kernel(x: asc.GlobalAddress, ws: asc.GlobalAddress, rounds: int):
+    """Each round, the blocks in block order scale the shared row by 2 and add their index: the
+    result depends on the order, so it is right only when wait_pre_block / notify_next_block
+    run the blocks 0, 1, 2 ... one after another."""
+    xg, wg = asc.GlobalTensor(), asc.GlobalTensor()
+    xg.set_global_buffer(x)
+    wg.set_global_buffer(ws)
+    ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 64)
+    work = asc.LocalTensor(asc.int32, asc.TPosition.VECCALC, 1024, 8 * 16 + 8)
+    b = asc.get_block_idx()
+    asc.init_determine_compute_workspace(wg, work)
+    for _ in range(rounds):
+        asc.wait_pre_block(wg, work)
+        asc.data_copy(ub, xg, count=64)
+        asc.muls(ub, ub, 2.0, count=64)
+        asc.adds(ub, ub, b * 1.0, count=64)
+        asc.data_copy(xg, ub, count=64)
+        asc.notify_next_block(wg, work)
+
+
+def test_wait_pre_block_and_notify_next_block_run_the_blocks_in_order(device):
+    blocks, rounds = 4, 3
+    x = np.zeros(64, np.float32)
+    ws = np.zeros(blocks * 8, np.int32)
+    report = ordered_append_kernel[blocks, rt.current_stream()](x, ws, rounds)
+    want = 0.0
+    for _ in range(rounds):
+        for b in range(blocks):
+            want = want * 2 + b
+    np.testing.assert_array_equal(x, np.full(64, want, np.float32))
+    assert report.status == "OK"

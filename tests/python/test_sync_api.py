@@ -11,7 +11,7 @@ import pytest
 import asc
 import asc.lib.runtime as rt
 import asc.runtime.config as config
-from asc.codegen.errors import CodegenError, NotSupportedError
+from asc.codegen.errors import CodegenError
 from asc.runtime.errors import KernelFaultError, KernelWarning
 
 
@@ -49,6 +49,9 @@ def every_sync_form_kernel(ws: asc.GlobalAddress):
     asc.cross_core_wait_flag(flag_id=1, mode_id=0, pipe=asc.PipeID.PIPE_S)
     asc.ib_set(gm, ub, 0, 0)
     asc.ib_wait(gm, ub, block_idx=1, event_id=0, is_aiv_only=False)
+    asc.init_determine_compute_workspace(gm, ub)
+    asc.wait_pre_block(gm, ub)
+    asc.notify_next_block(gm_workspace=gm, ub_workspace=ub)
 
 
 def test_every_form_of_4_3_compiles(mock_launcher_run):
@@ -110,10 +113,11 @@ def test_a_float_workspace_is_refused(mock_launcher_run):
         floats[1](np.zeros(8, np.float32))
 
 
-@pytest.mark.parametrize("name", ["notify_next_block", "wait_pre_block"])
-def test_the_gm_polling_protocols_say_they_are_not_supported_yet(name):
-    with pytest.raises(NotSupportedError, match=f"not supported by aicore-sim yet: .*{name}"):
-        getattr(asc, name)
+@pytest.mark.parametrize("name", ["notify_next_block", "wait_pre_block",
+                                  "init_determine_compute_workspace"])
+def test_the_gm_polling_protocols_live_where_pyasc_exports_them(name):
+    import asc.language as language
+    assert getattr(asc, name) is getattr(language.basic, name) is getattr(language, name)
 
 
 # ---- run time ------------------------------------------------------------------------------------

@@ -17,10 +17,6 @@ _NOT_YET: Dict[str, str] = {
     # [3.7-3.9, 4.1-4.2 parameter structs, 4.12]
     # [4.2-4.4, 4.13-4.16, 3.10] movement, sync, control, scalar, cube, debug, system (every
     # vector instruction of 4.4-4.12 is implemented)
-    # [4.3] the GM-polling block protocols (their workspace layouts: docs/cross_core.md)
-    "asc.language.basic": """
-    notify_next_block wait_pre_block
-    """,
     # [6] high-level API
     "asc.language.adv": """
     Matmul MatmulType MatmulConfig register_matmul TCubeTiling SoftmaxTiling softmax quant

@@ -240,3 +240,98 @@ def ib_set(gm_workspace, ub_workspace, block_idx, event_id, is_aiv_only):
 def ib_wait(gm_workspace, ub_workspace, block_idx, event_id, is_aiv_only):
     """IBWait: once block block_idx's word for event_id reads 1, write 0 back (consume it)."""
     _ib("ib_wait", gm_workspace, ub_workspace, block_idx, event_id, is_aiv_only, 1, 0)
+
+
+# ---- init_determine_compute_workspace / wait_pre_block / notify_next_block ---------------------
+# Ascend C's deterministic-order protocol (InitDetermineComputeWorkspace, WaitPreBlock,
+# NotifyNextBlock; cannmirror/asc-devkit dav_c220/kernel_operator_determine_compute_sync_impl.h):
+# block_num 32-byte GM slots, and a round counter k in the UB workspace after its copy of them
+# (word block_num * 8). Block i passes wait_pre_block once slots 0..i-1 hold k and slots i.. hold
+# 0; notify_next_block writes k into slot i (the last block zeroes every slot instead) and
+# counts k + 1. Vector cores only.
+
+
+def _determine(api, gm_workspace, ub_workspace, body):
+    from asc.language.basic.sys_var import ascend_is_aiv
+    require_builder(api)
+    _check_workspaces(api, gm_workspace, ub_workspace)
+    if _kernel_type() in _MIXED or _kernel_type() == _KT.KERNEL_AIC_ONLY:
+        _emit_if(ascend_is_aiv(), body)
+    else:
+        body()
+
+
+def _zero_slots(gm_workspace, ub_workspace, blocks):
+    from asc.language.basic.data_copy import data_copy
+    from asc.language.basic.sync import set_flag, wait_flag
+    from asc.language.basic.vec import duplicate
+    duplicate(ub_workspace, 0, count=blocks * _SLOT_INT32)
+    set_flag(HardEvent.V_MTE3, 0)
+    wait_flag(HardEvent.V_MTE3, 0)
+    data_copy(gm_workspace, ub_workspace, count=blocks * _SLOT_INT32)
+
+
+def init_determine_compute_workspace(gm_workspace, ub_workspace):
+    """Block 0 zeroes the GM slots; every block starts its round counter at 1."""
+    from asc.language.basic.sync import pipe_barrier
+    from asc.language.basic.sys_var import get_block_idx, get_block_num
+    api = "init_determine_compute_workspace"
+
+    def body():
+        pipe_barrier(PipeID.PIPE_ALL)
+        blocks = get_block_num()
+        _emit_if(get_block_idx() == 0, lambda: _zero_slots(gm_workspace, ub_workspace, blocks))
+        ub_workspace.set_value(blocks * _SLOT_INT32, 1)
+        pipe_barrier(PipeID.PIPE_ALL)
+
+    _determine(api, gm_workspace, ub_workspace, body)
+
+
+def wait_pre_block(gm_workspace, ub_workspace):
+    """Polls until the blocks before this one have notified this round and the others not."""
+    from asc.language.basic.sync import pipe_barrier
+    from asc.language.basic.sys_var import get_block_idx, get_block_num
+    api = "wait_pre_block"
+
+    def body():
+        pipe_barrier(PipeID.PIPE_ALL)
+        blocks = get_block_num()
+        block = get_block_idx()
+        rounds = ub_workspace.get_value(blocks * _SLOT_INT32)
+        _emit_if(block > 0, lambda: gm_wait(gm_workspace, rounds, _CMP.EQ, block, 32, api=api))
+        gm_wait(gm_workspace[block * _SLOT_INT32], 0, _CMP.EQ, blocks - block, 32, api=api)
+        pipe_barrier(PipeID.PIPE_ALL)
+
+    _determine(api, gm_workspace, ub_workspace, body)
+
+
+def notify_next_block(gm_workspace, ub_workspace):
+    """Writes this round into this block's slot (the last block clears every slot instead) and
+    counts the next round."""
+    from asc.language.basic.data_copy import data_copy
+    from asc.language.basic.sync import pipe_barrier, set_flag, wait_flag
+    from asc.language.basic.sys_var import get_block_idx, get_block_num
+    from asc.language.basic.vec import duplicate
+    api = "notify_next_block"
+
+    def body():
+        pipe_barrier(PipeID.PIPE_ALL)
+        blocks = get_block_num()
+        block = get_block_idx()
+        rounds = ub_workspace.get_value(blocks * _SLOT_INT32)
+
+        def own_slot():
+            set_flag(HardEvent.S_V, 0)
+            wait_flag(HardEvent.S_V, 0)
+            duplicate(ub_workspace[block * _SLOT_INT32], rounds, count=_SLOT_INT32)
+            set_flag(HardEvent.V_MTE3, 0)
+            wait_flag(HardEvent.V_MTE3, 0)
+            data_copy(gm_workspace[block * _SLOT_INT32], ub_workspace[block * _SLOT_INT32],
+                      count=_SLOT_INT32)
+
+        _emit_if(block + 1 == blocks, lambda: _zero_slots(gm_workspace, ub_workspace, blocks),
+                 own_slot)
+        ub_workspace.set_value(blocks * _SLOT_INT32, rounds + 1)
+        pipe_barrier(PipeID.PIPE_ALL)
+
+    _determine(api, gm_workspace, ub_workspace, body)

@@ -8,7 +8,8 @@ from asc.language.core.enums import HardEvent, MemDsbT, PipeID
 from asc.language.core.ir_value import is_runtime_int, to_value
 
 __all__ = ["set_flag", "wait_flag", "pipe_barrier", "data_sync_barrier", "cross_core_set_flag",
-           "cross_core_wait_flag", "sync_all", "ib_set", "ib_wait"]
+           "cross_core_wait_flag", "sync_all", "ib_set", "ib_wait", "notify_next_block",
+           "wait_pre_block", "init_determine_compute_workspace"]
 
 
 def _event(api, event) -> int:
@@ -123,6 +124,28 @@ def ib_wait(gm_workspace, ub_workspace, block_idx, event_id, is_aiv_only: bool =
     mark. Vector cores only."""
     from asc.language.basic import block_sync
     block_sync.ib_wait(gm_workspace, ub_workspace, block_idx, event_id, is_aiv_only)
+
+
+def init_determine_compute_workspace(gm_workspace, ub_workspace) -> None:
+    """InitDetermineComputeWorkspace, which pyasc's wait_pre_block documentation asks for and
+    pyasc does not define (an aicore-sim extension, docs/frontend.md): block 0 zeroes the
+    block_num 32-byte GM slots and every block starts its round counter (UB word
+    block_num * 8) at 1. Vector cores only."""
+    from asc.language.basic import block_sync
+    block_sync.init_determine_compute_workspace(gm_workspace, ub_workspace)
+
+
+def wait_pre_block(gm_workspace, ub_workspace) -> None:
+    """WaitPreBlock: waits until every block before this one has called notify_next_block in
+    this round (GM workspace >= block_num * 32 bytes, UB workspace >= block_num * 32 + 32)."""
+    from asc.language.basic import block_sync
+    block_sync.wait_pre_block(gm_workspace, ub_workspace)
+
+
+def notify_next_block(gm_workspace, ub_workspace) -> None:
+    """NotifyNextBlock: lets the next block pass its wait_pre_block in this round."""
+    from asc.language.basic import block_sync
+    block_sync.notify_next_block(gm_workspace, ub_workspace)
 
 
 def library_sync(event: HardEvent) -> None:
