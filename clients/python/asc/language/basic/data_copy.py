@@ -36,6 +36,11 @@ def _emit(dst, src):
         raise TypeError(f"data_copy(): dst and src must have the same dtype, got "
                         f"{dst.dtype} and {src.dtype}")
     dst_ref, src_ref = tensor_ref(dst), tensor_ref(src)
+    if (dst_ref.space, src_ref.space) == (kernel_pb2.MEM_L1, kernel_pb2.MEM_UB):
+        # The library carries it out through a GM workspace and the cube core's message server
+        # (docs/cross_core_facts.md 7), which the Matmul stack brings.
+        raise NotSupportedError("asc.data_copy(dst, src) from UB to L1 (the library's UB -> GM "
+                                "-> L1 copy through the cube core's message server)")
     if (dst_ref.space, src_ref.space) not in _PATHS:
         raise TypeError("data_copy(): copying from "
                         f"{kernel_pb2.MemSpace.Name(src_ref.space)} to "
