@@ -191,13 +191,17 @@ def test_sync_all_of_a_one_type_kernel_meets_its_cores_whatever_is_aiv_only(devi
     assert [cs.core_type for cs in report.cores] == ["aiv"] * 4
 
 
-def test_a_ub_to_l1_copy_on_a_vector_core_says_it_is_not_supported_yet(mock_launcher_run):
+@pytest.mark.parametrize("pad", [False, True])
+def test_a_ub_to_l1_copy_on_a_vector_core_says_it_is_not_supported_yet(mock_launcher_run, pad):
     @asc.jit(kernel_type=config.KernelType.MIX_AIC_1_2)
     def ub_to_l1():
         if asc.ascend_is_aiv():
             ub = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 256)
             l1 = asc.LocalTensor(asc.float16, asc.TPosition.A1, 0, 256)
-            asc.data_copy(l1, ub, count=256)
+            if pad:
+                asc.data_copy_pad(l1, ub, asc.DataCopyExtParams(1, 512, 0, 0))
+            else:
+                asc.data_copy(l1, ub, count=256)
 
     with pytest.raises(CodegenError, match="not supported by aicore-sim yet: .*from UB to L1"):
         ub_to_l1[1]()

@@ -160,6 +160,10 @@ def data_copy_pad(dst, src, *args, **kwargs) -> None:
         dst_ref, src_ref = tensor_ref(dst), tensor_ref(src)
         gm_in = (src_ref.space, dst_ref.space) == (kernel_pb2.MEM_GM, kernel_pb2.MEM_UB)
         gm_out = (src_ref.space, dst_ref.space) == (kernel_pb2.MEM_UB, kernel_pb2.MEM_GM)
+        if (src_ref.space, dst_ref.space) == (kernel_pb2.MEM_UB, kernel_pb2.MEM_L1):
+            raise NotSupportedError("asc.data_copy_pad(dst, src, ...) from UB to L1 (the "
+                                    "library's UB -> GM -> L1 copy through the cube core's "
+                                    "message server)")
         if not (gm_in or gm_out):
             raise TypeError(f"{api}(): copying from {kernel_pb2.MemSpace.Name(src_ref.space)} "
                             f"to {kernel_pb2.MemSpace.Name(dst_ref.space)} is not supported "
