@@ -197,7 +197,7 @@ std::string CoreRanges(std::vector<uint32_t> cores) {
 // What a blocked core waits for, in a few words, for the summary across cores.
 std::string ShortWait(const WaiterInfo& w) {
   if (!w.sync_wait.empty()) {
-    return Mnemonic(*w.wait) == "cross_core_wait_flag"
+    return w.wait->opcode == Opcode::kCrossCoreWaitFlag
                ? "cross-core flag " + std::to_string(w.id)
                : std::string("GM bytes another core writes");
   }

@@ -712,6 +712,10 @@ void ScalarUnit::ExecScalarAccess(const IssuedInstr& issued) {
     std::memcpy(data, &issued.scalar_bits, issued.bytes);  // little-endian, as the chip
     if (gm && ctx_.gm_check != nullptr) ctx_.gm_check->OnWrite(site, span, data);
     std::memcpy(issued.dst.base, data, issued.bytes);
+    // A GM wait of another core may poll these bytes (set_value into a GM flag word).
+    if (gm && ctx_.cross != nullptr && ctx_.cross->watching_gm()) {
+      ctx_.cross->OnGmWrite(r.lo, r.lo + issued.bytes, time_);
+    }
     Advance(gm ? config.scalar_gm_store_cycles : config.scalar_local_store_cycles);
     return;
   }

@@ -305,3 +305,31 @@ def test_wait_pre_block_and_notify_next_block_run_the_blocks_in_order(device):
             want = want * 2 + b
     np.testing.assert_array_equal(x, np.full(64, want, np.float32))
     assert report.status == "OK"
+
+
+@asc.jit(kernel_type=config.KernelType.AIV_ONLY)
+def scalar_flag_kernel(x: asc.GlobalAddress, ws: asc.GlobalAddress):
+    """Block 0 writes its row, then raises a GM word with set_value; block 1 polls the word
+    (ib_wait's GM wait) before it reads the row. The scalar store must wake the poll."""
+    xg, wg = asc.GlobalTensor(), asc.GlobalTensor()
+    xg.set_global_buffer(x)
+    wg.set_global_buffer(ws)
+    ub = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 64)
+    work = asc.LocalTensor(asc.int32, asc.TPosition.VECCALC, 1024, 8)
+    if asc.get_block_idx() == 0:
+        asc.duplicate(ub, 7.0, count=64)
+        asc.data_copy(xg, ub, count=64)
+        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+        wg.set_value(0, 1)
+    else:
+        asc.ib_wait(wg, work, 0, 0)
+        asc.data_copy(ub, xg, count=64)
+        asc.data_copy(xg[64], ub, count=64)
+
+
+def test_a_scalar_store_into_gm_wakes_a_gm_wait(device):
+    x = np.zeros(128, np.float32)
+    ws = np.zeros(2 * 8, np.int32)
+    report = scalar_flag_kernel[2, rt.current_stream()](x, ws)
+    np.testing.assert_array_equal(x, np.full(128, 7.0, np.float32))
+    assert report.status == "OK" and ws[0] == 0
