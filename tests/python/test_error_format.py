@@ -26,9 +26,9 @@ kernel.compile(MockTensor(asc.float32))
 """
 
 HOST_SCRIPT = """
-import asc.lib.host as host
+import asc.lib.runtime as rt
 
-platform = host.get_ascendc_platform()
+rt.register_function()
 """
 
 
@@ -65,9 +65,9 @@ def test_kernel_error_is_one_block_at_the_kernel_line(tmp_path):
 def test_attribute_time_error_is_one_block_at_the_users_line(tmp_path):
     script, err = _run(tmp_path, HOST_SCRIPT)
     assert f'File "{script}", line 4, in <module>' in err
-    assert "platform = host.get_ascendc_platform()" in err
+    assert "rt.register_function()" in err
     assert ("asc.codegen.errors.NotSupportedError: not supported by aicore-sim yet: "
-            "asc.lib.host.get_ascendc_platform") in err
+            "asc.lib.runtime.register_function") in err
     assert "hint: " in err
     assert PACKAGE_DIR not in err
 

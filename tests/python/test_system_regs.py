@@ -59,9 +59,23 @@ def test_an_unset_workspace_is_a_null_pointer_at_run_time(device):
 
 
 @asc.jit
-def loop_kernel(x: asc.GlobalAddress, n: int):
-    for i in range(n):
-        asc.set_sys_workspace(x)
+def branch_kernel(x: asc.GlobalAddress, ws: asc.GlobalAddress, other: asc.GlobalAddress,
+                  pick: int):
+    asc.set_sys_workspace(other)
+    if pick == 1:
+        asc.set_sys_workspace(ws)  # on this path only, as on the chip
+    for i in range(2):
+        w = asc.GlobalTensor()
+        w.set_global_buffer(asc.get_sys_workspace())
+        w.set_value(i, 7)
+
+
+@pytest.mark.parametrize("pick", [0, 1])
+def test_a_workspace_set_inside_a_runtime_if_holds_on_that_path(device, pick):
+    ws, other = np.zeros(32, np.uint8), np.zeros(32, np.uint8)
+    branch_kernel[1, rt.current_stream()](np.zeros(8, np.float32), ws, other, pick)
+    hit, miss = (ws, other) if pick == 1 else (other, ws)
+    assert list(hit[:3]) == [7, 7, 0] and miss.sum() == 0
 
 
 @asc.jit
@@ -77,7 +91,6 @@ def bad_cache_kernel(x: asc.GlobalAddress):
 
 
 @pytest.mark.parametrize("kernel,args,line,message", [
-    (loop_kernel, (3,), "asc.set_sys_workspace(x)", "inside a runtime loop or if"),
     (bad_group_kernel, (), "asc.set_hccl_context(2, x)", "is not an HCCL group (0..1)"),
     (bad_cache_kernel, (), "asc.data_cache_clean_and_invalid(7, gx)",
      "entire_type must be an asc.CacheLine"),

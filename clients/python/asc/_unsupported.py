@@ -19,19 +19,9 @@ _NOT_YET: Dict[str, str] = {
     # vector instruction of 4.4-4.12 is implemented)
     # [6] high-level API
     "asc.language.adv": """
-    Matmul MatmulType MatmulConfig register_matmul TCubeTiling SoftmaxTiling softmax quant
-    QuantConfig rmsnorm RmsNormTiling swiglu concat extract get_matmul_api_tiling
-    MatmulApiStaticTiling get_normal_config get_mdl_config get_special_mdl_config
-    get_ib_share_norm_config get_basic_config get_special_basic_config get_mm_config
-    MatmulShapeParams MatmulQuantParams MatmulBatchParams MatmulFuncParams acos acosh asin
-    asinh atan atanh ceil cos cosh digamma erf erfc floor frac lgamma log round sign sin
-    sinh tan tanh trunc exp power xor axpy
-    """,
-    # [7] host-side Matmul tiling
-    "asc.lib.host": """
-    get_ascendc_platform PlatformAscendC PlatformAscendCManager MatmulApiTiling
-    MultiCoreMatmulTiling BatchMatmulTiling MatmulConfigParams TPosition CubeFormat DataType
-    MatrixTraverse MatrixMadType DequantType ScheduleType
+    softmax quant QuantConfig rmsnorm swiglu concat extract acos acosh asin asinh atan atanh
+    ceil cos cosh digamma erf erfc floor frac lgamma log round sign sin sinh tan tanh trunc exp
+    power xor axpy
     """,
     # [2.3] launch plumbing and profiling of the device runtime
     "asc.lib.runtime": """

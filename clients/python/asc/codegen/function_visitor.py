@@ -16,6 +16,7 @@ import operator
 from typing import Any, Dict, List
 
 from asc.codegen.analysis import assigned_names
+from asc.codegen import mutable
 from asc.codegen.builder import IRBuilder
 from asc.codegen.errors import CodegenError, UnsupportedSyntaxError
 from asc.codegen.source import FunctionSource
@@ -245,12 +246,19 @@ class FunctionVisitor:
         if_op = self.builder.emit("if_op")
         if_op.cond = cond.id
         branch_scopes = []
+        objects = mutable.live_objects()
+        before = [obj._ir_snapshot() for obj in objects]
+        branch_states = []
         for stmts, region in ((node.body, if_op.then_region), (node.orelse, if_op.else_region)):
             self.scope = dict(outer)
             with self.builder.region(region):
                 self._body(stmts, allow_return=False)
             branch_scopes.append(self.scope)
+            branch_states.append([obj._ir_snapshot() for obj in objects])
+            for obj, snapshot in zip(objects, before):
+                obj._ir_restore(snapshot)
         self.scope = outer
+        self._merge_state(if_op, objects, *branch_states)
         then_scope, else_scope = branch_scopes
         for name in sorted(assigned_names(node.body) | assigned_names(node.orelse)):
             if name in outer:
@@ -261,6 +269,16 @@ class FunctionVisitor:
             else:
                 continue
             self.scope[name] = self._merge_if(name, outer.get(name), then_v, else_v, if_op, node)
+
+    def _merge_state(self, if_op, objects, then_states, else_states):
+        """Fields of in-place objects (codegen/mutable.py) the branches left different."""
+        for obj, then_s, else_s in zip(objects, then_states, else_states):
+            names = obj._ir_changed(then_s, else_s)
+            pairs = [(then_s[n], else_s[n], obj._ir_dtype(n)) for n in names]
+            merged = dict(then_s)
+            for name, value in zip(names, self._yield_if(if_op, pairs)):
+                merged[name] = value
+            obj._ir_restore(merged)
 
     def _merge_if(self, name, before, then_v, else_v, if_op, node):
         if then_v is else_v:
@@ -375,11 +393,30 @@ class FunctionVisitor:
         lower, upper, step = (to_value(b, int32).id for b in bounds)
 
         target = node.target.id
+        for_op = self.builder.emit("for_op")
+        for_op.lower, for_op.upper, for_op.step = lower, upper, step
+        for_op.dtype = int32.to_ir()
+        for_op.induction = self.builder.new_value()
+        induction = PlainValue(for_op.induction, int32)
+
+        def enter(scope):
+            value = induction
+            if descending is not None:
+                value = to_value(descending[0], int32) + induction * descending[1]
+            scope[target] = value
+
+        self._carried_loop(for_op, node.body, {target}, enter)
+
+    def _carried_loop(self, loop_op, body, exclude, enter=None, leave=None):
+        """Trace `body` into `loop_op` (an emitted ForOp or WhileOp), carrying the names it
+        assigns that exist outside (but `exclude`) and the fields of in-place objects
+        (codegen/mutable.py): iter_args in, yields out, results after. `enter(scope)` runs first
+        inside the body region, `leave()` last (a while's condition)."""
         outer = self.scope
         carried = []      # (name, template object, [(init value, dtype)])
         fixed = []        # compile-time objects that must stay unchanged
-        for name in sorted(assigned_names(node.body)):
-            if name == target or name not in outer:
+        for name in sorted(assigned_names(body)):
+            if name in exclude or name not in outer:
                 continue
             value = outer[name]
             if isinstance(value, PlainValue):
@@ -395,31 +432,40 @@ class FunctionVisitor:
                 fixed.append(name)
 
         inits = [[to_value(v, dtype).id for v, dtype in fields] for _, _, fields in carried]
-        for_op = self.builder.emit("for_op")
-        for_op.lower, for_op.upper, for_op.step = lower, upper, step
-        for_op.dtype = int32.to_ir()
-        for_op.induction = self.builder.new_value()
+        objects = mutable.live_objects()
+        state_fields = mutable.carried_fields(objects)
+        state_inits = [to_value(obj._get(name), obj._ir_dtype(name)).id
+                       for obj, name in state_fields]
 
         body_scope = dict(outer)
-        induction = PlainValue(for_op.induction, int32)
         iter_values = []
         for (name, template, fields), init_ids in zip(carried, inits):
             args = [PlainValue(self.builder.new_value(), dtype) for _, dtype in fields]
-            for_op.init.extend(init_ids)
-            for_op.iter_args.extend(a.id for a in args)
+            loop_op.init.extend(init_ids)
+            loop_op.iter_args.extend(a.id for a in args)
             body_scope[name] = _rebuild(template, args)
             iter_values.append(args)
+        state_args = []
+        for (obj, name), init_id in zip(state_fields, state_inits):
+            arg = PlainValue(self.builder.new_value(), obj._ir_dtype(name))
+            loop_op.init.append(init_id)
+            loop_op.iter_args.append(arg.id)
+            obj._put(name, arg)
+            state_args.append(arg)
 
         self.scope = body_scope
         try:
-            with self.builder.region(for_op.body):
-                if descending is not None:
-                    induction = to_value(descending[0], int32) + induction * descending[1]
-                body_scope[target] = induction
-                self._body(node.body, allow_return=False)
+            with self.builder.region(loop_op.body):
+                if enter is not None:
+                    enter(body_scope)
+                self._body(body, allow_return=False)
                 for name, template, fields in carried:
-                    for_op.yields.extend(self._loop_yield(name, template, fields,
-                                                          self.scope[name]))
+                    loop_op.yields.extend(self._loop_yield(name, template, fields,
+                                                           self.scope[name]))
+                for obj, name in state_fields:
+                    loop_op.yields.append(to_value(obj._get(name), obj._ir_dtype(name)).id)
+                if leave is not None:
+                    leave()
         finally:
             body_scope = self.scope
             self.scope = outer
@@ -429,8 +475,12 @@ class FunctionVisitor:
                                 "cannot be re-assigned inside a runtime loop")
         for (name, template, fields), args in zip(carried, iter_values):
             results = [PlainValue(self.builder.new_value(), a.dtype) for a in args]
-            for_op.results.extend(r.id for r in results)
+            loop_op.results.extend(r.id for r in results)
             self.scope[name] = _rebuild(template, results)
+        for (obj, name), arg in zip(state_fields, state_args):
+            result = PlainValue(self.builder.new_value(), arg.dtype)
+            loop_op.results.append(result.id)
+            obj._put(name, result)
 
     def _loop_yield(self, name, template, fields, new_value):
         if isinstance(template, PlainValue):
@@ -632,8 +682,8 @@ class FunctionVisitor:
             else:
                 scope[name] = ConstExpr.unwrap(value)
         saved = self.builder.loc
-        visitor = FunctionVisitor(self.builder, jit_fn.source, scope, jit_fn.global_ns(),
-                                  self.options, is_kernel=False, depth=self.depth + 1)
+        visitor = type(self)(self.builder, jit_fn.source, scope, jit_fn.global_ns(),
+                             self.options, is_kernel=False, depth=self.depth + 1)
         try:
             result = visitor.run()
         finally:
@@ -676,3 +726,39 @@ def check_constexpr(name: str, annotation, value):
         raise RuntimeError(f"ConstExpr[{names}] is required for '{name}' argument, "
                            f"{type(payload).__name__} was provided: {payload!r}")
     return payload
+
+
+class _LibraryVisitor(FunctionVisitor):
+    """Traces a library sub-kernel (the instruction sequences behind asc.adv): its ops keep the
+    location of the user's call, as a C++ library inlined into a kernel reports the kernel's
+    line, and its exceptions reach the user's line unwrapped."""
+
+    def _at(self, node):
+        pass
+
+    def stmt_While(self, node):
+        """`while cond:` in library code (a message server's loop): a WhileOp whose body ends by
+        evaluating `cond` again. The condition must hold on entry (a Python True or a traced
+        value the code above made true): the loop is a do-while, as servers loop."""
+        if node.orelse:
+            raise self._unsupported(node, "'while ... else' is not supported")
+        first = ConstExpr.unwrap(self.expr(node.test))
+        if first is False:
+            return
+        while_op = self.builder.emit("while_op")
+
+        def leave():
+            cond = ConstExpr.unwrap(self.expr(node.test))
+            while_op.cond = to_value(cond, KnownTypes.int1).id
+
+        self._carried_loop(while_op, node.body, set(), leave=leave)
+
+
+def inline_library(jit_fn, *args, **kwargs):
+    """Emit the sub-kernel `jit_fn` (an @asc.jit function of the library) into the kernel being
+    traced, at the current location."""
+    from asc.codegen.builder import require_builder
+    builder = require_builder(getattr(jit_fn, "__name__", "library"))
+    visitor = _LibraryVisitor(builder, jit_fn.source, {}, jit_fn.global_ns(),
+                              CodegenOptions(capture_exceptions=False), is_kernel=False, depth=1)
+    return visitor._inline(jit_fn, args, kwargs, None)

@@ -1,1 +1,2 @@
-"""Host-side libraries of `asc` (device runtime; host tiling arrives with Matmul)."""
+"""Host-side libraries of `asc`: the device runtime (`asc.lib.runtime`) and Matmul host tiling
+(`asc.lib.host`)."""

@@ -4,6 +4,8 @@ func_name)` turns that module into the `CompiledKernel` a launch runs, applying 
 options (locations, kernel type, synchronisation), as pyasc's passes do to its MLIR module."""
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import dataclasses
 import time
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple
@@ -149,10 +151,28 @@ def _strip_locations(message) -> None:
             _strip_locations(value)
 
 
+# The compile options of the kernel being traced: the body needs to know its kernel type (a
+# Matmul serves its vector cores only in a mixed kernel; sync_all's sequences differ per type).
+_TRACE_COMPILE_OPTIONS: contextvars.ContextVar = contextvars.ContextVar(
+    "aicore_sim_trace_compile_options", default=None)
+
+
+@contextlib.contextmanager
+def tracing_with(options: "CompileOptions"):
+    token = _TRACE_COMPILE_OPTIONS.set(options)
+    try:
+        yield
+    finally:
+        _TRACE_COMPILE_OPTIONS.reset(token)
+
+
 def trace_module(jit_fn, spec: Specialization, codegen_options: CodegenOptions) -> TracedModule:
     """Trace `jit_fn` (a JITFunction) for one specialization: pyasc's codegen."""
     start = time.perf_counter()
     builder = IRBuilder(jit_fn.__name__)
+    compile_options = _TRACE_COMPILE_OPTIONS.get() or CompileOptions()
+    builder.kernel.kernel_type = kernel_type_value(compile_options)
+    builder.state["compile_options"] = compile_options
     source = jit_fn.source
     with activate(builder):
         builder.set_loc(source.filename, source.fdef.lineno)

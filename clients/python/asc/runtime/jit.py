@@ -14,7 +14,7 @@ from asc.codegen.function_visitor import CodegenOptions, check_constexpr
 from asc.codegen.source import FunctionSource
 from asc.language.core.constexpr import is_constexpr_annotation
 from asc.runtime.compiler import (CompiledKernel, Compiler, CompileOptions, Specialization,
-                                  TracedModule, trace_module)
+                                  TracedModule, trace_module, tracing_with)
 from asc.runtime.launcher import Launcher, LaunchOptions, MockTensor, MockValue, convert_arg
 
 __all__ = ["jit", "JITFunction", "MockTensor", "MockValue"]
@@ -145,7 +145,8 @@ class JITFunction:
                tuple((s.name, s.key()) for s in specs))
         compiled = None if compile_.always_compile else self.cache.get(key)
         if compiled is None:
-            mod = self._run_codegen(Specialization(tuple(specs), dict(constexprs)), codegen)
+            with tracing_with(compile_):
+                mod = self._run_codegen(Specialization(tuple(specs), dict(constexprs)), codegen)
             compiled = self._run_compiler(mod, compile_)
             self.compile_count += 1
             if compiled is not None:  # a patched _run_compiler returns None: nothing to keep

@@ -14,6 +14,7 @@
 import numbers
 
 from asc.codegen.builder import require_builder
+from asc.codegen.mutable import TracedState
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import KnownTypes as KT
 from asc.language.core.enums import CacheLine, DcciDst
@@ -28,8 +29,22 @@ __all__ = ["set_sys_workspace", "get_sys_workspace", "set_hccl_context", "get_hc
 _HCCL_GROUPS = 2  # HCCL contexts by group index (Ascend C's HCCL_GROUP_ID_MAX)
 
 
-def _registers(builder):
-    return builder.state.setdefault("system_registers", {})
+class _Registers(TracedState):
+    """The kernel's address registers: set inside a runtime if or loop, a value holds on the
+    paths that set it (asc/codegen/mutable.py)."""
+
+    def __init__(self):
+        super().__init__("system registers", kernel_wide=True)
+        for key in ("workspace",) + tuple(f"hccl{i}" for i in range(_HCCL_GROUPS)):
+            self._declare(key, KT.uint64, 0)
+            self._declare(key + "_set", KT.int1, False)
+
+
+def _registers(builder) -> _Registers:
+    registers = builder.state.get("system_registers")
+    if registers is None:
+        registers = builder.state["system_registers"] = _Registers()
+    return registers
 
 
 def _set(api, key, address):
@@ -37,19 +52,19 @@ def _set(api, key, address):
     if not isinstance(address, GlobalAddress):
         raise TypeError(f"{api}(): the address must be a GlobalAddress (a kernel's GM argument), "
                         f"got {type(address).__name__}")
-    if builder.depth > 1:
-        raise RuntimeError(f"{api}() inside a runtime loop or if is not supported by aicore-sim: "
-                           f"call it once at the kernel's top level")
-    _registers(builder)[key] = address
+    registers = _registers(builder)
+    registers._put(key, address._addr)
+    registers._put(key + "_set", True)
 
 
 def _get(api, key):
     """The address the last set kept; before any set, Ascend C's null pointer, read at run time
-    with an UNINITIALIZED_READ warning (an access through it is a GM_OUT_OF_BOUNDS fault)."""
-    address = _registers(require_builder(api)).get(key)
-    if address is None:
+    with an UNINITIALIZED_READ warning (an access through it is a GM_OUT_OF_BOUNDS fault). Set
+    on some paths only, it is 0 on the others."""
+    registers = _registers(require_builder(api))
+    if registers._get(key + "_set") is False:
         return GlobalAddress(unset_state(api, KT.uint64), KT.uint8)
-    return GlobalAddress(address._addr, KT.uint8)
+    return GlobalAddress(registers._get(key), KT.uint8)
 
 
 def set_sys_workspace(workspace) -> None:
@@ -75,13 +90,13 @@ def _group(api, index):
 def set_hccl_context(index, context) -> None:
     """Keeps `context` (a GlobalAddress) as the HCCL context of group `index`."""
     api = "set_hccl_context"
-    _set(api, ("hccl", _group(api, index)), context)
+    _set(api, f"hccl{_group(api, index)}", context)
 
 
 def get_hccl_context(index) -> GlobalAddress:
     """The HCCL context set_hccl_context kept for group `index`, as a GlobalAddress of uint8."""
     api = "get_hccl_context"
-    return _get(api, ("hccl", _group(api, index)))
+    return _get(api, f"hccl{_group(api, index)}")
 
 
 def init_soc_state() -> None:

@@ -1,0 +1,569 @@
+"""asc.adv.Matmul and register_matmul (asc-api.md 6.1-6.3, 10.1, 10.5).
+
+A Matmul is a trace-time object; its runtime settings (operand addresses, transposition, bias,
+original, single-core and tail shapes, the tiling's base sizes) are traced fields that setters
+change in place (asc/codegen/mutable.py), so `if tiling.is_bias: mm.set_bias(b)` takes effect
+only where it ran, as on the chip. Computing calls expand into the instruction sequences of
+matmul_ops.py on the core that runs them (docs/matmul.md); they need the cube core: in a
+`matmul_cube_only` kernel (or with `enable_mix_dual_master`) the Matmul runs where it is
+called, under the user's `if asc.ascend_is_aic():`.
+"""
+import numbers
+from typing import Optional
+
+from asc.codegen.builder import require_builder
+from asc.codegen.errors import NotSupportedError
+from asc.codegen.mutable import TracedState
+from asc.language.adv.matmul_config import MatmulConfig, MatmulType
+from asc.language.adv.tiling import TCubeTiling
+from asc.language.core.constexpr import ConstExpr
+from asc.language.core.dtype import KnownTypes as KT
+from asc.language.core.enums import CubeFormat, LayoutMode, TPosition
+from asc.language.core.ir_value import PlainValue, is_runtime_int, select, to_value
+from asc.language.core.tensor import GlobalAddress, GlobalTensor, LocalTensor
+
+__all__ = ["Matmul", "register_matmul"]
+
+
+
+def inline_library(fn, *args):
+    from asc.codegen.function_visitor import inline_library as inline
+    return inline(fn, *args)
+
+
+class _LazyOps:
+    """matmul_ops (library sub-kernels need asc.runtime.jit, imported after the language)."""
+
+    def __getattr__(self, name):
+        from asc.language.adv import matmul_ops
+        return getattr(matmul_ops, name)
+
+
+ops = _LazyOps()
+_GM_ADDR = KT.uint64
+_I32 = KT.int32
+_BOOL = KT.int1
+# The tiling fields a Matmul reads (TCubeTiling attribute -> state field).
+_TILING_FIELDS = (("m", "org_m"), ("n", "org_n"), ("k_a", "org_ka"), ("k_b", "org_kb"),
+                  ("single_core_m", "single_m"), ("single_core_n", "single_n"),
+                  ("single_core_k", "single_k"), ("base_m", "base_m"), ("base_n", "base_n"),
+                  ("base_k", "base_k"), ("iterate_order", "iterate_order"),
+                  ("is_bias", "tiling_bias"))
+_INPUT_TYPES = ("float16", "float32", "bfloat16", "int8")
+
+
+class _Plan:
+    """What the Matmul's types fix at compile time (the template instantiation)."""
+
+    def __init__(self, a: MatmulType, b: MatmulType, c: MatmulType, bias: MatmulType):
+        for name, t in (("A", a), ("B", b)):
+            if t.dtype.name not in _INPUT_TYPES:
+                raise TypeError(f"Matmul: {name} of {t.dtype} is not a cube input type (float16, "
+                                "bfloat16, float32 or int8)")
+            if t.position != TPosition.GM or t.format != CubeFormat.ND:
+                raise NotSupportedError(
+                    f"asc.adv.Matmul with {name} at {t.position.name} in {t.format.name} format "
+                    "(this build takes A and B in GM, ND)")
+        if a.dtype != b.dtype:
+            raise TypeError(f"Matmul: A and B must have one type, got {a.dtype} and {b.dtype}")
+        self.a_dtype, self.b_dtype, self.c_dtype = a.dtype, b.dtype, c.dtype
+        self.c_position = c.position
+        self.acc_dtype = KT.int32 if a.dtype == KT.int8 else KT.float32
+        self.c0 = 32 // a.dtype.sizeof()
+        # K's step in L0: whole fractals; float keeps 16 (kDirectionAlign), int8 32.
+        self.k_align = 32 if a.dtype == KT.int8 else 16
+        self.banded = a.dtype == KT.float32
+        self.quant = ops.quant_of(c.dtype, self.acc_dtype)
+        self.has_bias = True
+        self.a_trans = False
+        self.b_trans = False
+        self.layout = a.layout
+        if a.layout not in (LayoutMode.NONE, LayoutMode.NORMAL):
+            raise NotSupportedError(f"asc.adv.Matmul with the {a.layout.name} batch layout needs "
+                                    "its axis order, which the references do not give")
+
+
+class _Buffers:
+    """The Matmul's memory on its pipe (TBufs): two slots each of A and B in L1 (A1, B1) and in
+    L0A/L0B (A2, B2), one L0C block (CO1), the bias row in C1 and the bias table (C2)."""
+
+    def __init__(self, pipe, mm: "Matmul"):
+        from asc.language.fwk.tque import TBuf
+        plan = mm._plan
+        base_m, base_n, base_k = (to_value(mm._get(n), _I32) for n in ("base_m", "base_n",
+                                                                        "base_k"))
+        m16 = (base_m + 15) // 16 * 16
+        n16 = (base_n + 15) // 16 * 16
+        kp = (base_k + plan.k_align - 1) // plan.k_align * plan.k_align
+        self.a_elems, self.b_elems = m16 * kp, n16 * kp
+        size = plan.a_dtype.sizeof()
+
+        def buffer(position, nbytes, dtype):
+            buf = TBuf(position)
+            pipe.init_buffer(buf, nbytes)
+            return buf.get(dtype)
+
+        self.a1 = buffer(TPosition.A1, self.a_elems * 2 * size, plan.a_dtype)
+        self.b1 = buffer(TPosition.B1, self.b_elems * 2 * size, plan.b_dtype)
+        self.a2 = buffer(TPosition.A2, self.a_elems * 2 * size, plan.a_dtype)
+        self.b2 = buffer(TPosition.B2, self.b_elems * 2 * size, plan.b_dtype)
+        self.co1 = buffer(TPosition.CO1, m16 * n16 * 4, plan.acc_dtype)
+        self.bias1 = self.bias2 = None
+        if plan.has_bias:
+            from asc.language.basic.cube_loads import init_const_value
+            from asc.language.basic.sync import pipe_barrier
+            from asc.language.core.enums import PipeID
+            from asc.language.core.types import InitConstValueParams
+            # The row's L1 buffer: the bias table loads whole 64-byte units and a row's copy
+            # fills 32-byte blocks, so it starts zeroed (by MTE2, in order with the copies into
+            # it). init_const_value fills A1/B1 tensors, so it is taken as B1 (all are L1).
+            self.bias1 = buffer(TPosition.B1, n16 * 4, KT.float32)
+            self.bias2 = buffer(TPosition.C2, n16 * 4, KT.float32)
+            init_const_value(self.bias1, InitConstValueParams(1, n16 * 4 // 32, 0, 0))
+            pipe_barrier(PipeID.PIPE_MTE2)  # the row copies write the same bytes later
+
+
+def _check_type(name, value):
+    value = ConstExpr.unwrap(value)
+    if not isinstance(value, MatmulType):
+        raise ValueError(f"Matmul(): '{name}' must be an asc.adv.MatmulType, got "
+                         f"{type(value).__name__}")
+    return value
+
+
+def _int_arg(api, name, value):
+    value = ConstExpr.unwrap(value)
+    if not is_runtime_int(value):
+        raise TypeError(f"{api}(): '{name}' must be an int or a traced integer, got "
+                        f"{type(value).__name__}")
+    return value
+
+
+class Matmul(TracedState):
+    """`Matmul(a, b, c, bias=None, matmul_config=None, matmul_policy=0)`: C = A x B (+ bias)."""
+
+    def __init__(self, a, b, c, bias=None, matmul_config=None, matmul_policy=0):
+        super().__init__("asc.adv.Matmul")
+        self.a_type, self.b_type, self.c_type = (_check_type("a", a), _check_type("b", b),
+                                                 _check_type("c", c))
+        bias = ConstExpr.unwrap(bias)
+        self.bias_type = (MatmulType(self.c_type.position, self.c_type.format, KT.float32)
+                          if bias is None else _check_type("bias", bias))
+        config = ConstExpr.unwrap(matmul_config)
+        if config is None:
+            config = MatmulConfig()
+        if not isinstance(config, MatmulConfig):
+            raise TypeError("Matmul(): matmul_config must be an asc.adv.MatmulConfig, got "
+                            f"{type(config).__name__}")
+        self.config = config
+        self.policy = ConstExpr.unwrap(matmul_policy)
+        self._plan = _Plan(self.a_type, self.b_type, self.c_type, self.bias_type)
+        self._plan.a_trans = self.a_type.is_trans
+        self._plan.b_trans = self.b_type.is_trans
+        self._buffers = None
+        self._events = None
+        self._pipe = None
+        self._block = None  # the base block of the running iterate() body
+        self._ended = False
+        for field in ("a_addr", "b_addr", "bias_addr"):
+            self._declare(field, _GM_ADDR, 0)
+        self._declare("a_set", _BOOL, False)
+        self._declare("b_set", _BOOL, False)
+        self._declare("bias_on", _BOOL, False)
+        for _, field in _TILING_FIELDS:
+            self._declare(field, _I32, 0)
+        self._declare("inited", _BOOL, False)
+        self._static_tiling()
+
+    # ---- tiling ---------------------------------------------------------------------------------
+
+    def _static_tiling(self):
+        """A config with shapes is a constant tiling (asc-api.md 10.5): single-core sizes and
+        base sizes come from it; base_k defaults to the config's basic_k."""
+        cfg = self.config
+        if cfg.basic_m and cfg.basic_n and cfg.basic_k:
+            for attr, field in (("single_core_m", "single_m"), ("single_core_n", "single_n"),
+                                ("single_core_k", "single_k"), ("basic_m", "base_m"),
+                                ("basic_n", "base_n"), ("basic_k", "base_k")):
+                self._put(field, int(getattr(cfg, attr)))
+            for field, value in (("org_m", cfg.single_core_m), ("org_n", cfg.single_core_n),
+                                 ("org_ka", cfg.single_core_k), ("org_kb", cfg.single_core_k)):
+                self._put(field, int(value))
+            self._put("inited", True)
+            self._constant = True
+        else:
+            self._constant = False
+
+    def init(self, tiling, *args, **kwargs) -> None:
+        """Load the tiling's sizes (a TCubeTiling argument or one built in the kernel)."""
+        require_builder("Matmul.init")
+        tiling = ConstExpr.unwrap(tiling)
+        if not isinstance(tiling, TCubeTiling):
+            raise TypeError("Matmul.init(): tiling must be an asc.adv.TCubeTiling, got "
+                            f"{type(tiling).__name__}")
+        for attr, field in _TILING_FIELDS:
+            self._put(field, getattr(tiling, attr))
+        self._put("inited", True)
+        self._setup_queues()
+
+    def _setup_queues(self):
+        if self._buffers is None and self._pipe is not None:
+            self._buffers = _Buffers(self._pipe, self)
+
+    # ---- operands -------------------------------------------------------------------------------
+
+    def _gm_operand(self, api, name, tensor, matmul_type):
+        if isinstance(tensor, LocalTensor):
+            raise NotSupportedError(f"asc.adv.Matmul.{api} with a local tensor (A and B in "
+                                    "L1/UB: this build takes GM operands)")
+        if not isinstance(tensor, GlobalTensor):
+            raise TypeError(f"Matmul.{api}(): '{name}' must be an asc.GlobalTensor, got "
+                            f"{type(tensor).__name__}")
+        tensor._check_bound(f"Matmul.{api}")
+        if tensor.dtype != matmul_type.dtype:
+            raise TypeError(f"Matmul.{api}(): the tensor holds {tensor.dtype} but the Matmul's "
+                            f"MatmulType says {matmul_type.dtype}")
+        return tensor._addr
+
+    def _transpose(self, api, which, value):
+        value = ConstExpr.unwrap(value)
+        declared = getattr(self, f"{which}_type").is_trans
+        if isinstance(value, PlainValue):
+            raise NotSupportedError(f"asc.adv.Matmul.{api} with a traced transpose flag (pass "
+                                    "a Python bool; the flag selects the load sequence)")
+        if bool(value) != declared:
+            raise ValueError(f"Matmul.{api}(): transpose={bool(value)} but the {which.upper()} "
+                             f"MatmulType was declared with is_trans={declared}; declare the "
+                             "layout the tensor has")
+
+    def set_tensor_a(self, tensor, transpose=False) -> None:
+        """A for the next computation: a GM tensor (its row pitch is org Ka, or org M when
+        transposed)."""
+        tensor = ConstExpr.unwrap(tensor)
+        if isinstance(tensor, (numbers.Number, PlainValue)):
+            raise NotSupportedError("asc.adv.Matmul.set_tensor_a(scalar) (a constant A)")
+        self._transpose("set_tensor_a", "a", transpose)
+        self._put("a_addr", self._gm_operand("set_tensor_a", "tensor", tensor, self.a_type))
+        self._put("a_set", True)
+
+    def set_tensor_b(self, tensor, transpose=False) -> None:
+        """B for the next computation: a GM tensor (row pitch org N, or org Kb when
+        transposed)."""
+        tensor = ConstExpr.unwrap(tensor)
+        if isinstance(tensor, (numbers.Number, PlainValue)):
+            raise NotSupportedError("asc.adv.Matmul.set_tensor_b(scalar) (a constant B)")
+        self._transpose("set_tensor_b", "b", transpose)
+        self._put("b_addr", self._gm_operand("set_tensor_b", "tensor", tensor, self.b_type))
+        self._put("b_set", True)
+
+    def set_bias(self, tensor) -> None:
+        """Add this [1, N] row to every row of C (float32 in GM)."""
+        tensor = ConstExpr.unwrap(tensor)
+        if not isinstance(tensor, GlobalTensor):
+            raise TypeError("Matmul.set_bias(): the bias must be an asc.GlobalTensor, got "
+                            f"{type(tensor).__name__}")
+        tensor._check_bound("Matmul.set_bias")
+        if tensor.dtype != KT.float32:
+            raise NotSupportedError(f"asc.adv.Matmul.set_bias with a {tensor.dtype} bias (the "
+                                    "bias table takes float32 here)")
+        self._put("bias_addr", tensor._addr)
+        self._put("bias_on", True)
+
+    def disable_bias(self) -> None:
+        self._put("bias_on", False)
+
+    # ---- shapes ---------------------------------------------------------------------------------
+
+    def _override(self, api, field, value):
+        """`value` replaces the field unless it is -1 (keep), at run time when traced."""
+        value = _int_arg(api, field, value)
+        if isinstance(value, numbers.Integral):
+            if value != -1:
+                self._put(field, int(value))
+            return
+        self._put(field, select(to_value(value, _I32) != -1, to_value(value, _I32),
+                                to_value(self._get(field), _I32)))
+
+    def set_org_shape(self, org_m, org_n, org_ka, org_kb=None, org_kc=None) -> None:
+        """The original sizes, the matrices' row pitches."""
+        api = "Matmul.set_org_shape"
+        self._put("org_m", _int_arg(api, "org_m", org_m))
+        self._put("org_n", _int_arg(api, "org_n", org_n))
+        self._put("org_ka", _int_arg(api, "org_ka", org_ka))
+        self._put("org_kb", _int_arg(api, "org_kb", org_ka if org_kb is None else org_kb))
+
+    def set_single_shape(self, single_m, single_n, single_k) -> None:
+        api = "Matmul.set_single_shape"
+        self._put("single_m", _int_arg(api, "single_m", single_m))
+        self._put("single_n", _int_arg(api, "single_n", single_n))
+        self._put("single_k", _int_arg(api, "single_k", single_k))
+
+    def set_tail(self, tail_m=-1, tail_n=-1, tail_k=-1) -> None:
+        """This block's sizes when it is a partial one (-1 keeps the tiling's)."""
+        for field, value in (("single_m", tail_m), ("single_n", tail_n), ("single_k", tail_k)):
+            self._override("Matmul.set_tail", field, value)
+
+    def set_hf32(self, enable_hf32=False, trans_mode=0) -> None:
+        """Float x float Mmads round their inputs to HF32 while enabled (docs/cube.md)."""
+        from asc.language.basic.cube_config import set_hf32_mode, set_hf32_trans_mode
+        set_hf32_mode(enable_hf32)
+        set_hf32_trans_mode(bool(trans_mode))
+
+    def set_workspace(self, addr, size=None) -> None:
+        self._workspace = addr
+
+    # ---- GM views of the operands ------------------------------------------------------------
+
+    def a_gm(self):
+        return GlobalTensor._make(self._get("a_addr"), self.a_type.dtype, None)
+
+    def b_gm(self):
+        return GlobalTensor._make(self._get("b_addr"), self.b_type.dtype, None)
+
+    def bias_gm(self):
+        return GlobalTensor._make(self._get("bias_addr"), KT.float32, None)
+
+    # ---- computing ----------------------------------------------------------------------------
+
+    def _ready(self, api):
+        if self._pipe is None:
+            raise RuntimeError(f"Matmul.{api}(): call asc.adv.register_matmul(pipe, workspace, "
+                               "matmul, tiling) first")
+        if self._get("inited") is False:
+            raise RuntimeError(f"Matmul.{api}(): the Matmul has no tiling: pass a TCubeTiling "
+                               "to register_matmul or init(), or give its MatmulConfig the "
+                               "shapes (get_mm_config with MatmulShapeParams)")
+        if self._get("a_set") is False or self._get("b_set") is False:
+            raise RuntimeError(f"Matmul.{api}(): set_tensor_a and set_tensor_b first")
+        self._setup_queues()
+
+    def _blocks(self):
+        """(m_iter, n_iter) over the current single-core region."""
+        single_m, single_n = to_value(self._get("single_m"), _I32), to_value(
+            self._get("single_n"), _I32)
+        base_m, base_n = to_value(self._get("base_m"), _I32), to_value(self._get("base_n"), _I32)
+        return (single_m + base_m - 1) // base_m, (single_n + base_n - 1) // base_n
+
+    def _block_at(self, count, m_iter, n_iter):
+        """(m0, n0, m, n) of base block `count` in the tiling's order (0: M first)."""
+        order_n = to_value(self._get("iterate_order"), _I32) == 1
+        mi = select(order_n, count // n_iter, count % m_iter)
+        ni = select(order_n, count % n_iter, count // m_iter)
+        base_m, base_n = to_value(self._get("base_m"), _I32), to_value(self._get("base_n"), _I32)
+        m0, n0 = mi * base_m, ni * base_n
+        left_m = to_value(self._get("single_m"), _I32) - m0
+        left_n = to_value(self._get("single_n"), _I32) - n0
+        m = select(left_m > base_m, base_m, left_m)
+        n = select(left_n > base_n, base_n, left_n)
+        return m0, n0, m, n
+
+    def _compute(self, count, m_iter, n_iter):
+        """Base block `count` into L0C; K steps number from count * k_iter (the L1/L0 slot)."""
+        m0, n0, m, n = self._block_at(count, m_iter, n_iter)
+        single_k, base_k = to_value(self._get("single_k"), _I32), to_value(self._get("base_k"),
+                                                                            _I32)
+        step0 = count * ((single_k + base_k - 1) // base_k)
+        inline_library(ops.compute_block, self, self._buffers, self._events, m0, n0, m, n,
+                       step0)
+        return self._buffers.co1, m0, n0, m, n
+
+    def _begin(self):
+        self._events = ops.Events(self._plan.has_bias)
+
+    def _finish(self):
+        self._events.finish()
+        self._events = None
+
+    def _check_c(self, api, tensor):
+        if isinstance(tensor, LocalTensor):
+            raise NotSupportedError(
+                f"asc.adv.Matmul.{api} into a local tensor on the cube core (a UB destination "
+                "is the vector core's, through the AIV-client/AIC-server protocol of a mixed "
+                "kernel, ascendc-semantics.md 7.5)")
+        if not isinstance(tensor, GlobalTensor):
+            raise TypeError(f"Matmul.{api}(): the destination must be an asc.GlobalTensor, got "
+                            f"{type(tensor).__name__}")
+        tensor._check_bound(f"Matmul.{api}")
+        if tensor.dtype != self.c_type.dtype:
+            raise TypeError(f"Matmul.{api}(): the destination holds {tensor.dtype} but the C "
+                            f"MatmulType says {self.c_type.dtype}")
+
+    def _write(self, c_l0, dst, m, n, pitch):
+        inline_library(ops.write_block, c_l0, self._events, dst, m, n, pitch, self._plan.quant)
+
+    def iterate_all(self, tensor, en_atomic=0, sync=True, en_sequential_write=None,
+                    wait_iterate_all=None, fake_msg=None) -> None:
+        """The whole single_m x single_n region, block by block, into `tensor` (the GM view of C
+        at the region's origin, row pitch org N)."""
+        from asc.language.core.utils import range as asc_range  # noqa: F401 - loop helper
+        tensor = ConstExpr.unwrap(tensor)
+        self._check_c("iterate_all", tensor)
+        en_atomic = _atomic_arg("iterate_all", en_atomic)
+        self._ready("iterate_all")
+        m_iter, n_iter = self._blocks()
+        pitch = to_value(self._get("org_n"), _I32)
+        ops.atomic_on(self.c_type.dtype, en_atomic)
+        self._begin()
+        with _runtime_loop(m_iter * n_iter) as count:
+            c_l0, m0, n0, m, n = self._compute(count, m_iter, n_iter)
+            self._write(c_l0, tensor[m0 * pitch + n0:], m, n, pitch)
+        self._finish()
+        ops.atomic_off(en_atomic)
+
+    def wait_iterate_all(self) -> None:
+        """The synchronous Matmul on the cube core has finished when iterate_all returns."""
+
+    def iterate(self, en_partial_sum=False, sync=True, local_c_matrix=None):
+        """`with mm.iterate() as count:` runs its body once per base block, `count` 0, 1, ...;
+        get_tensor_c in the body delivers that block."""
+        if ConstExpr.unwrap(en_partial_sum):
+            raise NotSupportedError("asc.adv.Matmul.iterate(en_partial_sum=True)")
+        self._ready("iterate")
+        return _IterateLoop(self)
+
+    def get_tensor_c(self, tensor=None, en_atomic=0, en_sequential_write=False, sync=True,
+                     optional_tensor=None):
+        """The current block (inside an iterate() body) into `tensor`: at its place in the C
+        view (row pitch org N), or densely (row pitch base_n) with en_sequential_write."""
+        if tensor is None:
+            raise NotSupportedError("asc.adv.Matmul.get_tensor_c() without a destination (the "
+                                    "asynchronous form returning the workspace's block)")
+        if self._block is None:
+            raise RuntimeError("Matmul.get_tensor_c(): call it inside `with mm.iterate() as "
+                               "count:`; outside it there is no current block")
+        tensor = ConstExpr.unwrap(tensor)
+        self._check_c("get_tensor_c", tensor)
+        en_atomic = _atomic_arg("get_tensor_c", en_atomic)
+        sequential = ConstExpr.unwrap(en_sequential_write)
+        if isinstance(sequential, PlainValue):
+            raise TypeError("Matmul.get_tensor_c(): en_sequential_write must be a Python bool")
+        c_l0, m0, n0, m, n = self._block
+        if self._block_written:
+            raise RuntimeError("Matmul.get_tensor_c(): the block was delivered already")
+        ops.atomic_on(self.c_type.dtype, en_atomic)
+        if sequential:
+            self._write(c_l0, tensor, m, n, to_value(self._get("base_n"), _I32))
+        else:
+            pitch = to_value(self._get("org_n"), _I32)
+            self._write(c_l0, tensor[m0 * pitch + n0:], m, n, pitch)
+        ops.atomic_off(en_atomic)
+        self._block_written = True
+
+    def end(self) -> None:
+        """Release the Matmul's resources (its buffers stay the pipe's)."""
+        self._ended = True
+
+
+class _IterateLoop:
+    """The runtime loop of `with mm.iterate() as count:` (Ascend C's `while (mm.Iterate())`):
+    each pass computes the next base block into L0C, then runs the body."""
+
+    def __init__(self, mm: Matmul):
+        self.mm = mm
+        self._loop = None
+
+    def __enter__(self):
+        mm = self.mm
+        m_iter, n_iter = mm._blocks()
+        self._snapshot = mm._ir_snapshot()
+        mm._begin()
+        self._loop = _runtime_loop(m_iter * n_iter)
+        count = self._loop.__enter__()
+        mm._block = mm._compute(count, m_iter, n_iter)
+        mm._block_written = False
+        return count
+
+    def __exit__(self, exc_type, exc, tb):
+        mm = self.mm
+        if exc_type is None and not mm._block_written:
+            inline_library(ops.skip_block, mm._events)
+        mm._block = None
+        result = self._loop.__exit__(exc_type, exc, tb)
+        if exc_type is None:
+            mm._finish()
+        # Settings changed inside the body do not outlive it (its values are the loop's).
+        mm._ir_restore(self._snapshot)
+        return result
+
+
+class _runtime_loop:
+    """A ForOp 0 .. trips emitted from library code: `with _runtime_loop(n) as i:`."""
+
+    def __init__(self, trips):
+        self.trips = trips
+
+    def __enter__(self):
+        from asc.codegen import mutable
+        builder = require_builder("Matmul")
+        # The loop carries nothing: what its body changes stays in its body.
+        self._objects = mutable.live_objects()
+        self._snapshots = [obj._ir_snapshot() for obj in self._objects]
+        op = builder.emit("for_op")
+        op.lower = to_value(0, _I32).id
+        op.upper = to_value(self.trips, _I32).id
+        op.step = to_value(1, _I32).id
+        op.dtype = _I32.to_ir()
+        op.induction = builder.new_value()
+        self._region = builder.region(op.body)
+        self._region.__enter__()
+        return PlainValue(op.induction, _I32)
+
+    def __exit__(self, exc_type, exc, tb):
+        for obj, snapshot in zip(self._objects, self._snapshots):
+            obj._ir_restore(snapshot)
+        return self._region.__exit__(exc_type, exc, tb)
+
+
+def _atomic_arg(api, en_atomic):
+    value = ConstExpr.unwrap(en_atomic)
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not 0 <= value <= 3:
+        raise ValueError(f"Matmul.{api}(): en_atomic must be a Python int 0..3 (0 none, 1 add, "
+                         f"2 max, 3 min), got {value!r}")
+    return int(value)
+
+
+def register_matmul(pipe, *args, **kwargs) -> None:
+    """`register_matmul(pipe, workspace, matmul, tiling=None)` (or without the workspace, which
+    set_sys_workspace then holds): bind the Matmul to the pipe and, given a tiling, init it."""
+    from asc.language.fwk.tpipe import TPipe
+    api = "register_matmul"
+    require_builder(api)
+    args = [ConstExpr.unwrap(a) for a in args]
+    workspace = kwargs.pop("workspace", None)
+    matmul = kwargs.pop("matmul", None)
+    tiling = kwargs.pop("tiling", None)
+    if kwargs:
+        raise TypeError(f"{api}() got unexpected keyword argument(s) {', '.join(kwargs)}")
+    if args and not isinstance(args[0], Matmul):
+        workspace, args = args[0], args[1:]
+    if args:
+        matmul, args = args[0], args[1:]
+    if args:
+        tiling, args = args[0], args[1:]
+    if args:
+        raise TypeError(f"{api}() takes pipe, workspace, matmul and tiling")
+    if not isinstance(pipe, TPipe):
+        raise TypeError(f"{api}(): pipe must be an asc.TPipe, got {type(pipe).__name__}")
+    if not isinstance(matmul, Matmul):
+        raise TypeError(f"{api}(): matmul must be an asc.adv.Matmul, got "
+                        f"{type(matmul).__name__}")
+    if workspace is not None and not isinstance(workspace, (GlobalAddress, GlobalTensor)):
+        raise TypeError(f"{api}(): workspace must be a GlobalAddress (a uint8 GM buffer), got "
+                        f"{type(workspace).__name__}")
+    builder = require_builder(api)
+    options = builder.state.get("compile_options")
+    cube_only = bool(getattr(options, "matmul_cube_only", False))
+    if not (cube_only or matmul.config.enable_mix_dual_master):
+        raise NotSupportedError(
+            "asc.adv.Matmul in a mixed kernel (the cube core serving its vector cores through "
+            "KFC messages, ascendc-semantics.md 7.4-7.5); use @asc.jit(matmul_cube_only=True) "
+            "and guard the Matmul with `if asc.ascend_is_aic():`")
+    matmul._pipe = pipe
+    matmul._workspace = workspace
+    if tiling is not None:
+        matmul.init(tiling)
+    elif matmul._constant:
+        matmul._setup_queues()
+
+
+_ = (Optional, TCubeTiling)

@@ -1,0 +1,258 @@
+"""The instruction sequences behind asc.adv.Matmul on the core that computes (docs/matmul.md):
+GM -> L1 tiles by ND -> NZ copies (MTE2), L1 -> L0A/L0B fractal loads (MTE1), Mmads into L0C
+(M), the bias row through the bias table (C1 -> C2), and L0C -> destination by Fixpipe (FIX),
+all through TQue buffers of the Matmul's pipe, whose enque/deque give the flags. Each function
+is a library sub-kernel: traced where the user calls the Matmul, its ops carry the user's line
+(asc.codegen.function_visitor.inline_library)."""
+from asc._proto import kernel_pb2
+from asc.codegen.builder import require_builder
+from asc.language.basic.atomic import set_atomic_add, set_atomic_max, set_atomic_min, \
+    set_atomic_none
+from asc.language.basic.cube import fixpipe, load_data
+from asc.language.basic.cube_loads import load_data_with_transpose
+from asc.language.basic.data_copy import data_copy
+from asc.language.basic.sync import pipe_barrier, set_flag, wait_flag
+from asc.language.core.constexpr import ConstExpr
+from asc.language.core.dtype import KnownTypes as KT
+from asc.language.core.enums import HardEvent, PipeID, QuantModes
+from asc.language.core.ir_value import to_value
+from asc.language.core.tensor import tensor_ref
+from asc.language.core.types import (DataCopyParams, FixpipeConfig, FixpipeParamsV220,
+                                     LoadData2DParams, LoadData2dTransposeParams, Nd2NzParams)
+from asc.runtime.jit import jit
+
+# ---- GM -> L1 --------------------------------------------------------------------------------
+
+
+@jit
+def copy_tile(dst, src, row0, col0, rows, cols, pitch, banded: ConstExpr[bool]):
+    """rows x cols of the row-major matrix `src` (pitch elements a row) from (row0, col0) into
+    L1 as NZ. Plain: one Nd2Nz, panels ceil16(rows) high. Banded (float operands that L0 needs
+    transposed): one Nz matrix of 16 rows per band of rows, so a 16 x 16 square's two float
+    fractals sit side by side as load_data_with_transpose reads them."""
+    if banded:
+        band = (cols + 15) // 16 * 16 * 16
+        for b in range((rows + 15) // 16):
+            left = rows - b * 16
+            r = 16 if left > 16 else left
+            data_copy(dst[b * band:], src[(row0 + b * 16) * pitch + col0:],
+                      Nd2NzParams(1, r, cols, 0, pitch, 16, 1, 0))
+    else:
+        data_copy(dst, src[row0 * pitch + col0:],
+                  Nd2NzParams(1, rows, cols, 0, pitch, (rows + 15) // 16 * 16, 1, 0))
+
+
+# ---- L1 -> L0A / L0B -------------------------------------------------------------------------
+
+
+@jit
+def load_a(a2, a1, m, k, trans: ConstExpr[bool], c0: ConstExpr[int], k_align: ConstExpr[int]):
+    """A's m x k tile from L1 into L0A's Zz layout (docs/cube.md): row bands of fractals. Not
+    transposed (L1 holds m rows, k columns): one load per band of 16 rows. Transposed (L1 holds
+    k rows, m columns): half fractals are transposed in one load; float squares per band."""
+    m16 = (m + 15) // 16 * 16
+    kp = (k + k_align - 1) // k_align * k_align
+    k1 = kp // c0
+    if trans:
+        if c0 == 8:
+            for j in range(m16 // 16):
+                load_data_with_transpose(a2[j * k1 * 128:], a1[j * 256:],
+                                         LoadData2dTransposeParams(0, kp // 16, m16 // 16, 1, 0, 0))
+        else:
+            load_data(a2, a1, LoadData2DParams(0, (m16 // 16) * (kp // 16), 1, 0, 0, True, 0))
+    else:
+        for band in range(m16 // 16):
+            load_data(a2[band * k1 * 16 * c0:], a1[band * 16 * c0:],
+                      LoadData2DParams(0, k1, m16 // 16, 0, 0, False, 0))
+
+
+@jit
+def load_b(b2, b1, k, n, trans: ConstExpr[bool], c0: ConstExpr[int], k_align: ConstExpr[int]):
+    """B's k x n tile from L1 into L0B's Zn layout. Transposed (L1 holds n rows, k columns): one
+    contiguous load. Not transposed (L1 holds k rows, n columns): per band of 16 k rows, half
+    fractals transposed, or float squares transposed into their two k halves."""
+    n16 = (n + 15) // 16 * 16
+    kp = (k + k_align - 1) // k_align * k_align
+    n1 = n16 // 16
+    if trans:
+        load_data(b2, b1, LoadData2DParams(0, (kp // c0) * n1, 1, 0, 0, False, 0))
+    elif c0 == 8:
+        for kb in range(kp // 16):
+            load_data_with_transpose(b2[kb * 2 * n1 * 128:], b1[kb * n1 * 256:],
+                                     LoadData2dTransposeParams(0, n1, 1, 0, n1 - 1, 0))
+    else:
+        for kb in range(kp // 16):
+            load_data(b2[kb * n1 * 256:], b1[kb * 256:],
+                      LoadData2DParams(0, n1, kp // 16, 0, 0, True, 0))
+
+
+# ---- Mmad ------------------------------------------------------------------------------------
+
+
+def emit_mmad(dst, a2, b2, bias, m, n, k, init, from_bias, k_direction_align):
+    """One Mmad (IR mmad): C = [bias | C] + A x B with runtime init / bias flags. Float operands
+    keep K in 16-element steps (kDirectionAlign) so L0A and L0B tiles transposed by squares and
+    those copied straight agree."""
+    builder = require_builder("Matmul")
+    refs = {"dst": tensor_ref(dst), "fm": tensor_ref(a2), "filter": tensor_ref(b2)}
+    if bias is not None:
+        refs["bias"] = tensor_ref(bias)
+    ids = {"m": to_value(m, KT.uint16).id, "n": to_value(n, KT.uint16).id,
+           "k": to_value(k, KT.uint16).id, "unit_flag": to_value(0, KT.uint8).id,
+           "cmatrix_source": to_value(from_bias, KT.int1).id,
+           "cmatrix_init_val": to_value(init, KT.int1).id,
+           "k_direction_align": to_value(bool(k_direction_align), KT.int1).id}
+    op = builder.emit("mmad")
+    for name, ref in refs.items():
+        getattr(op, name).CopyFrom(ref)
+    for name, value in ids.items():
+        setattr(op, name, value)
+
+
+# ---- one base block ----------------------------------------------------------------------------
+
+
+@jit
+def compute_block(mm, bufs, ev, m0, n0, m, n, step0):
+    """L0C = [bias] + A[m0 : m0+m, :K] x B[:K, n0 : n0+n], K in base_k slices. Slices alternate
+    between two L1 slots and two L0 slots (ping-pong, the slot of global step step0 + ki), each
+    slot guarded by its own pair of flags, as Ascend C's Matmul guards its buffers; the bias row
+    goes GM -> C1 -> bias table before the first Mmad. The caller's Fixpipe waits M_FIX."""
+    plan = mm._plan
+    k_total = mm._get("single_k")
+    base_k = mm._get("base_k")
+    with_bias = mm._get("bias_on") if plan.has_bias else False
+    if with_bias:
+        wait_flag(HardEvent.MTE1_MTE2, ev.bias)
+        # One ND row of n floats, zero-padded to its 32-byte block: it reads exactly the bias.
+        data_copy(bufs.bias1, mm.bias_gm()[n0:], Nd2NzParams(1, 1, n, 0, n, 1, 1, 0))
+        set_flag(HardEvent.MTE2_MTE1, ev.bias)
+        wait_flag(HardEvent.MTE2_MTE1, ev.bias)
+        wait_flag(HardEvent.M_MTE1, ev.bias)
+        # Into the bias table blockLen counts 64-byte units (ascendc-semantics.md 2.4).
+        data_copy(bufs.bias2, bufs.bias1, DataCopyParams(1, (n * 4 + 63) // 64, 0, 0))
+        set_flag(HardEvent.MTE1_MTE2, ev.bias)
+        set_flag(HardEvent.MTE1_M, ev.bias)
+        wait_flag(HardEvent.MTE1_M, ev.bias)
+    wait_flag(HardEvent.FIX_M, ev.c)
+    for ki in range((k_total + base_k - 1) // base_k):
+        k0 = ki * base_k
+        left = k_total - k0
+        kk = base_k if left > base_k else left
+        slot = (step0 + ki) % 2
+        id_l1 = ev.l1_0 if slot == 0 else ev.l1_1
+        id_l0 = ev.l0_0 if slot == 0 else ev.l0_1
+        a1 = bufs.a1[slot * bufs.a_elems:]
+        b1 = bufs.b1[slot * bufs.b_elems:]
+        a2 = bufs.a2[slot * bufs.a_elems:]
+        b2 = bufs.b2[slot * bufs.b_elems:]
+        wait_flag(HardEvent.MTE1_MTE2, id_l1)
+        if plan.a_trans:
+            copy_tile(a1, mm.a_gm(), k0, m0, kk, m, mm._get("org_m"), plan.banded)
+        else:
+            copy_tile(a1, mm.a_gm(), m0, k0, m, kk, mm._get("org_ka"), False)
+        if plan.b_trans:
+            copy_tile(b1, mm.b_gm(), n0, k0, n, kk, mm._get("org_kb"), False)
+        else:
+            copy_tile(b1, mm.b_gm(), k0, n0, kk, n, mm._get("org_n"), plan.banded)
+        set_flag(HardEvent.MTE2_MTE1, id_l1)
+        wait_flag(HardEvent.MTE2_MTE1, id_l1)
+        wait_flag(HardEvent.M_MTE1, id_l0)
+        load_a(a2, a1, m, kk, plan.a_trans, plan.c0, plan.k_align)
+        load_b(b2, b1, kk, n, plan.b_trans, plan.c0, plan.k_align)
+        set_flag(HardEvent.MTE1_MTE2, id_l1)
+        set_flag(HardEvent.MTE1_M, id_l0)
+        wait_flag(HardEvent.MTE1_M, id_l0)
+        # Accumulating Mmads into one L0C block are ordered by a PIPE_M barrier
+        # (ascendc-semantics.md 3.4).
+        pipe_barrier(PipeID.PIPE_M)
+        first = k0 == 0
+        # A bias operand makes the Mmad start from the bias table (the chip's bias form), so
+        # only the first slice passes it.
+        if first and with_bias:
+            emit_mmad(bufs.co1, a2, b2, bufs.bias2, m, n, kk, False, True, plan.c0 == 8)
+        else:
+            emit_mmad(bufs.co1, a2, b2, None, m, n, kk, first, False, plan.c0 == 8)
+        set_flag(HardEvent.M_MTE1, id_l0)
+    if with_bias:
+        set_flag(HardEvent.M_MTE1, ev.bias)
+    set_flag(HardEvent.M_FIX, ev.c)
+
+
+# ---- the flags of one computing call -------------------------------------------------------------
+
+
+class Events:
+    """The flags a computing call (iterate_all, an iterate loop) uses, with the ids Ascend C's
+    Matmul fixes (ascendc-semantics.md 7.5: M_MTE1 0, 1, 2): slot 0 and 1 of L1 and of L0 and
+    the bias buffers (2) each guarded by a pair of events, L0C by M_FIX / FIX_M 0. The "free"
+    direction is set once at the start, so each buffer's first wait passes, and its last set is
+    waited at the end, so the call leaves no flag behind."""
+
+    l1_0 = l0_0 = c = 0
+    l1_1 = l0_1 = 1
+    bias = 2
+
+    def __init__(self, has_bias):
+        self.ids = (0, 1, 2) if has_bias else (0, 1)
+        for ident in self.ids:
+            set_flag(HardEvent.MTE1_MTE2, ident)
+            set_flag(HardEvent.M_MTE1, ident)
+        set_flag(HardEvent.FIX_M, self.c)
+
+    def finish(self):
+        for ident in self.ids:
+            wait_flag(HardEvent.MTE1_MTE2, ident)
+            wait_flag(HardEvent.M_MTE1, ident)
+        wait_flag(HardEvent.FIX_M, self.c)
+
+
+# ---- L0C -> destination ------------------------------------------------------------------------
+
+
+def _atomic(api_dtype, en_atomic):
+    return {1: set_atomic_add, 2: set_atomic_max, 3: set_atomic_min}[en_atomic]
+
+
+def atomic_on(c_dtype, en_atomic):
+    """Fixpipe's stores accumulate into GM while an atomic mode is set (ascendc-semantics.md
+    5.12): Matmul's enAtomic 1/2/3 = add/max/min."""
+    if en_atomic:
+        _atomic(c_dtype, en_atomic)(c_dtype)
+
+
+def atomic_off(en_atomic):
+    if en_atomic:
+        set_atomic_none()
+
+
+@jit
+def write_block(c_l0, ev, dst, m, n, pitch, quant: ConstExpr):
+    """The block's m x n results, NZ in L0C, to `dst` row-major with `pitch` elements a row,
+    converted as `quant` says (F322F16 for a half C); then L0C is free for the next block."""
+    wait_flag(HardEvent.M_FIX, ev.c)
+    fixpipe(dst, c_l0, FixpipeParamsV220(n, m, (m + 15) // 16 * 16, pitch, quant),
+            FixpipeConfig.cfg_row_major())
+    set_flag(HardEvent.FIX_M, ev.c)
+
+
+@jit
+def skip_block(ev):
+    """A block nobody took still hands L0C back (the FIX pipe passes the flag on)."""
+    wait_flag(HardEvent.M_FIX, ev.c)
+    set_flag(HardEvent.FIX_M, ev.c)
+
+
+def quant_of(c_dtype, acc_dtype):
+    if c_dtype == acc_dtype:
+        return QuantModes.NoQuant
+    if c_dtype == KT.float16:
+        return QuantModes.F322F16
+    if c_dtype == KT.bfloat16:
+        return QuantModes.F322BF16
+    raise TypeError(f"Matmul: C of {c_dtype} from a {acc_dtype} accumulator needs a quant scale "
+                    "(set_quant_scalar / set_quant_vector)")
+
+
+__all__ = []
+_ = kernel_pb2  # the IR types the emitted ops use

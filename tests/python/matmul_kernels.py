@@ -1,0 +1,152 @@
+"""Matmul kernels of the tests, written as pyasc's matmul tutorials and tests write them: a
+TCubeTiling argument, the block located from the tiling, the Matmul run on the cube core of a
+`matmul_cube_only` kernel."""
+from typing import Tuple
+
+import asc
+import asc.runtime.config as config
+
+
+@asc.jit
+def block_offsets(tiling: asc.adv.TCubeTiling, is_trans_a: asc.ConstExpr[bool],
+                  is_trans_b: asc.ConstExpr[bool]) -> Tuple[int, int, int, int, int, int]:
+    """This block's element offsets into A, B, C and the bias, and its tail sizes."""
+    block_idx = asc.get_block_idx()
+    m_blocks = tiling.m.ceildiv(tiling.single_core_m)
+    m_index = block_idx % m_blocks
+    n_index = block_idx // m_blocks
+    offset_a = m_index * tiling.k_a * tiling.single_core_m
+    if is_trans_a:
+        offset_a = m_index * tiling.single_core_m
+    offset_b = n_index * tiling.single_core_n
+    if is_trans_b:
+        offset_b = n_index * tiling.k_b * tiling.single_core_n
+    offset_c = m_index * tiling.n * tiling.single_core_m + n_index * tiling.single_core_n
+    offset_bias = n_index * tiling.single_core_n
+    tail_m = tiling.m - m_index * tiling.single_core_m
+    if tail_m <= 0 or tail_m >= tiling.single_core_m:
+        tail_m = tiling.single_core_m
+    tail_n = tiling.n - n_index * tiling.single_core_n
+    if tail_n <= 0 or tail_n >= tiling.single_core_n:
+        tail_n = tiling.single_core_n
+    return offset_a, offset_b, offset_c, offset_bias, tail_m, tail_n
+
+
+@asc.jit
+def make_matmul(a_dtype, b_dtype, c_dtype, is_trans_a: asc.ConstExpr[bool],
+                is_trans_b: asc.ConstExpr[bool]):
+    return asc.adv.Matmul(
+        a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_dtype, is_trans_a),
+        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_dtype, is_trans_b),
+        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_dtype),
+        bias=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float32))
+
+
+@asc.jit(matmul_cube_only=True)
+def matmul_cube_only_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+                            bias: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
+                            workspace: asc.GlobalAddress, is_trans_a: asc.ConstExpr[bool],
+                            is_trans_b: asc.ConstExpr[bool], en_atomic: asc.ConstExpr[int]):
+    """C = A x B (+ bias where tiling.is_bias) with iterate_all, one single-core block per cube
+    core, tails through set_tail (pyasc's tutorial 04, with the layout as parameters)."""
+    if asc.ascend_is_aic():
+        asc.set_sys_workspace(workspace)
+        offset_a, offset_b, offset_c, offset_bias, tail_m, tail_n = block_offsets(
+            tiling, is_trans_a, is_trans_b)
+        a_global = asc.GlobalTensor()
+        b_global = asc.GlobalTensor()
+        c_global = asc.GlobalTensor()
+        bias_global = asc.GlobalTensor()
+        a_global.set_global_buffer(a + offset_a)
+        b_global.set_global_buffer(b + offset_b)
+        c_global.set_global_buffer(c + offset_c)
+        bias_global.set_global_buffer(bias + offset_bias)
+        pipe = asc.TPipe()
+        matmul = make_matmul(a_global.dtype, b_global.dtype, c_global.dtype, is_trans_a,
+                             is_trans_b)
+        asc.adv.register_matmul(pipe, matmul, tiling)
+        if asc.get_block_idx() < tiling.used_core_num:
+            matmul.set_tensor_a(a_global, is_trans_a)
+            matmul.set_tensor_b(b_global, is_trans_b)
+            if tiling.is_bias:
+                matmul.set_bias(bias_global)
+            matmul.set_tail(tail_m, tail_n, tiling.k_a)
+            matmul.iterate_all(c_global, en_atomic=en_atomic)
+            matmul.end()
+        asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+
+
+@asc.jit(matmul_cube_only=True)
+def matmul_iterate_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+                          blocks: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
+                          workspace: asc.GlobalAddress, sequential: asc.ConstExpr[bool]):
+    """The iterate() loop on the cube core: each base block into its place in C, or (sequential)
+    densely into `blocks`, block `count` at count * base_m * base_n, base_n elements a row."""
+    if asc.ascend_is_aic():
+        offset_a, offset_b, offset_c, offset_bias, tail_m, tail_n = block_offsets(
+            tiling, False, False)
+        a_global = asc.GlobalTensor()
+        b_global = asc.GlobalTensor()
+        c_global = asc.GlobalTensor()
+        blocks_global = asc.GlobalTensor()
+        a_global.set_global_buffer(a + offset_a)
+        b_global.set_global_buffer(b + offset_b)
+        c_global.set_global_buffer(c + offset_c)
+        blocks_global.set_global_buffer(blocks)
+        pipe = asc.TPipe()
+        matmul = asc.adv.Matmul(
+            asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_global.dtype),
+            asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_global.dtype),
+            asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_global.dtype))
+        asc.adv.register_matmul(pipe, workspace, matmul, tiling)
+        matmul.set_tensor_a(a_global)
+        matmul.set_tensor_b(b_global)
+        matmul.set_tail(tail_m, tail_n)
+        with matmul.iterate() as count:
+            if sequential:
+                matmul.get_tensor_c(blocks_global[count * tiling.base_m * tiling.base_n:],
+                                    en_sequential_write=True)
+            else:
+                matmul.get_tensor_c(c_global)
+        matmul.end()
+
+
+@asc.jit(matmul_cube_only=True, kernel_type=config.KernelType.AIC_ONLY)
+def matmul_static_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+                         workspace: asc.GlobalAddress, m: asc.ConstExpr[int],
+                         n: asc.ConstExpr[int], k: asc.ConstExpr[int],
+                         m_tile: asc.ConstExpr[int], n_tile: asc.ConstExpr[int],
+                         base_m: asc.ConstExpr[int], base_n: asc.ConstExpr[int],
+                         mode: asc.ConstExpr):
+    """A constant tiling (pyasc's linear example): the Matmul's config carries the single-core
+    and base shapes, no TCubeTiling; each cube core walks m_tile x n_tile tiles grid-stride,
+    set_org_shape before each, set_tail for the partial ones."""
+    cfg = asc.adv.get_mm_config(asc.adv.MatmulShapeParams(m_tile, n_tile, k, base_m, base_n, 32),
+                                asc.adv.MatmulFuncParams(enable_kdim_reorder_load=False), mode)
+    if asc.ascend_is_aic():
+        pipe = asc.TPipe()
+        matmul = asc.adv.Matmul(
+            asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16),
+            asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16, True),
+            asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16),
+            matmul_config=cfg)
+        asc.adv.register_matmul(pipe, workspace, matmul)
+        m_tiles = (m + m_tile - 1) // m_tile
+        tiles = m_tiles * ((n + n_tile - 1) // n_tile)
+        for tile in asc.range(asc.get_block_idx(), tiles, asc.get_block_num()):
+            row0 = tile % m_tiles * m_tile
+            col0 = tile // m_tiles * n_tile
+            a_global = asc.GlobalTensor()
+            b_global = asc.GlobalTensor()
+            c_global = asc.GlobalTensor()
+            a_global.set_global_buffer(a + row0 * k)
+            b_global.set_global_buffer(b + col0 * k)
+            c_global.set_global_buffer(c + row0 * n + col0)
+            matmul.set_org_shape(m, n, k, k)
+            matmul.set_tensor_a(a_global, False)
+            matmul.set_tensor_b(b_global, True)
+            rows = m - row0
+            cols = n - col0
+            matmul.set_tail(m_tile if rows > m_tile else rows, n_tile if cols > n_tile else cols)
+            matmul.iterate_all(c_global)
+        matmul.end()

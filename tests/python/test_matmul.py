@@ -1,0 +1,180 @@
+"""asc.adv.Matmul on the cube core (asc-api.md 6.1-6.3, 10.5): iterate_all and the iterate()
+loop against numpy for half and float inputs, every layout, tails, bias, atomic accumulation,
+half C, a constant tiling from the config; the setters' runtime semantics; its errors."""
+import numpy as np
+import pytest
+
+import asc
+import asc.lib.runtime as rt
+from asc.codegen.errors import CodegenError
+
+from matmul_kernels import matmul_cube_only_kernel, matmul_iterate_kernel, matmul_static_kernel
+
+WORKSPACE = 16 * 1024 * 1024
+
+
+def _tiling(m, n, k, single=(64, 64), base=(32, 32, 32), bias=True, order=0):
+    sm, sn = single
+    bm, bn, bk = base
+    used = -(-m // sm) * -(-n // sn)
+    return asc.adv.TCubeTiling(used_core_num=used, m=m, n=n, k_a=k, k_b=k, single_core_m=sm,
+                               single_core_n=sn, single_core_k=k, base_m=bm, base_n=bn,
+                               base_k=bk, depth_a1=2, depth_b1=2, step_m=1, step_n=1,
+                               is_bias=int(bias), iterate_order=order)
+
+
+def _operands(m, n, k, dtype, seed, integers=True):
+    rng = np.random.default_rng(seed)
+    draw = ((lambda shape: rng.integers(-5, 5, shape)) if integers
+            else (lambda shape: rng.uniform(-5, 5, shape)))
+    a = draw((m, k)).astype(dtype)
+    b = draw((k, n)).astype(dtype)
+    bias = draw((1, n)).astype(np.float32)
+    return a, b, bias
+
+
+def _run_cube_only(m, n, k, dtype, trans_a=False, trans_b=False, bias=True, en_atomic=0,
+                   c_init=None, integers=True, **tiling_args):
+    a, b, bias_row = _operands(m, n, k, dtype, m * 7 + n * 3 + k, integers)
+    tiling = _tiling(m, n, k, bias=bias, **tiling_args)
+    c = np.zeros((m, n), np.float32) if c_init is None else c_init.copy()
+    ws = np.zeros(WORKSPACE, np.uint8)
+    report = matmul_cube_only_kernel[tiling.used_core_num, rt.current_stream()](
+        np.ascontiguousarray(a.T) if trans_a else a, np.ascontiguousarray(b.T) if trans_b else b,
+        c, bias_row, tiling, ws, trans_a, trans_b, en_atomic)
+    want = a.astype(np.float32) @ b.astype(np.float32)
+    if bias:
+        want = want + bias_row
+    return c, want, report
+
+
+SHAPES = [(64, 64, 64), (128, 128, 64), (77, 45, 33), (130, 200, 300), (16, 16, 16)]
+
+
+@pytest.mark.parametrize("m,n,k", SHAPES)
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+def test_iterate_all_matches_numpy_with_tails_and_bias(device, m, n, k, dtype):
+    c, want, report = _run_cube_only(m, n, k, dtype)
+    np.testing.assert_allclose(c, want, atol=1e-3, rtol=0)
+    assert report.status == "OK"
+
+
+@pytest.mark.parametrize("trans_a,trans_b", [(True, False), (False, True), (True, True)])
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+def test_transposed_operands_read_their_stored_layout(device, trans_a, trans_b, dtype):
+    c, want, _ = _run_cube_only(77, 45, 33, dtype, trans_a, trans_b)
+    np.testing.assert_allclose(c, want, atol=1e-3, rtol=0)
+
+
+def test_float_inputs_multiply_in_float_within_the_tests_tolerance(device):
+    c, want, _ = _run_cube_only(96, 80, 200, np.float32, integers=False)
+    np.testing.assert_allclose(c, want, atol=1e-3, rtol=1e-5)
+
+
+def test_the_tiling_without_bias_leaves_it_out(device):
+    c, want, _ = _run_cube_only(64, 64, 64, np.float16, bias=False)
+    np.testing.assert_allclose(c, want, atol=1e-3, rtol=0)
+
+
+def test_atomic_add_accumulates_into_c(device):
+    start = np.full((64, 96), 2.5, np.float32)
+    c, want, _ = _run_cube_only(64, 96, 64, np.float16, en_atomic=1, c_init=start)
+    np.testing.assert_allclose(c, want + 2.5, atol=1e-3, rtol=0)
+
+
+def test_n_first_order_and_single_block_cores(device):
+    c, want, _ = _run_cube_only(100, 70, 48, np.float16, order=1, single=(128, 128),
+                                base=(48, 32, 16))
+    np.testing.assert_allclose(c, want, atol=1e-3, rtol=0)
+
+
+def _run_iterate(m, n, k, sequential):
+    a, b, _ = _operands(m, n, k, np.float16, 11)
+    tiling = _tiling(m, n, k, single=(m, n), bias=False)
+    c = np.zeros((m, n), np.float32)
+    blocks = np.zeros(-(-m // 32) * -(-n // 32) * 32 * 32, np.float32)
+    ws = np.zeros(WORKSPACE, np.uint8)
+    matmul_iterate_kernel[1, rt.current_stream()](a, b, c, blocks, tiling, ws, sequential)
+    return a.astype(np.float32) @ b.astype(np.float32), c, blocks
+
+
+def test_iterate_delivers_each_block_at_its_place(device):
+    want, c, _ = _run_iterate(96, 64, 48, sequential=False)
+    np.testing.assert_allclose(c, want, atol=1e-3, rtol=0)
+
+
+def test_iterate_counts_blocks_m_first_and_writes_them_densely_in_sequence(device):
+    want, _, blocks = _run_iterate(96, 64, 48, sequential=True)
+    m_iter = 3
+    for count in range(6):
+        mi, ni = count % m_iter, count // m_iter
+        got = blocks[count * 1024:(count + 1) * 1024].reshape(32, 32)
+        np.testing.assert_allclose(got, want[mi * 32:(mi + 1) * 32, ni * 32:(ni + 1) * 32],
+                                   atol=1e-3, rtol=0)
+
+
+@pytest.mark.parametrize("mode", [asc.MatmulConfigMode.CONFIG_NORM,
+                                  asc.MatmulConfigMode.CONFIG_MDL])
+def test_a_constant_tiling_from_the_config_with_org_shape_and_tails(device, mode):
+    m, n, k = 100, 72, 64
+    rng = np.random.default_rng(5)
+    a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
+    w = rng.uniform(-1, 1, (n, k)).astype(np.float16)  # B stored transposed: N x K
+    c = np.zeros((m, n), np.float16)
+    ws = np.zeros(WORKSPACE, np.uint8)
+    matmul_static_kernel[2, rt.current_stream()](a, w, c, ws, m, n, k, 64, 48, 32, 16, mode)
+    want = (a.astype(np.float32) @ w.astype(np.float32).T).astype(np.float16)
+    np.testing.assert_allclose(c.astype(np.float32), want.astype(np.float32), atol=2e-3,
+                               rtol=2e-3)
+
+
+# ---- errors ---------------------------------------------------------------------------------
+
+@asc.jit
+def _mixed_kernel(a: asc.GlobalAddress, tiling: asc.adv.TCubeTiling):
+    pipe = asc.TPipe()
+    mm = asc.adv.Matmul(asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16),
+                        asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16),
+                        asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float32))
+    asc.adv.register_matmul(pipe, a, mm, tiling)
+
+
+@asc.jit(matmul_cube_only=True)
+def _bad_type_kernel(a: asc.GlobalAddress):
+    asc.adv.Matmul(asc.float16, asc.float16, asc.float16)
+
+
+@asc.jit(matmul_cube_only=True)
+def _outside_iterate_kernel(a: asc.GlobalAddress, c: asc.GlobalAddress,
+                            tiling: asc.adv.TCubeTiling):
+    a_global = asc.GlobalTensor()
+    a_global.set_global_buffer(a)
+    c_global = asc.GlobalTensor()
+    c_global.set_global_buffer(c)
+    pipe = asc.TPipe()
+    mm = asc.adv.Matmul(asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16),
+                        asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16),
+                        asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float32))
+    asc.adv.register_matmul(pipe, a, mm, tiling)
+    mm.set_tensor_a(a_global)
+    mm.set_tensor_b(a_global, True)
+    mm.get_tensor_c(c_global)
+
+
+def test_a_matmul_in_a_mixed_kernel_says_what_is_missing_at_the_users_line(device):
+    with pytest.raises(CodegenError) as info:
+        _mixed_kernel[1, rt.current_stream()](np.zeros(16, np.float16), _tiling(16, 16, 16))
+    text = str(info.value)
+    assert "register_matmul" in text and "matmul_cube_only" in text
+
+
+def test_matmul_types_must_be_matmul_types(device):
+    with pytest.raises(CodegenError, match="must be an asc.adv.MatmulType"):
+        _bad_type_kernel[1, rt.current_stream()](np.zeros(16, np.float16))
+
+
+def test_a_transpose_flag_against_the_declared_layout_is_refused(device):
+    with pytest.raises(CodegenError, match="is_trans=False"):
+        _outside_iterate_kernel[1, rt.current_stream()](np.zeros(256, np.float16),
+                                                        np.zeros(256, np.float32),
+                                                        _tiling(16, 16, 16))
