@@ -1,5 +1,5 @@
-// Decoding of structured control flow: for (with loop-carried values) and if, each entering
-// the scopes of its regions so values do not escape them.
+// Decoding of structured control flow: for and while (with loop-carried values) and if, each
+// entering the scopes of its regions so values do not escape them.
 #include "sim/bridge/decode_context.h"
 
 namespace aicore::sim {
@@ -65,6 +65,57 @@ Status DecodeContext::DecodeFor(const ir::ForOp& f, Instr* in) {
   }
   in->aux = static_cast<uint32_t>(p_->fors.size());
   p_->fors.push_back(info);
+  return Status::Ok();
+}
+
+Status DecodeContext::DecodeWhile(const ir::WhileOp& w, Instr* in) {
+  uint32_t depth = region_depth_;
+  in->opcode = Opcode::kWhile;
+  int n = w.init_size();
+  if (w.iter_args_size() != n || w.yields_size() != n || w.results_size() != n) {
+    return OpError("iter_args",
+                   "init, iter_args, yields and results must have the same length "
+                   "(got " +
+                       std::to_string(n) + ", " + std::to_string(w.iter_args_size()) + ", " +
+                       std::to_string(w.yields_size()) + ", " + std::to_string(w.results_size()) +
+                       ")");
+  }
+  std::vector<DType> types(n);
+  for (int i = 0; i < n; ++i) {
+    if (Status u = Use(w.init(i), "init[" + std::to_string(i) + "]", &types[i]); !u.ok()) {
+      return u;
+    }
+  }
+  WhileInfo info;
+  info.body = NewRegion();
+  info.cond = w.cond();
+  info.init = AddSlots(w.init());
+  info.iter_args = AddSlots(w.iter_args());
+  info.yields = AddSlots(w.yields());
+  info.results = AddSlots(w.results());
+  EnterScope();
+  for (int i = 0; i < n; ++i) {
+    if (Status d = Define(w.iter_args(i), types[i], "iter_args[" + std::to_string(i) + "]");
+        !d.ok()) {
+      return d;
+    }
+  }
+  if (Status r = DecodeRegion(w.body(), info.body, depth + 1); !r.ok()) return r;
+  for (int i = 0; i < n; ++i) {
+    if (Status u = UseTyped(w.yields(i), "yields[" + std::to_string(i) + "]", types[i]); !u.ok()) {
+      return u;
+    }
+  }
+  // The condition is the body's: read after its last op, before the scope closes.
+  if (Status u = UseTyped(w.cond(), "cond", DType::kBool); !u.ok()) return u;
+  LeaveScope();
+  for (int i = 0; i < n; ++i) {
+    if (Status d = Define(w.results(i), types[i], "results[" + std::to_string(i) + "]"); !d.ok()) {
+      return d;
+    }
+  }
+  in->aux = static_cast<uint32_t>(p_->whiles.size());
+  p_->whiles.push_back(info);
   return Status::Ok();
 }
 

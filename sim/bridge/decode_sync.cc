@@ -120,6 +120,7 @@ Status DecodeContext::DecodeGmWait(const ir::GmWaitOp& w, Instr* in) {
   in->b = w.value();
   in->c = w.count();
   in->aux = w.stride();
+  in->event = w.any() ? 1 : 0;  // gm_wait: 1 = released when any element compares
   return Status::Ok();
 }
 

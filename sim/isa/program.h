@@ -253,6 +253,12 @@ struct ForInfo {
   SlotSpan init, iter_args, yields, results;
 };
 
+struct WhileInfo {
+  uint32_t body = 0;  // region index
+  uint32_t cond = 0;  // slot of the bool the body defines
+  SlotSpan init, iter_args, yields, results;
+};
+
 struct IfInfo {
   uint32_t cond = 0;
   uint32_t then_region = 0, else_region = 0;
@@ -407,6 +413,7 @@ class Program {
   std::vector<CubeInfo> cube_ops;
   std::vector<ForInfo> fors;
   std::vector<IfInfo> ifs;
+  std::vector<WhileInfo> whiles;
   std::vector<uint32_t> slot_lists;
   uint32_t num_ops = 0;  // total ops, all regions
 

@@ -98,17 +98,25 @@ bool ScalarUnit::ExecGmWait(const Instr& in, Cycle now) {
   }
   int64_t want =
       AsInt64(CastScalar(values_[in.b], ctx_.program.value_dtypes[in.b], in.dtype), in.dtype);
+  bool any = in.event != 0;  // released by one element (a server polling several queues)
+  bool any_holds = false;
   for (int64_t i = 0; i < count; ++i) {
     uint64_t bits = 0;
     std::memcpy(&bits, access.host + i * stride, elem);
     int64_t have = AsInt64(FromElementBits(bits, in.dtype), in.dtype);
-    if (!Holds(in.kind, have, want)) {
+    bool holds = Holds(in.kind, have, want);
+    if (any) {
+      any_holds = any_holds || holds;
+      if (any_holds || i + 1 < count) continue;
+    }
+    if (!holds) {
       // Blocked until a write touches the polled bytes (never a simulated spin).
       ctx_.cross->WatchGm(core_, addr, hi);
       if (wait_ != Wait::kGmWait) wait_since_ = now;
       wait_ = Wait::kGmWait;
       wait_instr_ = &in;
-      gm_wait_state_ = "element " + std::to_string(i) + " (" +
+      gm_wait_state_ = std::string(any ? "no element: the last, " : "element ") +
+                       std::to_string(i) + " (" +
                        RangeText("GM", addr + i * stride, addr + i * stride + elem) + ") holds " +
                        std::to_string(have) + ", and the wait needs " +
                        kCmpText[in.kind < 7 ? in.kind : 0] + " " + std::to_string(want);

@@ -476,6 +476,18 @@ bool ScalarUnit::EnterControl(const Instr& in) {
     }
     return true;
   }
+  if (in.opcode == Opcode::kWhile) {
+    const WhileInfo& wi = program.whiles[in.aux];
+    const uint32_t* init = program.Slots(wi.init);
+    const uint32_t* iter = program.Slots(wi.iter_args);
+    tmp_.clear();
+    for (uint32_t i = 0; i < wi.init.size; ++i) tmp_.push_back(values_[init[i]]);
+    for (uint32_t i = 0; i < wi.iter_args.size; ++i) values_[iter[i]] = tmp_[i];
+    ++frames_.back().pc;
+    Advance(ctx_.config.scalar_op_cycles);
+    frames_.push_back(Frame{wi.body, 0, &in, 0, 0, false});
+    return true;
+  }
   const IfInfo& ii = program.ifs[in.aux];
   bool cond = IsTrue(values_[ii.cond], DType::kBool);
   ++frames_.back().pc;
@@ -513,6 +525,23 @@ bool ScalarUnit::EndRegion() {
     }
     const uint32_t* results = program.Slots(fi.results);
     for (uint32_t i = 0; i < fi.results.size; ++i) values_[results[i]] = tmp_[i];
+    frames_.pop_back();
+    return true;
+  }
+  if (f.owner->opcode == Opcode::kWhile) {
+    const WhileInfo& wi = program.whiles[f.owner->aux];
+    const uint32_t* yields = program.Slots(wi.yields);
+    tmp_.clear();
+    for (uint32_t i = 0; i < wi.yields.size; ++i) tmp_.push_back(values_[yields[i]]);
+    Advance(ctx_.config.scalar_op_cycles);
+    if (IsTrue(values_[wi.cond], DType::kBool)) {
+      const uint32_t* iter = program.Slots(wi.iter_args);
+      for (uint32_t i = 0; i < wi.iter_args.size; ++i) values_[iter[i]] = tmp_[i];
+      f.pc = 0;
+      return true;
+    }
+    const uint32_t* results = program.Slots(wi.results);
+    for (uint32_t i = 0; i < wi.results.size; ++i) values_[results[i]] = tmp_[i];
     frames_.pop_back();
     return true;
   }

@@ -114,11 +114,26 @@ bool CrossCoreSync::Deliver(uint64_t parked, Delivery* landed, const Instr** old
   free_parked_.push_back(parked);
   std::deque<Pending>& p = pending_[Index(landed->core, landed->id)];
   if (p.size() >= max_count_) {
+    if (WrapsOnSibling(*landed)) {
+      // The 4-bit counter wraps: the sixteenth set brings it back to 0 (docs/cross_core.md).
+      p.clear();
+      return true;
+    }
     *oldest = p.front().setter;
     return false;
   }
   p.push_back({landed->setter, landed->mode, landed->from, landed->fired, landed->clock});
   return true;
+}
+
+bool CrossCoreSync::WrapsOnSibling(const Delivery& d) const {
+  // A cube core's mode-2 notifications reach both vector cores of the group; the one that never
+  // waits that id (the sibling of the Matmul client it answers) only counts them. Ascend C's
+  // client drains them modulo 16 (ascendc-semantics.md 7.5): that counter wraps, not faults.
+  const std::deque<Pending>& p = pending_[Index(d.core, d.id)];
+  return d.mode == 2 && places_[d.core].type == CoreType::kAiv &&
+         waited_[Index(d.core, d.id)] == 0 &&
+         std::all_of(p.begin(), p.end(), [](const Pending& x) { return x.mode == 2; });
 }
 
 bool CrossCoreSync::TryWait(uint32_t core, uint32_t id, uint32_t* from, uint64_t* fired) {

@@ -111,6 +111,8 @@ class CrossCoreSync {
   void OnGmWrite(uint64_t lo, uint64_t hi, Cycle now);
 
  private:
+  // A mode-2 set onto a vector core that never waits `id` and is full: its counter wraps.
+  bool WrapsOnSibling(const Delivery& d) const;
   struct Pending {
     const Instr* setter = nullptr;
     uint32_t mode = 0;

@@ -1,4 +1,5 @@
-"""Walking a traced kernel's IR in program order, into for and if regions (test helper)."""
+"""Walking a traced kernel's IR in program order, into for, while and if regions (test
+helper)."""
 
 
 def walk(region):
@@ -8,6 +9,8 @@ def walk(region):
         yield kind, getattr(op, kind), op
         if kind == "for_op":
             yield from walk(op.for_op.body)
+        elif kind == "while_op":
+            yield from walk(op.while_op.body)
         elif kind == "if_op":
             yield from walk(op.if_op.then_region)
             yield from walk(op.if_op.else_region)

@@ -178,3 +178,44 @@ def test_a_transpose_flag_against_the_declared_layout_is_refused(device):
         _outside_iterate_kernel[1, rt.current_stream()](np.zeros(256, np.float16),
                                                         np.zeros(256, np.float32),
                                                         _tiling(16, 16, 16))
+
+
+# ---- with host tiling ---------------------------------------------------------------------------
+
+def _host_tiling(m, n, k, a_dtype, dim, bias, fix_split=None, c_dtype=None):
+    import asc.lib.host as host
+    dt = host.DataType.DT_FLOAT16 if a_dtype == np.float16 else host.DataType.DT_FLOAT
+    tiling_api = host.MultiCoreMatmulTiling(host.get_ascendc_platform())
+    tiling_api.set_a_type(host.TPosition.GM, host.CubeFormat.ND, dt, False)
+    tiling_api.set_b_type(host.TPosition.GM, host.CubeFormat.ND, dt, False)
+    tiling_api.set_c_type(host.TPosition.GM, host.CubeFormat.ND,
+                          c_dtype or host.DataType.DT_FLOAT)
+    tiling_api.set_bias_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT)
+    tiling_api.set_dim(dim)
+    tiling_api.set_org_shape(m, n, k)
+    tiling_api.set_shape(m, n, k)
+    tiling_api.enable_bias(bias)
+    tiling_api.set_buffer_space(-1, -1, -1)
+    if fix_split:
+        tiling_api.set_fix_split(*fix_split)
+    tiling = asc.adv.TCubeTiling()
+    assert tiling_api.get_tiling(tiling) == 0 and tiling.used_core_num > 0
+    return tiling
+
+
+@pytest.mark.parametrize("m,n,k,dtype,dim,bias", [
+    (128, 3072, 64, np.float16, 24, False),   # tutorial 04's shape family, narrower N
+    (200, 136, 72, np.float16, 8, True),
+    (77, 45, 33, np.float32, 4, True),
+    (256, 256, 256, np.float32, 6, False),
+])
+def test_tutorial_cube_only_matmul_with_host_tiling(device, m, n, k, dtype, dim, bias):
+    a, b, bias_row = _operands(m, n, k, dtype, m + n + k, integers=False)
+    tiling = _host_tiling(m, n, k, dtype, dim, bias)
+    c = np.zeros((m, n), np.float32)
+    ws = np.zeros(WORKSPACE, np.uint8)
+    report = matmul_cube_only_kernel[tiling.used_core_num, rt.current_stream()](
+        a, b, c, bias_row, tiling, ws, False, False, 0)
+    want = a.astype(np.float32) @ b.astype(np.float32) + (bias_row if bias else 0)
+    np.testing.assert_allclose(c, want, atol=1e-3, rtol=1e-5)
+    assert report.status == "OK" and report.check.races == 0

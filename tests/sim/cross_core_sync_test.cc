@@ -117,6 +117,9 @@ TEST(CrossCoreSync, ACounterHoldsAtMostMaxCountSets) {
   CrossCoreSync sync(TwoMixGroups(), {4, 2}, 16, 3, false);
   std::vector<CrossCoreSync::Delivery> out;
   std::string fault;
+  // Both vector cores wait for id 7 (nothing pending yet), so both count the sets.
+  EXPECT_FALSE(sync.TryWait(1, 7));
+  EXPECT_FALSE(sync.TryWait(2, 7));
   for (int i = 0; i < 4; ++i) sync.Fire(0, 7, 2, nullptr, &out, &fault);
   int lost = 0;
   for (CrossCoreSync::Delivery& d : out) {
@@ -126,6 +129,27 @@ TEST(CrossCoreSync, ACounterHoldsAtMostMaxCountSets) {
   }
   EXPECT_EQ(lost, 2);  // the fourth set on each vector core
   EXPECT_EQ(sync.Count(1, 7), 3u);
+}
+
+TEST(CrossCoreSync, ACounterOfAVectorCoreThatNeverWaitsWrapsInsteadOfOverflowing) {
+  // The sibling of a Matmul client: the cube's mode-2 notifications for the other vector core
+  // also count here (ascendc-semantics.md 7.5); its 4-bit counter wraps.
+  CrossCoreSync sync(TwoMixGroups(), {4, 2}, 16, 3, false);
+  std::vector<CrossCoreSync::Delivery> out;
+  std::string fault;
+  EXPECT_FALSE(sync.TryWait(1, 7));  // core 1 is the client; core 2 never waits for id 7
+  for (int i = 0; i < 5; ++i) sync.Fire(0, 7, 2, nullptr, &out, &fault);
+  int lost_on_client = 0;
+  for (CrossCoreSync::Delivery& d : out) {
+    CrossCoreSync::Delivery landed;
+    const Instr* oldest = nullptr;
+    if (!sync.Deliver(sync.Park(std::move(d)), &landed, &oldest)) {
+      EXPECT_EQ(landed.core, 1u);
+      ++lost_on_client;
+    }
+  }
+  EXPECT_EQ(lost_on_client, 2);
+  EXPECT_EQ(sync.Count(2, 7), 1u);  // 3 pending, the fourth wraps to 0, the fifth makes 1
 }
 
 TEST(CrossCoreSync, LeftoversSkipMode2SetsOnAVectorCoreThatNeverWaited) {

@@ -314,6 +314,50 @@ class KernelBuilder {
     return results;
   }
 
+  // do { body } while (cond): BeginWhile with the loop-carried `init` values, the body's ops,
+  // EndWhile with the body's yields and its bool `cond`.
+  Loop BeginWhile(const std::vector<uint32_t>& init = {}) {
+    ir::WhileOp* w = AddOp()->mutable_while_op();
+    Loop loop{0, {}};
+    for (uint32_t v : init) {
+      w->add_init(v);
+      uint32_t a = NewValue();
+      w->add_iter_args(a);
+      loop.iter_args.push_back(a);
+    }
+    whiles_.push_back(w);
+    stack_.push_back(w->mutable_body());
+    return loop;
+  }
+  std::vector<uint32_t> EndWhile(uint32_t cond, const std::vector<uint32_t>& yields = {}) {
+    ir::WhileOp* w = whiles_.back();
+    whiles_.pop_back();
+    stack_.pop_back();
+    w->set_cond(cond);
+    std::vector<uint32_t> results;
+    for (uint32_t y : yields) {
+      w->add_yields(y);
+      uint32_t r = NewValue();
+      w->add_results(r);
+      results.push_back(r);
+    }
+    return results;
+  }
+
+  // Blocks until `count` int32 words of GM at `addr`, `stride` bytes apart, compare to `value`
+  // (every one, or with `any` one of them).
+  void GmWait(uint32_t addr, ir::GmWaitOp::Cmp cmp, uint32_t value, uint32_t count, uint32_t stride,
+              bool any) {
+    ir::GmWaitOp* w = AddOp()->mutable_gm_wait();
+    w->set_address(addr);
+    w->set_dtype(ir::DT_INT32);
+    w->set_cmp(cmp);
+    w->set_value(value);
+    w->set_count(count);
+    w->set_stride(stride);
+    w->set_any(any);
+  }
+
   // if (cond) { then } else { else }: BeginIf, ops, Else, ops, EndIf.
   void BeginIf(uint32_t cond) {
     ir::IfOp* f = AddOp()->mutable_if_op();
@@ -375,6 +419,7 @@ class KernelBuilder {
   std::vector<ir::Region*> stack_;
   std::vector<ir::ForOp*> fors_;
   std::vector<ir::IfOp*> ifs_;
+  std::vector<ir::WhileOp*> whiles_;
   uint32_t next_id_ = 1;
   uint32_t line_ = 1;
 };

@@ -40,6 +40,16 @@ def _op_text(op, indent: str, out: list, files) -> None:
             out.append(f"{indent}  yield " + ", ".join(f"%{y}" for y in m.yields))
         out.append(f"{indent}}}")
         return
+    elif kind == "while_op":
+        carried = ", ".join(f"%{a}=%{i}" for a, i in zip(m.iter_args, m.init))
+        res = ", ".join(f"%{r}" for r in m.results)
+        out.append(f"{indent}{res + ' = ' if res else ''}do iter({carried}) {{{loc}")
+        for o in m.body.ops:
+            _op_text(o, indent + "  ", out, files)
+        if m.yields:
+            out.append(f"{indent}  yield " + ", ".join(f"%{y}" for y in m.yields))
+        out.append(f"{indent}}} while %{m.cond}")
+        return
     elif kind == "if_op":
         res = ", ".join(f"%{r}" for r in m.results)
         out.append(f"{indent}{res + ' = ' if res else ''}if %{m.cond} {{{loc}")
