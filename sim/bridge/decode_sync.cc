@@ -121,6 +121,10 @@ Status DecodeContext::DecodeGmWait(const ir::GmWaitOp& w, Instr* in) {
   in->c = w.count();
   in->aux = w.stride();
   in->event = w.any() ? 1 : 0;  // gm_wait: 1 = released when any element compares
+  if (w.result() != 0) {
+    if (Status d = Define(w.result(), DType::kInt32, "result"); !d.ok()) return d;
+    in->result = w.result();
+  }
   return Status::Ok();
 }
 

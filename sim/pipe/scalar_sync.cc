@@ -100,11 +100,13 @@ bool ScalarUnit::ExecGmWait(const Instr& in, Cycle now) {
       AsInt64(CastScalar(values_[in.b], ctx_.program.value_dtypes[in.b], in.dtype), in.dtype);
   bool any = in.event != 0;  // released by one element (a server polling several queues)
   bool any_holds = false;
+  uint32_t held = 0;  // bit i: element i compares (the result, for the first 32 elements)
   for (int64_t i = 0; i < count; ++i) {
     uint64_t bits = 0;
     std::memcpy(&bits, access.host + i * stride, elem);
     int64_t have = AsInt64(FromElementBits(bits, in.dtype), in.dtype);
     bool holds = Holds(in.kind, have, want);
+    if (holds && i < 32) held |= 1u << i;
     if (any) {
       any_holds = any_holds || holds;
       if (any_holds || i + 1 < count) continue;
@@ -128,6 +130,7 @@ bool ScalarUnit::ExecGmWait(const Instr& in, Cycle now) {
     for (uint32_t w : ctx_.gm_check->Writers(addr, hi))
       ctx_.cross->clocks().AcquireCurrent(core_, w);
   }
+  if (in.result != 0) values_[in.result] = CastScalar(IntValue(held), DType::kInt64, DType::kInt32);
   Cycle since = wait_ == Wait::kGmWait ? wait_since_ : now;
   stats_.wait_flag_cycles += (now - since).value();
   wait_ = Wait::kNone;

@@ -150,3 +150,83 @@ def matmul_static_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.Glob
             matmul.set_tail(m_tile if rows > m_tile else rows, n_tile if cols > n_tile else cols)
             matmul.iterate_all(c_global)
         matmul.end()
+
+
+# ---- mixed kernels: the cube core serves its vector cores (pyasc's tutorials 03 and 05) ------
+
+@asc.jit
+def matmul_mix_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+                      tiling: asc.adv.TCubeTiling, workspace: asc.GlobalAddress):
+    """Each vector core asks its cube core for its single-core block of C with iterate_all."""
+    asc.set_sys_workspace(workspace)
+    offset_a, offset_b, offset_c, offset_bias, tail_m, tail_n = block_offsets(tiling, False,
+                                                                              False)
+    a_global = asc.GlobalTensor()
+    b_global = asc.GlobalTensor()
+    c_global = asc.GlobalTensor()
+    a_global.set_global_buffer(a + offset_a)
+    b_global.set_global_buffer(b + offset_b)
+    c_global.set_global_buffer(c + offset_c)
+    pipe = asc.TPipe()
+    matmul = asc.adv.Matmul(
+        a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_global.dtype, False),
+        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_global.dtype, False),
+        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_global.dtype))
+    asc.adv.register_matmul(pipe, matmul, tiling)
+    if asc.get_block_idx() < tiling.used_core_num:
+        matmul.set_tensor_a(a_global, False)
+        matmul.set_tensor_b(b_global, False)
+        matmul.set_tail(tail_m, tail_n)
+        matmul.iterate_all(c_global)
+        matmul.end()
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+
+
+@asc.jit
+def matmul_leakyrelu_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+                            bias: asc.GlobalAddress, alpha: float, tiling: asc.adv.TCubeTiling,
+                            workspace: asc.GlobalAddress):
+    """Each vector core takes its blocks one by one into UB (get_tensor_c), applies leaky_relu
+    and copies the block out with DataCopyParams (pyasc's tutorial 05)."""
+    asc.set_sys_workspace(workspace)
+    offset_a, offset_b, offset_c, offset_bias, tail_m, tail_n = block_offsets(tiling, False,
+                                                                              False)
+    a_global = asc.GlobalTensor()
+    b_global = asc.GlobalTensor()
+    c_global = asc.GlobalTensor()
+    bias_global = asc.GlobalTensor()
+    a_global.set_global_buffer(a + offset_a)
+    b_global.set_global_buffer(b + offset_b)
+    c_global.set_global_buffer(c + offset_c)
+    bias_global.set_global_buffer(bias + offset_bias)
+    size = tiling.base_m * tiling.base_n * c.dtype.sizeof()
+    pipe = asc.TPipe()
+    out_queue = asc.TQue(asc.TPosition.VECOUT, 1)
+    pipe.init_buffer(que=out_queue, num=1, len=size)
+    matmul = asc.adv.Matmul(
+        a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_global.dtype),
+        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_global.dtype),
+        c=asc.adv.MatmulType(asc.TPosition.VECCALC, asc.CubeFormat.ND, c_global.dtype),
+        bias=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, bias_global.dtype))
+    asc.adv.register_matmul(pipe, matmul, tiling)
+    matmul.set_tensor_a(a_global)
+    matmul.set_tensor_b(b_global)
+    matmul.set_bias(bias_global)
+    with matmul.iterate() as count:
+        out = out_queue.alloc_tensor(c.dtype)
+        matmul.get_tensor_c(out, en_sequential_write=True)
+        asc.leaky_relu(out, out, alpha, count=tiling.base_m * tiling.base_n)
+        out_queue.enque(out)
+        out = out_queue.deque(c.dtype)
+        round_m = tiling.single_core_m // tiling.base_m
+        start = count % round_m * tiling.base_m * tiling.n + count // round_m * tiling.base_n
+        params = asc.DataCopyParams(
+            block_count=tiling.base_m,
+            block_len=tiling.base_n * c.dtype.sizeof() // asc.property(asc.DEFAULT_C0_SIZE),
+            src_stride=0,
+            dst_stride=(tiling.n - tiling.base_n) * c.dtype.sizeof() //
+            asc.property(asc.DEFAULT_C0_SIZE))
+        asc.data_copy(c_global[start:], out, repeat_params=params)
+        out_queue.free_tensor(out)
+    matmul.end()
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)

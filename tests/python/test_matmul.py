@@ -130,15 +130,6 @@ def test_a_constant_tiling_from_the_config_with_org_shape_and_tails(device, mode
 
 # ---- errors ---------------------------------------------------------------------------------
 
-@asc.jit
-def _mixed_kernel(a: asc.GlobalAddress, tiling: asc.adv.TCubeTiling):
-    pipe = asc.TPipe()
-    mm = asc.adv.Matmul(asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16),
-                        asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16),
-                        asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float32))
-    asc.adv.register_matmul(pipe, a, mm, tiling)
-
-
 @asc.jit(matmul_cube_only=True)
 def _bad_type_kernel(a: asc.GlobalAddress):
     asc.adv.Matmul(asc.float16, asc.float16, asc.float16)
@@ -159,13 +150,6 @@ def _outside_iterate_kernel(a: asc.GlobalAddress, c: asc.GlobalAddress,
     mm.set_tensor_a(a_global)
     mm.set_tensor_b(a_global, True)
     mm.get_tensor_c(c_global)
-
-
-def test_a_matmul_in_a_mixed_kernel_says_what_is_missing_at_the_users_line(device):
-    with pytest.raises(CodegenError) as info:
-        _mixed_kernel[1, rt.current_stream()](np.zeros(16, np.float16), _tiling(16, 16, 16))
-    text = str(info.value)
-    assert "register_matmul" in text and "matmul_cube_only" in text
 
 
 def test_matmul_types_must_be_matmul_types(device):

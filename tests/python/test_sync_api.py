@@ -151,10 +151,14 @@ def test_mode_2_in_a_vector_only_kernel_is_a_fault_naming_the_kernel_types(devic
 def test_a_sixteenth_pending_set_is_an_overflow_naming_both_sets(device):
     @asc.jit(kernel_type=config.KernelType.MIX_AIC_1_2)
     def flood(x: asc.GlobalAddress):
-        """Written to overflow: 16 sets and no wait."""
+        """Written to overflow: the vector cores wait for flag 4 once, then 16 more sets come
+        and no wait. (Vector cores that never wait for the id only count mode-2 sets, and
+        their counter wraps: test_the_counter_of_a_core_that_never_waits_wraps.)"""
         if asc.ascend_is_aic():
-            for _ in range(16):
+            for _ in range(17):
                 asc.cross_core_set_flag(4, 2, asc.PipeID.PIPE_FIX)
+        else:
+            asc.cross_core_wait_flag(4, 0, asc.PipeID.PIPE_S)
 
     with pytest.raises(KernelFaultError) as info:
         flood[1, rt.current_stream()](np.zeros(8, np.float32), check="warn")
@@ -162,6 +166,23 @@ def test_a_sixteenth_pending_set_is_an_overflow_naming_both_sets(device):
     assert overflow and overflow[0].severity == "ERROR", report.diagnostics
     assert "16th set pending" in overflow[0].message and "oldest pending one" in \
         overflow[0].message and "stops the kernel" in overflow[0].message
+
+
+def test_the_counter_of_a_core_that_never_waits_wraps(device):
+    @asc.jit(kernel_type=config.KernelType.MIX_AIC_1_2)
+    def notify_one(x: asc.GlobalAddress):
+        """The cube core notifies vector core 0 twenty times (mode 2 reaches both vector
+        cores); vector core 1 never waits for that id, as a Matmul client's sibling."""
+        if asc.ascend_is_aic():
+            for _ in range(20):
+                asc.cross_core_set_flag(4, 2, asc.PipeID.PIPE_FIX)
+        elif asc.get_sub_block_idx() == 0:
+            for _ in range(20):
+                asc.cross_core_wait_flag(4, 0, asc.PipeID.PIPE_S)
+
+    report = notify_one[1, rt.current_stream()](np.zeros(8, np.float32))
+    assert report.status == "OK" and not [d for d in report.diagnostics
+                                          if d.kind in ("FLAG_OVERFLOW", "UNMATCHED_FLAG")]
 
 
 def test_a_set_nobody_waits_for_is_unmatched_at_the_end(device):

@@ -67,14 +67,14 @@ TEST(WhileLoop, TheDecoderRefusesYieldsThatDoNotMatchTheCarriedValues) {
   EXPECT_NE(s.message().find("same length"), std::string::npos) << s.message();
 }
 
-// Two int32 words 64 bytes apart; gm_wait for either (any) or both to be non-zero.
+// Two int32 words 64 bytes apart; gm_wait for either (any) or both to be non-zero; its result
+// (which words held) is stored to word 1.
 ir::Kernel PollKernel(bool any) {
   KernelBuilder b("poll", "p.py");
   uint32_t q = b.PointerParam("q", ir::DT_INT32);
-  b.At(3).GmWait(q, ir::GmWaitOp::NE, b.Const(0, ir::DT_INT32), b.Const(2, ir::DT_INT32),
-                 b.Const(64, ir::DT_INT32), any);
-  b.At(4).ScalarStore(KernelBuilder::Gm(q, ir::DT_INT32), b.Const(1, ir::DT_INT32),
-                      b.Const(5, ir::DT_INT32));
+  uint32_t held = b.At(3).GmWait(q, ir::GmWaitOp::NE, b.Const(0, ir::DT_INT32),
+                                 b.Const(2, ir::DT_INT32), b.Const(64, ir::DT_INT32), any);
+  b.At(4).ScalarStore(KernelBuilder::Gm(q, ir::DT_INT32), b.Const(1, ir::DT_INT32), held);
   return b.Build();
 }
 
@@ -92,7 +92,7 @@ TEST(GmWait, TheAnyFormIsReleasedByOneWordAndTheDefaultNeedsEvery) {
     ASSERT_TRUE(r.ok()) << r.status().message();
     if (any) {
       EXPECT_EQ(r->status, LaunchResult::Status::kOk);
-      EXPECT_EQ(Download<int32_t>(device, q, 2)[1], 5);
+      EXPECT_EQ(Download<int32_t>(device, q, 2)[1], 2);  // the result: only element 1 held
     } else {
       // Nothing else runs to write the first word: the wait never ends.
       EXPECT_EQ(r->status, LaunchResult::Status::kDeadlock);

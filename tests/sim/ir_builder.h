@@ -346,9 +346,11 @@ class KernelBuilder {
 
   // Blocks until `count` int32 words of GM at `addr`, `stride` bytes apart, compare to `value`
   // (every one, or with `any` one of them).
-  void GmWait(uint32_t addr, ir::GmWaitOp::Cmp cmp, uint32_t value, uint32_t count, uint32_t stride,
-              bool any) {
+  // Returns the slot of its result: bit i set when element i compared on release.
+  uint32_t GmWait(uint32_t addr, ir::GmWaitOp::Cmp cmp, uint32_t value, uint32_t count,
+                  uint32_t stride, bool any) {
     ir::GmWaitOp* w = AddOp()->mutable_gm_wait();
+    w->set_result(NewValue());
     w->set_address(addr);
     w->set_dtype(ir::DT_INT32);
     w->set_cmp(cmp);
@@ -356,6 +358,7 @@ class KernelBuilder {
     w->set_count(count);
     w->set_stride(stride);
     w->set_any(any);
+    return w->result();
   }
 
   // if (cond) { then } else { else }: BeginIf, ops, Else, ops, EndIf.

@@ -64,6 +64,10 @@ def _is_carryable(x) -> bool:
 class FunctionVisitor:
     """Walks one function body; sub-kernels get their own visitor sharing the builder."""
 
+    # Runtime regions carry the fields of in-place objects (codegen/mutable.py) the code may
+    # change; library sequences only read them.
+    carries_state = True
+
     def __init__(self, builder: IRBuilder, source: FunctionSource, scope: Dict[str, Any],
                  global_ns, options: CodegenOptions, is_kernel: bool, depth: int = 0):
         self.builder = builder
@@ -246,7 +250,7 @@ class FunctionVisitor:
         if_op = self.builder.emit("if_op")
         if_op.cond = cond.id
         branch_scopes = []
-        objects = mutable.live_objects()
+        objects = mutable.live_objects() if self.carries_state else []
         before = [obj._ir_snapshot() for obj in objects]
         branch_states = []
         for stmts, region in ((node.body, if_op.then_region), (node.orelse, if_op.else_region)):
@@ -432,7 +436,7 @@ class FunctionVisitor:
                 fixed.append(name)
 
         inits = [[to_value(v, dtype).id for v, dtype in fields] for _, _, fields in carried]
-        objects = mutable.live_objects()
+        objects = mutable.live_objects() if self.carries_state else []
         state_fields = mutable.carried_fields(objects)
         state_inits = [to_value(obj._get(name), obj._ir_dtype(name)).id
                        for obj, name in state_fields]
@@ -732,6 +736,8 @@ class _LibraryVisitor(FunctionVisitor):
     """Traces a library sub-kernel (the instruction sequences behind asc.adv): its ops keep the
     location of the user's call, as a C++ library inlined into a kernel reports the kernel's
     line, and its exceptions reach the user's line unwrapped."""
+
+    carries_state = False
 
     def _at(self, node):
         pass

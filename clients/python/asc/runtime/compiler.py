@@ -121,6 +121,9 @@ class Compiler:
         kernel.CopyFrom(mod.kernel)
         kernel.name = func_name
         kernel.kernel_type = kernel_type_value(options)
+        if options.kernel_type is None and mod.kernel.kernel_type == kernel_pb2.KERNEL_MIX_AIC_1_2:
+            # A Matmul served by the cube core made the kernel mixed while tracing (6.2).
+            kernel.kernel_type = kernel_pb2.KERNEL_MIX_AIC_1_2
         if options.strip_loc:
             _strip_locations(kernel)
         # asc-api.md 1.1: insert_sync None means "on iff the kernel creates a LocalTensorAuto";
@@ -185,6 +188,9 @@ def trace_module(jit_fn, spec: Specialization, codegen_options: CodegenOptions) 
                 scope[name] = _bind_param(builder, specs[name])
         FunctionVisitor(builder, source, scope, jit_fn.global_ns(), codegen_options,
                         is_kernel=True).run()
+        # What library objects leave open to the kernel's end (a Matmul client's QUIT).
+        for close in reversed(builder.state.get("kernel_closers", [])):
+            close()
         fwk_state.finish_kernel(builder)
         state = builder.state.get("fwk")
         kernel = builder.finish()

@@ -85,17 +85,12 @@ class _Plan:
 
 class _Buffers:
     """The Matmul's memory on its pipe (TBufs): two slots each of A and B in L1 (A1, B1) and in
-    L0A/L0B (A2, B2), one L0C block (CO1), the bias row in C1 and the bias table (C2)."""
+    L0A/L0B (A2, B2) of `a_elems` / `b_elems` elements, one L0C block of `co1_bytes`, and with a
+    bias the row's L1 buffer and the bias table (C2) of `bias_bytes`."""
 
-    def __init__(self, pipe, mm: "Matmul"):
+    def __init__(self, pipe, plan, a_elems, b_elems, co1_bytes, bias_bytes):
         from asc.language.fwk.tque import TBuf
-        plan = mm._plan
-        base_m, base_n, base_k = (to_value(mm._get(n), _I32) for n in ("base_m", "base_n",
-                                                                        "base_k"))
-        m16 = (base_m + 15) // 16 * 16
-        n16 = (base_n + 15) // 16 * 16
-        kp = (base_k + plan.k_align - 1) // plan.k_align * plan.k_align
-        self.a_elems, self.b_elems = m16 * kp, n16 * kp
+        self.a_elems, self.b_elems = a_elems, b_elems
         size = plan.a_dtype.sizeof()
 
         def buffer(position, nbytes, dtype):
@@ -103,11 +98,11 @@ class _Buffers:
             pipe.init_buffer(buf, nbytes)
             return buf.get(dtype)
 
-        self.a1 = buffer(TPosition.A1, self.a_elems * 2 * size, plan.a_dtype)
-        self.b1 = buffer(TPosition.B1, self.b_elems * 2 * size, plan.b_dtype)
-        self.a2 = buffer(TPosition.A2, self.a_elems * 2 * size, plan.a_dtype)
-        self.b2 = buffer(TPosition.B2, self.b_elems * 2 * size, plan.b_dtype)
-        self.co1 = buffer(TPosition.CO1, m16 * n16 * 4, plan.acc_dtype)
+        self.a1 = buffer(TPosition.A1, a_elems * 2 * size, plan.a_dtype)
+        self.b1 = buffer(TPosition.B1, b_elems * 2 * size, plan.b_dtype)
+        self.a2 = buffer(TPosition.A2, a_elems * 2 * size, plan.a_dtype)
+        self.b2 = buffer(TPosition.B2, b_elems * 2 * size, plan.b_dtype)
+        self.co1 = buffer(TPosition.CO1, co1_bytes, plan.acc_dtype)
         self.bias1 = self.bias2 = None
         if plan.has_bias:
             from asc.language.basic.cube_loads import init_const_value
@@ -117,10 +112,50 @@ class _Buffers:
             # The row's L1 buffer: the bias table loads whole 64-byte units and a row's copy
             # fills 32-byte blocks, so it starts zeroed (by MTE2, in order with the copies into
             # it). init_const_value fills A1/B1 tensors, so it is taken as B1 (all are L1).
-            self.bias1 = buffer(TPosition.B1, n16 * 4, KT.float32)
-            self.bias2 = buffer(TPosition.C2, n16 * 4, KT.float32)
-            init_const_value(self.bias1, InitConstValueParams(1, n16 * 4 // 32, 0, 0))
+            self.bias1 = buffer(TPosition.B1, bias_bytes, KT.float32)
+            self.bias2 = buffer(TPosition.C2, bias_bytes, KT.float32)
+            init_const_value(self.bias1, InitConstValueParams(1, bias_bytes // 32, 0, 0))
             pipe_barrier(PipeID.PIPE_MTE2)  # the row copies write the same bytes later
+
+    @classmethod
+    def for_tiling(cls, pipe, mm: "Matmul"):
+        """Sized from the Matmul's base sizes (traced or constant)."""
+        plan = mm._plan
+        base_m, base_n, base_k = (to_value(mm._get(n), _I32) for n in ("base_m", "base_n",
+                                                                        "base_k"))
+        m16 = (base_m + 15) // 16 * 16
+        n16 = (base_n + 15) // 16 * 16
+        kp = (base_k + plan.k_align - 1) // plan.k_align * plan.k_align
+        return cls(pipe, plan, m16 * kp, n16 * kp, m16 * n16 * 4, n16 * 4)
+
+
+def blocks_of(state):
+    """(m_iter, n_iter): base blocks over the single-core region of `state` (a Matmul or a
+    request read by the server)."""
+    single_m, single_n = to_value(state._get("single_m"), _I32), to_value(
+        state._get("single_n"), _I32)
+    base_m, base_n = to_value(state._get("base_m"), _I32), to_value(state._get("base_n"), _I32)
+    return (single_m + base_m - 1) // base_m, (single_n + base_n - 1) // base_n
+
+
+def block_at(state, count, m_iter, n_iter):
+    """(m0, n0, m, n) of base block `count` in the tiling's order (0: M first)."""
+    order_n = to_value(state._get("iterate_order"), _I32) == 1
+    mi = select(order_n, count // n_iter, count % m_iter)
+    ni = select(order_n, count % n_iter, count // m_iter)
+    base_m, base_n = to_value(state._get("base_m"), _I32), to_value(state._get("base_n"), _I32)
+    m0, n0 = mi * base_m, ni * base_n
+    left_m = to_value(state._get("single_m"), _I32) - m0
+    left_n = to_value(state._get("single_n"), _I32) - n0
+    m = select(left_m > base_m, base_m, left_m)
+    n = select(left_n > base_n, base_n, left_n)
+    return m0, n0, m, n
+
+
+def k_steps(state):
+    single_k, base_k = to_value(state._get("single_k"), _I32), to_value(state._get("base_k"),
+                                                                        _I32)
+    return (single_k + base_k - 1) // base_k
 
 
 def _check_type(name, value):
@@ -165,6 +200,7 @@ class Matmul(TracedState):
         self._pipe = None
         self._block = None  # the base block of the running iterate() body
         self._ended = False
+        self._client = None  # a vector core of a mixed kernel: requests go to the cube core
         for field in ("a_addr", "b_addr", "bias_addr"):
             self._declare(field, _GM_ADDR, 0)
         self._declare("a_set", _BOOL, False)
@@ -207,8 +243,8 @@ class Matmul(TracedState):
         self._setup_queues()
 
     def _setup_queues(self):
-        if self._buffers is None and self._pipe is not None:
-            self._buffers = _Buffers(self._pipe, self)
+        if self._buffers is None and self._pipe is not None and self._client is None:
+            self._buffers = _Buffers.for_tiling(self._pipe, self)
 
     # ---- operands -------------------------------------------------------------------------------
 
@@ -338,31 +374,12 @@ class Matmul(TracedState):
         self._setup_queues()
 
     def _blocks(self):
-        """(m_iter, n_iter) over the current single-core region."""
-        single_m, single_n = to_value(self._get("single_m"), _I32), to_value(
-            self._get("single_n"), _I32)
-        base_m, base_n = to_value(self._get("base_m"), _I32), to_value(self._get("base_n"), _I32)
-        return (single_m + base_m - 1) // base_m, (single_n + base_n - 1) // base_n
-
-    def _block_at(self, count, m_iter, n_iter):
-        """(m0, n0, m, n) of base block `count` in the tiling's order (0: M first)."""
-        order_n = to_value(self._get("iterate_order"), _I32) == 1
-        mi = select(order_n, count // n_iter, count % m_iter)
-        ni = select(order_n, count % n_iter, count // m_iter)
-        base_m, base_n = to_value(self._get("base_m"), _I32), to_value(self._get("base_n"), _I32)
-        m0, n0 = mi * base_m, ni * base_n
-        left_m = to_value(self._get("single_m"), _I32) - m0
-        left_n = to_value(self._get("single_n"), _I32) - n0
-        m = select(left_m > base_m, base_m, left_m)
-        n = select(left_n > base_n, base_n, left_n)
-        return m0, n0, m, n
+        return blocks_of(self)
 
     def _compute(self, count, m_iter, n_iter):
         """Base block `count` into L0C; K steps number from count * k_iter (the L1/L0 slot)."""
-        m0, n0, m, n = self._block_at(count, m_iter, n_iter)
-        single_k, base_k = to_value(self._get("single_k"), _I32), to_value(self._get("base_k"),
-                                                                            _I32)
-        step0 = count * ((single_k + base_k - 1) // base_k)
+        m0, n0, m, n = block_at(self, count, m_iter, n_iter)
+        step0 = count * k_steps(self)
         inline_library(ops.compute_block, self, self._buffers, self._events, m0, n0, m, n,
                        step0)
         return self._buffers.co1, m0, n0, m, n
@@ -391,15 +408,94 @@ class Matmul(TracedState):
     def _write(self, c_l0, dst, m, n, pitch):
         inline_library(ops.write_block, c_l0, self._events, dst, m, n, pitch, self._plan.quant)
 
+    # ---- the client side of a mixed kernel (docs/matmul.md, "Mixed kernels") ------------------
+
+    def _request(self, count=0, flags=0, c_addr=0, c_pitch=0):
+        """A request's fields: every setting, so the server keeps no state between requests."""
+        values = {name: self._get(name) for name in (
+            "a_addr", "b_addr", "bias_addr", "org_m", "org_n", "org_ka", "org_kb", "single_m",
+            "single_n", "single_k", "base_m", "base_n", "base_k", "iterate_order")}
+        bias = select(to_value(self._get("bias_on"), _BOOL), 1, 0) if self._plan.has_bias \
+            else 0
+        values.update(count=count, c_addr=c_addr, c_pitch=c_pitch,
+                      flags=to_value(flags, _I32) | to_value(bias, _I32))
+        return values
+
+    @staticmethod
+    def _flags(en_atomic=0, sync=False, last=None, skip=False):
+        from asc.language.adv import kfc
+        word = en_atomic << kfc.FLAG_ATOMIC_SHIFT
+        word |= kfc.FLAG_SYNC if sync else 0
+        word |= kfc.FLAG_SKIP if skip else 0
+        if last is None:
+            return word
+        return to_value(word, _I32) | select(last, kfc.FLAG_LAST, 0)
+
+    def _client_c(self, api, tensor, m0, n0, sequential):
+        """(GM address the server writes the block to, its row pitch)."""
+        from asc.language.adv import kfc
+        if isinstance(tensor, LocalTensor):
+            if not sequential:
+                raise NotSupportedError(f"asc.adv.Matmul.{api} into a local tensor without "
+                                        "en_sequential_write=True (a block at its place in a UB "
+                                        "C matrix)")
+            if tensor.dtype != self.c_type.dtype:
+                raise TypeError(f"Matmul.{api}(): the destination holds {tensor.dtype} but "
+                                f"the C MatmulType says {self.c_type.dtype}")
+            client = self._client
+            return (kfc.ub_mirror_address(client.workspace, client.aiv, tensor.get_phy_addr()),
+                    to_value(self._get("base_n"), _I32))
+        self._check_c(api, tensor)
+        if sequential:
+            return tensor._addr, to_value(self._get("base_n"), _I32)
+        pitch = to_value(self._get("org_n"), _I32)
+        return tensor[m0 * pitch + n0:]._addr, pitch
+
+    def _client_iterate_all(self, tensor, en_atomic, sync):
+        from asc.language.adv import kfc
+        self._check_c("iterate_all", tensor)
+        pitch = to_value(self._get("org_n"), _I32)
+        self._client.post(kfc.ITERATE_ALL, 0, self._request(
+            flags=self._flags(en_atomic, sync=True), c_addr=tensor._addr, c_pitch=pitch))
+        if sync:
+            self._client.wait(0)
+        else:
+            self._pending_all = True
+
+    def _client_deliver(self, tensor, en_atomic, sequential):
+        """GET_TENSOR_C for the current block; the copy GM mirror -> UB for a UB destination."""
+        from asc.language.adv import kfc
+        count, last, m0, n0, m, n = self._block
+        c_addr, pitch = self._client_c("get_tensor_c", tensor, m0, n0, sequential)
+        self._client.post(kfc.GET_TENSOR_C, 0, self._request(
+            count, self._flags(en_atomic, last=last), c_addr, pitch))
+        self._client.wait(0)
+        if isinstance(tensor, LocalTensor):
+            from asc.language.basic.data_copy import data_copy
+            from asc.language.basic.sync import set_flag, wait_flag
+            from asc.language.core.enums import HardEvent
+            mirror = GlobalTensor._make(c_addr, tensor.dtype, None)
+            data_copy(tensor, mirror, m * to_value(self._get("base_n"), _I32))
+            event = self._client.pipe.fetch_event_id(HardEvent.MTE2_V)
+            set_flag(HardEvent.MTE2_V, event)
+            wait_flag(HardEvent.MTE2_V, event)
+
+    # ---- computing calls ------------------------------------------------------------------------
+
     def iterate_all(self, tensor, en_atomic=0, sync=True, en_sequential_write=None,
                     wait_iterate_all=None, fake_msg=None) -> None:
         """The whole single_m x single_n region, block by block, into `tensor` (the GM view of C
         at the region's origin, row pitch org N)."""
-        from asc.language.core.utils import range as asc_range  # noqa: F401 - loop helper
         tensor = ConstExpr.unwrap(tensor)
-        self._check_c("iterate_all", tensor)
         en_atomic = _atomic_arg("iterate_all", en_atomic)
+        sync = ConstExpr.unwrap(sync)
+        if not isinstance(sync, bool):
+            raise TypeError("Matmul.iterate_all(): sync must be a Python bool")
         self._ready("iterate_all")
+        if self._client is not None:
+            self._client_iterate_all(tensor, en_atomic, sync)
+            return
+        self._check_c("iterate_all", tensor)
         m_iter, n_iter = self._blocks()
         pitch = to_value(self._get("org_n"), _I32)
         ops.atomic_on(self.c_type.dtype, en_atomic)
@@ -411,7 +507,11 @@ class Matmul(TracedState):
         ops.atomic_off(en_atomic)
 
     def wait_iterate_all(self) -> None:
-        """The synchronous Matmul on the cube core has finished when iterate_all returns."""
+        """After an asynchronous iterate_all of a vector core: wait for the server's
+        notification. On the cube core the Matmul has finished when iterate_all returns."""
+        if self._client is not None and getattr(self, "_pending_all", False):
+            self._client.wait(0)
+            self._pending_all = False
 
     def iterate(self, en_partial_sum=False, sync=True, local_c_matrix=None):
         """`with mm.iterate() as count:` runs its body once per base block, `count` 0, 1, ...;
@@ -432,14 +532,18 @@ class Matmul(TracedState):
             raise RuntimeError("Matmul.get_tensor_c(): call it inside `with mm.iterate() as "
                                "count:`; outside it there is no current block")
         tensor = ConstExpr.unwrap(tensor)
-        self._check_c("get_tensor_c", tensor)
         en_atomic = _atomic_arg("get_tensor_c", en_atomic)
         sequential = ConstExpr.unwrap(en_sequential_write)
         if isinstance(sequential, PlainValue):
             raise TypeError("Matmul.get_tensor_c(): en_sequential_write must be a Python bool")
-        c_l0, m0, n0, m, n = self._block
         if self._block_written:
             raise RuntimeError("Matmul.get_tensor_c(): the block was delivered already")
+        if self._client is not None:
+            self._client_deliver(tensor, en_atomic, sequential)
+            self._block_written = True
+            return
+        self._check_c("get_tensor_c", tensor)
+        c_l0, m0, n0, m, n = self._block
         ops.atomic_on(self.c_type.dtype, en_atomic)
         if sequential:
             self._write(c_l0, tensor, m, n, to_value(self._get("base_n"), _I32))
@@ -450,7 +554,11 @@ class Matmul(TracedState):
         self._block_written = True
 
     def end(self) -> None:
-        """Release the Matmul's resources (its buffers stay the pipe's)."""
+        """Release the Matmul's resources (its buffers stay the pipe's); a vector core tells its
+        server (END)."""
+        if self._client is not None:
+            from asc.language.adv import kfc
+            self._client.post(kfc.END, 0, self._request())
         self._ended = True
 
 
@@ -465,53 +573,86 @@ class _IterateLoop:
     def __enter__(self):
         mm = self.mm
         m_iter, n_iter = mm._blocks()
-        self._snapshot = mm._ir_snapshot()
-        mm._begin()
-        self._loop = _runtime_loop(m_iter * n_iter)
+        client = mm._client
+        if client is None:
+            mm._begin()
+        self._loop = _runtime_loop(m_iter * n_iter, carry=True)
         count = self._loop.__enter__()
-        mm._block = mm._compute(count, m_iter, n_iter)
+        if client is None:
+            mm._block = mm._compute(count, m_iter, n_iter)
+        else:
+            from asc.language.adv import kfc
+            last = count == m_iter * n_iter - 1
+            client.post(kfc.ITERATE, 0, mm._request(count, mm._flags(last=last)))
+            mm._block = (count, last) + block_at(mm, count, m_iter, n_iter)
         mm._block_written = False
         return count
 
     def __exit__(self, exc_type, exc, tb):
         mm = self.mm
         if exc_type is None and not mm._block_written:
-            inline_library(ops.skip_block, mm._events)
+            if mm._client is None:
+                inline_library(ops.skip_block, mm._events)
+            else:
+                from asc.language.adv import kfc
+                count, last = mm._block[:2]
+                mm._client.post(kfc.GET_TENSOR_C, 0, mm._request(
+                    count, mm._flags(last=last, skip=True)))
         mm._block = None
         result = self._loop.__exit__(exc_type, exc, tb)
-        if exc_type is None:
+        if exc_type is None and mm._client is None:
             mm._finish()
-        # Settings changed inside the body do not outlive it (its values are the loop's).
-        mm._ir_restore(self._snapshot)
         return result
 
 
 class _runtime_loop:
-    """A ForOp 0 .. trips emitted from library code: `with _runtime_loop(n) as i:`."""
+    """A ForOp 0 .. trips emitted from library code: `with _runtime_loop(n) as i:`. With
+    `carry`, the fields of in-place objects (codegen/mutable.py) are loop-carried, as a user's
+    loop carries them (the iterate() body is the user's code, and a vector core's ring index
+    advances in it); without, the body must leave them as they were (library sequences)."""
 
-    def __init__(self, trips):
+    def __init__(self, trips, carry=False):
         self.trips = trips
+        self.carry = carry
 
     def __enter__(self):
         from asc.codegen import mutable
         builder = require_builder("Matmul")
-        # The loop carries nothing: what its body changes stays in its body.
         self._objects = mutable.live_objects()
         self._snapshots = [obj._ir_snapshot() for obj in self._objects]
+        self._fields = mutable.carried_fields(self._objects) if self.carry else []
+        inits = [to_value(obj._get(name), obj._ir_dtype(name)).id for obj, name in self._fields]
         op = builder.emit("for_op")
         op.lower = to_value(0, _I32).id
         op.upper = to_value(self.trips, _I32).id
         op.step = to_value(1, _I32).id
         op.dtype = _I32.to_ir()
         op.induction = builder.new_value()
+        for (obj, name), init in zip(self._fields, inits):
+            arg = PlainValue(builder.new_value(), obj._ir_dtype(name))
+            op.init.append(init)
+            op.iter_args.append(arg.id)
+            obj._put(name, arg)
+        self._op = op
         self._region = builder.region(op.body)
         self._region.__enter__()
         return PlainValue(op.induction, _I32)
 
     def __exit__(self, exc_type, exc, tb):
+        builder = require_builder("Matmul")
+        op = self._op
+        if exc_type is None:
+            for obj, name in self._fields:
+                op.yields.append(to_value(obj._get(name), obj._ir_dtype(name)).id)
+        result = self._region.__exit__(exc_type, exc, tb)
         for obj, snapshot in zip(self._objects, self._snapshots):
             obj._ir_restore(snapshot)
-        return self._region.__exit__(exc_type, exc, tb)
+        if exc_type is None:
+            for obj, name in self._fields:
+                value = PlainValue(builder.new_value(), obj._ir_dtype(name))
+                op.results.append(value.id)
+                obj._put(name, value)
+        return result
 
 
 def _atomic_arg(api, en_atomic):
@@ -553,17 +694,56 @@ def register_matmul(pipe, *args, **kwargs) -> None:
     builder = require_builder(api)
     options = builder.state.get("compile_options")
     cube_only = bool(getattr(options, "matmul_cube_only", False))
-    if not (cube_only or matmul.config.enable_mix_dual_master):
-        raise NotSupportedError(
-            "asc.adv.Matmul in a mixed kernel (the cube core serving its vector cores through "
-            "KFC messages, ascendc-semantics.md 7.4-7.5); use @asc.jit(matmul_cube_only=True) "
-            "and guard the Matmul with `if asc.ascend_is_aic():`")
     matmul._pipe = pipe
     matmul._workspace = workspace
+    if not (cube_only or matmul.config.enable_mix_dual_master):
+        _serve_from_the_cube_core(builder, options, pipe, workspace, matmul)
     if tiling is not None:
         matmul.init(tiling)
     elif matmul._constant:
         matmul._setup_queues()
+
+
+def _serve_from_the_cube_core(builder, options, pipe, workspace, matmul):
+    """A mixed kernel (asc-api.md 6.2): from here on the cube core of each group runs the message
+    server and leaves the kernel; the rest of the body runs on the vector cores, whose Matmul
+    calls become requests. Emitted as `if is_aic: <server> else: <rest of the kernel>`, the else
+    region staying open until the kernel ends, where each vector core quits."""
+    from asc._proto import kernel_pb2
+    from asc.language.adv import kfc
+    from asc.language.basic.sys_var import ascend_is_aic
+    from asc.language.basic.system import get_sys_workspace
+    explicit = getattr(options, "kernel_type", None)
+    if explicit is not None and explicit.value != kernel_pb2.KERNEL_MIX_AIC_1_2:
+        raise ValueError(f"register_matmul(): a Matmul served by the cube core needs a "
+                         f"MIX_AIC_1_2 kernel, but kernel_type={explicit.name}; use "
+                         "matmul_cube_only=True to run it on the cube core alone")
+    if builder.depth != 1:
+        raise NotSupportedError("register_matmul() inside a runtime if or loop of a mixed "
+                                "kernel (the cube core leaves the kernel there to serve)")
+    if builder.state.get("matmul_server") is not None:
+        raise NotSupportedError("a second asc.adv.Matmul served by the cube core of a mixed "
+                                "kernel (one server object per kernel in this build)")
+    if workspace is None:
+        workspace = get_sys_workspace()
+    address = workspace._addr
+    builder.kernel.kernel_type = kernel_pb2.KERNEL_MIX_AIC_1_2
+    is_aic = to_value(ascend_is_aic(), _BOOL)
+    op = builder.emit("if_op")
+    op.cond = is_aic.id
+    with builder.region(op.then_region):
+        server = kfc.Server(matmul, pipe, address, 0)
+        server.run()
+    builder.state["matmul_server"] = server
+    rest = builder.region(op.else_region)
+    rest.__enter__()
+    matmul._client = kfc.Client(pipe, address)
+
+    def close():
+        matmul._client.quit()
+        rest.__exit__(None, None, None)
+
+    builder.state.setdefault("kernel_closers", []).append(close)
 
 
 _ = (Optional, TCubeTiling)

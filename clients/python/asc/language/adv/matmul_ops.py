@@ -193,8 +193,10 @@ class Events:
     l1_1 = l0_1 = 1
     bias = 2
 
-    def __init__(self, has_bias):
+    def __init__(self, has_bias, preset=True):
         self.ids = (0, 1, 2) if has_bias else (0, 1)
+        if not preset:  # the flags of a call that started earlier (a server's ITERATE)
+            return
         for ident in self.ids:
             set_flag(HardEvent.MTE1_MTE2, ident)
             set_flag(HardEvent.M_MTE1, ident)

@@ -46,9 +46,11 @@ def _emit_if(cond, then_fn, else_fn=None):
             else_fn()
 
 
-def gm_wait(gm: GlobalTensor, value, cmp=_CMP.GE, count=1, stride_bytes=0, api="gm_wait"):
+def gm_wait(gm: GlobalTensor, value, cmp=_CMP.GE, count=1, stride_bytes=0, api="gm_wait",
+            any_of=False, want_result=False):
     """Blocks the scalar unit until each of `count` int32 words of `gm`, stride_bytes apart,
-    compares to `value` as `cmp` says."""
+    compares to `value` as `cmp` says (with `any_of`, until one of them does). With
+    `want_result`, returns an int32 whose bit i says element i compared on release."""
     builder = require_builder(api)
     op = builder.emit("gm_wait")
     op.address = to_value(gm._addr, KnownTypes.uint64).id
@@ -57,6 +59,13 @@ def gm_wait(gm: GlobalTensor, value, cmp=_CMP.GE, count=1, stride_bytes=0, api="
     op.value = to_value(value, KnownTypes.int32).id
     op.count = to_value(count, KnownTypes.int32).id
     op.stride = to_value(stride_bytes, KnownTypes.int32).id
+    op.any = bool(any_of)
+    if want_result:
+        from asc.language.core.ir_value import PlainValue
+        result = PlainValue(builder.new_value(), KnownTypes.int32)
+        op.result = result.id
+        return result
+    return None
 
 
 def _nonzero_or(value, fallback):

@@ -1,0 +1,123 @@
+"""asc.adv.Matmul in a mixed kernel (asc-api.md 6.2; ascendc-semantics.md 7.4-7.5): the vector
+cores post requests into the GM workspace, their cube core serves them and notifies with mode-2
+cross-core flags; pyasc's tutorials 03 (iterate_all to GM) and 05 (block by block into UB,
+leaky_relu, copied out) with host tilings, against numpy."""
+import numpy as np
+import pytest
+
+import asc
+import asc.lib.host as host
+import asc.lib.runtime as rt
+import asc.runtime.config as config
+from asc.codegen.errors import CodegenError
+
+from matmul_kernels import matmul_leakyrelu_kernel, matmul_mix_kernel
+
+WORKSPACE = 16 * 1024 * 1024
+
+
+def _tiling(m, n, k, dtype, dim, c_position, bias, fix_split=None):
+    dt = host.DataType.DT_FLOAT16 if dtype == np.float16 else host.DataType.DT_FLOAT
+    api = host.MultiCoreMatmulTiling(host.get_ascendc_platform())
+    api.set_a_type(host.TPosition.GM, host.CubeFormat.ND, dt, False)
+    api.set_b_type(host.TPosition.GM, host.CubeFormat.ND, dt, False)
+    api.set_c_type(c_position, host.CubeFormat.ND, host.DataType.DT_FLOAT)
+    api.set_bias_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT)
+    api.set_dim(dim)
+    api.set_org_shape(m, n, k)
+    api.set_shape(m, n, k)
+    api.enable_bias(bias)
+    api.set_traverse(host.MatrixTraverse.FIRSTM)
+    if fix_split:
+        api.set_fix_split(*fix_split)
+    api.set_buffer_space(-1, -1, -1)
+    tiling = asc.adv.TCubeTiling()
+    assert api.get_tiling(tiling) == 0 and tiling.used_core_num > 0
+    return tiling
+
+
+def _operands(m, n, k, dtype, seed):
+    rng = np.random.default_rng(seed)
+    return (rng.integers(-5, 5, (m, k)).astype(dtype), rng.integers(-5, 5, (k, n)).astype(dtype),
+            rng.integers(-5, 5, (1, n)).astype(np.float32))
+
+
+@pytest.mark.parametrize("m,n,k,dtype,dim", [
+    (512, 1024, 512, np.float16, 48),   # tutorial 03's problem on 24 groups
+    (130, 70, 100, np.float16, 6),
+    (96, 80, 48, np.float32, 4),
+])
+def test_vector_cores_get_their_blocks_from_the_cube_core_with_iterate_all(device, m, n, k,
+                                                                         dtype, dim):
+    a, b, _ = _operands(m, n, k, dtype, m + n)
+    tiling = _tiling(m, n, k, dtype, dim, host.TPosition.GM, False)
+    c = np.zeros((m, n), np.float32)
+    groups = (tiling.used_core_num + 1) // 2
+    report = matmul_mix_kernel[groups, rt.current_stream()](a, b, c, tiling,
+                                                           np.zeros(WORKSPACE, np.uint8))
+    np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32), atol=1e-3)
+    assert report.status == "OK" and report.check.races == 0
+    types = sorted(core.core_type for core in report.cores)
+    assert types.count("aic") == groups and types.count("aiv") == 2 * groups
+
+
+def _leaky(x, alpha):
+    return np.where(x >= 0, x, x * alpha)
+
+
+@pytest.mark.parametrize("m,n,k,split", [
+    (1024, 640, 256, (256, 128, -1)),   # tutorial 05 as it stands
+    (128, 96, 64, (32, 32, -1)),
+])
+def test_blocks_reach_the_vector_cores_ub_through_the_workspace_mirror(device, m, n, k, split):
+    a, b, bias = _operands(m, n, k, np.float16, k)
+    tiling = _tiling(m, n, k, np.float16, 2, host.TPosition.VECCALC, True, split)
+    c = np.zeros((m, n), np.float32)
+    report = matmul_leakyrelu_kernel[tiling.used_core_num // 2, rt.current_stream()](
+        a, b, c, bias, 0.001, tiling, np.zeros(WORKSPACE, np.uint8))
+    want = _leaky(a.astype(np.float32) @ b.astype(np.float32) + bias, np.float32(0.001))
+    np.testing.assert_allclose(c, want, atol=1e-3, rtol=1e-6)
+    assert report.status == "OK" and report.check.races == 0
+
+
+def test_the_server_and_clients_leave_no_flag_or_message_behind(device):
+    m, n, k = 128, 96, 64
+    a, b, bias = _operands(m, n, k, np.float16, 3)
+    tiling = _tiling(m, n, k, np.float16, 2, host.TPosition.VECCALC, True, (32, 32, -1))
+    ws = np.zeros(WORKSPACE, np.uint8)
+    c = np.zeros((m, n), np.float32)
+    report = matmul_leakyrelu_kernel[1, rt.current_stream()](a, b, c, bias, 0.001, tiling, ws)
+    assert report.diagnostics == [] or all(d.kind != "UNMATCHED_FLAG"
+                                           for d in report.diagnostics)
+    # Every request the server took was freed: no head word of either ring is left valid.
+    heads = ws[:2 * 2 * 64 * 128].view(np.uint32).reshape(2, 2, 64, 32)[:, 0, :, 0]
+    assert not heads.any()
+
+
+@asc.jit(kernel_type=config.KernelType.AIC_ONLY)
+def _aic_only_kernel(a: asc.GlobalAddress, tiling: asc.adv.TCubeTiling):
+    pipe = asc.TPipe()
+    mm = asc.adv.Matmul(asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16),
+                        asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16),
+                        asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float32))
+    asc.adv.register_matmul(pipe, a, mm, tiling)
+
+
+@asc.jit
+def _nested_kernel(a: asc.GlobalAddress, tiling: asc.adv.TCubeTiling, n: int):
+    pipe = asc.TPipe()
+    mm = asc.adv.Matmul(asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16),
+                        asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16),
+                        asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float32))
+    if n > 0:
+        asc.adv.register_matmul(pipe, a, mm, tiling)
+
+
+def test_a_served_matmul_in_a_kernel_without_vector_cores_is_refused(device):
+    with pytest.raises(CodegenError, match="MIX_AIC_1_2.*matmul_cube_only"):
+        _aic_only_kernel[1, rt.current_stream()](np.zeros(64, np.uint8), asc.adv.TCubeTiling())
+
+
+def test_register_matmul_of_a_mixed_kernel_stays_at_the_top_level(device):
+    with pytest.raises(CodegenError, match="inside a runtime if or loop"):
+        _nested_kernel[1, rt.current_stream()](np.zeros(64, np.uint8), asc.adv.TCubeTiling(), 1)
