@@ -230,3 +230,62 @@ def matmul_leakyrelu_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.G
         out_queue.free_tensor(out)
     matmul.end()
     asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+
+
+@asc.jit
+def matmul_batch_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+                        tiling: asc.adv.TCubeTiling, workspace: asc.GlobalAddress,
+                        batch_a: asc.ConstExpr[int], batch_b: asc.ConstExpr[int]):
+    """iterate_batch in a mixed kernel (pyasc's generalization test): NORMAL layouts, the
+    batches back to back; the first vector core of the launch asks for them all."""
+    asc.set_sys_workspace(workspace)
+    tiling.share_l1_size = asc.property(asc.TOTAL_L1_SIZE)
+    tiling.share_l0c_size = asc.property(asc.TOTAL_L0C_SIZE)
+    a_global = asc.GlobalTensor()
+    b_global = asc.GlobalTensor()
+    c_global = asc.GlobalTensor()
+    a_global.set_global_buffer(a)
+    b_global.set_global_buffer(b)
+    c_global.set_global_buffer(c)
+    pipe = asc.TPipe()
+    matmul = asc.adv.Matmul(
+        a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_global.dtype, False,
+                             asc.LayoutMode.NORMAL),
+        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_global.dtype, False,
+                             asc.LayoutMode.NORMAL),
+        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_global.dtype, False,
+                             asc.LayoutMode.NORMAL))
+    asc.adv.register_matmul(pipe, matmul, tiling)
+    if asc.get_block_idx() == 0:
+        matmul.set_tensor_a(a_global)
+        matmul.set_tensor_b(b_global)
+        matmul.iterate_batch(c_global, batch_a, batch_b, False)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+
+
+@asc.jit(matmul_cube_only=True)
+def matmul_batch_cube_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+                             tiling: asc.adv.TCubeTiling, batch_a: asc.ConstExpr[int],
+                             batch_b: asc.ConstExpr[int]):
+    """The cube-only form: set_batch_num, then iterate_batch(c, en_partial_sum, en_atomic,
+    en_sequential_write)."""
+    if asc.ascend_is_aic():
+        a_global = asc.GlobalTensor()
+        b_global = asc.GlobalTensor()
+        c_global = asc.GlobalTensor()
+        a_global.set_global_buffer(a)
+        b_global.set_global_buffer(b)
+        c_global.set_global_buffer(c)
+        pipe = asc.TPipe()
+        matmul = asc.adv.Matmul(
+            asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_global.dtype, False,
+                               asc.LayoutMode.NORMAL),
+            asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_global.dtype, False,
+                               asc.LayoutMode.NORMAL),
+            asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_global.dtype))
+        asc.adv.register_matmul(pipe, matmul, tiling)
+        matmul.set_tensor_a(a_global)
+        matmul.set_tensor_b(b_global)
+        matmul.set_batch_num(batch_a, batch_b)
+        matmul.iterate_batch(c_global, False, 0, False)
+        matmul.end()

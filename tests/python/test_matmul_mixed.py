@@ -11,7 +11,8 @@ import asc.lib.runtime as rt
 import asc.runtime.config as config
 from asc.codegen.errors import CodegenError
 
-from matmul_kernels import matmul_leakyrelu_kernel, matmul_mix_kernel
+from matmul_kernels import (matmul_batch_cube_kernel, matmul_batch_kernel,
+                            matmul_leakyrelu_kernel, matmul_mix_kernel)
 
 WORKSPACE = 16 * 1024 * 1024
 
@@ -121,3 +122,62 @@ def test_a_served_matmul_in_a_kernel_without_vector_cores_is_refused(device):
 def test_register_matmul_of_a_mixed_kernel_stays_at_the_top_level(device):
     with pytest.raises(CodegenError, match="inside a runtime if or loop"):
         _nested_kernel[1, rt.current_stream()](np.zeros(64, np.uint8), asc.adv.TCubeTiling(), 1)
+
+
+# ---- batches ----------------------------------------------------------------------------------
+
+def _batch_tiling(m, n, k, dtype, batch_a, batch_b):
+    dt = host.DataType.DT_FLOAT if dtype == np.float32 else host.DataType.DT_FLOAT16
+    api = host.MultiCoreMatmulTiling(host.get_ascendc_platform())
+    api.set_a_type(host.TPosition.GM, host.CubeFormat.ND, dt, False)
+    api.set_b_type(host.TPosition.GM, host.CubeFormat.ND, dt, False)
+    api.set_c_type(host.TPosition.VECCALC, host.CubeFormat.ND, host.DataType.DT_FLOAT)
+    api.set_bias_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT)
+    api.set_dim(16)
+    api.set_org_shape(m, n, k)
+    api.set_shape(m, n, k)
+    api.set_traverse(host.MatrixTraverse.FIRSTM)
+    api.set_buffer_space(-1, -1, -1)
+    batch = max(batch_a, batch_b)
+    api.set_a_layout(batch_a, m, 1, 1, k)
+    api.set_b_layout(batch_b, k, 1, 1, n)
+    api.set_c_layout(batch, m, 1, 1, n)
+    api.set_batch_num(batch)
+    tiling = asc.adv.TCubeTiling()
+    assert api.get_tiling(tiling) == 0
+    return tiling
+
+
+def _batch_operands(m, n, k, dtype, batch_a, batch_b):
+    rng = np.random.default_rng(m + k)
+    a = rng.uniform(-5, 5, (batch_a * m, k)).astype(dtype)
+    b = rng.uniform(-5, 5, (batch_b * k, n)).astype(dtype)
+    batch = max(batch_a, batch_b)
+    want = np.vstack([a[(i // (batch // batch_a)) * m:][:m].astype(np.float32) @
+                      b[(i // (batch // batch_b)) * k:][:k].astype(np.float32)
+                      for i in range(batch)])
+    return a, b, want
+
+
+@pytest.mark.parametrize("dtype,size,batches", [(np.float32, 64, (2, 2)), (np.float16, 32, (2, 2)),
+                                                (np.float16, 48, (1, 4)), (np.float32, 40, (4, 2))])
+def test_iterate_batch_computes_every_normal_batch(device, dtype, size, batches):
+    m = k = n = size
+    batch_a, batch_b = batches
+    a, b, want = _batch_operands(m, n, k, dtype, batch_a, batch_b)
+    tiling = _batch_tiling(m, n, k, dtype, batch_a, batch_b)
+    c = np.zeros((max(batches) * m, n), np.float32)
+    report = matmul_batch_kernel[1, rt.current_stream()](a, b, c, tiling,
+                                                        np.zeros(WORKSPACE, np.uint8),
+                                                        batch_a, batch_b)
+    np.testing.assert_allclose(c, want, atol=1e-3, rtol=1e-5)
+    assert report.status == "OK" and report.check.races == 0
+
+
+def test_the_cube_only_batch_form_takes_set_batch_num(device):
+    m = n = k = 32
+    a, b, want = _batch_operands(m, n, k, np.float16, 2, 2)
+    tiling = _batch_tiling(m, n, k, np.float16, 2, 2)
+    c = np.zeros((2 * m, n), np.float32)
+    matmul_batch_cube_kernel[1, rt.current_stream()](a, b, c, tiling, 2, 2)
+    np.testing.assert_allclose(c, want, atol=1e-3, rtol=1e-5)

@@ -1,10 +1,11 @@
 """The cube core's Matmul message server (ascendc-semantics.md 7.5; docs/matmul.md, "Mixed
 kernels"), as library sub-kernels: the polling loop over the rings of the group's two vector
 cores and the handler of each request, on the sequences of matmul_ops.py."""
-from asc.language.adv.kfc import (GET_TENSOR_C, ITERATE, ITERATE_ALL, MAX_MSG_COUNT, QUIT,
-                                  Request, slot_of)
-from asc.language.adv.matmul import block_at, blocks_of, k_steps
-from asc.language.adv.matmul_ops import Events, compute_block, skip_block, write_block
+from asc.language.adv.kfc import (GET_TENSOR_C, ITERATE, ITERATE_ALL, ITERATE_BATCH_ALL,
+                                  MAX_MSG_COUNT, QUIT, Request, slot_of)
+from asc.language.adv.matmul import block_at, blocks_of
+from asc.language.adv.matmul_ops import (Events, all_blocks, batch_blocks, compute_block,
+                                         skip_block, write_block)
 from asc.language.basic.atomic import set_atomic_add, set_atomic_max, set_atomic_min, \
     set_atomic_none
 from asc.runtime.jit import jit
@@ -62,6 +63,8 @@ def serve(srv, fun, slot, q, lock):
     """One request of client q; returns the queue lock after it."""
     if fun == ITERATE_ALL:
         iterate_all(srv, slot, q)
+    elif fun == ITERATE_BATCH_ALL:
+        iterate_batch(srv, slot, q)
     elif fun == ITERATE:
         iterate_block(srv, slot)
         lock = q
@@ -93,16 +96,24 @@ def iterate_all(srv, slot, q):
     """ITERATE_ALL: every block of the request's region into C in GM, one notification at the
     end when the client waits (sync)."""
     req = Request(srv, slot)
-    m_iter, n_iter = blocks_of(req)
-    steps = k_steps(req)
-    pitch = req._get("c_pitch")
     atomic_on(req.atomic, srv.plan.c_dtype)
     ev = Events(srv.plan.has_bias)
-    for count in range(m_iter * n_iter):
-        m0, n0, m, n = block_at(req, count, m_iter, n_iter)
-        compute_block(req, srv.buffers, ev, m0, n0, m, n, count * steps)
-        write_block(srv.buffers.co1, ev, req.c_gm()[m0 * pitch + n0:], m, n, pitch,
-                    srv.plan.quant)
+    all_blocks(req, srv.buffers, ev, req.c_gm(), req._get("c_pitch"), srv.plan.quant)
+    ev.finish()
+    atomic_off(req.atomic)
+    if req.sync:
+        srv.notify(q)
+
+
+@jit
+def iterate_batch(srv, slot, q):
+    """ITERATE_BATCH_ALL: the request's NORMAL batch into C in GM, then the notification."""
+    req = Request(srv, slot)
+    atomic_on(req.atomic, srv.plan.c_dtype)
+    ev = Events(srv.plan.has_bias)
+    batch_blocks(req, srv.buffers, ev, req.c_gm(), req._get("c_pitch"), srv.plan.quant,
+                 req._get("batch_a"), req._get("batch_b"), req._get("stride_a"),
+                 req._get("stride_b"), req._get("stride_c"))
     ev.finish()
     atomic_off(req.atomic)
     if req.sync:

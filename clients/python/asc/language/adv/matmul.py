@@ -496,15 +496,106 @@ class Matmul(TracedState):
             self._client_iterate_all(tensor, en_atomic, sync)
             return
         self._check_c("iterate_all", tensor)
-        m_iter, n_iter = self._blocks()
         pitch = to_value(self._get("org_n"), _I32)
         ops.atomic_on(self.c_type.dtype, en_atomic)
         self._begin()
-        with _runtime_loop(m_iter * n_iter) as count:
-            c_l0, m0, n0, m, n = self._compute(count, m_iter, n_iter)
-            self._write(c_l0, tensor[m0 * pitch + n0:], m, n, pitch)
+        inline_library(ops.all_blocks, self, self._buffers, self._events, tensor, pitch,
+                       self._plan.quant)
         self._finish()
         ops.atomic_off(en_atomic)
+
+    def iterate_batch(self, tensor, *args, **kwargs) -> None:
+        """NORMAL-layout batches: C matrix i = A[i // (batch / batch_a)] x B[i // (batch /
+        batch_b)] for i < batch = max(batch_a, batch_b), into `tensor` in GM (en_sequential_write
+        False). pyasc's two forms: (tensor, batch_a, batch_b, en_sequential_write,
+        matrix_stride_a=0, matrix_stride_b=0, matrix_stride_c=0, en_partial_sum=None,
+        en_atomic=None, sync=True, wait_iterate_batch=None) and the cube-only (tensor,
+        en_partial_sum, en_atomic, en_sequential_write, strides...), whose batch counts are
+        set_batch_num's."""
+        api = "iterate_batch"
+        tensor = ConstExpr.unwrap(tensor)
+        args = [ConstExpr.unwrap(a) for a in args]
+        if len(args) >= 3 and isinstance(args[0], bool) and not isinstance(args[1], bool):
+            # (tensor, en_partial_sum, en_atomic, en_sequential_write, strides...)
+            names = ("en_partial_sum", "en_atomic", "en_sequential_write", "matrix_stride_a",
+                     "matrix_stride_b", "matrix_stride_c")
+            given = dict(zip(names, args))
+            given.update(kwargs)
+            batch_a, batch_b = self._batch_num(api)
+        else:
+            names = ("batch_a", "batch_b", "en_sequential_write", "matrix_stride_a",
+                     "matrix_stride_b", "matrix_stride_c", "en_partial_sum", "en_atomic",
+                     "sync", "wait_iterate_batch")
+            given = dict(zip(names, args))
+            given.update(kwargs)
+            if "batch_a" not in given or "batch_b" not in given:
+                raise TypeError(f"Matmul.{api}() needs batch_a and batch_b")
+            batch_a = _int_arg(api, "batch_a", given["batch_a"])
+            batch_b = _int_arg(api, "batch_b", given["batch_b"])
+        unknown = set(given) - set(names) - {"batch_a", "batch_b"}
+        if unknown:
+            raise TypeError(f"Matmul.{api}() got unexpected keyword argument(s) "
+                            f"{', '.join(sorted(unknown))}")
+        sequential = ConstExpr.unwrap(given.get("en_sequential_write", False))
+        if not isinstance(sequential, bool):
+            raise TypeError(f"Matmul.{api}(): en_sequential_write must be a Python bool")
+        if isinstance(tensor, LocalTensor) or sequential:
+            raise NotSupportedError(f"asc.adv.Matmul.{api} into a local tensor (batch results "
+                                    "in UB)")
+        if ConstExpr.unwrap(given.get("en_partial_sum")):
+            raise NotSupportedError(f"asc.adv.Matmul.{api}(en_partial_sum=True)")
+        en_atomic = _atomic_arg(api, given.get("en_atomic") or 0)
+        self._check_layout(api)
+        self._check_c(api, tensor)
+        self._ready(api)
+        strides = ops.batch_strides(self, batch_a, batch_b, given.get("matrix_stride_a", 0),
+                                    given.get("matrix_stride_b", 0),
+                                    given.get("matrix_stride_c", 0))
+        pitch = to_value(self._get("org_n"), _I32)
+        if self._client is not None:
+            from asc.language.adv import kfc
+            values = self._request(flags=self._flags(en_atomic, sync=True), c_addr=tensor._addr,
+                                   c_pitch=pitch)
+            values.update(batch_a=batch_a, batch_b=batch_b, stride_a=strides[0],
+                          stride_b=strides[1], stride_c=strides[2])
+            self._client.post(kfc.ITERATE_BATCH_ALL, 0, values)
+            sync = ConstExpr.unwrap(given.get("sync", True))
+            if sync:
+                self._client.wait(0)
+            else:
+                self._pending_batch = True
+            return
+        ops.atomic_on(self.c_type.dtype, en_atomic)
+        self._begin()
+        inline_library(ops.batch_blocks, self, self._buffers, self._events, tensor, pitch,
+                       self._plan.quant, batch_a, batch_b, *strides)
+        self._finish()
+        ops.atomic_off(en_atomic)
+
+    def wait_iterate_batch(self) -> None:
+        """After an asynchronous iterate_batch of a vector core: wait for the server."""
+        if self._client is not None and getattr(self, "_pending_batch", False):
+            self._client.wait(0)
+            self._pending_batch = False
+
+    def set_batch_num(self, batch_a, batch_b) -> None:
+        """The batch counts of the cube-only iterate_batch form."""
+        self._batch_counts = (_int_arg("Matmul.set_batch_num", "batch_a", batch_a),
+                              _int_arg("Matmul.set_batch_num", "batch_b", batch_b))
+
+    def _batch_num(self, api):
+        counts = getattr(self, "_batch_counts", None)
+        if counts is None:
+            raise RuntimeError(f"Matmul.{api}(tensor, en_partial_sum, en_atomic, ...) takes its "
+                               "batch counts from set_batch_num(batch_a, batch_b): call it first")
+        return counts
+
+    def _check_layout(self, api):
+        for name, t in (("A", self.a_type), ("B", self.b_type)):
+            if t.layout != LayoutMode.NORMAL:
+                raise ValueError(f"Matmul.{api}(): the {name} MatmulType must declare "
+                                 f"LayoutMode.NORMAL (batched matrices back to back), got "
+                                 f"{t.layout.name}")
 
     def wait_iterate_all(self) -> None:
         """After an asynchronous iterate_all of a vector core: wait for the server's

@@ -209,6 +209,89 @@ class Events:
         wait_flag(HardEvent.FIX_M, self.c)
 
 
+# ---- whole regions and batches -------------------------------------------------------------
+
+
+class Shifted:
+    """A Matmul state seen with other operand addresses (one matrix pair of a batch)."""
+
+    def __init__(self, state, **fields):
+        self.state = state
+        self.fields = fields
+        self._plan = state._plan
+
+    def _get(self, name):
+        return self.fields[name] if name in self.fields else self.state._get(name)
+
+    def a_gm(self):
+        return _gm(self._get("a_addr"), self._plan.a_dtype)
+
+    def b_gm(self):
+        return _gm(self._get("b_addr"), self._plan.b_dtype)
+
+    def bias_gm(self):
+        return _gm(self._get("bias_addr"), KT.float32)
+
+
+def _gm(addr, dtype):
+    from asc.language.core.tensor import GlobalTensor
+    return GlobalTensor._make(addr, dtype, None)
+
+
+def _blocks():
+    from asc.language.adv.matmul import block_at, blocks_of, k_steps
+    return block_at, blocks_of, k_steps
+
+
+@jit
+def all_blocks(state, bufs, ev, c_gm, pitch, quant: ConstExpr):
+    """Every base block of the single-core region into C (`c_gm` at the region's origin, `pitch`
+    elements a row), in the tiling's order."""
+    block_at, blocks_of, k_steps = _blocks()
+    m_iter, n_iter = blocks_of(state)
+    steps = k_steps(state)
+    for count in range(m_iter * n_iter):
+        m0, n0, m, n = block_at(state, count, m_iter, n_iter)
+        compute_block(state, bufs, ev, m0, n0, m, n, count * steps)
+        write_block(bufs.co1, ev, c_gm[m0 * pitch + n0:], m, n, pitch, quant)
+
+
+@jit
+def batch_blocks(state, bufs, ev, c_gm, pitch, quant: ConstExpr, batch_a, batch_b, stride_a,
+                 stride_b, stride_c):
+    """iterate_batch, NORMAL layout: C matrix i = A[i // (batch / batch_a)] x B[i // (batch /
+    batch_b)] for i < batch = max(batch_a, batch_b); matrices `stride_*` elements apart."""
+    batch = batch_a if batch_a > batch_b else batch_b
+    a_size = state._plan.a_dtype.sizeof()
+    b_size = state._plan.b_dtype.sizeof()
+    for i in range(batch):
+        ia = i // (batch // batch_a)
+        ib = i // (batch // batch_b)
+        view = Shifted(state, a_addr=state._get("a_addr") + widen(ia * stride_a * a_size),
+                       b_addr=state._get("b_addr") + widen(ib * stride_b * b_size))
+        all_blocks(view, bufs, ev, c_gm[i * stride_c:], pitch, quant)
+
+
+def widen(x):
+    """A byte offset as the uint64 of a GM address."""
+    return to_value(x, KT.uint64)
+
+
+def batch_strides(state, batch_a, batch_b, stride_a, stride_b, stride_c):
+    """The matrix strides of a NORMAL batch: the given ones, or the matrices back to back
+    (A: org M x org Ka, B: org Kb x org N, C: org M x org N)."""
+    from asc.language.core.ir_value import select
+    org = {n: to_value(state._get(n), KT.int32) for n in ("org_m", "org_n", "org_ka",
+                                                           "org_kb")}
+    dense = (org["org_m"] * org["org_ka"], org["org_kb"] * org["org_n"],
+             org["org_m"] * org["org_n"])
+    out = []
+    for given, default in zip((stride_a, stride_b, stride_c), dense):
+        given = to_value(given, KT.int32)
+        out.append(select(given != 0, given, default))
+    return out
+
+
 # ---- L0C -> destination ------------------------------------------------------------------------
 
 
