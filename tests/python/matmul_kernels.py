@@ -289,3 +289,41 @@ def matmul_batch_cube_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.
         matmul.set_batch_num(batch_a, batch_b)
         matmul.iterate_batch(c_global, False, 0, False)
         matmul.end()
+
+
+@asc.jit
+def matmul_quant_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+                        tiling: asc.adv.TCubeTiling, workspace: asc.GlobalAddress,
+                        quant_vector: asc.GlobalAddress, quant_scalar: int,
+                        per_column: asc.ConstExpr[bool]):
+    """int8 x int8 -> half, dequantised by one quant word or a word per column (pyasc's
+    quant generalization test, with its shapes from the tiling set explicitly)."""
+    asc.set_sys_workspace(workspace)
+    offset_a, offset_b, offset_c, offset_bias, tail_m, tail_n = block_offsets(tiling, False,
+                                                                              False)
+    a_global = asc.GlobalTensor()
+    b_global = asc.GlobalTensor()
+    c_global = asc.GlobalTensor()
+    quant_global = asc.GlobalTensor()
+    a_global.set_global_buffer(a + offset_a)
+    b_global.set_global_buffer(b + offset_b)
+    c_global.set_global_buffer(c + offset_c)
+    quant_global.set_global_buffer(quant_vector + offset_bias)
+    matmul = asc.adv.Matmul(
+        a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_global.dtype),
+        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_global.dtype),
+        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_global.dtype))
+    pipe = asc.TPipe()
+    asc.adv.register_matmul(pipe, matmul, tiling)
+    if asc.get_block_idx() < tiling.used_core_num:
+        matmul.set_org_shape(tiling.m, tiling.n, tiling.k_a)
+        matmul.set_single_shape(tail_m, tail_n, tiling.single_core_k)
+        matmul.set_tensor_a(a_global)
+        matmul.set_tensor_b(b_global)
+        if per_column:
+            matmul.set_quant_vector(quant_global)
+        else:
+            matmul.set_quant_scalar(quant_scalar)
+        matmul.iterate_all(c_global)
+        matmul.end()
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)

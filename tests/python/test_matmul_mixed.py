@@ -11,7 +11,7 @@ import asc.lib.runtime as rt
 import asc.runtime.config as config
 from asc.codegen.errors import CodegenError
 
-from matmul_kernels import (matmul_batch_cube_kernel, matmul_batch_kernel,
+from matmul_kernels import (matmul_batch_cube_kernel, matmul_batch_kernel, matmul_quant_kernel,
                             matmul_leakyrelu_kernel, matmul_mix_kernel)
 
 WORKSPACE = 16 * 1024 * 1024
@@ -181,3 +181,42 @@ def test_the_cube_only_batch_form_takes_set_batch_num(device):
     c = np.zeros((2 * m, n), np.float32)
     matmul_batch_cube_kernel[1, rt.current_stream()](a, b, c, tiling, 2, 2)
     np.testing.assert_allclose(c, want, atol=1e-3, rtol=1e-5)
+
+
+# ---- int8 with dequantisation -------------------------------------------------------------------
+
+def _kept(scales):
+    """The scale Fixpipe applies: sign, exponent and 10 mantissa bits of the float."""
+    return (scales.view(np.uint32) & np.uint32(0xFFFFE000)).view(np.float32)
+
+
+@pytest.mark.parametrize("m,n,k", [(256, 128, 64), (64, 128, 256), (100, 72, 80)])
+@pytest.mark.parametrize("per_column", [True, False])
+def test_int8_matmul_dequantised_into_half(device, m, n, k, per_column):
+    rng = np.random.default_rng(m + n + k)
+    a = rng.integers(-5, 5, (m, k)).astype(np.int8)
+    b = rng.integers(-5, 5, (k, n)).astype(np.int8)
+    scales = ((rng.random(n) - 0.5) * 0.1).astype(np.float32)
+    words = scales.view(np.uint32).astype(np.uint64)
+    scalar = np.float32(0.03125 + 1e-4)
+    api = host.MultiCoreMatmulTiling(host.get_ascendc_platform())
+    api.set_a_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_INT8, False)
+    api.set_b_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_INT8, False)
+    api.set_c_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT16)
+    api.set_dim(8)
+    api.set_org_shape(m, n, k)
+    api.set_shape(m, n, k)
+    api.set_traverse(host.MatrixTraverse.FIRSTM)
+    api.set_buffer_space(-1, -1, -1)
+    tiling = asc.adv.TCubeTiling()
+    assert api.get_tiling(tiling) == 0
+    c = np.zeros((m, n), np.float16)
+    report = matmul_quant_kernel[(tiling.used_core_num + 1) // 2, rt.current_stream()](
+        a, b, c, tiling, np.zeros(WORKSPACE, np.uint8), words,
+        int(np.array([scalar]).view(np.uint32)[0]), per_column)
+    acc = a.astype(np.int64) @ b.astype(np.int64)
+    scale = _kept(scales) if per_column else _kept(np.array([scalar]))[0]
+    want = (acc.astype(np.float64) * scale).astype(np.float16)
+    np.testing.assert_allclose(c.astype(np.float32), want.astype(np.float32), rtol=2e-3,
+                               atol=2e-3)
+    assert report.status == "OK" and report.check.races == 0

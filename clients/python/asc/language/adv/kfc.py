@@ -45,10 +45,11 @@ _FIELDS = {
     "base_k": (76, KT.int32), "iterate_order": (80, KT.int32), "flags": (84, KT.int32),
     "count": (88, KT.int32), "c_pitch": (92, KT.int32), "batch_a": (96, KT.int32),
     "batch_b": (100, KT.int32), "stride_a": (104, KT.int32), "stride_b": (108, KT.int32),
-    "stride_c": (112, KT.int32),
+    "stride_c": (112, KT.int32), "quant_kind": (116, KT.int32),
+    "quant": (120, KT.uint64),  # the quant word (kind 1) or the words' GM address (kind 2)
 }
 FIELDS = _FIELDS
-_FIELDS_END = 116  # the first byte after the last field
+_FIELDS_END = 128  # the first byte after the last field
 
 # flags word
 FLAG_BIAS = 1
@@ -108,6 +109,7 @@ class Request:
                 self.values[name] = quads.get_value(offset // 8)
             else:
                 self.values[name] = words.get_value(offset // 4)
+        self.values["quant_scalar"] = self.values["quant_addr"] = self.values["quant"]
         flags = self.values["flags"]
         self.values["bias_on"] = (flags & FLAG_BIAS) != 0
         self.atomic = (flags >> FLAG_ATOMIC_SHIFT) & 3
@@ -147,7 +149,7 @@ class Server:
         # Half of L0A / L0B per slot: the tiling's A2/B2 tiles fit it when double-buffered.
         slot_elems = 32 * 1024 // size
         self.buffers = _Buffers(pipe, self.plan, slot_elems, slot_elems, 128 * 1024,
-                                1024)
+                                1024, 4096)
 
     def run(self):
         from asc.codegen.function_visitor import inline_library

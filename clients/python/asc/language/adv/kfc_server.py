@@ -5,7 +5,7 @@ from asc.language.adv.kfc import (GET_TENSOR_C, ITERATE, ITERATE_ALL, ITERATE_BA
                                   MAX_MSG_COUNT, QUIT, Request, slot_of)
 from asc.language.adv.matmul import block_at, blocks_of
 from asc.language.adv.matmul_ops import (Events, all_blocks, batch_blocks, compute_block,
-                                         skip_block, write_block)
+                                         skip_block, write_out)
 from asc.language.basic.atomic import set_atomic_add, set_atomic_max, set_atomic_min, \
     set_atomic_none
 from asc.runtime.jit import jit
@@ -97,7 +97,7 @@ def iterate_all(srv, slot, q):
     end when the client waits (sync)."""
     req = Request(srv, slot)
     atomic_on(req.atomic, srv.plan.c_dtype)
-    ev = Events(srv.plan.has_bias)
+    ev = Events(srv.plan.has_bias, True, srv.plan.dequant)
     all_blocks(req, srv.buffers, ev, req.c_gm(), req._get("c_pitch"), srv.plan.quant)
     ev.finish()
     atomic_off(req.atomic)
@@ -110,7 +110,7 @@ def iterate_batch(srv, slot, q):
     """ITERATE_BATCH_ALL: the request's NORMAL batch into C in GM, then the notification."""
     req = Request(srv, slot)
     atomic_on(req.atomic, srv.plan.c_dtype)
-    ev = Events(srv.plan.has_bias)
+    ev = Events(srv.plan.has_bias, True, srv.plan.dequant)
     batch_blocks(req, srv.buffers, ev, req.c_gm(), req._get("c_pitch"), srv.plan.quant,
                  req._get("batch_a"), req._get("batch_b"), req._get("stride_a"),
                  req._get("stride_b"), req._get("stride_c"))
@@ -126,7 +126,7 @@ def iterate_block(srv, slot):
     req = Request(srv, slot)
     m_iter, n_iter = blocks_of(req)
     m0, n0, m, n = block_at(req, req._get("count"), m_iter, n_iter)
-    ev = Events(srv.plan.has_bias)
+    ev = Events(srv.plan.has_bias, True, srv.plan.dequant)
     compute_block(req, srv.buffers, ev, m0, n0, m, n, 0)
 
 
@@ -138,12 +138,13 @@ def deliver_block(srv, slot, q):
     req = Request(srv, slot)
     m_iter, n_iter = blocks_of(req)
     m0, n0, m, n = block_at(req, req._get("count"), m_iter, n_iter)
-    ev = Events(srv.plan.has_bias, False)
+    ev = Events(srv.plan.has_bias, False, srv.plan.dequant)
     if req.skip:
         skip_block(ev)
     else:
         atomic_on(req.atomic, srv.plan.c_dtype)
-        write_block(srv.buffers.co1, ev, req.c_gm(), m, n, req._get("c_pitch"), srv.plan.quant)
+        write_out(req, srv.buffers, ev, req.c_gm(), m, n, req._get("c_pitch"), n0,
+                  srv.plan.quant)
         atomic_off(req.atomic)
     ev.finish()
     if not req.skip:

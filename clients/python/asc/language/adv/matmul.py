@@ -74,7 +74,16 @@ class _Plan:
         self.k_align = 32 if a.dtype == KT.int8 else 16
         self.banded = a.dtype == KT.float32
         self.quant = ops.quant_of(c.dtype, self.acc_dtype)
-        self.has_bias = True
+        # int8 x int8 -> half: Fixpipe dequantises by set_quant_scalar / set_quant_vector.
+        self.dequant = self.acc_dtype == KT.int32 and c.dtype == KT.float16
+        # An int8 B as stored is transposed by 32 x 32-byte squares: n runs to 32.
+        self.wide_n = a.dtype == KT.int8 and not b.is_trans
+        if a.dtype == KT.int8 and a.is_trans:
+            raise NotSupportedError("asc.adv.Matmul with a transposed int8 A (its 32 x 32-byte "
+                                    "squares into L0A's Zz layout)")
+        # The bias table row is float for float accumulators; an int8 Matmul's int32 bias is
+        # not built.
+        self.has_bias = self.acc_dtype == KT.float32
         self.a_trans = False
         self.b_trans = False
         self.layout = a.layout
@@ -88,7 +97,7 @@ class _Buffers:
     L0A/L0B (A2, B2) of `a_elems` / `b_elems` elements, one L0C block of `co1_bytes`, and with a
     bias the row's L1 buffer and the bias table (C2) of `bias_bytes`."""
 
-    def __init__(self, pipe, plan, a_elems, b_elems, co1_bytes, bias_bytes):
+    def __init__(self, pipe, plan, a_elems, b_elems, co1_bytes, bias_bytes, quant_bytes=0):
         from asc.language.fwk.tque import TBuf
         self.a_elems, self.b_elems = a_elems, b_elems
         size = plan.a_dtype.sizeof()
@@ -103,6 +112,8 @@ class _Buffers:
         self.a2 = buffer(TPosition.A2, a_elems * 2 * size, plan.a_dtype)
         self.b2 = buffer(TPosition.B2, b_elems * 2 * size, plan.b_dtype)
         self.co1 = buffer(TPosition.CO1, co1_bytes, plan.acc_dtype)
+        # set_quant_vector's words for one block's columns, in L1 for Fixpipe.
+        self.quant = buffer(TPosition.C1, quant_bytes, KT.uint64) if plan.dequant else None
         self.bias1 = self.bias2 = None
         if plan.has_bias:
             from asc.language.basic.cube_loads import init_const_value
@@ -124,9 +135,10 @@ class _Buffers:
         base_m, base_n, base_k = (to_value(mm._get(n), _I32) for n in ("base_m", "base_n",
                                                                         "base_k"))
         m16 = (base_m + 15) // 16 * 16
-        n16 = (base_n + 15) // 16 * 16
+        n16 = (base_n + (31 if plan.wide_n else 15)) // (32 if plan.wide_n else 16) * (
+            32 if plan.wide_n else 16)
         kp = (base_k + plan.k_align - 1) // plan.k_align * plan.k_align
-        return cls(pipe, plan, m16 * kp, n16 * kp, m16 * n16 * 4, n16 * 4)
+        return cls(pipe, plan, m16 * kp, n16 * kp, m16 * n16 * 4, n16 * 4, n16 * 8)
 
 
 def blocks_of(state):
@@ -209,6 +221,10 @@ class Matmul(TracedState):
         for _, field in _TILING_FIELDS:
             self._declare(field, _I32, 0)
         self._declare("inited", _BOOL, False)
+        # 0 none, 1 set_quant_scalar (quant_scalar), 2 set_quant_vector (quant_addr).
+        self._declare("quant_kind", _I32, 0)
+        self._declare("quant_scalar", _GM_ADDR, 0)
+        self._declare("quant_addr", _GM_ADDR, 0)
         self._static_tiling()
 
     # ---- tiling ---------------------------------------------------------------------------------
@@ -299,6 +315,9 @@ class Matmul(TracedState):
             raise TypeError("Matmul.set_bias(): the bias must be an asc.GlobalTensor, got "
                             f"{type(tensor).__name__}")
         tensor._check_bound("Matmul.set_bias")
+        if not self._plan.has_bias:
+            raise NotSupportedError("asc.adv.Matmul.set_bias on an int8 Matmul (its int32 bias "
+                                    "row)")
         if tensor.dtype != KT.float32:
             raise NotSupportedError(f"asc.adv.Matmul.set_bias with a {tensor.dtype} bias (the "
                                     "bias table takes float32 here)")
@@ -306,7 +325,36 @@ class Matmul(TracedState):
         self._put("bias_on", True)
 
     def disable_bias(self) -> None:
+        """Leave the bias out of the next computations."""
         self._put("bias_on", False)
+
+    def _check_dequant(self, api):
+        if not self._plan.dequant:
+            raise TypeError(f"Matmul.{api}(): quant scales dequantise an int8 x int8 Matmul "
+                            f"into a half C; this one is {self.a_type.dtype} -> "
+                            f"{self.c_type.dtype}")
+
+    def set_quant_scalar(self, quant_scalar) -> None:
+        """One uint64 quant word for every column (Fixpipe DEQF16; its low 32 bits are the
+        float scale, of which 1 sign, 8 exponent and 10 mantissa bits count)."""
+        self._check_dequant("set_quant_scalar")
+        self._put("quant_kind", 1)
+        self._put("quant_scalar", to_value(_int_arg("Matmul.set_quant_scalar", "quant_scalar",
+                                                    quant_scalar), _GM_ADDR))
+
+    def set_quant_vector(self, quant_vector) -> None:
+        """A uint64 quant word per column of C, in GM (Fixpipe VDEQF16)."""
+        self._check_dequant("set_quant_vector")
+        quant_vector = ConstExpr.unwrap(quant_vector)
+        if not isinstance(quant_vector, GlobalTensor):
+            raise TypeError("Matmul.set_quant_vector(): the words must be an asc.GlobalTensor "
+                            f"of uint64, got {type(quant_vector).__name__}")
+        quant_vector._check_bound("Matmul.set_quant_vector")
+        if quant_vector.dtype != KT.uint64:
+            raise TypeError("Matmul.set_quant_vector(): the words must be uint64, got "
+                            f"{quant_vector.dtype}")
+        self._put("quant_kind", 2)
+        self._put("quant_addr", quant_vector._addr)
 
     # ---- shapes ---------------------------------------------------------------------------------
 
@@ -385,7 +433,7 @@ class Matmul(TracedState):
         return self._buffers.co1, m0, n0, m, n
 
     def _begin(self):
-        self._events = ops.Events(self._plan.has_bias)
+        self._events = ops.Events(self._plan.has_bias, dequant=self._plan.dequant)
 
     def _finish(self):
         self._events.finish()
@@ -405,8 +453,9 @@ class Matmul(TracedState):
             raise TypeError(f"Matmul.{api}(): the destination holds {tensor.dtype} but the C "
                             f"MatmulType says {self.c_type.dtype}")
 
-    def _write(self, c_l0, dst, m, n, pitch):
-        inline_library(ops.write_block, c_l0, self._events, dst, m, n, pitch, self._plan.quant)
+    def _write(self, c_l0, dst, m, n, pitch, n0=0):
+        inline_library(ops.write_out, self, self._buffers, self._events, dst, m, n, pitch, n0,
+                       self._plan.quant)
 
     # ---- the client side of a mixed kernel (docs/matmul.md, "Mixed kernels") ------------------
 
@@ -417,7 +466,10 @@ class Matmul(TracedState):
             "single_n", "single_k", "base_m", "base_n", "base_k", "iterate_order")}
         bias = select(to_value(self._get("bias_on"), _BOOL), 1, 0) if self._plan.has_bias \
             else 0
-        values.update(count=count, c_addr=c_addr, c_pitch=c_pitch,
+        kind = to_value(self._get("quant_kind"), _I32)
+        values.update(count=count, c_addr=c_addr, c_pitch=c_pitch, quant_kind=kind,
+                      quant=select(kind == 2, to_value(self._get("quant_addr"), _GM_ADDR),
+                                   to_value(self._get("quant_scalar"), _GM_ADDR)),
                       flags=to_value(flags, _I32) | to_value(bias, _I32))
         return values
 
@@ -637,10 +689,10 @@ class Matmul(TracedState):
         c_l0, m0, n0, m, n = self._block
         ops.atomic_on(self.c_type.dtype, en_atomic)
         if sequential:
-            self._write(c_l0, tensor, m, n, to_value(self._get("base_n"), _I32))
+            self._write(c_l0, tensor, m, n, to_value(self._get("base_n"), _I32), n0)
         else:
             pitch = to_value(self._get("org_n"), _I32)
-            self._write(c_l0, tensor[m0 * pitch + n0:], m, n, pitch)
+            self._write(c_l0, tensor[m0 * pitch + n0:], m, n, pitch, n0)
         ops.atomic_off(en_atomic)
         self._block_written = True
 

@@ -25,11 +25,13 @@ from asc.runtime.jit import jit
 
 
 @jit
-def copy_tile(dst, src, row0, col0, rows, cols, pitch, banded: ConstExpr[bool]):
+def copy_tile(dst, src, row0, col0, rows, cols, pitch, banded: ConstExpr[bool],
+              row_align: ConstExpr[int] = 16):
     """rows x cols of the row-major matrix `src` (pitch elements a row) from (row0, col0) into
     L1 as NZ. Plain: one Nd2Nz, panels ceil16(rows) high. Banded (float operands that L0 needs
     transposed): one Nz matrix of 16 rows per band of rows, so a 16 x 16 square's two float
-    fractals sit side by side as load_data_with_transpose reads them."""
+    fractals sit side by side as load_data_with_transpose reads them. `row_align`: the panels'
+    height step (32 for an int8 B whose 32 x 32-byte squares are transposed)."""
     if banded:
         band = (cols + 15) // 16 * 16 * 16
         for b in range((rows + 15) // 16):
@@ -39,7 +41,8 @@ def copy_tile(dst, src, row0, col0, rows, cols, pitch, banded: ConstExpr[bool]):
                       Nd2NzParams(1, r, cols, 0, pitch, 16, 1, 0))
     else:
         data_copy(dst, src[row0 * pitch + col0:],
-                  Nd2NzParams(1, rows, cols, 0, pitch, (rows + 15) // 16 * 16, 1, 0))
+                  Nd2NzParams(1, rows, cols, 0, pitch,
+                              (rows + row_align - 1) // row_align * row_align, 1, 0))
 
 
 # ---- L1 -> L0A / L0B -------------------------------------------------------------------------
@@ -76,6 +79,13 @@ def load_b(b2, b1, k, n, trans: ConstExpr[bool], c0: ConstExpr[int], k_align: Co
     n1 = n16 // 16
     if trans:
         load_data(b2, b1, LoadData2DParams(0, (kp // c0) * n1, 1, 0, 0, False, 0))
+    elif c0 == 32:
+        # int8: 32 x 32-byte squares (two 16-row fractals, adjacent in panels 32 rows high)
+        # transposed into two Zn fractals of 16 n; n runs to a multiple of 32 (the Mmad's too).
+        n32 = (n + 31) // 32
+        for kb in range(kp // 32):
+            load_data_with_transpose(b2[kb * n32 * 2 * 512:], b1[kb * 1024:],
+                                     LoadData2dTransposeParams(0, n32, kp // 32, 1, 0, 0))
     elif c0 == 8:
         for kb in range(kp // 16):
             load_data_with_transpose(b2[kb * 2 * n1 * 128:], b1[kb * n1 * 256:],
@@ -154,7 +164,8 @@ def compute_block(mm, bufs, ev, m0, n0, m, n, step0):
         if plan.b_trans:
             copy_tile(b1, mm.b_gm(), n0, k0, n, kk, mm._get("org_kb"), False)
         else:
-            copy_tile(b1, mm.b_gm(), k0, n0, kk, n, mm._get("org_n"), plan.banded)
+            copy_tile(b1, mm.b_gm(), k0, n0, kk, n, mm._get("org_n"), plan.banded,
+                      plan.k_align)
         set_flag(HardEvent.MTE2_MTE1, id_l1)
         wait_flag(HardEvent.MTE2_MTE1, id_l1)
         wait_flag(HardEvent.M_MTE1, id_l0)
@@ -169,10 +180,12 @@ def compute_block(mm, bufs, ev, m0, n0, m, n, step0):
         first = k0 == 0
         # A bias operand makes the Mmad start from the bias table (the chip's bias form), so
         # only the first slice passes it.
+        # An int8 B transposed by squares spans n rounded to 32; its extra columns are zeros.
+        n_mmad = (n + 31) // 32 * 32 if plan.wide_n else n
         if first and with_bias:
-            emit_mmad(bufs.co1, a2, b2, bufs.bias2, m, n, kk, False, True, plan.c0 == 8)
+            emit_mmad(bufs.co1, a2, b2, bufs.bias2, m, n_mmad, kk, False, True, plan.c0 == 8)
         else:
-            emit_mmad(bufs.co1, a2, b2, None, m, n, kk, first, False, plan.c0 == 8)
+            emit_mmad(bufs.co1, a2, b2, None, m, n_mmad, kk, first, False, plan.c0 == 8)
         set_flag(HardEvent.M_MTE1, id_l0)
     if with_bias:
         set_flag(HardEvent.M_MTE1, ev.bias)
@@ -193,20 +206,25 @@ class Events:
     l1_1 = l0_1 = 1
     bias = 2
 
-    def __init__(self, has_bias, preset=True):
+    def __init__(self, has_bias, preset=True, dequant=False):
         self.ids = (0, 1, 2) if has_bias else (0, 1)
+        self.dequant = dequant  # FIX_MTE2 0 guards the quant words' L1 buffer
         if not preset:  # the flags of a call that started earlier (a server's ITERATE)
             return
         for ident in self.ids:
             set_flag(HardEvent.MTE1_MTE2, ident)
             set_flag(HardEvent.M_MTE1, ident)
         set_flag(HardEvent.FIX_M, self.c)
+        if dequant:
+            set_flag(HardEvent.FIX_MTE2, self.c)
 
     def finish(self):
         for ident in self.ids:
             wait_flag(HardEvent.MTE1_MTE2, ident)
             wait_flag(HardEvent.M_MTE1, ident)
         wait_flag(HardEvent.FIX_M, self.c)
+        if self.dequant:
+            wait_flag(HardEvent.FIX_MTE2, self.c)
 
 
 # ---- whole regions and batches -------------------------------------------------------------
@@ -253,7 +271,7 @@ def all_blocks(state, bufs, ev, c_gm, pitch, quant: ConstExpr):
     for count in range(m_iter * n_iter):
         m0, n0, m, n = block_at(state, count, m_iter, n_iter)
         compute_block(state, bufs, ev, m0, n0, m, n, count * steps)
-        write_block(bufs.co1, ev, c_gm[m0 * pitch + n0:], m, n, pitch, quant)
+        write_out(state, bufs, ev, c_gm[m0 * pitch + n0:], m, n, pitch, n0, quant)
 
 
 @jit
@@ -322,6 +340,42 @@ def write_block(c_l0, ev, dst, m, n, pitch, quant: ConstExpr):
 
 
 @jit
+def write_out(state, bufs, ev, dst, m, n, pitch, n0, quant: ConstExpr):
+    """The block to `dst`: converted as `quant` says, or for an int8 Matmul with a half C
+    dequantised by the state's quant setting (write_dequant)."""
+    if state._plan.dequant:
+        write_dequant(state, bufs, ev, dst, m, n, pitch, n0)
+    else:
+        write_block(bufs.co1, ev, dst, m, n, pitch, quant)
+
+
+@jit
+def write_dequant(state, bufs, ev, dst, m, n, pitch, n0):
+    """int32 L0C -> half by Fixpipe: DEQF16 with the set_quant_scalar word (quant kind 1; also
+    when nothing was set, with word 0), or VDEQF16 with set_quant_vector's words for the block's
+    columns n0 .. n0 + n, copied GM -> L1 first (MTE2, then MTE2_FIX; quant kind 2). A word's low
+    32 bits are a float scale of which Fixpipe keeps sign, exponent and 10 mantissa bits
+    (ascendc-semantics.md 4.4, asc-api.md 6.3)."""
+    wait_flag(HardEvent.M_FIX, ev.c)
+    m16 = (m + 15) // 16 * 16
+    if state._get("quant_kind") == 2:
+        wait_flag(HardEvent.FIX_MTE2, ev.c)
+        data_copy(bufs.quant, _gm(state._get("quant_addr"), KT.uint64)[n0:],
+                  DataCopyParams(1, (n * 8 + 31) // 32, 0, 0))
+        set_flag(HardEvent.MTE2_FIX, ev.c)
+        wait_flag(HardEvent.MTE2_FIX, ev.c)
+        fixpipe(dst, bufs.co1, bufs.quant,
+                FixpipeParamsV220(n, m, m16, pitch, QuantModes.VDEQF16),
+                FixpipeConfig.cfg_row_major())
+        set_flag(HardEvent.FIX_MTE2, ev.c)
+    else:
+        fixpipe(dst, bufs.co1, FixpipeParamsV220(n, m, m16, pitch, QuantModes.DEQF16,
+                                                 state._get("quant_scalar")),
+                FixpipeConfig.cfg_row_major())
+    set_flag(HardEvent.FIX_M, ev.c)
+
+
+@jit
 def skip_block(ev):
     """A block nobody took still hands L0C back (the FIX pipe passes the flag on)."""
     wait_flag(HardEvent.M_FIX, ev.c)
@@ -331,6 +385,8 @@ def skip_block(ev):
 def quant_of(c_dtype, acc_dtype):
     if c_dtype == acc_dtype:
         return QuantModes.NoQuant
+    if acc_dtype == KT.int32 and c_dtype == KT.float16:
+        return QuantModes.DEQF16  # or VDEQF16: the quant setting decides (write_dequant)
     if c_dtype == KT.float16:
         return QuantModes.F322F16
     if c_dtype == KT.bfloat16:
