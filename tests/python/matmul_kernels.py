@@ -327,3 +327,29 @@ def matmul_quant_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.Globa
         matmul.iterate_all(c_global)
         matmul.end()
     asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+
+
+@asc.jit(matmul_cube_only=True)
+def matmul_constant_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+                           tiling: asc.adv.TCubeTiling, value: float,
+                           which: asc.ConstExpr[str]):
+    """C = A x B with one operand a constant (`which` is "a" or "b"), on one cube core."""
+    if asc.ascend_is_aic():
+        a_global = asc.GlobalTensor()
+        b_global = asc.GlobalTensor()
+        c_global = asc.GlobalTensor()
+        a_global.set_global_buffer(a)
+        b_global.set_global_buffer(b)
+        c_global.set_global_buffer(c)
+        pipe = asc.TPipe()
+        matmul = make_matmul(a_global.dtype, b_global.dtype, c_global.dtype, False, False)
+        asc.adv.register_matmul(pipe, matmul, tiling)
+        if which == "a":
+            matmul.set_tensor_a(value)
+            matmul.set_tensor_b(b_global)
+        else:
+            matmul.set_tensor_a(a_global)
+            matmul.set_tensor_b(value)
+        matmul.disable_bias()
+        matmul.iterate_all(c_global)
+        matmul.end()

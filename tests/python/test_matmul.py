@@ -203,3 +203,19 @@ def test_tutorial_cube_only_matmul_with_host_tiling(device, m, n, k, dtype, dim,
     want = a.astype(np.float32) @ b.astype(np.float32) + (bias_row if bias else 0)
     np.testing.assert_allclose(c, want, atol=1e-3, rtol=1e-5)
     assert report.status == "OK" and report.check.races == 0
+
+
+@pytest.mark.parametrize("which", ["a", "b"])
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+def test_a_constant_operand_fills_its_tiles_with_the_value(device, which, dtype):
+    from matmul_kernels import matmul_constant_kernel
+    m, n, k = 48, 40, 72
+    a, b, _ = _operands(m, n, k, dtype, 9)
+    tiling = _tiling(m, n, k, single=(m, n), base=(32, 32, 32), bias=True)
+    c = np.zeros((m, n), np.float32)
+    matmul_constant_kernel[1, rt.current_stream()](a, b, c, tiling, 1.5, which)
+    if which == "a":
+        want = np.full((m, k), 1.5, np.float32) @ b.astype(np.float32)
+    else:
+        want = a.astype(np.float32) @ np.full((k, n), 1.5, np.float32)
+    np.testing.assert_allclose(c, want, atol=1e-3, rtol=0)  # disable_bias: no bias added

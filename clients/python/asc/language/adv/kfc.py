@@ -48,6 +48,8 @@ _FIELDS = {
     "stride_c": (112, KT.int32), "quant_kind": (116, KT.int32),
     "quant": (120, KT.uint64),  # the quant word (kind 1) or the words' GM address (kind 2)
 }
+# A constant operand's value takes its address's place (as a float in the low word).
+_VALUES = {"a_value": 8, "b_value": 16}
 FIELDS = _FIELDS
 _FIELDS_END = 128  # the first byte after the last field
 
@@ -57,6 +59,8 @@ FLAG_ATOMIC_SHIFT = 1       # 2 bits: 0 none, 1 add, 2 max, 3 min
 FLAG_SYNC = 1 << 4
 FLAG_SKIP = 1 << 5          # GET_TENSOR_C for a block the client did not take
 FLAG_LAST = 1 << 6          # the last block of an iterate() loop: the server unlocks
+FLAG_A_SCALAR = 1 << 7      # A is a constant (its value in the a_value word)
+FLAG_B_SCALAR = 1 << 8
 
 
 def slot_address(workspace, aiv, index):
@@ -110,7 +114,12 @@ class Request:
             else:
                 self.values[name] = words.get_value(offset // 4)
         self.values["quant_scalar"] = self.values["quant_addr"] = self.values["quant"]
+        floats = _gm(slot, KT.float32)
+        for name, offset in _VALUES.items():
+            self.values[name] = floats.get_value(offset // 4)
         flags = self.values["flags"]
+        self.values["a_scalar"] = (flags & FLAG_A_SCALAR) != 0
+        self.values["b_scalar"] = (flags & FLAG_B_SCALAR) != 0
         self.values["bias_on"] = (flags & FLAG_BIAS) != 0
         self.atomic = (flags >> FLAG_ATOMIC_SHIFT) & 3
         self.sync = (flags & FLAG_SYNC) != 0
@@ -253,12 +262,26 @@ class Client:
                 signed.set_value(offset // 4, value)
         for word in range(_FIELDS_END // 4, MSG_BYTES // 4):
             signed.set_value(word, 0)
+        self._write_values(words, values)
         event = self.pipe.fetch_event_id(HardEvent.S_MTE3)
         set_flag(HardEvent.S_MTE3, event)
         wait_flag(HardEvent.S_MTE3, event)
         pipe_barrier(PipeID.PIPE_MTE3)
         data_copy(_gm(slot, KT.uint32), words, DataCopyParams(1, MSG_BYTES // 32, 0, 0))
         set_flag(HardEvent.MTE3_S, self.ready)
+
+    @staticmethod
+    def _write_values(words, values):
+        """A constant operand's value over its address (the flags say which it is)."""
+        from asc.codegen.function_visitor import inline_library
+        from asc.language.adv import kfc_server
+        flags = values.get("flags", 0)
+        for name, offset in _VALUES.items():
+            if name not in values:
+                continue
+            bit = FLAG_A_SCALAR if name == "a_value" else FLAG_B_SCALAR
+            inline_library(kfc_server.put_value, words.reinterpret_cast(KT.float32), offset // 4,
+                           values[name], (flags & bit) != 0)
 
     def wait(self, instance):
         """The server's notification for this client (mode 2, instIdx * 2 + subBlockIdx)."""

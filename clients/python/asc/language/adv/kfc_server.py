@@ -150,3 +150,10 @@ def deliver_block(srv, slot, q):
     if not req.skip:
         srv.notify(q)
     return req.last
+
+
+@jit
+def put_value(floats, index, value, is_constant):
+    """A client writes a constant operand's value over its address word (scalar store)."""
+    if is_constant:
+        floats.set_value(index, value)

@@ -78,6 +78,8 @@ class _Plan:
         self.dequant = self.acc_dtype == KT.int32 and c.dtype == KT.float16
         # An int8 B as stored is transposed by 32 x 32-byte squares: n runs to 32.
         self.wide_n = a.dtype == KT.int8 and not b.is_trans
+        # set_tensor_a/b(number) fills L1 with the value: half and float operands.
+        self.constants = a.dtype in (KT.float16, KT.float32)
         if a.dtype == KT.int8 and a.is_trans:
             raise NotSupportedError("asc.adv.Matmul with a transposed int8 A (its 32 x 32-byte "
                                     "squares into L0A's Zz layout)")
@@ -217,6 +219,10 @@ class Matmul(TracedState):
             self._declare(field, _GM_ADDR, 0)
         self._declare("a_set", _BOOL, False)
         self._declare("b_set", _BOOL, False)
+        # A constant operand (set_tensor_a/b with a number): its value, and whether it is one.
+        for which in ("a", "b"):
+            self._declare(f"{which}_scalar", _BOOL, False)
+            self._declare(f"{which}_value", KT.float32, 0.0)
         self._declare("bias_on", _BOOL, False)
         for _, field in _TILING_FIELDS:
             self._declare(field, _I32, 0)
@@ -288,25 +294,31 @@ class Matmul(TracedState):
                              f"MatmulType was declared with is_trans={declared}; declare the "
                              "layout the tensor has")
 
+    def _set_operand(self, api, which, tensor, transpose):
+        tensor = ConstExpr.unwrap(tensor)
+        matmul_type = getattr(self, f"{which}_type")
+        if isinstance(tensor, (numbers.Number, PlainValue)):
+            # A constant operand: its L1 tiles are filled with the value (init_const_value).
+            if matmul_type.dtype not in (KT.float16, KT.float32):
+                raise TypeError(f"Matmul.{api}(scalar): a constant operand is half or float, "
+                                f"this Matmul's is {matmul_type.dtype}")
+            self._put(f"{which}_value", to_value(tensor, KT.float32))
+            self._put(f"{which}_scalar", True)
+        else:
+            self._transpose(api, which, transpose)
+            self._put(f"{which}_addr", self._gm_operand(api, "tensor", tensor, matmul_type))
+            self._put(f"{which}_scalar", False)
+        self._put(f"{which}_set", True)
+
     def set_tensor_a(self, tensor, transpose=False) -> None:
         """A for the next computation: a GM tensor (its row pitch is org Ka, or org M when
-        transposed)."""
-        tensor = ConstExpr.unwrap(tensor)
-        if isinstance(tensor, (numbers.Number, PlainValue)):
-            raise NotSupportedError("asc.adv.Matmul.set_tensor_a(scalar) (a constant A)")
-        self._transpose("set_tensor_a", "a", transpose)
-        self._put("a_addr", self._gm_operand("set_tensor_a", "tensor", tensor, self.a_type))
-        self._put("a_set", True)
+        transposed), or a number: every element of A is that value."""
+        self._set_operand("set_tensor_a", "a", tensor, transpose)
 
     def set_tensor_b(self, tensor, transpose=False) -> None:
         """B for the next computation: a GM tensor (row pitch org N, or org Kb when
-        transposed)."""
-        tensor = ConstExpr.unwrap(tensor)
-        if isinstance(tensor, (numbers.Number, PlainValue)):
-            raise NotSupportedError("asc.adv.Matmul.set_tensor_b(scalar) (a constant B)")
-        self._transpose("set_tensor_b", "b", transpose)
-        self._put("b_addr", self._gm_operand("set_tensor_b", "tensor", tensor, self.b_type))
-        self._put("b_set", True)
+        transposed), or a number: every element of B is that value."""
+        self._set_operand("set_tensor_b", "b", tensor, transpose)
 
     def set_bias(self, tensor) -> None:
         """Add this [1, N] row to every row of C (float32 in GM)."""
@@ -463,10 +475,15 @@ class Matmul(TracedState):
         """A request's fields: every setting, so the server keeps no state between requests."""
         values = {name: self._get(name) for name in (
             "a_addr", "b_addr", "bias_addr", "org_m", "org_n", "org_ka", "org_kb", "single_m",
-            "single_n", "single_k", "base_m", "base_n", "base_k", "iterate_order")}
+            "single_n", "single_k", "base_m", "base_n", "base_k", "iterate_order", "a_value",
+            "b_value")}
         bias = select(to_value(self._get("bias_on"), _BOOL), 1, 0) if self._plan.has_bias \
             else 0
         kind = to_value(self._get("quant_kind"), _I32)
+        from asc.language.adv import kfc
+        for which, bit in (("a", kfc.FLAG_A_SCALAR), ("b", kfc.FLAG_B_SCALAR)):
+            flags = to_value(flags, _I32) | select(to_value(self._get(f"{which}_scalar"), _BOOL),
+                                                   bit, 0)
         values.update(count=count, c_addr=c_addr, c_pitch=c_pitch, quant_kind=kind,
                       quant=select(kind == 2, to_value(self._get("quant_addr"), _GM_ADDR),
                                    to_value(self._get("quant_scalar"), _GM_ADDR)),

@@ -9,7 +9,7 @@ from asc.codegen.builder import require_builder
 from asc.language.basic.atomic import set_atomic_add, set_atomic_max, set_atomic_min, \
     set_atomic_none
 from asc.language.basic.cube import fixpipe, load_data
-from asc.language.basic.cube_loads import load_data_with_transpose
+from asc.language.basic.cube_loads import init_const_value, load_data_with_transpose
 from asc.language.basic.data_copy import data_copy
 from asc.language.basic.sync import pipe_barrier, set_flag, wait_flag
 from asc.language.core.constexpr import ConstExpr
@@ -18,6 +18,7 @@ from asc.language.core.enums import HardEvent, PipeID, QuantModes
 from asc.language.core.ir_value import to_value
 from asc.language.core.tensor import tensor_ref
 from asc.language.core.types import (DataCopyParams, FixpipeConfig, FixpipeParamsV220,
+                                     InitConstValueParams,
                                      LoadData2DParams, LoadData2dTransposeParams, Nd2NzParams)
 from asc.runtime.jit import jit
 
@@ -43,6 +44,13 @@ def copy_tile(dst, src, row0, col0, rows, cols, pitch, banded: ConstExpr[bool],
         data_copy(dst, src[row0 * pitch + col0:],
                   Nd2NzParams(1, rows, cols, 0, pitch,
                               (rows + row_align - 1) // row_align * row_align, 1, 0))
+
+
+@jit
+def fill_tile(dst, elems, value):
+    """A constant operand's L1 slot: every element the value (InitConstValue on MTE2), so any
+    load reads it whatever layout it assumes."""
+    init_const_value(dst, InitConstValueParams(1, elems * dst.dtype.sizeof() // 32, 0, value))
 
 
 # ---- L1 -> L0A / L0B -------------------------------------------------------------------------
@@ -157,11 +165,15 @@ def compute_block(mm, bufs, ev, m0, n0, m, n, step0):
         a2 = bufs.a2[slot * bufs.a_elems:]
         b2 = bufs.b2[slot * bufs.b_elems:]
         wait_flag(HardEvent.MTE1_MTE2, id_l1)
-        if plan.a_trans:
+        if plan.constants and mm._get("a_scalar"):
+            fill_tile(a1, bufs.a_elems, mm._get("a_value"))
+        elif plan.a_trans:
             copy_tile(a1, mm.a_gm(), k0, m0, kk, m, mm._get("org_m"), plan.banded)
         else:
             copy_tile(a1, mm.a_gm(), m0, k0, m, kk, mm._get("org_ka"), False)
-        if plan.b_trans:
+        if plan.constants and mm._get("b_scalar"):
+            fill_tile(b1, bufs.b_elems, mm._get("b_value"))
+        elif plan.b_trans:
             copy_tile(b1, mm.b_gm(), n0, k0, n, kk, mm._get("org_kb"), False)
         else:
             copy_tile(b1, mm.b_gm(), k0, n0, kk, n, mm._get("org_n"), plan.banded,
