@@ -353,3 +353,93 @@ def matmul_constant_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.Gl
         matmul.disable_bias()
         matmul.iterate_all(c_global)
         matmul.end()
+
+
+@asc.jit
+def matmul_async_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+                        d: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
+                        workspace: asc.GlobalAddress, results: asc.GlobalAddress,
+                        mode: asc.ConstExpr[str]):
+    """get_tensor_c's other forms on the vector cores, each block brought to UB and copied out
+    to `d` at its place: "async" (into UB, sync=False, then wait_get_tensor_c), "both" (C in GM
+    at its place and the block in UB: optional_tensor), "workspace" (no destination: the block
+    in the Matmul's workspace `results`, read back through UB)."""
+    asc.set_sys_workspace(workspace)
+    offset_a, offset_b, offset_c, offset_bias, tail_m, tail_n = block_offsets(tiling, False,
+                                                                              False)
+    a_global = asc.GlobalTensor()
+    b_global = asc.GlobalTensor()
+    c_global = asc.GlobalTensor()
+    d_global = asc.GlobalTensor()
+    a_global.set_global_buffer(a + offset_a)
+    b_global.set_global_buffer(b + offset_b)
+    c_global.set_global_buffer(c + offset_c)
+    d_global.set_global_buffer(d + offset_c)
+    pipe = asc.TPipe()
+    in_queue = asc.TQue(asc.TPosition.VECIN, 1)
+    pipe.init_buffer(que=in_queue, num=1, len=tiling.base_m * tiling.base_n * 4)
+    matmul = asc.adv.Matmul(
+        a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_global.dtype),
+        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_global.dtype),
+        c=asc.adv.MatmulType(asc.TPosition.VECCALC, asc.CubeFormat.ND, asc.float32))
+    asc.adv.register_matmul(pipe, matmul, tiling)
+    matmul.set_tensor_a(a_global)
+    matmul.set_tensor_b(b_global)
+    if mode == "workspace":
+        matmul.set_workspace(results + asc.get_block_idx() * tiling.single_core_m *
+                             tiling.single_core_n)
+    with matmul.iterate(sync=mode != "async") as count:
+        block = in_queue.alloc_tensor(asc.float32)
+        if mode == "async":
+            matmul.get_tensor_c(block, en_sequential_write=True, sync=False)
+            matmul.wait_get_tensor_c()
+        elif mode == "both":
+            matmul.get_tensor_c(c_global, optional_tensor=block)
+        else:
+            held = matmul.get_tensor_c(sync=False)
+            matmul.wait_get_tensor_c()
+            asc.data_copy(block, held, tiling.base_m * tiling.base_n)
+        in_queue.enque(block)
+        block = in_queue.deque(asc.float32)
+        round_m = tiling.single_core_m // tiling.base_m
+        start = count % round_m * tiling.base_m * tiling.n + count // round_m * tiling.base_n
+        asc.data_copy(d_global[start:], block, repeat_params=asc.DataCopyParams(
+            block_count=tiling.base_m, block_len=tiling.base_n * 4 // 32, src_stride=0,
+            dst_stride=(tiling.n - tiling.base_n) * 4 // 32))
+        in_queue.free_tensor(block)
+    matmul.end()
+
+
+@asc.jit(matmul_cube_only=True)
+def matmul_n_batch_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, results: asc.GlobalAddress,
+                          c: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
+                          batch_loop: asc.ConstExpr[int], batch_a: asc.ConstExpr[int],
+                          batch_b: asc.ConstExpr[int]):
+    """iterate_n_batch into the Matmul's workspace, then each group's C matrices taken with
+    get_batch_tensor_c: the first group's first element copied to `c` by the scalar unit."""
+    cfg = asc.adv.get_normal_config(batch_loop=True)
+    if asc.ascend_is_aic():
+        a_global = asc.GlobalTensor()
+        b_global = asc.GlobalTensor()
+        c_global = asc.GlobalTensor()
+        a_global.set_global_buffer(a)
+        b_global.set_global_buffer(b)
+        c_global.set_global_buffer(c)
+        pipe = asc.TPipe()
+        matmul = asc.adv.Matmul(
+            asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_global.dtype, False,
+                               asc.LayoutMode.NORMAL),
+            asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_global.dtype, False,
+                               asc.LayoutMode.NORMAL),
+            asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float32),
+            matmul_config=cfg)
+        asc.adv.register_matmul(pipe, matmul, tiling)
+        matmul.set_tensor_a(a_global)
+        matmul.set_tensor_b(b_global)
+        matmul.set_workspace(results)
+        matmul.iterate_n_batch(batch_loop, batch_a, batch_b, False)
+        for group in asc.static_range(batch_loop):
+            taken = matmul.get_batch_tensor_c(batch_a, batch_b)
+            asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+            c_global.set_value(group, taken.get_value(0))
+        matmul.end()

@@ -220,3 +220,47 @@ def test_int8_matmul_dequantised_into_half(device, m, n, k, per_column):
     np.testing.assert_allclose(c.astype(np.float32), want.astype(np.float32), rtol=2e-3,
                                atol=2e-3)
     assert report.status == "OK" and report.check.races == 0
+
+
+# ---- get_tensor_c's other forms, iterate_n_batch -----------------------------------------------
+
+@pytest.mark.parametrize("mode", ["async", "both", "workspace"])
+def test_get_tensor_c_async_both_and_workspace_forms(device, mode):
+    from matmul_kernels import matmul_async_kernel
+    m, n, k = 128, 64, 64
+    a, b, _ = _operands(m, n, k, np.float16, 21)
+    tiling = _tiling(m, n, k, np.float16, 2, host.TPosition.VECCALC, False, (32, 32, -1))
+    c = np.zeros((m, n), np.float32)
+    d = np.zeros((m, n), np.float32)
+    results = np.zeros(m * n, np.float32)
+    report = matmul_async_kernel[1, rt.current_stream()](a, b, c, d, tiling,
+                                                        np.zeros(WORKSPACE, np.uint8), results,
+                                                        mode)
+    want = a.astype(np.float32) @ b.astype(np.float32)
+    np.testing.assert_allclose(d, want, atol=1e-3)
+    if mode == "both":
+        np.testing.assert_allclose(c, want, atol=1e-3)
+    assert report.status == "OK" and report.check.races == 0
+
+
+def test_iterate_n_batch_writes_its_groups_into_the_workspace(device):
+    from matmul_kernels import matmul_n_batch_kernel
+    m = n = k = 32
+    batch_loop, batch_a, batch_b = 2, 2, 1
+    rng = np.random.default_rng(4)
+    a = rng.integers(-3, 3, (batch_loop * batch_a * m, k)).astype(np.float16)
+    b = rng.integers(-3, 3, (batch_loop * batch_b * k, n)).astype(np.float16)
+    tiling = _batch_tiling(m, n, k, np.float16, batch_a, batch_b)
+    results = np.zeros(batch_loop * 2 * m * n, np.float32)
+    firsts = np.zeros(8, np.float32)
+    matmul_n_batch_kernel[1, rt.current_stream()](a, b, results, firsts, tiling, batch_loop,
+                                                 batch_a, batch_b)
+    got = results.reshape(batch_loop * 2, m, n)
+    for group in range(batch_loop):
+        for i in range(2):
+            ia = group * batch_a + i
+            ib = group * batch_b
+            want = a[ia * m:(ia + 1) * m].astype(np.float32) @ \
+                b[ib * k:(ib + 1) * k].astype(np.float32)
+            np.testing.assert_allclose(got[group * 2 + i], want, atol=1e-3)
+        assert firsts[group] == got[group * 2][0, 0]

@@ -2,10 +2,10 @@
 kernels"), as library sub-kernels: the polling loop over the rings of the group's two vector
 cores and the handler of each request, on the sequences of matmul_ops.py."""
 from asc.language.adv.kfc import (GET_TENSOR_C, ITERATE, ITERATE_ALL, ITERATE_BATCH_ALL,
-                                  MAX_MSG_COUNT, QUIT, Request, slot_of)
+                                  ITERATE_N_BATCH_ALL, MAX_MSG_COUNT, QUIT, Request, slot_of)
 from asc.language.adv.matmul import block_at, blocks_of
 from asc.language.adv.matmul_ops import (Events, all_blocks, batch_blocks, compute_block,
-                                         skip_block, write_out)
+                                         n_batch_blocks, skip_block, write_out)
 from asc.language.basic.atomic import set_atomic_add, set_atomic_max, set_atomic_min, \
     set_atomic_none
 from asc.runtime.jit import jit
@@ -65,6 +65,8 @@ def serve(srv, fun, slot, q, lock):
         iterate_all(srv, slot, q)
     elif fun == ITERATE_BATCH_ALL:
         iterate_batch(srv, slot, q)
+    elif fun == ITERATE_N_BATCH_ALL:
+        iterate_n_batch(srv, slot, q)
     elif fun == ITERATE:
         iterate_block(srv, slot)
         lock = q
@@ -116,6 +118,19 @@ def iterate_batch(srv, slot, q):
                  req._get("stride_b"), req._get("stride_c"))
     ev.finish()
     atomic_off(req.atomic)
+    if req.sync:
+        srv.notify(q)
+
+
+@jit
+def iterate_n_batch(srv, slot, q):
+    """ITERATE_N_BATCH_ALL: `count` batch groups into the workspace C points at."""
+    req = Request(srv, slot)
+    ev = Events(srv.plan.has_bias, True, srv.plan.dequant)
+    n_batch_blocks(req, srv.buffers, ev, req.c_gm(), req._get("c_pitch"), srv.plan.quant,
+                   req._get("count"), req._get("batch_a"), req._get("batch_b"),
+                   req._get("stride_a"), req._get("stride_b"), req._get("stride_c"))
+    ev.finish()
     if req.sync:
         srv.notify(q)
 

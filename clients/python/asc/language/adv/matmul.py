@@ -227,6 +227,9 @@ class Matmul(TracedState):
         for _, field in _TILING_FIELDS:
             self._declare(field, _I32, 0)
         self._declare("inited", _BOOL, False)
+        self._declare("user_ws", _GM_ADDR, 0)  # set_workspace
+        self._declare("user_ws_set", _BOOL, False)
+        self._declare("batch_taken", _I32, 0)  # get_batch_tensor_c's next batch group
         # 0 none, 1 set_quant_scalar (quant_scalar), 2 set_quant_vector (quant_addr).
         self._declare("quant_kind", _I32, 0)
         self._declare("quant_scalar", _GM_ADDR, 0)
@@ -406,7 +409,23 @@ class Matmul(TracedState):
         set_hf32_trans_mode(bool(trans_mode))
 
     def set_workspace(self, addr, size=None) -> None:
-        self._workspace = addr
+        """GM for results the caller fetches later: the asynchronous get_tensor_c() without a
+        destination (block `count` at count * base_m * base_n elements) and iterate_n_batch."""
+        addr = ConstExpr.unwrap(addr)
+        if isinstance(addr, GlobalTensor):
+            addr._check_bound("Matmul.set_workspace")
+            addr = GlobalAddress(addr._addr, addr.dtype)
+        if not isinstance(addr, GlobalAddress):
+            raise TypeError("Matmul.set_workspace(): addr must be a GlobalAddress or "
+                            f"GlobalTensor, got {type(addr).__name__}")
+        self._put("user_ws", addr._addr)
+        self._put("user_ws_set", True)
+
+    def _user_workspace(self, api):
+        if self._get("user_ws_set") is False:
+            raise RuntimeError(f"Matmul.{api}(): its results go to the Matmul's workspace: call "
+                               "set_workspace(gm) first")
+        return self._get("user_ws")
 
     # ---- GM views of the operands ------------------------------------------------------------
 
@@ -531,20 +550,40 @@ class Matmul(TracedState):
         else:
             self._pending_all = True
 
-    def _client_deliver(self, tensor, en_atomic, sequential):
-        """GET_TENSOR_C for the current block; the copy GM mirror -> UB for a UB destination."""
+    def _client_deliver(self, tensor, en_atomic, sequential, sync=True, optional=None):
+        """GET_TENSOR_C for the current block; for a UB destination (or optional tensor) the
+        block comes GM -> UB once the server has written it."""
         from asc.language.adv import kfc
         count, last, m0, n0, m, n = self._block
         c_addr, pitch = self._client_c("get_tensor_c", tensor, m0, n0, sequential)
         self._client.post(kfc.GET_TENSOR_C, 0, self._request(
             count, self._flags(en_atomic, last=last), c_addr, pitch))
-        self._client.wait(0)
+        fetch = (tensor, optional, c_addr, pitch, m, n)
+        if sync:
+            self._client.wait(0)
+            self._client_fetch(*fetch)
+        else:
+            self._pending_c = fetch
+
+    def _client_fetch(self, tensor, optional, c_addr, pitch, m, n):
+        """The block GM -> UB (MTE2), then MTE2_V for the vector code that reads it."""
+        from asc.language.basic.data_copy import data_copy
+        from asc.language.basic.sync import set_flag, wait_flag
+        from asc.language.core.enums import HardEvent
+        from asc.language.core.types import DataCopyParams
+        copied = False
+        base_n = to_value(self._get("base_n"), _I32)
         if isinstance(tensor, LocalTensor):
-            from asc.language.basic.data_copy import data_copy
-            from asc.language.basic.sync import set_flag, wait_flag
-            from asc.language.core.enums import HardEvent
-            mirror = GlobalTensor._make(c_addr, tensor.dtype, None)
-            data_copy(tensor, mirror, m * to_value(self._get("base_n"), _I32))
+            data_copy(tensor, GlobalTensor._make(c_addr, tensor.dtype, None), m * base_n)
+            copied = True
+        if optional is not None:
+            # The block from its place in GM (row pitch `pitch`), dense base_n a row in UB.
+            size = self.c_type.dtype.sizeof()
+            data_copy(optional, GlobalTensor._make(c_addr, self.c_type.dtype, None),
+                      DataCopyParams(m, n * size // 32, (pitch - n) * size // 32,
+                                     (base_n - n) * size // 32))
+            copied = True
+        if copied:
             event = self._client.pipe.fetch_event_id(HardEvent.MTE2_V)
             set_flag(HardEvent.MTE2_V, event)
             wait_flag(HardEvent.MTE2_V, event)
@@ -641,6 +680,89 @@ class Matmul(TracedState):
         self._finish()
         ops.atomic_off(en_atomic)
 
+    def iterate_n_batch(self, batch_loop, batch_a, batch_b, en_sequential_write,
+                        matrix_stride_a=0, matrix_stride_b=0, matrix_stride_c=0, sync=True,
+                        wait_iterate_batch=False) -> None:
+        """batch_loop iterate_batch computations (NORMAL layout), group l on the matrices after
+        group l - 1's, their C matrices one group after another in the Matmul's workspace
+        (set_workspace; Ascend C's IterateNBatch writes there), fetched with
+        get_batch_tensor_c."""
+        api = "iterate_n_batch"
+        if not self.config.is_n_batch:
+            raise ValueError("Matmul.iterate_n_batch() needs MatmulConfig(is_n_batch=True) "
+                             "(get_normal_config(batch_loop=True))")
+        self._check_layout(api)
+        self._ready(api)
+        batch_loop = _int_arg(api, "batch_loop", batch_loop)
+        batch_a = _int_arg(api, "batch_a", batch_a)
+        batch_b = _int_arg(api, "batch_b", batch_b)
+        strides = ops.batch_strides(self, batch_a, batch_b, matrix_stride_a, matrix_stride_b,
+                                    matrix_stride_c)
+        workspace = GlobalTensor._make(to_value(self._user_workspace(api), _GM_ADDR),
+                                       self.c_type.dtype, None)
+        self._batch_layout = (batch_a, batch_b, strides[2])
+        self._put("batch_taken", 0)
+        pitch = to_value(self._get("org_n"), _I32)
+        sync = ConstExpr.unwrap(sync)
+        if self._client is not None:
+            from asc.language.adv import kfc
+            values = self._request(count=batch_loop, flags=self._flags(sync=True),
+                                   c_addr=workspace._addr, c_pitch=pitch)
+            values.update(batch_a=batch_a, batch_b=batch_b, stride_a=strides[0],
+                          stride_b=strides[1], stride_c=strides[2])
+            self._client.post(kfc.ITERATE_N_BATCH_ALL, 0, values)
+            if sync:
+                self._client.wait(0)
+            else:
+                self._pending_batch = True
+            return
+        self._begin()
+        inline_library(ops.n_batch_blocks, self, self._buffers, self._events, workspace, pitch,
+                       self._plan.quant, batch_loop, batch_a, batch_b, *strides)
+        self._finish()
+
+    def get_batch_tensor_c(self, *args, **kwargs):
+        """The next batch group of iterate_n_batch: `get_batch_tensor_c(batch_a, batch_b,
+        en_sequential_write=False, sync=True)` returns its C matrices in the workspace as a
+        GlobalTensor; `get_batch_tensor_c(tensor, batch_a, batch_b, ...)` copies them into a
+        vector core's UB tensor."""
+        api = "get_batch_tensor_c"
+        args = [ConstExpr.unwrap(a) for a in args]
+        tensor = None
+        if args and isinstance(args[0], (LocalTensor, GlobalTensor)):
+            tensor, args = args[0], args[1:]
+        tensor = ConstExpr.unwrap(kwargs.pop("tensor", tensor))
+        layout = getattr(self, "_batch_layout", None)
+        if layout is None:
+            raise RuntimeError(f"Matmul.{api}(): run iterate_n_batch first")
+        _, _, stride_c = layout
+        names = ("batch_a", "batch_b", "en_sequential_write", "sync")
+        given = dict(zip(names, args))
+        given.update(kwargs)
+        batch_a = _int_arg(api, "batch_a", given.get("batch_a", layout[0]))
+        batch_b = _int_arg(api, "batch_b", given.get("batch_b", layout[1]))
+        batch = select(to_value(batch_a, _I32) > to_value(batch_b, _I32),
+                       to_value(batch_a, _I32), to_value(batch_b, _I32))
+        taken = to_value(self._get("batch_taken"), _I32)
+        size = self.c_type.dtype.sizeof()
+        offset = to_value(taken * batch * stride_c * size, _GM_ADDR)
+        group = GlobalTensor._make(to_value(self._user_workspace(api), _GM_ADDR) + offset,
+                                   self.c_type.dtype, None)
+        self._put("batch_taken", taken + 1)
+        if tensor is None:
+            return group
+        if not isinstance(tensor, LocalTensor) or self._client is None:
+            raise NotSupportedError(f"asc.adv.Matmul.{api} into a GlobalTensor (a GM -> GM "
+                                    "copy); take the returned GlobalTensor instead")
+        from asc.language.basic.data_copy import data_copy
+        from asc.language.basic.sync import set_flag, wait_flag
+        from asc.language.core.enums import HardEvent
+        data_copy(tensor, group, batch * stride_c)
+        event = self._client.pipe.fetch_event_id(HardEvent.MTE2_V)
+        set_flag(HardEvent.MTE2_V, event)
+        wait_flag(HardEvent.MTE2_V, event)
+        return None
+
     def wait_iterate_batch(self) -> None:
         """After an asynchronous iterate_batch of a vector core: wait for the server."""
         if self._client is not None and getattr(self, "_pending_batch", False):
@@ -684,25 +806,44 @@ class Matmul(TracedState):
     def get_tensor_c(self, tensor=None, en_atomic=0, en_sequential_write=False, sync=True,
                      optional_tensor=None):
         """The current block (inside an iterate() body) into `tensor`: at its place in the C
-        view (row pitch org N), or densely (row pitch base_n) with en_sequential_write."""
-        if tensor is None:
-            raise NotSupportedError("asc.adv.Matmul.get_tensor_c() without a destination (the "
-                                    "asynchronous form returning the workspace's block)")
+        view (row pitch org N), or densely (row pitch base_n) with en_sequential_write. Without
+        a destination (sync=False): into the Matmul's workspace, returned as a GlobalTensor.
+        `optional_tensor` (a vector core's UB tensor): the block copied there as well. With
+        sync=False the vector core goes on and wait_get_tensor_c() waits for the block."""
+        api = "get_tensor_c"
         if self._block is None:
             raise RuntimeError("Matmul.get_tensor_c(): call it inside `with mm.iterate() as "
                                "count:`; outside it there is no current block")
         tensor = ConstExpr.unwrap(tensor)
-        en_atomic = _atomic_arg("get_tensor_c", en_atomic)
+        en_atomic = _atomic_arg(api, en_atomic)
         sequential = ConstExpr.unwrap(en_sequential_write)
-        if isinstance(sequential, PlainValue):
-            raise TypeError("Matmul.get_tensor_c(): en_sequential_write must be a Python bool")
+        sync = ConstExpr.unwrap(sync)
+        for name, value in (("en_sequential_write", sequential), ("sync", sync)):
+            if not isinstance(value, bool):
+                raise TypeError(f"Matmul.get_tensor_c(): {name} must be a Python bool")
         if self._block_written:
             raise RuntimeError("Matmul.get_tensor_c(): the block was delivered already")
+        returned = None
+        if tensor is None:
+            if sync:
+                raise ValueError("get_tensor_c() without a destination is the asynchronous "
+                                 "form: pass sync=False")
+            count = self._block[0] if self._client is not None else self._count
+            base = to_value(self._get("base_m"), _I32) * to_value(self._get("base_n"), _I32)
+            offset = to_value(count * base * self.c_type.dtype.sizeof(), _GM_ADDR)
+            returned = GlobalTensor._make(to_value(self._user_workspace(api), _GM_ADDR) + offset,
+                                          self.c_type.dtype, None)
+            tensor, sequential = returned, True
+        optional_tensor = ConstExpr.unwrap(optional_tensor)
+        if optional_tensor is not None and (self._client is None or
+                                            not isinstance(optional_tensor, LocalTensor)):
+            raise NotSupportedError("asc.adv.Matmul.get_tensor_c(optional_tensor=...) outside "
+                                    "a vector core (the copy of the block into its UB)")
         if self._client is not None:
-            self._client_deliver(tensor, en_atomic, sequential)
+            self._client_deliver(tensor, en_atomic, sequential, sync, optional_tensor)
             self._block_written = True
-            return
-        self._check_c("get_tensor_c", tensor)
+            return returned
+        self._check_c(api, tensor)
         c_l0, m0, n0, m, n = self._block
         ops.atomic_on(self.c_type.dtype, en_atomic)
         if sequential:
@@ -712,6 +853,20 @@ class Matmul(TracedState):
             self._write(c_l0, tensor[m0 * pitch + n0:], m, n, pitch, n0)
         ops.atomic_off(en_atomic)
         self._block_written = True
+        return returned
+
+    def async_get_tensor_c(self, c) -> None:
+        """get_tensor_c(c, sync=False)."""
+        self.get_tensor_c(c, sync=False)
+
+    def wait_get_tensor_c(self) -> None:
+        """After get_tensor_c(..., sync=False) of a vector core: wait for the block (and bring
+        a UB destination's copy in). On the cube core the block is written already."""
+        pending = getattr(self, "_pending_c", None)
+        if pending is not None:
+            self._pending_c = None
+            self._client.wait(0)
+            self._client_fetch(*pending)
 
     def end(self) -> None:
         """Release the Matmul's resources (its buffers stay the pipe's); a vector core tells its
@@ -740,6 +895,7 @@ class _IterateLoop:
         count = self._loop.__enter__()
         if client is None:
             mm._block = mm._compute(count, m_iter, n_iter)
+            mm._count = count
         else:
             from asc.language.adv import kfc
             last = count == m_iter * n_iter - 1

@@ -302,6 +302,23 @@ def batch_blocks(state, bufs, ev, c_gm, pitch, quant: ConstExpr, batch_a, batch_
         all_blocks(view, bufs, ev, c_gm[i * stride_c:], pitch, quant)
 
 
+@jit
+def n_batch_blocks(state, bufs, ev, c_gm, pitch, quant: ConstExpr, batch_loop, batch_a,
+                   batch_b, stride_a, stride_b, stride_c):
+    """iterate_n_batch: batch_loop batches of iterate_batch, batch group l reading the
+    matrices after those of group l - 1 (l * batch_a of A, l * batch_b of B) and writing its
+    max(batch_a, batch_b) C matrices after group l - 1's, from `c_gm` (the workspace)."""
+    batch = batch_a if batch_a > batch_b else batch_b
+    a_size = state._plan.a_dtype.sizeof()
+    b_size = state._plan.b_dtype.sizeof()
+    for group in range(batch_loop):
+        view = Shifted(state,
+                       a_addr=state._get("a_addr") + widen(group * batch_a * stride_a * a_size),
+                       b_addr=state._get("b_addr") + widen(group * batch_b * stride_b * b_size))
+        batch_blocks(view, bufs, ev, c_gm[group * batch * stride_c:], pitch, quant, batch_a,
+                     batch_b, stride_a, stride_b, stride_c)
+
+
 def widen(x):
     """A byte offset as the uint64 of a GM address."""
     return to_value(x, KT.uint64)
