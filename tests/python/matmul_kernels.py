@@ -443,3 +443,90 @@ def matmul_n_batch_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, results: a
             asc.pipe_barrier(asc.PipeID.PIPE_ALL)
             c_global.set_value(group, taken.get_value(0))
         matmul.end()
+
+
+@asc.jit
+def matmul_ub_a_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+                       tiling: asc.adv.TCubeTiling, workspace: asc.GlobalAddress):
+    """A from the vector core's UB: each vector core loads its rows of A into UB, scales them by
+    2 on the vector unit, and hands the UB tensor to the Matmul (it reaches the cube core
+    through the workspace's UB mirror)."""
+    asc.set_sys_workspace(workspace)
+    offset_a, offset_b, offset_c, offset_bias, tail_m, tail_n = block_offsets(tiling, False,
+                                                                              False)
+    a_global = asc.GlobalTensor()
+    b_global = asc.GlobalTensor()
+    c_global = asc.GlobalTensor()
+    a_global.set_global_buffer(a + offset_a)
+    b_global.set_global_buffer(b + offset_b)
+    c_global.set_global_buffer(c + offset_c)
+    pipe = asc.TPipe()
+    a_queue = asc.TQue(asc.TPosition.VECIN, 1)
+    pipe.init_buffer(que=a_queue, num=1, len=tiling.single_core_m * tiling.k_a * 2)
+    matmul = asc.adv.Matmul(
+        a=asc.adv.MatmulType(asc.TPosition.VECCALC, asc.CubeFormat.ND, asc.float16),
+        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16),
+        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float32))
+    asc.adv.register_matmul(pipe, matmul, tiling)
+    a_local = a_queue.alloc_tensor(asc.float16)
+    asc.data_copy(a_local, a_global, tiling.single_core_m * tiling.k_a)
+    a_queue.enque(a_local)
+    a_local = a_queue.deque(asc.float16)
+    asc.muls(a_local, a_local, 2.0, count=tiling.single_core_m * tiling.k_a)
+    matmul.set_tensor_a(a_local)
+    matmul.set_tensor_b(b_global)
+    matmul.iterate_all(c_global)
+    a_queue.free_tensor(a_local)
+    matmul.end()
+
+
+@asc.jit(matmul_cube_only=True)
+def matmul_nz_weight_kernel(x: asc.GlobalAddress, w: asc.GlobalAddress, y: asc.GlobalAddress,
+                            tiling: asc.adv.TCubeTiling):
+    """y (half) = x @ W^T with W prepacked as NZ (pyasc's linear example): each cube core's
+    column block starts n_offset * 16 elements into the packed weight."""
+    if asc.ascend_is_aic():
+        offset_a, offset_b, offset_c, offset_bias, tail_m, tail_n = block_offsets(
+            tiling, False, False)
+        x_global = asc.GlobalTensor()
+        w_global = asc.GlobalTensor()
+        y_global = asc.GlobalTensor()
+        x_global.set_global_buffer(x + offset_a)
+        w_global.set_global_buffer(w + offset_b * 16)
+        y_global.set_global_buffer(y + offset_c)
+        pipe = asc.TPipe()
+        matmul = asc.adv.Matmul(
+            asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16),
+            asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.NZ, asc.float16, True),
+            asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16),
+            asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float32))
+        asc.adv.register_matmul(pipe, matmul, tiling)
+        if asc.get_block_idx() < tiling.used_core_num:
+            matmul.set_org_shape(tiling.m, tiling.n, tiling.k_a, tiling.k_b)
+            matmul.set_tensor_a(x_global, False)
+            matmul.set_tensor_b(w_global, True)
+            matmul.set_tail(tail_m, tail_n)
+            matmul.iterate_all(y_global)
+            matmul.end()
+
+
+@asc.jit(matmul_cube_only=True)
+def matmul_hf32_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+                       tiling: asc.adv.TCubeTiling, hf32: asc.ConstExpr[bool]):
+    """A float Matmul with set_hf32(hf32) before it (one cube core)."""
+    if asc.ascend_is_aic():
+        a_global = asc.GlobalTensor()
+        b_global = asc.GlobalTensor()
+        c_global = asc.GlobalTensor()
+        a_global.set_global_buffer(a)
+        b_global.set_global_buffer(b)
+        c_global.set_global_buffer(c)
+        pipe = asc.TPipe()
+        matmul = make_matmul(asc.float32, asc.float32, asc.float32, False, False)
+        asc.adv.register_matmul(pipe, matmul, tiling)
+        matmul.set_hf32(hf32)
+        matmul.set_tensor_a(a_global)
+        matmul.set_tensor_b(b_global)
+        matmul.iterate_all(c_global)
+        matmul.set_hf32(False)
+        matmul.end()

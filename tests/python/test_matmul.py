@@ -219,3 +219,62 @@ def test_a_constant_operand_fills_its_tiles_with_the_value(device, which, dtype)
     else:
         want = a.astype(np.float32) @ np.full((k, n), 1.5, np.float32)
     np.testing.assert_allclose(c, want, atol=1e-3, rtol=0)  # disable_bias: no bias added
+
+
+def test_a_transposed_nz_weight_as_pyascs_linear_example_packs_it(device):
+    from matmul_kernels import matmul_nz_weight_kernel
+    m, n, k = 96, 80, 64
+    rng = np.random.default_rng(13)
+    x = rng.uniform(-1, 1, (m, k)).astype(np.float16)
+    w = rng.uniform(-1, 1, (n, k)).astype(np.float16)
+    # W[n][k] at (k // 16) * (N * 16) + n * 16 + k % 16.
+    packed = w.reshape(n, k // 16, 16).transpose(1, 0, 2).copy()
+    tiling = _tiling(m, n, k, single=(48, 48), base=(32, 32, 32), bias=False)
+    y = np.zeros((m, n), np.float16)
+    report = matmul_nz_weight_kernel[tiling.used_core_num, rt.current_stream()](
+        x, packed, y, tiling)
+    want = (x.astype(np.float32) @ w.astype(np.float32).T).astype(np.float16)
+    np.testing.assert_allclose(y.astype(np.float32), want.astype(np.float32), atol=2e-3,
+                               rtol=2e-3)
+    assert report.status == "OK"
+
+
+def _hf32(x):
+    """Round float32 to HF32 (10 mantissa bits, to nearest even: docs/cube.md)."""
+    bits = x.astype(np.float32).view(np.uint32).astype(np.uint64)
+    keep = 13
+    half = np.uint64(1 << (keep - 1))
+    lsb = (bits >> np.uint64(keep)) & np.uint64(1)
+    rounded = (bits + half - np.uint64(1) + lsb) >> np.uint64(keep) << np.uint64(keep)
+    return rounded.astype(np.uint32).view(np.float32)
+
+
+@pytest.mark.parametrize("hf32", [False, True])
+def test_set_hf32_rounds_float_inputs_to_hf32(device, hf32):
+    from matmul_kernels import matmul_hf32_kernel
+    m, n, k = 32, 32, 64
+    rng = np.random.default_rng(2)
+    a = rng.uniform(-1, 1, (m, k)).astype(np.float32)
+    b = rng.uniform(-1, 1, (k, n)).astype(np.float32)
+    tiling = _tiling(m, n, k, single=(m, n), base=(32, 32, 32), bias=False)
+    c = np.zeros((m, n), np.float32)
+    matmul_hf32_kernel[1, rt.current_stream()](a, b, c, tiling, hf32)
+    exact = a.astype(np.float64) @ b.astype(np.float64)
+    rounded = _hf32(a).astype(np.float64) @ _hf32(b).astype(np.float64)
+    want, other = (rounded, exact) if hf32 else (exact, rounded)
+    assert np.abs(c - want).max() < 1e-5 < np.abs(c - other).max()
+
+
+@asc.jit(matmul_cube_only=True)
+def _callback_kernel(a: asc.GlobalAddress):
+    pipe = asc.TPipe()
+    mm = asc.adv.Matmul(asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16),
+                        asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16),
+                        asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float32))
+    asc.adv.register_matmul(pipe, a, mm)
+    mm.set_self_define_data(a)
+
+
+def test_callback_data_says_what_a_pyasc_matmul_cannot_declare(device):
+    with pytest.raises(CodegenError, match="user-defined Matmul callbacks"):
+        _callback_kernel[1, rt.current_stream()](np.zeros(64, np.uint8))

@@ -264,3 +264,17 @@ def test_iterate_n_batch_writes_its_groups_into_the_workspace(device):
                 b[ib * k:(ib + 1) * k].astype(np.float32)
             np.testing.assert_allclose(got[group * 2 + i], want, atol=1e-3)
         assert firsts[group] == got[group * 2][0, 0]
+
+
+def test_an_operand_in_the_vector_cores_ub_reaches_the_cube_core_through_its_mirror(device):
+    from matmul_kernels import matmul_ub_a_kernel
+    m, n, k = 64, 32, 64
+    a, b, _ = _operands(m, n, k, np.float16, 8)
+    tiling = asc.adv.TCubeTiling(used_core_num=2, m=m, n=n, k_a=k, k_b=k, single_core_m=32,
+                                 single_core_n=n, single_core_k=k, base_m=32, base_n=32,
+                                 base_k=32)
+    c = np.zeros((m, n), np.float32)
+    report = matmul_ub_a_kernel[1, rt.current_stream()](a, b, c, tiling,
+                                                       np.zeros(WORKSPACE, np.uint8))
+    np.testing.assert_allclose(c, 2 * a.astype(np.float32) @ b.astype(np.float32), atol=1e-3)
+    assert report.status == "OK" and report.check.races == 0

@@ -50,6 +50,8 @@ _TILING_FIELDS = (("m", "org_m"), ("n", "org_n"), ("k_a", "org_ka"), ("k_b", "or
                   ("base_k", "base_k"), ("iterate_order", "iterate_order"),
                   ("is_bias", "tiling_bias"))
 _INPUT_TYPES = ("float16", "float32", "bfloat16", "int8")
+# Operands in a vector core's UB reach the cube core through the workspace's UB mirror.
+_UB_POSITIONS = (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC)
 
 
 class _Plan:
@@ -60,10 +62,14 @@ class _Plan:
             if t.dtype.name not in _INPUT_TYPES:
                 raise TypeError(f"Matmul: {name} of {t.dtype} is not a cube input type (float16, "
                                 "bfloat16, float32 or int8)")
-            if t.position != TPosition.GM or t.format != CubeFormat.ND:
+            nz_b = (name == "B" and t.format == CubeFormat.NZ and t.is_trans and
+                    t.dtype == KT.float16 and t.position == TPosition.GM)
+            if t.position not in (TPosition.GM,) + _UB_POSITIONS or (
+                    t.format != CubeFormat.ND and not nz_b):
                 raise NotSupportedError(
                     f"asc.adv.Matmul with {name} at {t.position.name} in {t.format.name} format "
-                    "(this build takes A and B in GM, ND)")
+                    "(A and B in GM or a vector core's UB, ND, and a transposed half B in GM "
+                    "as NZ are built; L1 operands need the library's TSCM layout)")
         if a.dtype != b.dtype:
             raise TypeError(f"Matmul: A and B must have one type, got {a.dtype} and {b.dtype}")
         self.a_dtype, self.b_dtype, self.c_dtype = a.dtype, b.dtype, c.dtype
@@ -73,6 +79,8 @@ class _Plan:
         # K's step in L0: whole fractals; float keeps 16 (kDirectionAlign), int8 32.
         self.k_align = 32 if a.dtype == KT.int8 else 16
         self.banded = a.dtype == KT.float32
+        # B prepacked as NZ (asc-api.md 10.5): K / 16 panels of org N rows x 16.
+        self.b_nz = b.format == CubeFormat.NZ
         self.quant = ops.quant_of(c.dtype, self.acc_dtype)
         # int8 x int8 -> half: Fixpipe dequantises by set_quant_scalar / set_quant_vector.
         self.dequant = self.acc_dtype == KT.int32 and c.dtype == KT.float16
@@ -215,6 +223,7 @@ class Matmul(TracedState):
         self._block = None  # the base block of the running iterate() body
         self._ended = False
         self._client = None  # a vector core of a mixed kernel: requests go to the cube core
+        self._ub_sources = {}  # set_tensor_a/b with a UB tensor: the tensor, copied per request
         for field in ("a_addr", "b_addr", "bias_addr"):
             self._declare(field, _GM_ADDR, 0)
         self._declare("a_set", _BOOL, False)
@@ -275,8 +284,7 @@ class Matmul(TracedState):
 
     def _gm_operand(self, api, name, tensor, matmul_type):
         if isinstance(tensor, LocalTensor):
-            raise NotSupportedError(f"asc.adv.Matmul.{api} with a local tensor (A and B in "
-                                    "L1/UB: this build takes GM operands)")
+            return self._ub_operand(api, tensor, matmul_type)
         if not isinstance(tensor, GlobalTensor):
             raise TypeError(f"Matmul.{api}(): '{name}' must be an asc.GlobalTensor, got "
                             f"{type(tensor).__name__}")
@@ -285,6 +293,52 @@ class Matmul(TracedState):
             raise TypeError(f"Matmul.{api}(): the tensor holds {tensor.dtype} but the Matmul's "
                             f"MatmulType says {matmul_type.dtype}")
         return tensor._addr
+
+    def _ub_operand(self, api, tensor, matmul_type):
+        """A vector core's UB operand: its GM mirror's address (the request copies it there)."""
+        from asc.language.adv import kfc
+        if self._client is None:
+            raise NotSupportedError(f"asc.adv.Matmul.{api} with a local tensor on the cube core "
+                                    "(an L1 operand in the library's TSCM layout)")
+        if matmul_type.position not in _UB_POSITIONS:
+            raise TypeError(f"Matmul.{api}(): a UB tensor for an operand declared at "
+                            f"{matmul_type.position.name}; declare it VECIN/VECOUT/VECCALC")
+        if tensor.dtype != matmul_type.dtype:
+            raise TypeError(f"Matmul.{api}(): the tensor holds {tensor.dtype} but the Matmul's "
+                            f"MatmulType says {matmul_type.dtype}")
+        self._ub_sources[api] = tensor
+        return kfc.ub_mirror_address(self._client.workspace, self._client.aiv,
+                                     tensor.get_phy_addr())
+
+    def _copy_ub_operands(self):
+        """Before a request: each UB operand UB -> its GM mirror (MTE3; the request's own copy
+        follows on the same pipe, after its barrier, so the server reads the data it names)."""
+        if not self._ub_sources:
+            return
+        from asc.language.basic.data_copy import data_copy
+        from asc.language.basic.sync import set_flag, wait_flag
+        from asc.language.core.enums import HardEvent
+        event = self._client.pipe.fetch_event_id(HardEvent.V_MTE3)
+        set_flag(HardEvent.V_MTE3, event)  # the vector code that wrote them is done
+        wait_flag(HardEvent.V_MTE3, event)
+        for api, tensor in self._ub_sources.items():
+            which = "a" if api == "set_tensor_a" else "b"
+            mirror = GlobalTensor._make(to_value(self._get(f"{which}_addr"), _GM_ADDR),
+                                        tensor.dtype, None)
+            data_copy(mirror, tensor, self._ub_extent(which, tensor))
+
+    def _ub_extent(self, which, tensor):
+        """Elements of a UB operand the server reads: its rows of the single-core block, whole
+        32-byte blocks."""
+        get = lambda name: to_value(self._get(name), _I32)  # noqa: E731
+        if which == "a":
+            rows, pitch = (get("single_k"), get("org_m")) if self.a_type.is_trans else (
+                get("single_m"), get("org_ka"))
+        else:
+            rows, pitch = (get("single_n"), get("org_kb")) if self.b_type.is_trans else (
+                get("single_k"), get("org_n"))
+        per_block = 32 // tensor.dtype.sizeof()
+        return (rows * pitch + per_block - 1) // per_block * per_block
 
     def _transpose(self, api, which, value):
         value = ConstExpr.unwrap(value)
@@ -427,6 +481,22 @@ class Matmul(TracedState):
                                "set_workspace(gm) first")
         return self._get("user_ws")
 
+    def set_self_define_data(self, data_ptr) -> None:
+        raise NotSupportedError("asc.adv.Matmul.set_self_define_data (data for user-defined "
+                                "Matmul callbacks, which a pyasc Matmul cannot declare)")
+
+    def set_user_def_info(self, tiling_ptr) -> None:
+        raise NotSupportedError("asc.adv.Matmul.set_user_def_info (data for user-defined "
+                                "Matmul callbacks, which a pyasc Matmul cannot declare)")
+
+    def set_sparse_index(self, index_global) -> None:
+        raise NotSupportedError("asc.adv.Matmul.set_sparse_index (the sparse Matmul needs "
+                                "mmad_with_sparse, docs/cube.md \"Open facts\")")
+
+    def get_offset_c(self):
+        raise NotSupportedError("asc.adv.Matmul.get_offset_c (MatrixOffset's fields are not in "
+                                "the references)")
+
     # ---- GM views of the operands ------------------------------------------------------------
 
     def a_gm(self):
@@ -490,8 +560,12 @@ class Matmul(TracedState):
 
     # ---- the client side of a mixed kernel (docs/matmul.md, "Mixed kernels") ------------------
 
-    def _request(self, count=0, flags=0, c_addr=0, c_pitch=0):
-        """A request's fields: every setting, so the server keeps no state between requests."""
+    def _request(self, count=0, flags=0, c_addr=0, c_pitch=0, operands=False):
+        """A request's fields: every setting, so the server keeps no state between requests.
+        With `operands` (a request that starts a computation) UB operands are copied to their
+        mirrors first."""
+        if operands:
+            self._copy_ub_operands()
         values = {name: self._get(name) for name in (
             "a_addr", "b_addr", "bias_addr", "org_m", "org_n", "org_ka", "org_kb", "single_m",
             "single_n", "single_k", "base_m", "base_n", "base_k", "iterate_order", "a_value",
@@ -544,7 +618,8 @@ class Matmul(TracedState):
         self._check_c("iterate_all", tensor)
         pitch = to_value(self._get("org_n"), _I32)
         self._client.post(kfc.ITERATE_ALL, 0, self._request(
-            flags=self._flags(en_atomic, sync=True), c_addr=tensor._addr, c_pitch=pitch))
+            flags=self._flags(en_atomic, sync=True), c_addr=tensor._addr, c_pitch=pitch,
+            operands=True))
         if sync:
             self._client.wait(0)
         else:
@@ -663,7 +738,7 @@ class Matmul(TracedState):
         if self._client is not None:
             from asc.language.adv import kfc
             values = self._request(flags=self._flags(en_atomic, sync=True), c_addr=tensor._addr,
-                                   c_pitch=pitch)
+                                   c_pitch=pitch, operands=True)
             values.update(batch_a=batch_a, batch_b=batch_b, stride_a=strides[0],
                           stride_b=strides[1], stride_c=strides[2])
             self._client.post(kfc.ITERATE_BATCH_ALL, 0, values)
@@ -707,7 +782,7 @@ class Matmul(TracedState):
         if self._client is not None:
             from asc.language.adv import kfc
             values = self._request(count=batch_loop, flags=self._flags(sync=True),
-                                   c_addr=workspace._addr, c_pitch=pitch)
+                                   c_addr=workspace._addr, c_pitch=pitch, operands=True)
             values.update(batch_a=batch_a, batch_b=batch_b, stride_a=strides[0],
                           stride_b=strides[1], stride_c=strides[2])
             self._client.post(kfc.ITERATE_N_BATCH_ALL, 0, values)
@@ -891,6 +966,8 @@ class _IterateLoop:
         client = mm._client
         if client is None:
             mm._begin()
+        else:
+            mm._copy_ub_operands()  # once: every block's request reads the same mirrors
         self._loop = _runtime_loop(m_iter * n_iter, carry=True)
         count = self._loop.__enter__()
         if client is None:

@@ -53,6 +53,16 @@ def fill_tile(dst, elems, value):
     init_const_value(dst, InitConstValueParams(1, elems * dst.dtype.sizeof() // 32, 0, value))
 
 
+@jit
+def copy_nz_panels(dst, src, n0, k0, n, kk, org_n):
+    """A transposed half B stored as NZ in GM (W[n][k] at (k / 16) * org_n * 16 + n * 16 +
+    k % 16): rows n0 .. n0 + n of the panels of k0 .. k0 + kk into L1's Nz of an N x K tile
+    (panels ceil16(n) rows high), one strided copy: a panel's rows are 32-byte blocks."""
+    n16 = (n + 15) // 16 * 16
+    data_copy(dst, src[(k0 // 16) * org_n * 16 + n0 * 16:],
+              DataCopyParams((kk + 15) // 16, n, org_n - n, n16 - n))
+
+
 # ---- L1 -> L0A / L0B -------------------------------------------------------------------------
 
 
@@ -173,6 +183,8 @@ def compute_block(mm, bufs, ev, m0, n0, m, n, step0):
             copy_tile(a1, mm.a_gm(), m0, k0, m, kk, mm._get("org_ka"), False)
         if plan.constants and mm._get("b_scalar"):
             fill_tile(b1, bufs.b_elems, mm._get("b_value"))
+        elif plan.b_nz:
+            copy_nz_panels(b1, mm.b_gm(), n0, k0, n, kk, mm._get("org_n"))
         elif plan.b_trans:
             copy_tile(b1, mm.b_gm(), n0, k0, n, kk, mm._get("org_kb"), False)
         else:
