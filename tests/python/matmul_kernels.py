@@ -1,35 +1,11 @@
 """Matmul kernels of the tests, written as pyasc's matmul tutorials and tests write them: a
 TCubeTiling argument, the block located from the tiling, the Matmul run on the cube core of a
 `matmul_cube_only` kernel."""
-from typing import Tuple
-
 import asc
 import asc.runtime.config as config
 
-
-@asc.jit
-def block_offsets(tiling: asc.adv.TCubeTiling, is_trans_a: asc.ConstExpr[bool],
-                  is_trans_b: asc.ConstExpr[bool]) -> Tuple[int, int, int, int, int, int]:
-    """This block's element offsets into A, B, C and the bias, and its tail sizes."""
-    block_idx = asc.get_block_idx()
-    m_blocks = tiling.m.ceildiv(tiling.single_core_m)
-    m_index = block_idx % m_blocks
-    n_index = block_idx // m_blocks
-    offset_a = m_index * tiling.k_a * tiling.single_core_m
-    if is_trans_a:
-        offset_a = m_index * tiling.single_core_m
-    offset_b = n_index * tiling.single_core_n
-    if is_trans_b:
-        offset_b = n_index * tiling.k_b * tiling.single_core_n
-    offset_c = m_index * tiling.n * tiling.single_core_m + n_index * tiling.single_core_n
-    offset_bias = n_index * tiling.single_core_n
-    tail_m = tiling.m - m_index * tiling.single_core_m
-    if tail_m <= 0 or tail_m >= tiling.single_core_m:
-        tail_m = tiling.single_core_m
-    tail_n = tiling.n - n_index * tiling.single_core_n
-    if tail_n <= 0 or tail_n >= tiling.single_core_n:
-        tail_n = tiling.single_core_n
-    return offset_a, offset_b, offset_c, offset_bias, tail_m, tail_n
+# pyasc's tutorial 05 is the example's (examples/matmul_leakyrelu.py), imported as users would.
+from matmul_leakyrelu import block_offsets, matmul_leakyrelu_kernel  # noqa: F401
 
 
 @asc.jit
@@ -179,56 +155,6 @@ def matmul_mix_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalA
         matmul.set_tail(tail_m, tail_n)
         matmul.iterate_all(c_global)
         matmul.end()
-    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
-
-
-@asc.jit
-def matmul_leakyrelu_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
-                            bias: asc.GlobalAddress, alpha: float, tiling: asc.adv.TCubeTiling,
-                            workspace: asc.GlobalAddress):
-    """Each vector core takes its blocks one by one into UB (get_tensor_c), applies leaky_relu
-    and copies the block out with DataCopyParams (pyasc's tutorial 05)."""
-    asc.set_sys_workspace(workspace)
-    offset_a, offset_b, offset_c, offset_bias, tail_m, tail_n = block_offsets(tiling, False,
-                                                                              False)
-    a_global = asc.GlobalTensor()
-    b_global = asc.GlobalTensor()
-    c_global = asc.GlobalTensor()
-    bias_global = asc.GlobalTensor()
-    a_global.set_global_buffer(a + offset_a)
-    b_global.set_global_buffer(b + offset_b)
-    c_global.set_global_buffer(c + offset_c)
-    bias_global.set_global_buffer(bias + offset_bias)
-    size = tiling.base_m * tiling.base_n * c.dtype.sizeof()
-    pipe = asc.TPipe()
-    out_queue = asc.TQue(asc.TPosition.VECOUT, 1)
-    pipe.init_buffer(que=out_queue, num=1, len=size)
-    matmul = asc.adv.Matmul(
-        a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_global.dtype),
-        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_global.dtype),
-        c=asc.adv.MatmulType(asc.TPosition.VECCALC, asc.CubeFormat.ND, c_global.dtype),
-        bias=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, bias_global.dtype))
-    asc.adv.register_matmul(pipe, matmul, tiling)
-    matmul.set_tensor_a(a_global)
-    matmul.set_tensor_b(b_global)
-    matmul.set_bias(bias_global)
-    with matmul.iterate() as count:
-        out = out_queue.alloc_tensor(c.dtype)
-        matmul.get_tensor_c(out, en_sequential_write=True)
-        asc.leaky_relu(out, out, alpha, count=tiling.base_m * tiling.base_n)
-        out_queue.enque(out)
-        out = out_queue.deque(c.dtype)
-        round_m = tiling.single_core_m // tiling.base_m
-        start = count % round_m * tiling.base_m * tiling.n + count // round_m * tiling.base_n
-        params = asc.DataCopyParams(
-            block_count=tiling.base_m,
-            block_len=tiling.base_n * c.dtype.sizeof() // asc.property(asc.DEFAULT_C0_SIZE),
-            src_stride=0,
-            dst_stride=(tiling.n - tiling.base_n) * c.dtype.sizeof() //
-            asc.property(asc.DEFAULT_C0_SIZE))
-        asc.data_copy(c_global[start:], out, repeat_params=params)
-        out_queue.free_tensor(out)
-    matmul.end()
     asc.pipe_barrier(asc.PipeID.PIPE_ALL)
 
 
