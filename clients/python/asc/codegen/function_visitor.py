@@ -397,25 +397,28 @@ class FunctionVisitor:
         lower, upper, step = (to_value(b, int32).id for b in bounds)
 
         target = node.target.id
-        for_op = self.builder.emit("for_op")
-        for_op.lower, for_op.upper, for_op.step = lower, upper, step
-        for_op.dtype = int32.to_ir()
-        for_op.induction = self.builder.new_value()
-        induction = PlainValue(for_op.induction, int32)
 
-        def enter(scope):
-            value = induction
+        def make_op():
+            for_op = self.builder.emit("for_op")
+            for_op.lower, for_op.upper, for_op.step = lower, upper, step
+            for_op.dtype = int32.to_ir()
+            for_op.induction = self.builder.new_value()
+            return for_op
+
+        def enter(scope, for_op):
+            value = PlainValue(for_op.induction, int32)
             if descending is not None:
-                value = to_value(descending[0], int32) + induction * descending[1]
+                value = to_value(descending[0], int32) + value * descending[1]
             scope[target] = value
 
-        self._carried_loop(for_op, node.body, {target}, enter)
+        self._carried_loop(make_op, node.body, {target}, enter)
 
-    def _carried_loop(self, loop_op, body, exclude, enter=None, leave=None):
-        """Trace `body` into `loop_op` (an emitted ForOp or WhileOp), carrying the names it
-        assigns that exist outside (but `exclude`) and the fields of in-place objects
-        (codegen/mutable.py): iter_args in, yields out, results after. `enter(scope)` runs first
-        inside the body region, `leave()` last (a while's condition)."""
+    def _carried_loop(self, make_op, body, exclude, enter=None, leave=None):
+        """Trace `body` into the loop `make_op()` emits (a ForOp or WhileOp, emitted after the
+        carried values' initial values), carrying the names it assigns that exist outside (but
+        `exclude`) and the fields of in-place objects (codegen/mutable.py): iter_args in,
+        yields out, results after. `enter(scope, op)` runs first inside the body region,
+        `leave(op)` last (a while's condition)."""
         outer = self.scope
         carried = []      # (name, template object, [(init value, dtype)])
         fixed = []        # compile-time objects that must stay unchanged
@@ -440,6 +443,7 @@ class FunctionVisitor:
         state_fields = mutable.carried_fields(objects)
         state_inits = [to_value(obj._get(name), obj._ir_dtype(name)).id
                        for obj, name in state_fields]
+        loop_op = make_op()
 
         body_scope = dict(outer)
         iter_values = []
@@ -461,7 +465,7 @@ class FunctionVisitor:
         try:
             with self.builder.region(loop_op.body):
                 if enter is not None:
-                    enter(body_scope)
+                    enter(body_scope, loop_op)
                 self._body(body, allow_return=False)
                 for name, template, fields in carried:
                     loop_op.yields.extend(self._loop_yield(name, template, fields,
@@ -469,7 +473,7 @@ class FunctionVisitor:
                 for obj, name in state_fields:
                     loop_op.yields.append(to_value(obj._get(name), obj._ir_dtype(name)).id)
                 if leave is not None:
-                    leave()
+                    leave(loop_op)
         finally:
             body_scope = self.scope
             self.scope = outer
@@ -751,13 +755,13 @@ class _LibraryVisitor(FunctionVisitor):
         first = ConstExpr.unwrap(self.expr(node.test))
         if first is False:
             return
-        while_op = self.builder.emit("while_op")
 
-        def leave():
+        def leave(while_op):
             cond = ConstExpr.unwrap(self.expr(node.test))
             while_op.cond = to_value(cond, KnownTypes.int1).id
 
-        self._carried_loop(while_op, node.body, set(), leave=leave)
+        self._carried_loop(lambda: self.builder.emit("while_op"), node.body, set(),
+                           leave=leave)
 
 
 def inline_library(jit_fn, *args, **kwargs):

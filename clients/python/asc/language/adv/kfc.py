@@ -10,6 +10,7 @@ Message layout (the workspace's kfcMsg ring slots): word 0 the head `funID << 16
 instID`, word 1 the UB address (-1: none), then the request as the model lays it out
 (_FIELDS; Ascend C's body is its MatmulConfigParams, whose exact layout the references do not
 give)."""
+from asc.codegen.mutable import TracedState
 from asc.language.core.dtype import KnownTypes as KT
 
 # ---- the workspace (SysWorkspaceDesc, ascendc-semantics.md 7.4) --------------------------------
@@ -51,7 +52,6 @@ _FIELDS = {
 }
 # A constant operand's value takes its address's place (as a float in the low word).
 _VALUES = {"a_value": 8, "b_value": 16}
-FIELDS = _FIELDS
 _FIELDS_END = 128  # the first byte after the last field
 
 # flags word
@@ -62,11 +62,6 @@ FLAG_SKIP = 1 << 5          # GET_TENSOR_C for a block the client did not take
 FLAG_LAST = 1 << 6          # the last block of an iterate() loop: the server unlocks
 FLAG_A_SCALAR = 1 << 7      # A is a constant (its value in the a_value word)
 FLAG_B_SCALAR = 1 << 8
-
-
-def slot_address(workspace, aiv, index):
-    """GM byte address of ring slot `index` of AIV `aiv`'s requests (AIV -> AIC)."""
-    return workspace + (aiv * 2 * MAX_MSG_COUNT + index) * MSG_BYTES
 
 
 def ub_mirror_address(workspace, aiv, ub_addr):
@@ -92,7 +87,8 @@ def _gm(addr, dtype):
 
 
 def slot_of(workspace, aiv, index):
-    """The slot's GM byte address as a traced uint64."""
+    """GM byte address (a traced uint64) of ring slot `index` of vector core `aiv`'s requests
+    (AIV -> AIC)."""
     from asc.language.core.ir_value import to_value
     return _u64(workspace) + to_value((aiv * 2 * MAX_MSG_COUNT + index) * MSG_BYTES, KT.uint64)
 
@@ -210,11 +206,6 @@ class Server:
 # ---- the client (a vector core) ----------------------------------------------------------------
 
 
-def _client_base():
-    from asc.codegen.mutable import TracedState
-    return TracedState
-
-
 class Client:
     """A vector core's KfcCommClient: its ring index (a traced field, so a runtime loop carries
     it), the staging slot at the end of UB and the MTE3_S event that says the last message has
@@ -300,7 +291,7 @@ class Client:
         self.pipe.release_event_id(self.ready, HardEvent.MTE3_S)
 
 
-class _RingState(_client_base()):
+class _RingState(TracedState):
     def __init__(self):
         super().__init__("Matmul client")
         self._declare("index", KT.int32, 0)

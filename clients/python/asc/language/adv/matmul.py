@@ -9,7 +9,6 @@ matmul_ops.py on the core that runs them (docs/matmul.md); they need the cube co
 called, under the user's `if asc.ascend_is_aic():`.
 """
 import numbers
-from typing import Optional
 
 from asc.codegen.builder import require_builder
 from asc.codegen.errors import NotSupportedError
@@ -23,7 +22,6 @@ from asc.language.core.ir_value import PlainValue, is_runtime_int, select, to_va
 from asc.language.core.tensor import GlobalAddress, GlobalTensor, LocalTensor
 
 __all__ = ["Matmul", "register_matmul"]
-
 
 
 def inline_library(fn, *args):
@@ -47,8 +45,7 @@ _BOOL = KT.int1
 _TILING_FIELDS = (("m", "org_m"), ("n", "org_n"), ("k_a", "org_ka"), ("k_b", "org_kb"),
                   ("single_core_m", "single_m"), ("single_core_n", "single_n"),
                   ("single_core_k", "single_k"), ("base_m", "base_m"), ("base_n", "base_n"),
-                  ("base_k", "base_k"), ("iterate_order", "iterate_order"),
-                  ("is_bias", "tiling_bias"))
+                  ("base_k", "base_k"), ("iterate_order", "iterate_order"))
 _INPUT_TYPES = ("float16", "float32", "bfloat16", "int8")
 # Operands in a vector core's UB reach the cube core through the workspace's UB mirror.
 _UB_POSITIONS = (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC)
@@ -94,9 +91,8 @@ class _Plan:
         # The bias table row is float for float accumulators; an int8 Matmul's int32 bias is
         # not built.
         self.has_bias = self.acc_dtype == KT.float32
-        self.a_trans = False
-        self.b_trans = False
-        self.layout = a.layout
+        self.a_trans = a.is_trans
+        self.b_trans = b.is_trans
         if a.layout not in (LayoutMode.NONE, LayoutMode.NORMAL):
             raise NotSupportedError(f"asc.adv.Matmul with the {a.layout.name} batch layout needs "
                                     "its axis order, which the references do not give")
@@ -215,8 +211,6 @@ class Matmul(TracedState):
         self.config = config
         self.policy = ConstExpr.unwrap(matmul_policy)
         self._plan = _Plan(self.a_type, self.b_type, self.c_type, self.bias_type)
-        self._plan.a_trans = self.a_type.is_trans
-        self._plan.b_trans = self.b_type.is_trans
         self._buffers = None
         self._events = None
         self._pipe = None
@@ -1138,5 +1132,3 @@ def _serve_from_the_cube_core(builder, options, pipe, workspace, matmul):
 
     builder.state.setdefault("kernel_closers", []).append(close)
 
-
-_ = (Optional, TCubeTiling)

@@ -4,7 +4,6 @@ GM -> L1 tiles by ND -> NZ copies (MTE2), L1 -> L0A/L0B fractal loads (MTE1), Mm
 all through TQue buffers of the Matmul's pipe, whose enque/deque give the flags. Each function
 is a library sub-kernel: traced where the user calls the Matmul, its ops carry the user's line
 (asc.codegen.function_visitor.inline_library)."""
-from asc._proto import kernel_pb2
 from asc.codegen.builder import require_builder
 from asc.language.basic.atomic import set_atomic_add, set_atomic_max, set_atomic_min, \
     set_atomic_none
@@ -437,4 +436,3 @@ def quant_of(c_dtype, acc_dtype):
 
 
 __all__ = []
-_ = kernel_pb2  # the IR types the emitted ops use
