@@ -74,7 +74,8 @@ def matmul_iterate_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.Glo
             asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_global.dtype),
             asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_global.dtype),
             asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_global.dtype))
-        asc.adv.register_matmul(pipe, workspace, matmul, tiling)
+        asc.adv.register_matmul(pipe, workspace, matmul)
+        matmul.init(tiling)  # what register_matmul does when given the tiling
         matmul.set_tensor_a(a_global)
         matmul.set_tensor_b(b_global)
         matmul.set_tail(tail_m, tail_n)

@@ -140,6 +140,20 @@ def run_all():
     results["adv-matmul-mixed"] = {"sha": hashlib.sha256(c.tobytes()).hexdigest(),
                                    "cycles": report.cycles, "config_hash": report.config_hash,
                                    "check": report.check.to_dict()}
+    # iterate_batch through the server: two batches of A against one B.
+    from matmul_kernels import matmul_batch_kernel
+    m = n = k = 32
+    a = rng.uniform(-1, 1, (2 * m, k)).astype(np.float32)
+    b = rng.uniform(-1, 1, (k, n)).astype(np.float32)
+    c = np.zeros((2 * m, n), np.float32)
+    tiling = asc.adv.TCubeTiling(used_core_num=1, m=m, n=n, k_a=k, k_b=k, single_core_m=m,
+                                 single_core_n=n, single_core_k=k, base_m=32, base_n=32,
+                                 base_k=32)
+    report = matmul_batch_kernel[1, rt.current_stream()](a, b, c, tiling,
+                                                        np.zeros(1 << 24, np.uint8), 2, 1)
+    results["adv-matmul-batch"] = {"sha": hashlib.sha256(c.tobytes()).hexdigest(),
+                                   "cycles": report.cycles, "config_hash": report.config_hash,
+                                   "check": report.check.to_dict()}
     return results
 
 

@@ -66,13 +66,15 @@ def _leaky(x, alpha):
     return np.where(x >= 0, x, x * alpha)
 
 
-@pytest.mark.parametrize("m,n,k,split", [
-    (1024, 640, 256, (256, 128, -1)),   # tutorial 05 as it stands
-    (128, 96, 64, (32, 32, -1)),
+@pytest.mark.parametrize("m,n,k,split,dtype", [
+    (1024, 640, 256, (256, 128, -1), np.float16),   # tutorial 05 as it stands
+    (128, 96, 64, (32, 32, -1), np.float16),
+    (128, 64, 80, (32, 32, -1), np.float32),
 ])
-def test_blocks_reach_the_vector_cores_ub_through_the_workspace_mirror(device, m, n, k, split):
-    a, b, bias = _operands(m, n, k, np.float16, k)
-    tiling = _tiling(m, n, k, np.float16, 2, host.TPosition.VECCALC, True, split)
+def test_blocks_reach_the_vector_cores_ub_through_the_workspace_mirror(device, m, n, k, split,
+                                                                     dtype):
+    a, b, bias = _operands(m, n, k, dtype, k)
+    tiling = _tiling(m, n, k, dtype, 2, host.TPosition.VECCALC, True, split)
     c = np.zeros((m, n), np.float32)
     report = matmul_leakyrelu_kernel[tiling.used_core_num // 2, rt.current_stream()](
         a, b, c, bias, 0.001, tiling, np.zeros(WORKSPACE, np.uint8))
