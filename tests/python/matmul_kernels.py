@@ -457,3 +457,34 @@ def matmul_hf32_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.Global
         matmul.iterate_all(c_global)
         matmul.set_hf32(False)
         matmul.end()
+
+
+@asc.jit(kernel_type=config.KernelType.MIX_AIC_1_2)
+def matmul_dual_master_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+                              tiling: asc.adv.TCubeTiling):
+    """enable_mix_dual_master (pyasc's attention example): in a mixed kernel the Matmul runs on
+    the cube core that calls it; the vector cores of the group do their own work (here none)."""
+    cfg = asc.adv.MatmulConfig(enable_get_tensor_c=False, enable_set_bias=False,
+                               iterate_mode=asc.IterateMode.ITERATE_MODE_ALL,
+                               enable_mix_dual_master=True)
+    pipe = asc.TPipe()
+    matmul = asc.adv.Matmul(
+        asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16),
+        asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16, True),
+        asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16),
+        matmul_config=cfg)
+    asc.adv.register_matmul(pipe, matmul, tiling)
+    if asc.ascend_is_aic():
+        a_global = asc.GlobalTensor()
+        b_global = asc.GlobalTensor()
+        c_global = asc.GlobalTensor()
+        a_global.set_global_buffer(a)
+        b_global.set_global_buffer(b)
+        c_global.set_global_buffer(c)
+        matmul.set_org_shape(tiling.m, tiling.n, tiling.k_a, tiling.k_b)
+        matmul.set_tensor_a(a_global, False)
+        matmul.set_tensor_b(b_global, True)
+        matmul.set_tail(tiling.m, tiling.n, -1)
+        matmul.iterate_all(c_global, en_atomic=0, sync=True, en_sequential_write=False,
+                           wait_iterate_all=False, fake_msg=False)
+        matmul.end()

@@ -278,3 +278,19 @@ def _callback_kernel(a: asc.GlobalAddress):
 def test_callback_data_says_what_a_pyasc_matmul_cannot_declare(device):
     with pytest.raises(CodegenError, match="user-defined Matmul callbacks"):
         _callback_kernel[1, rt.current_stream()](np.zeros(64, np.uint8))
+
+
+def test_dual_master_runs_the_matmul_on_the_cube_core_of_a_mixed_kernel(device):
+    from matmul_kernels import matmul_dual_master_kernel
+    m, n, k = 64, 48, 64
+    rng = np.random.default_rng(6)
+    a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
+    bt = rng.uniform(-1, 1, (n, k)).astype(np.float16)
+    tiling = _tiling(m, n, k, single=(m, n), base=(32, 48, 32), bias=False)
+    c = np.zeros((m, n), np.float16)
+    report = matmul_dual_master_kernel[1, rt.current_stream()](a, bt, c, tiling)
+    want = (a.astype(np.float32) @ bt.astype(np.float32).T).astype(np.float16)
+    np.testing.assert_allclose(c.astype(np.float32), want.astype(np.float32), atol=2e-3,
+                               rtol=2e-3)
+    types = sorted(core.core_type for core in report.cores)
+    assert types == ["aic", "aiv", "aiv"]

@@ -131,8 +131,12 @@ class _Buffers:
             # it). init_const_value fills A1/B1 tensors, so it is taken as B1 (all are L1).
             self.bias1 = buffer(TPosition.B1, bias_bytes, KT.float32)
             self.bias2 = buffer(TPosition.C2, bias_bytes, KT.float32)
-            init_const_value(self.bias1, InitConstValueParams(1, bias_bytes // 32, 0, 0))
-            pipe_barrier(PipeID.PIPE_MTE2)  # the row copies write the same bytes later
+
+            def zero_row():
+                init_const_value(self.bias1, InitConstValueParams(1, bias_bytes // 32, 0, 0))
+                pipe_barrier(PipeID.PIPE_MTE2)  # the row copies write the same bytes later
+
+            _on_cube_cores(zero_row)
 
     @classmethod
     def for_tiling(cls, pipe, mm: "Matmul"):
@@ -145,6 +149,23 @@ class _Buffers:
             32 if plan.wide_n else 16)
         kp = (base_k + plan.k_align - 1) // plan.k_align * plan.k_align
         return cls(pipe, plan, m16 * kp, n16 * kp, m16 * n16 * 4, n16 * 4, n16 * 8)
+
+
+def _on_cube_cores(emit):
+    """Emit cube instructions for set-up code that every core of a mixed kernel runs (a Matmul
+    registered outside `if asc.ascend_is_aic():`): under that condition, as the chip's AIC-only
+    build of the library code would hold them."""
+    from asc._proto import kernel_pb2
+    from asc.language.basic.sys_var import ascend_is_aic
+    builder = require_builder("Matmul")
+    if builder.kernel.kernel_type == kernel_pb2.KERNEL_AIC_ONLY:
+        emit()
+        return
+    cond = to_value(ascend_is_aic(), _BOOL)
+    op = builder.emit("if_op")
+    op.cond = cond.id
+    with builder.region(op.then_region):
+        emit()
 
 
 def blocks_of(state):
