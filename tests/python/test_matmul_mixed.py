@@ -280,3 +280,15 @@ def test_an_operand_in_the_vector_cores_ub_reaches_the_cube_core_through_its_mir
                                                        np.zeros(WORKSPACE, np.uint8))
     np.testing.assert_allclose(c, 2 * a.astype(np.float32) @ b.astype(np.float32), atol=1e-3)
     assert report.status == "OK" and report.check.races == 0
+
+
+def test_the_server_honours_the_tilings_l1_steps(device):
+    m, n, k = 128, 96, 200
+    a, b, _ = _operands(m, n, k, np.float16, 12)
+    tiling = _tiling(m, n, k, np.float16, 4, host.TPosition.GM, False, (32, 32, 32))
+    tiling.step_k_a, tiling.step_k_b = 3, 2
+    c = np.zeros((m, n), np.float32)
+    report = matmul_mix_kernel[(tiling.used_core_num + 1) // 2, rt.current_stream()](
+        a, b, c, tiling, np.zeros(WORKSPACE, np.uint8))
+    np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32), atol=1e-3)
+    assert report.status == "OK" and report.check.races == 0

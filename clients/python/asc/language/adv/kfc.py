@@ -114,6 +114,10 @@ class Request:
         floats = _gm(slot, KT.float32)
         for name, offset in _VALUES.items():
             self.values[name] = floats.get_value(offset // 4)
+        packed = self.values["iterate_order"]
+        self.values["iterate_order"] = packed & 0xFF
+        self.values["step_ka"] = (packed >> 8) & 0xFF
+        self.values["step_kb"] = (packed >> 16) & 0xFF
         flags = self.values["flags"]
         self.values["a_scalar"] = (flags & FLAG_A_SCALAR) != 0
         self.values["b_scalar"] = (flags & FLAG_B_SCALAR) != 0
@@ -152,10 +156,12 @@ class Server:
         self.instance = instance
         self.group = get_block_idx()
         size = self.plan.a_dtype.sizeof()
-        # Half of L0A / L0B per slot: the tiling's A2/B2 tiles fit it when double-buffered.
+        # Half of L0A / L0B per slot: the tiling's A2/B2 tiles fit it when double-buffered. L1
+        # slots of 120 KiB (two for A, two for B) take stepKa / stepKb slices as they fit.
         slot_elems = 32 * 1024 // size
+        l1_elems = 120 * 1024 // size
         self.buffers = _Buffers(pipe, self.plan, slot_elems, slot_elems, 128 * 1024,
-                                1024, 4096)
+                                1024, 4096, l1_elems, l1_elems)
 
     def run(self):
         from asc.codegen.function_visitor import inline_library

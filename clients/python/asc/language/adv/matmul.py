@@ -45,7 +45,8 @@ _BOOL = KT.int1
 _TILING_FIELDS = (("m", "org_m"), ("n", "org_n"), ("k_a", "org_ka"), ("k_b", "org_kb"),
                   ("single_core_m", "single_m"), ("single_core_n", "single_n"),
                   ("single_core_k", "single_k"), ("base_m", "base_m"), ("base_n", "base_n"),
-                  ("base_k", "base_k"), ("iterate_order", "iterate_order"))
+                  ("base_k", "base_k"), ("iterate_order", "iterate_order"),
+                  ("step_k_a", "step_ka"), ("step_k_b", "step_kb"))
 _INPUT_TYPES = ("float16", "float32", "bfloat16", "int8")
 # Operands in a vector core's UB reach the cube core through the workspace's UB mirror.
 _UB_POSITIONS = (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC)
@@ -103,9 +104,13 @@ class _Buffers:
     L0A/L0B (A2, B2) of `a_elems` / `b_elems` elements, one L0C block of `co1_bytes`, and with a
     bias the row's L1 buffer and the bias table (C2) of `bias_bytes`."""
 
-    def __init__(self, pipe, plan, a_elems, b_elems, co1_bytes, bias_bytes, quant_bytes=0):
+    def __init__(self, pipe, plan, a_elems, b_elems, co1_bytes, bias_bytes, quant_bytes=0,
+                 a1_elems=None, b1_elems=None):
         from asc.language.fwk.tque import TBuf
         self.a_elems, self.b_elems = a_elems, b_elems
+        # An L1 slot holds stepKa (stepKb) slices of the L0 tile.
+        self.a1_elems = a_elems if a1_elems is None else a1_elems
+        self.b1_elems = b_elems if b1_elems is None else b1_elems
         size = plan.a_dtype.sizeof()
 
         def buffer(position, nbytes, dtype):
@@ -113,8 +118,8 @@ class _Buffers:
             pipe.init_buffer(buf, nbytes)
             return buf.get(dtype)
 
-        self.a1 = buffer(TPosition.A1, a_elems * 2 * size, plan.a_dtype)
-        self.b1 = buffer(TPosition.B1, b_elems * 2 * size, plan.b_dtype)
+        self.a1 = buffer(TPosition.A1, self.a1_elems * 2 * size, plan.a_dtype)
+        self.b1 = buffer(TPosition.B1, self.b1_elems * 2 * size, plan.b_dtype)
         self.a2 = buffer(TPosition.A2, a_elems * 2 * size, plan.a_dtype)
         self.b2 = buffer(TPosition.B2, b_elems * 2 * size, plan.b_dtype)
         self.co1 = buffer(TPosition.CO1, co1_bytes, plan.acc_dtype)
@@ -148,7 +153,15 @@ class _Buffers:
         n16 = (base_n + (31 if plan.wide_n else 15)) // (32 if plan.wide_n else 16) * (
             32 if plan.wide_n else 16)
         kp = (base_k + plan.k_align - 1) // plan.k_align * plan.k_align
-        return cls(pipe, plan, m16 * kp, n16 * kp, m16 * n16 * 4, n16 * 4, n16 * 8)
+        step_a = _at_least_one(mm._get("step_ka"))
+        step_b = _at_least_one(mm._get("step_kb"))
+        return cls(pipe, plan, m16 * kp, n16 * kp, m16 * n16 * 4, n16 * 4, n16 * 8,
+                   m16 * kp * step_a, n16 * kp * step_b)
+
+
+def _at_least_one(x):
+    x = to_value(x, _I32)
+    return select(x > 0, x, 1)
 
 
 def _on_cube_cores(emit):
@@ -189,12 +202,6 @@ def block_at(state, count, m_iter, n_iter):
     m = select(left_m > base_m, base_m, left_m)
     n = select(left_n > base_n, base_n, left_n)
     return m0, n0, m, n
-
-
-def k_steps(state):
-    single_k, base_k = to_value(state._get("single_k"), _I32), to_value(state._get("base_k"),
-                                                                        _I32)
-    return (single_k + base_k - 1) // base_k
 
 
 def _check_type(name, value):
@@ -541,11 +548,10 @@ class Matmul(TracedState):
         return blocks_of(self)
 
     def _compute(self, count, m_iter, n_iter):
-        """Base block `count` into L0C; K steps number from count * k_iter (the L1/L0 slot)."""
+        """Base block `count` into L0C (the L1/L0 slots' parity goes on from its index)."""
         m0, n0, m, n = block_at(self, count, m_iter, n_iter)
-        step0 = count * k_steps(self)
         inline_library(ops.compute_block, self, self._buffers, self._events, m0, n0, m, n,
-                       step0)
+                       count)
         return self._buffers.co1, m0, n0, m, n
 
     def _begin(self):
@@ -583,8 +589,11 @@ class Matmul(TracedState):
             self._copy_ub_operands()
         values = {name: self._get(name) for name in (
             "a_addr", "b_addr", "bias_addr", "org_m", "org_n", "org_ka", "org_kb", "single_m",
-            "single_n", "single_k", "base_m", "base_n", "base_k", "iterate_order", "a_value",
-            "b_value")}
+            "single_n", "single_k", "base_m", "base_n", "base_k", "a_value", "b_value")}
+        # One word: the iteration order, stepKa and stepKb (a byte each).
+        values["iterate_order"] = (to_value(self._get("iterate_order"), _I32) |
+                                   (_at_least_one(self._get("step_ka")) << 8) |
+                                   (_at_least_one(self._get("step_kb")) << 16))
         bias = select(to_value(self._get("bias_on"), _BOOL), 1, 0) if self._plan.has_bias \
             else 0
         kind = to_value(self._get("quant_kind"), _I32)

@@ -45,6 +45,16 @@ def copy_tile(dst, src, row0, col0, rows, cols, pitch, banded: ConstExpr[bool],
                               (rows + row_align - 1) // row_align * row_align, 1, 0))
 
 
+def l1_step(step, fits):
+    """A slice count per L1 copy: the tiling's (0 means 1), at most what the slot holds."""
+    from asc.language.core.ir_value import select
+    step = to_value(step, KT.int32)
+    step = select(step > 0, step, 1)
+    fits = to_value(fits, KT.int32)
+    fits = select(fits > 0, fits, 1)
+    return select(step > fits, fits, step)
+
+
 @jit
 def fill_tile(dst, elems, value):
     """A constant operand's L1 slot: every element the value (InitConstValue on MTE2), so any
@@ -66,10 +76,12 @@ def copy_nz_panels(dst, src, n0, k0, n, kk, org_n):
 
 
 @jit
-def load_a(a2, a1, m, k, trans: ConstExpr[bool], c0: ConstExpr[int], k_align: ConstExpr[int]):
+def load_a(a2, a1, m, k, trans: ConstExpr[bool], c0: ConstExpr[int], k_align: ConstExpr[int],
+           panel_rows):
     """A's m x k tile from L1 into L0A's Zz layout (docs/cube.md): row bands of fractals. Not
     transposed (L1 holds m rows, k columns): one load per band of 16 rows. Transposed (L1 holds
-    k rows, m columns): half fractals are transposed in one load; float squares per band."""
+    k rows, m columns, in panels `panel_rows` high): half fractals transposed, in one load when
+    the panels hold just this tile, else one per panel; float squares per band."""
     m16 = (m + 15) // 16 * 16
     kp = (k + k_align - 1) // k_align * k_align
     k1 = kp // c0
@@ -78,8 +90,12 @@ def load_a(a2, a1, m, k, trans: ConstExpr[bool], c0: ConstExpr[int], k_align: Co
             for j in range(m16 // 16):
                 load_data_with_transpose(a2[j * k1 * 128:], a1[j * 256:],
                                          LoadData2dTransposeParams(0, kp // 16, m16 // 16, 1, 0, 0))
-        else:
+        elif panel_rows == kp:
             load_data(a2, a1, LoadData2DParams(0, (m16 // 16) * (kp // 16), 1, 0, 0, True, 0))
+        else:
+            for panel in range(m16 // 16):
+                load_data(a2[panel * k1 * 256:], a1[panel * panel_rows * 16:],
+                          LoadData2DParams(0, kp // 16, 1, 0, 0, True, 0))
     else:
         for band in range(m16 // 16):
             load_data(a2[band * k1 * 16 * c0:], a1[band * 16 * c0:],
@@ -87,10 +103,12 @@ def load_a(a2, a1, m, k, trans: ConstExpr[bool], c0: ConstExpr[int], k_align: Co
 
 
 @jit
-def load_b(b2, b1, k, n, trans: ConstExpr[bool], c0: ConstExpr[int], k_align: ConstExpr[int]):
+def load_b(b2, b1, k, n, trans: ConstExpr[bool], c0: ConstExpr[int], k_align: ConstExpr[int],
+           panel_rows):
     """B's k x n tile from L1 into L0B's Zn layout. Transposed (L1 holds n rows, k columns): one
-    contiguous load. Not transposed (L1 holds k rows, n columns): per band of 16 k rows, half
-    fractals transposed, or float squares transposed into their two k halves."""
+    contiguous load. Not transposed (L1 holds k rows, n columns, in panels `panel_rows` high):
+    per band of 16 k rows, half fractals transposed, or float squares transposed into their two
+    k halves."""
     n16 = (n + 15) // 16 * 16
     kp = (k + k_align - 1) // k_align * k_align
     n1 = n16 // 16
@@ -102,7 +120,8 @@ def load_b(b2, b1, k, n, trans: ConstExpr[bool], c0: ConstExpr[int], k_align: Co
         n32 = (n + 31) // 32
         for kb in range(kp // 32):
             load_data_with_transpose(b2[kb * n32 * 2 * 512:], b1[kb * 1024:],
-                                     LoadData2dTransposeParams(0, n32, kp // 32, 1, 0, 0))
+                                     LoadData2dTransposeParams(0, n32, panel_rows // 32, 1, 0,
+                                                               0))
     elif c0 == 8:
         for kb in range(kp // 16):
             load_data_with_transpose(b2[kb * 2 * n1 * 128:], b1[kb * n1 * 256:],
@@ -110,7 +129,7 @@ def load_b(b2, b1, k, n, trans: ConstExpr[bool], c0: ConstExpr[int], k_align: Co
     else:
         for kb in range(kp // 16):
             load_data(b2[kb * n1 * 256:], b1[kb * 256:],
-                      LoadData2DParams(0, n1, kp // 16, 0, 0, True, 0))
+                      LoadData2DParams(0, n1, panel_rows // 16, 0, 0, True, 0))
 
 
 # ---- Mmad ------------------------------------------------------------------------------------
@@ -140,11 +159,13 @@ def emit_mmad(dst, a2, b2, bias, m, n, k, init, from_bias, k_direction_align):
 
 
 @jit
-def compute_block(mm, bufs, ev, m0, n0, m, n, step0):
-    """L0C = [bias] + A[m0 : m0+m, :K] x B[:K, n0 : n0+n], K in base_k slices. Slices alternate
-    between two L1 slots and two L0 slots (ping-pong, the slot of global step step0 + ki), each
-    slot guarded by its own pair of flags, as Ascend C's Matmul guards its buffers; the bias row
-    goes GM -> C1 -> bias table before the first Mmad. The caller's Fixpipe waits M_FIX."""
+def compute_block(mm, bufs, ev, m0, n0, m, n, count):
+    """L0C = [bias] + A[m0 : m0+m, :K] x B[:K, n0 : n0+n], K in base_k slices, block `count`
+    of the call (the slots' parity goes on from block to block). GM -> L1 copies bring stepKa
+    (stepKb) slices of A (B) into one of two L1 slots, each slice goes to one of two L0 slots,
+    every slot guarded by its own pair of flags, as Ascend C's Matmul guards its buffers; the
+    bias row goes GM -> C1 -> bias table before the first Mmad. The caller's Fixpipe waits
+    M_FIX."""
     plan = mm._plan
     k_total = mm._get("single_k")
     base_k = mm._get("base_k")
@@ -162,39 +183,82 @@ def compute_block(mm, bufs, ev, m0, n0, m, n, step0):
         set_flag(HardEvent.MTE1_M, ev.bias)
         wait_flag(HardEvent.MTE1_M, ev.bias)
     wait_flag(HardEvent.FIX_M, ev.c)
-    for ki in range((k_total + base_k - 1) // base_k):
+    k_iter = (k_total + base_k - 1) // base_k
+    m16 = (m + 15) // 16 * 16
+    n16 = (n + 15) // 16 * 16
+    kp = (base_k + plan.k_align - 1) // plan.k_align * plan.k_align
+    # stepKa / stepKb: base_k slices of A (B) that one GM -> L1 copy brings (MDL's multi-load),
+    # as many as the L1 slot holds; a slot is freed after its last slice's L0 load.
+    step_a = l1_step(mm._get("step_ka"), bufs.a1_elems // (m16 * kp))
+    step_b = l1_step(mm._get("step_kb"), bufs.b1_elems // (n16 * kp))
+    chunks_a = (k_iter + step_a - 1) // step_a
+    chunks_b = (k_iter + step_b - 1) // step_b
+    for ki in range(k_iter):
         k0 = ki * base_k
         left = k_total - k0
         kk = base_k if left > base_k else left
-        slot = (step0 + ki) % 2
-        id_l1 = ev.l1_0 if slot == 0 else ev.l1_1
+        ca = ki // step_a
+        ra = ki - ca * step_a
+        cb = ki // step_b
+        rb = ki - cb * step_b
+        slot_a = (count * chunks_a + ca) % 2
+        slot_b = (count * chunks_b + cb) % 2
+        slot = (count * k_iter + ki) % 2
+        id_a = ev.l1_0 if slot_a == 0 else ev.l1_1
+        id_b = ev.b1_0 if slot_b == 0 else ev.b1_1
         id_l0 = ev.l0_0 if slot == 0 else ev.l0_1
-        a1 = bufs.a1[slot * bufs.a_elems:]
-        b1 = bufs.b1[slot * bufs.b_elems:]
+        a1 = bufs.a1[slot_a * bufs.a1_elems:]
+        b1 = bufs.b1[slot_b * bufs.b1_elems:]
         a2 = bufs.a2[slot * bufs.a_elems:]
         b2 = bufs.b2[slot * bufs.b_elems:]
-        wait_flag(HardEvent.MTE1_MTE2, id_l1)
-        if plan.constants and mm._get("a_scalar"):
-            fill_tile(a1, bufs.a_elems, mm._get("a_value"))
-        elif plan.a_trans:
-            copy_tile(a1, mm.a_gm(), k0, m0, kk, m, mm._get("org_m"), plan.banded)
-        else:
-            copy_tile(a1, mm.a_gm(), m0, k0, m, kk, mm._get("org_ka"), False)
-        if plan.constants and mm._get("b_scalar"):
-            fill_tile(b1, bufs.b_elems, mm._get("b_value"))
-        elif plan.b_nz:
-            copy_nz_panels(b1, mm.b_gm(), n0, k0, n, kk, mm._get("org_n"))
-        elif plan.b_trans:
-            copy_tile(b1, mm.b_gm(), n0, k0, n, kk, mm._get("org_kb"), False)
-        else:
-            copy_tile(b1, mm.b_gm(), k0, n0, kk, n, mm._get("org_n"), plan.banded,
-                      plan.k_align)
-        set_flag(HardEvent.MTE2_MTE1, id_l1)
-        wait_flag(HardEvent.MTE2_MTE1, id_l1)
+        left_a = k_total - ca * step_a * base_k
+        chunk_a = step_a * base_k if left_a > step_a * base_k else left_a
+        left_b = k_total - cb * step_b * base_k
+        chunk_b = step_b * base_k if left_b > step_b * base_k else left_b
+        if ra == 0:
+            wait_flag(HardEvent.MTE1_MTE2, id_a)
+            if plan.constants and mm._get("a_scalar"):
+                fill_tile(a1, bufs.a1_elems, mm._get("a_value"))
+            elif plan.a_trans:
+                copy_tile(a1, mm.a_gm(), k0, m0, chunk_a, m, mm._get("org_m"), plan.banded)
+            else:
+                copy_tile(a1, mm.a_gm(), m0, k0, m, chunk_a, mm._get("org_ka"), False)
+            set_flag(HardEvent.MTE2_MTE1, id_a)
+            wait_flag(HardEvent.MTE2_MTE1, id_a)
+        if rb == 0:
+            wait_flag(HardEvent.MTE1_MTE2, id_b)
+            if plan.constants and mm._get("b_scalar"):
+                fill_tile(b1, bufs.b1_elems, mm._get("b_value"))
+            elif plan.b_nz:
+                copy_nz_panels(b1, mm.b_gm(), n0, k0, n, chunk_b, mm._get("org_n"))
+            elif plan.b_trans:
+                copy_tile(b1, mm.b_gm(), n0, k0, n, chunk_b, mm._get("org_kb"), False)
+            else:
+                copy_tile(b1, mm.b_gm(), k0, n0, chunk_b, n, mm._get("org_n"), plan.banded,
+                          plan.k_align)
+            set_flag(HardEvent.MTE2_MTE1, id_b)
+            wait_flag(HardEvent.MTE2_MTE1, id_b)
         wait_flag(HardEvent.M_MTE1, id_l0)
-        load_a(a2, a1, m, kk, plan.a_trans, plan.c0, plan.k_align)
-        load_b(b2, b1, kk, n, plan.b_trans, plan.c0, plan.k_align)
-        set_flag(HardEvent.MTE1_MTE2, id_l1)
+        # This slice's place in the chunk: K panels along the row for A as stored and B
+        # transposed; rows of panels (16-row fractals, float bands, int8 32-row squares) else.
+        off_a = ra * base_k * m16
+        if plan.a_trans:
+            off_a = ra * base_k * 16 if plan.c0 == 16 else (ra * base_k // 16) * m16 * 16
+        off_b = rb * base_k * n16
+        if not (plan.b_trans or plan.b_nz):
+            off_b = rb * base_k * plan.c0 if plan.c0 != 8 else (rb * base_k // 16) * n16 * 16
+        if plan.constants and mm._get("a_scalar"):
+            off_a = 0
+        if plan.constants and mm._get("b_scalar"):
+            off_b = 0
+        rows_a = (chunk_a + 15) // 16 * 16
+        rows_b = (chunk_b + plan.k_align - 1) // plan.k_align * plan.k_align
+        load_a(a2, a1[off_a:], m, kk, plan.a_trans, plan.c0, plan.k_align, rows_a)
+        load_b(b2, b1[off_b:], kk, n, plan.b_trans, plan.c0, plan.k_align, rows_b)
+        if ra == step_a - 1 or ki == k_iter - 1:
+            set_flag(HardEvent.MTE1_MTE2, id_a)
+        if rb == step_b - 1 or ki == k_iter - 1:
+            set_flag(HardEvent.MTE1_MTE2, id_b)
         set_flag(HardEvent.MTE1_M, id_l0)
         wait_flag(HardEvent.MTE1_M, id_l0)
         # Accumulating Mmads into one L0C block are ordered by a PIPE_M barrier
@@ -228,22 +292,27 @@ class Events:
     l1_0 = l0_0 = c = 0
     l1_1 = l0_1 = 1
     bias = 2
+    b1_0, b1_1 = 3, 4  # B's L1 slots (MTE2_MTE1 / MTE1_MTE2), apart from A's: steps differ
 
     def __init__(self, has_bias, preset=True, dequant=False):
-        self.ids = (0, 1, 2) if has_bias else (0, 1)
+        bias = (self.bias,) if has_bias else ()
+        self.l1_ids = (self.l1_0, self.l1_1, self.b1_0, self.b1_1) + bias
+        self.l0_ids = (self.l0_0, self.l0_1) + bias
         self.dequant = dequant  # FIX_MTE2 0 guards the quant words' L1 buffer
         if not preset:  # the flags of a call that started earlier (a server's ITERATE)
             return
-        for ident in self.ids:
+        for ident in self.l1_ids:
             set_flag(HardEvent.MTE1_MTE2, ident)
+        for ident in self.l0_ids:
             set_flag(HardEvent.M_MTE1, ident)
         set_flag(HardEvent.FIX_M, self.c)
         if dequant:
             set_flag(HardEvent.FIX_MTE2, self.c)
 
     def finish(self):
-        for ident in self.ids:
+        for ident in self.l1_ids:
             wait_flag(HardEvent.MTE1_MTE2, ident)
+        for ident in self.l0_ids:
             wait_flag(HardEvent.M_MTE1, ident)
         wait_flag(HardEvent.FIX_M, self.c)
         if self.dequant:
@@ -280,20 +349,19 @@ def _gm(addr, dtype):
 
 
 def _blocks():
-    from asc.language.adv.matmul import block_at, blocks_of, k_steps
-    return block_at, blocks_of, k_steps
+    from asc.language.adv.matmul import block_at, blocks_of
+    return block_at, blocks_of
 
 
 @jit
 def all_blocks(state, bufs, ev, c_gm, pitch, quant: ConstExpr):
     """Every base block of the single-core region into C (`c_gm` at the region's origin, `pitch`
     elements a row), in the tiling's order."""
-    block_at, blocks_of, k_steps = _blocks()
+    block_at, blocks_of = _blocks()
     m_iter, n_iter = blocks_of(state)
-    steps = k_steps(state)
     for count in range(m_iter * n_iter):
         m0, n0, m, n = block_at(state, count, m_iter, n_iter)
-        compute_block(state, bufs, ev, m0, n0, m, n, count * steps)
+        compute_block(state, bufs, ev, m0, n0, m, n, count)
         write_out(state, bufs, ev, c_gm[m0 * pitch + n0:], m, n, pitch, n0, quant)
 
 
