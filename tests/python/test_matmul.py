@@ -348,3 +348,26 @@ def test_l1_steps_cut_mte2_time_on_the_mdl_row_shape(device):
     assert norm.cores[0].bound_pipe == mdl.cores[0].bound_pipe == "MTE2"
     assert mdl.cores[0].pipes["MTE2"].busy_cycles < norm.cores[0].pipes["MTE2"].busy_cycles
     assert mdl.cycles < norm.cycles
+
+
+def test_unit_flag_hands_blocks_to_the_fixpipe_without_the_flag_pair(device):
+    """hardware-910b.md 7.1 row 16: UnitFlag overlaps the Mmads and the Fixpipe (37.39 ->
+    34.66 us on the chip). get_mm_config's NORM config has en_unit_flag, MDL's has not; the
+    constant-tiling kernel emits the same sequence for both but that."""
+    m, n, k = 128, 144, 64
+    rng = np.random.default_rng(8)
+    a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
+    w = rng.uniform(-1, 1, (n, k)).astype(np.float16)
+    runs = {}
+    for mode in (asc.MatmulConfigMode.CONFIG_NORM, asc.MatmulConfigMode.CONFIG_MDL):
+        c = np.zeros((m, n), np.float16)
+        report = matmul_static_kernel[1, rt.current_stream()](
+            a, w, c, np.zeros(WORKSPACE, np.uint8), m, n, k, 128, 144, 32, 48, mode,
+            record_timeline=True)
+        want = (a.astype(np.float32) @ w.astype(np.float32).T).astype(np.float16)
+        np.testing.assert_allclose(c.astype(np.float32), want.astype(np.float32), atol=2e-3)
+        pairs = sum(1 for r in report.timeline if r.op == "set_flag" and r.pipe == "M")
+        runs[mode] = (report.cycles, pairs)
+    unit, flags = runs[asc.MatmulConfigMode.CONFIG_NORM], runs[asc.MatmulConfigMode.CONFIG_MDL]
+    assert unit[1] < flags[1]  # no M_FIX set per block
+    assert unit[0] < flags[0]

@@ -701,13 +701,15 @@ struct LoopRun {
   std::vector<float> c, want;
 };
 
-LoopRun RunLoop(const LoopShape& s, bool expect_clean) {
+LoopRun RunLoop(const LoopShape& s, bool expect_clean, bool auto_sync = false) {
   Matrix a = Random(ir::DT_FLOAT16, s.m, s.k, 3);
   Matrix bt = Random(ir::DT_FLOAT16, s.n, s.k, 4);
   Device device(Config());
   uint64_t da = Upload(device, a.bits), db = Upload(device, bt.bits);
   uint64_t dc = Upload(device, std::vector<float>(s.tiles * s.m * s.n, -7.0f));
-  auto program = Decode(LoopKernel(s));
+  ir::Kernel kernel = LoopKernel(s);
+  kernel.mutable_sync()->set_auto_sync(auto_sync);
+  auto program = Decode(kernel);
   LoopRun run;
   if (program == nullptr) return run;
   LaunchOptions options = Strict();
@@ -833,6 +835,18 @@ const InstrRecord* Nth(const LaunchResult& r, const std::string& op, int n) {
 
 TEST(CubeUnitFlag, AKLoopHandsL0CToTheFixpipeWithoutAFlag) {
   ExpectNear(RunLoop(UnitLoop(1), true));
+}
+
+TEST(CubeUnitFlag, AutoSyncInsertsNoFlagPairWhereTheUnitFlagOrdersTheHandOver) {
+  LoopRun run = RunLoop(UnitLoop(2), true, /*auto_sync=*/true);
+  ExpectNear(run);
+  // (Its loads reach the Mmads through an inserted MTE1_M; the hand-over needs no M_FIX/FIX_M.)
+  for (const InstrRecord& rec : run.result.timeline) {
+    bool flag = rec.op == "set_flag" || rec.op == "wait_flag";
+    EXPECT_FALSE(flag && (rec.detail.find("M_FIX") != std::string::npos ||
+                          rec.detail.find("FIX_M") != std::string::npos))
+        << rec.op << " on " << rec.pipe << ": " << rec.detail;
+  }
 }
 
 TEST(CubeUnitFlag, TheNextTilesMmadsWaitForTheFixpipeToClearTheBits) {

@@ -99,7 +99,7 @@ def iterate_all(srv, slot, q):
     end when the client waits (sync)."""
     req = Request(srv, slot)
     atomic_on(req.atomic, srv.plan.c_dtype)
-    ev = Events(srv.plan.has_bias, True, srv.plan.dequant)
+    ev = Events(srv.plan.has_bias, True, srv.plan.dequant, srv.plan.unit_flag)
     all_blocks(req, srv.buffers, ev, req.c_gm(), req._get("c_pitch"), srv.plan.quant)
     ev.finish()
     atomic_off(req.atomic)
@@ -112,7 +112,7 @@ def iterate_batch(srv, slot, q):
     """ITERATE_BATCH_ALL: the request's NORMAL batch into C in GM, then the notification."""
     req = Request(srv, slot)
     atomic_on(req.atomic, srv.plan.c_dtype)
-    ev = Events(srv.plan.has_bias, True, srv.plan.dequant)
+    ev = Events(srv.plan.has_bias, True, srv.plan.dequant, srv.plan.unit_flag)
     batch_blocks(req, srv.buffers, ev, req.c_gm(), req._get("c_pitch"), srv.plan.quant,
                  req._get("batch_a"), req._get("batch_b"), req._get("stride_a"),
                  req._get("stride_b"), req._get("stride_c"))
@@ -126,7 +126,7 @@ def iterate_batch(srv, slot, q):
 def iterate_n_batch(srv, slot, q):
     """ITERATE_N_BATCH_ALL: `count` batch groups into the workspace C points at."""
     req = Request(srv, slot)
-    ev = Events(srv.plan.has_bias, True, srv.plan.dequant)
+    ev = Events(srv.plan.has_bias, True, srv.plan.dequant, srv.plan.unit_flag)
     n_batch_blocks(req, srv.buffers, ev, req.c_gm(), req._get("c_pitch"), srv.plan.quant,
                    req._get("count"), req._get("batch_a"), req._get("batch_b"),
                    req._get("stride_a"), req._get("stride_b"), req._get("stride_c"))

@@ -84,6 +84,9 @@ class _Plan:
         self.dequant = self.acc_dtype == KT.int32 and c.dtype == KT.float16
         # An int8 B as stored is transposed by 32 x 32-byte squares: n runs to 32.
         self.wide_n = a.dtype == KT.int8 and not b.is_trans
+        # UnitFlag (MatmulConfig en_unit_flag) in calls that deliver every block; not with an
+        # int8 B as stored, whose Mmads cover more L0C blocks than the Fixpipe reads.
+        self.unit_flag = False
         # set_tensor_a/b(number) fills L1 with the value: half and float operands.
         self.constants = a.dtype in (KT.float16, KT.float32)
         if a.dtype == KT.int8 and a.is_trans:
@@ -239,6 +242,7 @@ class Matmul(TracedState):
         self.config = config
         self.policy = ConstExpr.unwrap(matmul_policy)
         self._plan = _Plan(self.a_type, self.b_type, self.c_type, self.bias_type)
+        self._plan.unit_flag = bool(config.en_unit_flag) and not self._plan.wide_n
         self._buffers = None
         self._events = None
         self._pipe = None
@@ -554,8 +558,11 @@ class Matmul(TracedState):
                        count)
         return self._buffers.co1, m0, n0, m, n
 
-    def _begin(self):
-        self._events = ops.Events(self._plan.has_bias, dequant=self._plan.dequant)
+    def _begin(self, every_block=False):
+        """The call's flags; `every_block`: the call writes each block it computes, so UnitFlag
+        can hand them over (not the iterate() loop, whose body may skip one)."""
+        self._events = ops.Events(self._plan.has_bias, dequant=self._plan.dequant,
+                                  unit_flag=every_block and self._plan.unit_flag)
 
     def _finish(self):
         self._events.finish()
@@ -705,7 +712,7 @@ class Matmul(TracedState):
         self._check_c("iterate_all", tensor)
         pitch = to_value(self._get("org_n"), _I32)
         ops.atomic_on(self.c_type.dtype, en_atomic)
-        self._begin()
+        self._begin(every_block=True)
         inline_library(ops.all_blocks, self, self._buffers, self._events, tensor, pitch,
                        self._plan.quant)
         self._finish()
@@ -773,7 +780,7 @@ class Matmul(TracedState):
                 self._pending_batch = True
             return
         ops.atomic_on(self.c_type.dtype, en_atomic)
-        self._begin()
+        self._begin(every_block=True)
         inline_library(ops.batch_blocks, self, self._buffers, self._events, tensor, pitch,
                        self._plan.quant, batch_a, batch_b, *strides)
         self._finish()
@@ -815,7 +822,7 @@ class Matmul(TracedState):
             else:
                 self._pending_batch = True
             return
-        self._begin()
+        self._begin(every_block=True)
         inline_library(ops.n_batch_blocks, self, self._buffers, self._events, workspace, pitch,
                        self._plan.quant, batch_loop, batch_a, batch_b, *strides)
         self._finish()

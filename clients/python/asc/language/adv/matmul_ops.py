@@ -135,7 +135,7 @@ def load_b(b2, b1, k, n, trans: ConstExpr[bool], c0: ConstExpr[int], k_align: Co
 # ---- Mmad ------------------------------------------------------------------------------------
 
 
-def emit_mmad(dst, a2, b2, bias, m, n, k, init, from_bias, k_direction_align):
+def emit_mmad(dst, a2, b2, bias, m, n, k, init, from_bias, k_direction_align, unit_flag=0):
     """One Mmad (IR mmad): C = [bias | C] + A x B with runtime init / bias flags. Float operands
     keep K in 16-element steps (kDirectionAlign) so L0A and L0B tiles transposed by squares and
     those copied straight agree."""
@@ -144,7 +144,7 @@ def emit_mmad(dst, a2, b2, bias, m, n, k, init, from_bias, k_direction_align):
     if bias is not None:
         refs["bias"] = tensor_ref(bias)
     ids = {"m": to_value(m, KT.uint16).id, "n": to_value(n, KT.uint16).id,
-           "k": to_value(k, KT.uint16).id, "unit_flag": to_value(0, KT.uint8).id,
+           "k": to_value(k, KT.uint16).id, "unit_flag": to_value(unit_flag, KT.uint8).id,
            "cmatrix_source": to_value(from_bias, KT.int1).id,
            "cmatrix_init_val": to_value(init, KT.int1).id,
            "k_direction_align": to_value(bool(k_direction_align), KT.int1).id}
@@ -182,7 +182,8 @@ def compute_block(mm, bufs, ev, m0, n0, m, n, count):
         set_flag(HardEvent.MTE1_MTE2, ev.bias)
         set_flag(HardEvent.MTE1_M, ev.bias)
         wait_flag(HardEvent.MTE1_M, ev.bias)
-    wait_flag(HardEvent.FIX_M, ev.c)
+    if not ev.unit_flag:
+        wait_flag(HardEvent.FIX_M, ev.c)
     k_iter = (k_total + base_k - 1) // base_k
     m16 = (m + 15) // 16 * 16
     n16 = (n + 15) // 16 * 16
@@ -269,14 +270,21 @@ def compute_block(mm, bufs, ev, m0, n0, m, n, count):
         # only the first slice passes it.
         # An int8 B transposed by squares spans n rounded to 32; its extra columns are zeros.
         n_mmad = (n + 31) // 32 * 32 if plan.wide_n else n
+        # UnitFlag: the K loop's Mmads keep L0C's ready bits (2), the last sets them (3) for
+        # the Fixpipe, which clears them (ascendc-semantics.md 3.5): no M_FIX / FIX_M pair.
+        unit = 0
+        if ev.unit_flag:
+            unit = 3 if ki == k_iter - 1 else 2
         if first and with_bias:
-            emit_mmad(bufs.co1, a2, b2, bufs.bias2, m, n_mmad, kk, False, True, plan.c0 == 8)
+            emit_mmad(bufs.co1, a2, b2, bufs.bias2, m, n_mmad, kk, False, True, plan.c0 == 8,
+                      unit)
         else:
-            emit_mmad(bufs.co1, a2, b2, None, m, n_mmad, kk, first, False, plan.c0 == 8)
+            emit_mmad(bufs.co1, a2, b2, None, m, n_mmad, kk, first, False, plan.c0 == 8, unit)
         set_flag(HardEvent.M_MTE1, id_l0)
     if with_bias:
         set_flag(HardEvent.M_MTE1, ev.bias)
-    set_flag(HardEvent.M_FIX, ev.c)
+    if not ev.unit_flag:
+        set_flag(HardEvent.M_FIX, ev.c)
 
 
 # ---- the flags of one computing call -------------------------------------------------------------
@@ -294,7 +302,10 @@ class Events:
     bias = 2
     b1_0, b1_1 = 3, 4  # B's L1 slots (MTE2_MTE1 / MTE1_MTE2), apart from A's: steps differ
 
-    def __init__(self, has_bias, preset=True, dequant=False):
+    def __init__(self, has_bias, preset=True, dequant=False, unit_flag=False):
+        # UnitFlag hands each block from Mmad to Fixpipe through L0C's ready bits instead of
+        # the M_FIX / FIX_M pair (a call that delivers every block it computes).
+        self.unit_flag = unit_flag
         bias = (self.bias,) if has_bias else ()
         self.l1_ids = (self.l1_0, self.l1_1, self.b1_0, self.b1_1) + bias
         self.l0_ids = (self.l0_0, self.l0_1) + bias
@@ -441,10 +452,15 @@ def atomic_off(en_atomic):
 def write_block(c_l0, ev, dst, m, n, pitch, quant: ConstExpr):
     """The block's m x n results, NZ in L0C, to `dst` row-major with `pitch` elements a row,
     converted as `quant` says (F322F16 for a half C); then L0C is free for the next block."""
-    wait_flag(HardEvent.M_FIX, ev.c)
-    fixpipe(dst, c_l0, FixpipeParamsV220(n, m, (m + 15) // 16 * 16, pitch, quant),
-            FixpipeConfig.cfg_row_major())
-    set_flag(HardEvent.FIX_M, ev.c)
+    if ev.unit_flag:
+        fixpipe(dst, c_l0, FixpipeParamsV220(n, m, (m + 15) // 16 * 16, pitch, quant,
+                                             unit_flag=3),
+                FixpipeConfig.cfg_row_major())
+    else:
+        wait_flag(HardEvent.M_FIX, ev.c)
+        fixpipe(dst, c_l0, FixpipeParamsV220(n, m, (m + 15) // 16 * 16, pitch, quant),
+                FixpipeConfig.cfg_row_major())
+        set_flag(HardEvent.FIX_M, ev.c)
 
 
 @jit
@@ -464,7 +480,9 @@ def write_dequant(state, bufs, ev, dst, m, n, pitch, n0):
     columns n0 .. n0 + n, copied GM -> L1 first (MTE2, then MTE2_FIX; quant kind 2). A word's low
     32 bits are a float scale of which Fixpipe keeps sign, exponent and 10 mantissa bits
     (ascendc-semantics.md 4.4, asc-api.md 6.3)."""
-    wait_flag(HardEvent.M_FIX, ev.c)
+    if not ev.unit_flag:
+        wait_flag(HardEvent.M_FIX, ev.c)
+    unit = 3 if ev.unit_flag else 0
     m16 = (m + 15) // 16 * 16
     if state._get("quant_kind") == 2:
         wait_flag(HardEvent.FIX_MTE2, ev.c)
@@ -473,14 +491,15 @@ def write_dequant(state, bufs, ev, dst, m, n, pitch, n0):
         set_flag(HardEvent.MTE2_FIX, ev.c)
         wait_flag(HardEvent.MTE2_FIX, ev.c)
         fixpipe(dst, bufs.co1, bufs.quant,
-                FixpipeParamsV220(n, m, m16, pitch, QuantModes.VDEQF16),
+                FixpipeParamsV220(n, m, m16, pitch, QuantModes.VDEQF16, unit_flag=unit),
                 FixpipeConfig.cfg_row_major())
         set_flag(HardEvent.FIX_MTE2, ev.c)
     else:
         fixpipe(dst, bufs.co1, FixpipeParamsV220(n, m, m16, pitch, QuantModes.DEQF16,
-                                                 state._get("quant_scalar")),
+                                                 state._get("quant_scalar"), unit_flag=unit),
                 FixpipeConfig.cfg_row_major())
-    set_flag(HardEvent.FIX_M, ev.c)
+    if not ev.unit_flag:
+        set_flag(HardEvent.FIX_M, ev.c)
 
 
 @jit
