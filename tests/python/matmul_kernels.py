@@ -488,3 +488,30 @@ def matmul_dual_master_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc
         matmul.iterate_all(c_global, en_atomic=0, sync=True, en_sequential_write=False,
                            wait_iterate_all=False, fake_msg=False)
         matmul.end()
+
+
+@asc.jit(matmul_cube_only=True, kernel_type=config.KernelType.AIC_ONLY)
+def matmul_runtime_tiling_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress,
+                                 c: asc.GlobalAddress, workspace: asc.GlobalAddress,
+                                 tiling: asc.adv.TCubeTiling):
+    """matmul_static_kernel's Matmul with the same sizes from a TCubeTiling argument (one tile
+    per cube core): the comparison for the constant tiling."""
+    if asc.ascend_is_aic():
+        pipe = asc.TPipe()
+        matmul = asc.adv.Matmul(
+            asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16),
+            asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16, True),
+            asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16),
+            matmul_config=asc.adv.get_mm_config(asc.MatmulConfigMode.CONFIG_MDL))
+        asc.adv.register_matmul(pipe, workspace, matmul, tiling)
+        a_global = asc.GlobalTensor()
+        b_global = asc.GlobalTensor()
+        c_global = asc.GlobalTensor()
+        a_global.set_global_buffer(a)
+        b_global.set_global_buffer(b)
+        c_global.set_global_buffer(c)
+        matmul.set_org_shape(tiling.m, tiling.n, tiling.k_a, tiling.k_b)
+        matmul.set_tensor_a(a_global, False)
+        matmul.set_tensor_b(b_global, True)
+        matmul.iterate_all(c_global)
+        matmul.end()
