@@ -40,8 +40,10 @@ bench: build
 	$(PYTHON) bench/vadd_1m.py
 	$(PYTHON) bench/mmad_large.py --repeat 5
 
-# Simulated vs measured times of the Add ladder (hardware-910b.md 7); last line "MAPE: X%".
+# Simulated vs measured times: the Matmul tuning points of hardware-910b.md 7.1 (printed, not
+# fitted), then the Add ladder (hardware-910b.md 7), whose last line is "MAPE: X%".
 calibrate: build
+	$(PYTHON) bench/calibrate_matmul.py
 	$(PYTHON) bench/calibrate.py
 
 # docs/isa.md from the instruction table (sim/isa/instructions.def); a test checks it is current.

@@ -302,6 +302,7 @@ def _stepped(m, n, k, dtype, trans_a, trans_b, step_ka, step_kb):
     a, b, bias_row = _operands(m, n, k, dtype, 31)
     tiling = _tiling(m, n, k, single=(m, n), base=(64, 64, 32), bias=True)
     tiling.step_k_a, tiling.step_k_b = step_ka, step_kb
+    tiling.depth_a1, tiling.depth_b1 = 2 * step_ka, 2 * step_kb  # double-buffered
     c = np.zeros((m, n), np.float32)
     report = matmul_cube_only_kernel[1, rt.current_stream()](
         np.ascontiguousarray(a.T) if trans_a else a, np.ascontiguousarray(b.T) if trans_b else b,
@@ -328,6 +329,24 @@ def test_l1_steps_load_several_k_slices_per_copy_and_compute_the_same(device, dt
         assert stepped[3] < base[3]  # fewer GM -> L1 copies
 
 
+def test_a_depth_of_one_step_keeps_one_l1_slot(device):
+    """depthA1 = stepKa (hardware-910b.md 7.1 row 17's A): one L1 slot, so a copy waits for the
+    slot's last L0 load; the result is the same, the Matmul no faster."""
+    m, n, k = 128, 128, 256
+    a, b, bias_row = _operands(m, n, k, np.float16, 17)
+    cycles = []
+    for depth in (8, 4):
+        tiling = _tiling(m, n, k, single=(m, n), base=(64, 64, 32), bias=False)
+        tiling.step_k_a = tiling.step_k_b = 4
+        tiling.depth_a1 = tiling.depth_b1 = depth
+        c = np.zeros((m, n), np.float32)
+        report = matmul_cube_only_kernel[1, rt.current_stream()](
+            a, b, c, bias_row, tiling, np.zeros(WORKSPACE, np.uint8), False, False, 0)
+        np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32), atol=1e-3)
+        cycles.append(report.cycles)
+    assert cycles[1] >= cycles[0]
+
+
 def test_l1_steps_cut_mte2_time_on_the_mdl_row_shape(device):
     """hardware-910b.md 7.1 row 13's core (single core 128 x 1280 x 1024, base 128 x 256 x 64):
     stepKa = stepKb = 4 brings four K slices per copy, so MTE2, the bound pipe, is busy less and
@@ -339,6 +358,7 @@ def test_l1_steps_cut_mte2_time_on_the_mdl_row_shape(device):
     for step in (1, 4):
         tiling = _tiling(m, n, k, single=(m, n), base=(128, 256, 64), bias=False)
         tiling.step_k_a = tiling.step_k_b = step
+        tiling.depth_a1 = tiling.depth_b1 = 2 * step  # the source's depth 8 for step 4
         c = np.zeros((m, n), np.float32)
         report = matmul_cube_only_kernel[1, rt.current_stream()](
             a, b, c, bias_row, tiling, np.zeros(WORKSPACE, np.uint8), False, False, 0)

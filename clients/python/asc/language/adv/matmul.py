@@ -46,7 +46,8 @@ _TILING_FIELDS = (("m", "org_m"), ("n", "org_n"), ("k_a", "org_ka"), ("k_b", "or
                   ("single_core_m", "single_m"), ("single_core_n", "single_n"),
                   ("single_core_k", "single_k"), ("base_m", "base_m"), ("base_n", "base_n"),
                   ("base_k", "base_k"), ("iterate_order", "iterate_order"),
-                  ("step_k_a", "step_ka"), ("step_k_b", "step_kb"))
+                  ("step_k_a", "step_ka"), ("step_k_b", "step_kb"),
+                  ("depth_a1", "depth_a1"), ("depth_b1", "depth_b1"))
 _INPUT_TYPES = ("float16", "float32", "bfloat16", "int8")
 # Operands in a vector core's UB reach the cube core through the workspace's UB mirror.
 _UB_POSITIONS = (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC)
@@ -108,12 +109,14 @@ class _Buffers:
     bias the row's L1 buffer and the bias table (C2) of `bias_bytes`."""
 
     def __init__(self, pipe, plan, a_elems, b_elems, co1_bytes, bias_bytes, quant_bytes=0,
-                 a1_elems=None, b1_elems=None):
+                 a1_elems=None, b1_elems=None, a1_slots=2, b1_slots=2):
         from asc.language.fwk.tque import TBuf
         self.a_elems, self.b_elems = a_elems, b_elems
-        # An L1 slot holds stepKa (stepKb) slices of the L0 tile.
+        # An L1 slot holds stepKa (stepKb) slices of the L0 tile; depthA1 (depthB1) slices in
+        # all make one slot or two (double-buffered).
         self.a1_elems = a_elems if a1_elems is None else a1_elems
         self.b1_elems = b_elems if b1_elems is None else b1_elems
+        self.a1_slots, self.b1_slots = a1_slots, b1_slots
         size = plan.a_dtype.sizeof()
 
         def buffer(position, nbytes, dtype):
@@ -121,8 +124,8 @@ class _Buffers:
             pipe.init_buffer(buf, nbytes)
             return buf.get(dtype)
 
-        self.a1 = buffer(TPosition.A1, self.a1_elems * 2 * size, plan.a_dtype)
-        self.b1 = buffer(TPosition.B1, self.b1_elems * 2 * size, plan.b_dtype)
+        self.a1 = buffer(TPosition.A1, self.a1_elems * a1_slots * size, plan.a_dtype)
+        self.b1 = buffer(TPosition.B1, self.b1_elems * b1_slots * size, plan.b_dtype)
         self.a2 = buffer(TPosition.A2, a_elems * 2 * size, plan.a_dtype)
         self.b2 = buffer(TPosition.B2, b_elems * 2 * size, plan.b_dtype)
         self.co1 = buffer(TPosition.CO1, co1_bytes, plan.acc_dtype)
@@ -159,7 +162,16 @@ class _Buffers:
         step_a = _at_least_one(mm._get("step_ka"))
         step_b = _at_least_one(mm._get("step_kb"))
         return cls(pipe, plan, m16 * kp, n16 * kp, m16 * n16 * 4, n16 * 4, n16 * 8,
-                   m16 * kp * step_a, n16 * kp * step_b)
+                   m16 * kp * step_a, n16 * kp * step_b,
+                   _l1_slots(mm._get("depth_a1"), step_a), _l1_slots(mm._get("depth_b1"), step_b))
+
+
+def _l1_slots(depth, step):
+    """L1 slots for one operand: two (double-buffered) unless the tiling's depth holds only one
+    step of slices (0, "not set", gives two)."""
+    depth = to_value(depth, _I32)
+    single = (depth > 0) & (depth < to_value(step, _I32) * 2)
+    return select(single, 1, 2)
 
 
 def _at_least_one(x):

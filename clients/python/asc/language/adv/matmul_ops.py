@@ -202,8 +202,8 @@ def compute_block(mm, bufs, ev, m0, n0, m, n, count):
         ra = ki - ca * step_a
         cb = ki // step_b
         rb = ki - cb * step_b
-        slot_a = (count * chunks_a + ca) % 2
-        slot_b = (count * chunks_b + cb) % 2
+        slot_a = (count * chunks_a + ca) % bufs.a1_slots
+        slot_b = (count * chunks_b + cb) % bufs.b1_slots
         slot = (count * k_iter + ki) % 2
         id_a = ev.l1_0 if slot_a == 0 else ev.l1_1
         id_b = ev.b1_0 if slot_b == 0 else ev.b1_1
