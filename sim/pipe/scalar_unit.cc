@@ -276,8 +276,8 @@ void ScalarUnit::NoteBarrierAll() {
 
 bool ScalarUnit::PlanAutoSync(const Instr& in, PipeId consumer, const IssuedInstr& issued) {
   // A unit-flag wait orders this access after the flip it waits for: known before planning, so
-  // an Mmad -> Fixpipe hand-over through L0C's ready bits gets no inserted flag pair (the
-  // chip's compiler inserts none either; NoteIssued learns the same order again, to no effect).
+  // an Mmad -> Fixpipe hand-over through L0C's ready bits, already ordered, gets no inserted
+  // flag pair (NoteIssued learns the same order again, to no effect).
   order_.OnUnitFlagWait(consumer, issued.unit);
   AutoSync::Plan plan = auto_sync_.PlanFor(consumer, issued.ranges, issued.num_ranges);
   uint32_t ids[kNumPipes] = {};
