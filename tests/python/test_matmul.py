@@ -422,3 +422,31 @@ def test_a_constant_tiling_spends_less_scalar_time_than_a_tiling_argument(device
     assert const.cores[0].pipes["S"].busy_cycles < arg.cores[0].pipes["S"].busy_cycles
     assert first_mte2(const) < first_mte2(arg)
     assert const.cycles < arg.cycles
+
+
+@pytest.mark.parametrize("order", [0, 1])
+def test_an_operand_whose_block_index_holds_stays_in_l1(device, order):
+    """With K whole in one L1 chunk of each operand (MDL's full-K load, 7.1 row 17), the operand
+    whose block index does not change from one block to the next is not copied again: M first
+    (order 0) loads B once per column of blocks, N first (order 1) A once per row. Against steps
+    that cut K in two (every block reloads both), fewer copies, less MTE2 time, fewer cycles."""
+    m, n, k = 128, 512, 256  # base 64 x 128 x 64: 2 x 4 blocks, 4 K slices
+    a, b, bias_row = _operands(m, n, k, np.float16, 19)
+    runs = {}
+    for step in (4, 2):
+        tiling = _tiling(m, n, k, single=(m, n), base=(64, 128, 64), bias=False, order=order)
+        tiling.step_k_a = tiling.step_k_b = step
+        tiling.depth_a1 = tiling.depth_b1 = 2 * step
+        c = np.zeros((m, n), np.float32)
+        report = matmul_cube_only_kernel[1, rt.current_stream()](
+            a, b, c, bias_row, tiling, np.zeros(WORKSPACE, np.uint8), False, False, 0,
+            record_timeline=True)
+        np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32), atol=1e-3)
+        copies = sum(1 for r in report.timeline if r.pipe == "MTE2" and "nd2nz" in r.op)
+        runs[step] = (copies, report.cores[0].pipes["MTE2"].busy_cycles, report.cycles)
+    blocks, m_iter, n_iter = 8, 2, 4
+    held = n_iter if order == 0 else m_iter  # loads of the operand that stays
+    assert runs[4][0] == blocks + held
+    assert runs[2][0] == blocks * 2 * 2  # two chunks of each operand per block
+    assert runs[4][1] < runs[2][1]
+    assert runs[4][2] < runs[2][2]

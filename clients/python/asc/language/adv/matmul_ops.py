@@ -45,6 +45,62 @@ def copy_tile(dst, src, row0, col0, rows, cols, pitch, banded: ConstExpr[bool],
                               (rows + row_align - 1) // row_align * row_align, 1, 0))
 
 
+@jit
+def issue_a(mm, bufs, a1, id_a, m0, k0, m, chunk_a):
+    """A chunk GM -> its L1 slot (MTE2), once the slot's last L0 load is done."""
+    plan = mm._plan
+    wait_flag(HardEvent.MTE1_MTE2, id_a)
+    if plan.constants and mm._get("a_scalar"):
+        fill_tile(a1, bufs.a1_elems, mm._get("a_value"))
+    elif plan.a_trans:
+        copy_tile(a1, mm.a_gm(), k0, m0, chunk_a, m, mm._get("org_m"), plan.banded)
+    else:
+        copy_tile(a1, mm.a_gm(), m0, k0, m, chunk_a, mm._get("org_ka"), False)
+    set_flag(HardEvent.MTE2_MTE1, id_a)
+
+
+@jit
+def issue_b(mm, bufs, b1, id_b, n0, k0, n, chunk_b):
+    """B chunk GM -> its L1 slot (MTE2), once the slot's last L0 load is done."""
+    plan = mm._plan
+    wait_flag(HardEvent.MTE1_MTE2, id_b)
+    if plan.constants and mm._get("b_scalar"):
+        fill_tile(b1, bufs.b1_elems, mm._get("b_value"))
+    elif plan.b_nz:
+        copy_nz_panels(b1, mm.b_gm(), n0, k0, n, chunk_b, mm._get("org_n"))
+    elif plan.b_trans:
+        copy_tile(b1, mm.b_gm(), n0, k0, n, chunk_b, mm._get("org_kb"), False)
+    else:
+        copy_tile(b1, mm.b_gm(), k0, n0, chunk_b, n, mm._get("org_n"), plan.banded,
+                  plan.k_align)
+    set_flag(HardEvent.MTE2_MTE1, id_b)
+
+
+class Residency:
+    """For one block of a region whose K fits one L1 chunk of each operand: each operand's slot,
+    whether the block loads it (its block index changed) and frees it (the next block's
+    differs, or this is the last)."""
+
+    def __init__(self, a_slot, a_fresh, a_free, b_slot, b_fresh, b_free):
+        self.a_slot, self.a_fresh, self.a_free = a_slot, a_fresh, a_free
+        self.b_slot, self.b_fresh, self.b_free = b_slot, b_fresh, b_free
+
+
+def whole_k(state, bufs, m, n):
+    """Whether K fits one L1 chunk of A and of B (the steps cover it and the slots hold it)."""
+    from asc.language.core.ir_value import select
+    plan = state._plan
+    k_total = to_value(state._get("single_k"), KT.int32)
+    base_k = to_value(state._get("base_k"), KT.int32)
+    k_iter = (k_total + base_k - 1) // base_k
+    kp = (base_k + plan.k_align - 1) // plan.k_align * plan.k_align
+    m16 = (to_value(m, KT.int32) + 15) // 16 * 16
+    n16 = (to_value(n, KT.int32) + 15) // 16 * 16
+    step_a = l1_step(state._get("step_ka"), bufs.a1_elems // (m16 * kp))
+    step_b = l1_step(state._get("step_kb"), bufs.b1_elems // (n16 * kp))
+    return (k_iter <= step_a) & (k_iter <= step_b)
+
+
 def l1_step(step, fits):
     """A slice count per L1 copy: the tiling's (0 means 1), at most what the slot holds."""
     from asc.language.core.ir_value import select
@@ -159,14 +215,17 @@ def emit_mmad(dst, a2, b2, bias, m, n, k, init, from_bias, k_direction_align, un
 
 
 @jit
-def compute_block(mm, bufs, ev, m0, n0, m, n, count):
+def compute_block(mm, bufs, ev, m0, n0, m, n, count, keep=None):
     """L0C = [bias] + A[m0 : m0+m, :K] x B[:K, n0 : n0+n], K in base_k slices, block `count`
     of the call (the slots' parity goes on from block to block). GM -> L1 copies bring stepKa
     (stepKb) slices of A (B) into one of two L1 slots, each slice goes to one of two L0 slots,
     every slot guarded by its own pair of flags, as Ascend C's Matmul guards its buffers; the
     bias row goes GM -> C1 -> bias table before the first Mmad. The caller's Fixpipe waits
-    M_FIX."""
+    M_FIX. `keep` (a Residency, K whole in one chunk of each operand): which L1 slot holds each
+    operand's chunk, whether this block loads it (fresh) and frees it (free): an operand whose
+    block index does not change stays in L1 from block to block."""
     plan = mm._plan
+    use_keep = keep is not None
     k_total = mm._get("single_k")
     base_k = mm._get("base_k")
     with_bias = mm._get("bias_on") if plan.has_bias else False
@@ -204,6 +263,9 @@ def compute_block(mm, bufs, ev, m0, n0, m, n, count):
         rb = ki - cb * step_b
         slot_a = (count * chunks_a + ca) % bufs.a1_slots
         slot_b = (count * chunks_b + cb) % bufs.b1_slots
+        if use_keep:
+            slot_a = keep.a_slot
+            slot_b = keep.b_slot
         slot = (count * k_iter + ki) % 2
         id_a = ev.l1_0 if slot_a == 0 else ev.l1_1
         id_b = ev.b1_0 if slot_b == 0 else ev.b1_1
@@ -217,28 +279,21 @@ def compute_block(mm, bufs, ev, m0, n0, m, n, count):
         left_b = k_total - cb * step_b * base_k
         chunk_b = step_b * base_k if left_b > step_b * base_k else left_b
         if ra == 0:
-            wait_flag(HardEvent.MTE1_MTE2, id_a)
-            if plan.constants and mm._get("a_scalar"):
-                fill_tile(a1, bufs.a1_elems, mm._get("a_value"))
-            elif plan.a_trans:
-                copy_tile(a1, mm.a_gm(), k0, m0, chunk_a, m, mm._get("org_m"), plan.banded)
+            if use_keep:
+                if keep.a_fresh:
+                    issue_a(mm, bufs, a1, id_a, m0, k0, m, chunk_a)
+                    wait_flag(HardEvent.MTE2_MTE1, id_a)
             else:
-                copy_tile(a1, mm.a_gm(), m0, k0, m, chunk_a, mm._get("org_ka"), False)
-            set_flag(HardEvent.MTE2_MTE1, id_a)
-            wait_flag(HardEvent.MTE2_MTE1, id_a)
+                issue_a(mm, bufs, a1, id_a, m0, k0, m, chunk_a)
+                wait_flag(HardEvent.MTE2_MTE1, id_a)
         if rb == 0:
-            wait_flag(HardEvent.MTE1_MTE2, id_b)
-            if plan.constants and mm._get("b_scalar"):
-                fill_tile(b1, bufs.b1_elems, mm._get("b_value"))
-            elif plan.b_nz:
-                copy_nz_panels(b1, mm.b_gm(), n0, k0, n, chunk_b, mm._get("org_n"))
-            elif plan.b_trans:
-                copy_tile(b1, mm.b_gm(), n0, k0, n, chunk_b, mm._get("org_kb"), False)
+            if use_keep:
+                if keep.b_fresh:
+                    issue_b(mm, bufs, b1, id_b, n0, k0, n, chunk_b)
+                    wait_flag(HardEvent.MTE2_MTE1, id_b)
             else:
-                copy_tile(b1, mm.b_gm(), k0, n0, chunk_b, n, mm._get("org_n"), plan.banded,
-                          plan.k_align)
-            set_flag(HardEvent.MTE2_MTE1, id_b)
-            wait_flag(HardEvent.MTE2_MTE1, id_b)
+                issue_b(mm, bufs, b1, id_b, n0, k0, n, chunk_b)
+                wait_flag(HardEvent.MTE2_MTE1, id_b)
         wait_flag(HardEvent.M_MTE1, id_l0)
         # This slice's place in the chunk: K panels along the row for A as stored and B
         # transposed; rows of panels (16-row fractals, float bands, int8 32-row squares) else.
@@ -256,10 +311,17 @@ def compute_block(mm, bufs, ev, m0, n0, m, n, count):
         rows_b = (chunk_b + plan.k_align - 1) // plan.k_align * plan.k_align
         load_a(a2, a1[off_a:], m, kk, plan.a_trans, plan.c0, plan.k_align, rows_a)
         load_b(b2, b1[off_b:], kk, n, plan.b_trans, plan.c0, plan.k_align, rows_b)
-        if ra == step_a - 1 or ki == k_iter - 1:
-            set_flag(HardEvent.MTE1_MTE2, id_a)
-        if rb == step_b - 1 or ki == k_iter - 1:
-            set_flag(HardEvent.MTE1_MTE2, id_b)
+        if use_keep:
+            if ki == k_iter - 1:
+                if keep.a_free:
+                    set_flag(HardEvent.MTE1_MTE2, id_a)
+                if keep.b_free:
+                    set_flag(HardEvent.MTE1_MTE2, id_b)
+        else:
+            if ra == step_a - 1 or ki == k_iter - 1:
+                set_flag(HardEvent.MTE1_MTE2, id_a)
+            if rb == step_b - 1 or ki == k_iter - 1:
+                set_flag(HardEvent.MTE1_MTE2, id_b)
         set_flag(HardEvent.MTE1_M, id_l0)
         wait_flag(HardEvent.MTE1_M, id_l0)
         # Accumulating Mmads into one L0C block are ordered by a PIPE_M barrier
@@ -367,13 +429,37 @@ def _blocks():
 @jit
 def all_blocks(state, bufs, ev, c_gm, pitch, quant: ConstExpr):
     """Every base block of the single-core region into C (`c_gm` at the region's origin, `pitch`
-    elements a row), in the tiling's order."""
+    elements a row), in the tiling's order. When K fits one L1 chunk of each operand (MDL's
+    full-K load), an operand stays in L1 while its block index does not change: with the order
+    M first B is loaded once per column of blocks, with N first A once per row."""
     block_at, blocks_of = _blocks()
     m_iter, n_iter = blocks_of(state)
-    for count in range(m_iter * n_iter):
-        m0, n0, m, n = block_at(state, count, m_iter, n_iter)
-        compute_block(state, bufs, ev, m0, n0, m, n, count)
-        write_out(state, bufs, ev, c_gm[m0 * pitch + n0:], m, n, pitch, n0, quant)
+    blocks = m_iter * n_iter
+    first_m0, first_n0, first_m, first_n = block_at(state, 0, m_iter, n_iter)
+    if whole_k(state, bufs, first_m, first_n):
+        held_m0 = -1
+        held_n0 = -1
+        loads_a = 0
+        loads_b = 0
+        for count in range(blocks):
+            m0, n0, m, n = block_at(state, count, m_iter, n_iter)
+            next_m0, next_n0, next_m, next_n = block_at(state, count + 1, m_iter, n_iter)
+            last = count + 1 == blocks
+            fresh_a = m0 != held_m0
+            fresh_b = n0 != held_n0
+            loads_a = loads_a + (1 if fresh_a else 0)
+            loads_b = loads_b + (1 if fresh_b else 0)
+            keep = Residency((loads_a - 1) % bufs.a1_slots, fresh_a, last or next_m0 != m0,
+                             (loads_b - 1) % bufs.b1_slots, fresh_b, last or next_n0 != n0)
+            compute_block(state, bufs, ev, m0, n0, m, n, count, keep)
+            write_out(state, bufs, ev, c_gm[m0 * pitch + n0:], m, n, pitch, n0, quant)
+            held_m0 = m0
+            held_n0 = n0
+    else:
+        for count in range(blocks):
+            m0, n0, m, n = block_at(state, count, m_iter, n_iter)
+            compute_block(state, bufs, ev, m0, n0, m, n, count)
+            write_out(state, bufs, ev, c_gm[m0 * pitch + n0:], m, n, pitch, n0, quant)
 
 
 @jit
