@@ -67,6 +67,7 @@ grpc::Status ExecuteKernel(SimulatorService* service, sim::DeviceHost* host,
   launch.args = args;
   launch.max_cycles = EffectiveMaxCycles(service->options().max_cycles, requested.max_cycles());
   launch.record_timeline = requested.record_timeline();
+  launch.timing_only = requested.timing_only();
   launch.trace_failure = "the daemon could not write its trace";
   launch.cancel = cancel;
   // LaunchOptions.check, else the daemon's --check.

@@ -66,6 +66,7 @@ class EmbeddedRuntime final : public Runtime {
     launch.args = ToSim(args);
     launch.max_cycles = settings.max_cycles;
     launch.record_timeline = settings.record_timeline;
+    launch.timing_only = settings.timing_only;
     launch.trace_dir = settings.trace_dir;
     aicore::report::v1::LaunchReport report;
     {

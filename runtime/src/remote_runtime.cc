@@ -190,6 +190,7 @@ class RemoteRuntime final : public Runtime {
       }
     }
     request.mutable_options()->set_max_cycles(settings.max_cycles);
+    request.mutable_options()->set_timing_only(settings.timing_only);
     // kDefault stays unspecified: the daemon's --check decides (runtime levels are the proto's).
     static_assert(static_cast<int>(CheckLevel::kStrictAll) == aicore::report::v1::CHECK_STRICT_ALL);
     request.mutable_options()->set_check(static_cast<aicore::report::v1::CheckLevel>(*check));

@@ -30,7 +30,8 @@ static_assert(
     static_cast<int>(Diagnostic::Kind::kUninitializedRead) == rep::Diagnostic::UNINITIALIZED_READ &&
     static_cast<int>(Diagnostic::Kind::kUnallocatedBuffer) == rep::Diagnostic::UNALLOCATED_BUFFER &&
     static_cast<int>(Diagnostic::Kind::kTrap) == rep::Diagnostic::TRAP &&
-    static_cast<int>(Diagnostic::Kind::kMemoryWatch) == rep::Diagnostic::MEMORY_WATCH);
+    static_cast<int>(Diagnostic::Kind::kMemoryWatch) == rep::Diagnostic::MEMORY_WATCH &&
+    static_cast<int>(Diagnostic::Kind::kTimingOnlyRead) == rep::Diagnostic::TIMING_ONLY_READ);
 // DebugRecord::Kind carries the proto's values.
 static_assert(static_cast<int>(DebugRecord::Kind::kPrintf) == rep::DebugOutput::PRINTF &&
               static_cast<int>(DebugRecord::Kind::kTruncated) == rep::DebugOutput::TRUNCATED);
@@ -154,6 +155,7 @@ void ToProto(const LaunchResult& r, rep::LaunchReport* out) {
   check->set_summary(r.check.Text());
   check->set_failed(r.check.Fails());
   out->set_simulated_instructions(r.simulated_instructions);
+  out->set_timing_only(r.timing_only);
   out->mutable_timeline()->Reserve(static_cast<int>(r.timeline.size()));
   for (const InstrRecord& t : r.timeline) {
     rep::InstrRecord* pt = out->add_timeline();
@@ -198,6 +200,7 @@ LaunchResult FromProto(const rep::LaunchReport& report) {
   r.clock_mhz = report.clock_mhz();
   r.bound_pipe = report.bound_pipe();
   r.simulated_instructions = report.simulated_instructions();
+  r.timing_only = report.timing_only();
   r.cores.reserve(report.cores_size());
   for (const rep::CoreStats& pc : report.cores()) {
     CoreStats& c = r.cores.emplace_back();

@@ -14,7 +14,7 @@ constexpr std::string_view kKindNames[] = {"KIND_INVALID",       "DEADLOCK",
                                            "UNMATCHED_FLAG",     "RACE",
                                            "GM_SHARED_WRITE",    "UNINITIALIZED_READ",
                                            "UNALLOCATED_BUFFER", "TRAP",
-                                           "MEMORY_WATCH"};
+                                           "MEMORY_WATCH",       "TIMING_ONLY_READ"};
 
 }  // namespace
 

@@ -79,7 +79,8 @@ struct Diagnostic {
     kUninitializedRead = 11,  // bytes read before anything wrote them in this launch (warning)
     kUnallocatedBuffer = 12,  // access to a queue buffer no alloc_tensor handed out (warning)
     kTrap = 13,               // the kernel called trap() (error)
-    kMemoryWatch = 14         // an access check_local_memory_ia watches for (error)
+    kMemoryWatch = 14,        // an access check_local_memory_ia watches for (error)
+    kTimingOnlyRead = 15      // a timing-only launch read bytes it did not compute (error)
   };
   Severity severity = Severity::kError;
   Kind kind = Kind::kDeadlock;
@@ -184,6 +185,7 @@ struct LaunchResult {
   std::vector<InstrRecord> timeline;  // empty unless LaunchOptions::record_timeline
   CheckSummary check;
   std::vector<DebugRecord> debug_output;  // by core, then cycle
+  bool timing_only = false;  // LaunchOptions::timing_only: device memory lacks the results
 };
 
 }  // namespace aicore::sim

@@ -22,6 +22,7 @@ Status DeviceHost::Launch(ProgramCache& programs, const std::string& serialized,
   options.record_timeline = launch.record_timeline || !launch.trace_dir.empty();
   options.cancel = launch.cancel;
   options.check = launch.check;
+  options.timing_only = launch.timing_only;
   StatusOr<LaunchResult> result = device_.Launch(**program, launch.block_dim, launch.args, options);
   if (!result.ok()) return result.status();
   if (!launch.trace_dir.empty()) {

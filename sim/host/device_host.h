@@ -30,6 +30,7 @@ struct HostLaunch {
   std::string trace_failure = "its trace was not written";
   const std::atomic<bool>* cancel = nullptr;  // see LaunchOptions::cancel
   CheckLevel check = CheckLevel::kWarn;
+  bool timing_only = false;  // see LaunchOptions::timing_only
 };
 
 class DeviceHost {

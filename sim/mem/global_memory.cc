@@ -164,6 +164,8 @@ std::pair<uint64_t, uint64_t> GlobalMemory::Unwritten(uint64_t lo, uint64_t hi) 
   return {0, 0};
 }
 
+uint64_t GlobalMemory::first_address() { return kBaseAddress; }
+
 GmAccess GlobalMemory::Check(uint64_t address, uint64_t bytes) {
   GmAccess r;
   if (!Mapped(address, bytes)) return r;

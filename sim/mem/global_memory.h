@@ -62,6 +62,11 @@ class GlobalMemory {
   // [lo, hi) nothing wrote, as an empty pair when there is none; initcheck reports reads of it.
   // Bytes past a tensor's end are not counted: an access to them is an overrun already.
   void MarkWritten(uint64_t lo, uint64_t hi);
+
+  // The device address of the first byte of the address space, and how many bytes of it are
+  // backed by host memory now: a shadow of GM (sim/mem/unknown_bytes.h) mirrors this span.
+  static uint64_t first_address();
+  uint64_t mapped_bytes() const { return store_.size(); }
   std::pair<uint64_t, uint64_t> Unwritten(uint64_t lo, uint64_t hi) const;
 
  private:

@@ -1,6 +1,7 @@
 // The cube core's moves on its data movers (DmaPipe): data_copy with Nd2NzParams (GM -> L1 on
 // MTE2), load_data 2D (L1 -> L0A/L0B on MTE1, GM -> L0A/L0B on MTE2) and fixpipe (L0C -> GM/L1 on
-// FIX). Each reads its source when it starts and leaves its result for the pipe to write when it
+// FIX). Each reads its source when it starts (unless a timing-only launch skips its element
+// math: LaunchContext::skip_payload) and leaves its result for the pipe to write when it
 // ends: into a local memory as an image of the destination's span and a byte mask (only the
 // bytes the instruction writes land), into GM as chunks (rows of an NZ2ND result, column blocks
 // of an NZ one). The layouts' element functions are sim/isa/semantics/cube.h.
@@ -21,8 +22,10 @@ PipeTiming ExecuteNd2Nz(DmaPipe& pipe, const IssuedInstr& in, Cycle now, uint8_t
   const cube::Nd2NzArgs a = pipe.cube_args().Get(in.payload_slot).nd2nz;
   pipe.cube_args().Release(in.payload_slot);
   uint64_t span = in.dst.chunk_bytes;
-  std::memset(scratch + span, 0, span);
-  cube::Nd2Nz(a, in.src0.base, scratch, scratch + span);
+  if (!pipe.ctx().skip_payload) {
+    std::memset(scratch + span, 0, span);
+    cube::Nd2Nz(a, in.src0.base, scratch, scratch + span);
+  }
   uint64_t es = a.esize;
   GmTransfer t;
   t.addr = in.src0_addr;
@@ -45,8 +48,10 @@ PipeTiming ExecuteLoadData2D(DmaPipe& pipe, const IssuedInstr& in, Cycle now, ui
   const cube::LoadData2DArgs a = pipe.cube_args().Get(in.payload_slot).load2d;
   pipe.cube_args().Release(in.payload_slot);
   uint64_t span = in.dst.chunk_bytes;
-  std::memset(scratch + span, 0, span);
-  cube::LoadData2D(a, in.src0.base, scratch, scratch + span);
+  if (!pipe.ctx().skip_payload) {
+    std::memset(scratch + span, 0, span);
+    cube::LoadData2D(a, in.src0.base, scratch, scratch + span);
+  }
   if (in.transfer != TransferKind::kGmRead) {
     return DmaTiming(pipe.cost(), in.bytes, in.bursts, now, nullptr);
   }
@@ -69,18 +74,22 @@ PipeTiming ExecuteFixpipe(DmaPipe& pipe, const IssuedInstr& in, Cycle now, uint8
   pipe.cube_args().Release(in.payload_slot);
   if (in.transfer != TransferKind::kGmWrite) {
     uint64_t span = in.dst.chunk_bytes;
-    std::memset(scratch + span, 0, span);
-    cube::Fixpipe(a, in.src0.base, scratch, scratch + span);
+    if (!pipe.ctx().skip_payload) {
+      std::memset(scratch + span, 0, span);
+      cube::Fixpipe(a, in.src0.base, scratch, scratch + span);
+    }
     return DmaTiming(pipe.cost(), in.bytes, in.bursts, now, nullptr);
   }
   // The destination's span as an image, then its chunks back to back.
   static thread_local std::vector<uint8_t> image;
   uint64_t span = in.dst.chunks == 0 ? 0 : (in.dst.chunks - 1) * in.dst.pitch + in.dst.chunk_bytes;
-  image.assign(2 * span, 0);
-  cube::Fixpipe(a, in.src0.base, image.data(), image.data() + span);
-  for (uint64_t c = 0; c < in.dst.chunks; ++c) {
-    std::memcpy(scratch + c * in.dst.chunk_bytes, image.data() + c * in.dst.pitch,
-                in.dst.chunk_bytes);
+  if (!pipe.ctx().skip_payload) {
+    image.assign(2 * span, 0);
+    cube::Fixpipe(a, in.src0.base, image.data(), image.data() + span);
+    for (uint64_t c = 0; c < in.dst.chunks; ++c) {
+      std::memcpy(scratch + c * in.dst.chunk_bytes, image.data() + c * in.dst.pitch,
+                  in.dst.chunk_bytes);
+    }
   }
   GmTransfer t;
   t.addr = in.dst_addr;
@@ -107,8 +116,10 @@ PipeTiming ExecuteLoadTranspose(DmaPipe& pipe, const IssuedInstr& in, Cycle now,
   const cube::LoadTransposeArgs a = pipe.cube_args().Get(in.payload_slot).transpose;
   pipe.cube_args().Release(in.payload_slot);
   uint64_t span = in.dst.chunk_bytes;
-  std::memset(scratch + span, 0, span);
-  cube::LoadTranspose(a, in.src0.base, scratch, scratch + span);
+  if (!pipe.ctx().skip_payload) {
+    std::memset(scratch + span, 0, span);
+    cube::LoadTranspose(a, in.src0.base, scratch, scratch + span);
+  }
   return DmaTiming(pipe.cost(), in.bytes, in.bursts, now, nullptr);
 }
 
@@ -118,8 +129,10 @@ PipeTiming ExecuteLoadData3D(DmaPipe& pipe, const IssuedInstr& in, Cycle now, ui
   const cube::LoadData3DArgs a = pipe.cube_args().Get(in.payload_slot).load3d;
   pipe.cube_args().Release(in.payload_slot);
   uint64_t span = in.dst.chunk_bytes;
-  std::memset(scratch + span, 0, span);
-  cube::LoadData3D(a, in.src0.base, scratch, scratch + span);
+  if (!pipe.ctx().skip_payload) {
+    std::memset(scratch + span, 0, span);
+    cube::LoadData3D(a, in.src0.base, scratch, scratch + span);
+  }
   return DmaTiming(pipe.cost(), in.bytes, in.bursts, now, nullptr);
 }
 

@@ -92,8 +92,10 @@ PipeTiming ExecuteMmad(CubePipe& pipe, const IssuedInstr& in, Cycle now, uint8_t
       c_old = merged.data();
     }
   }
-  std::memset(scratch + span, 0, span);
-  cube::Mmad(a, in.src0.base, in.src1.base, args.bias, c_old, scratch, scratch + span);
+  if (!pipe.ctx().skip_payload) {  // a timing-only launch skips unknown operands
+    std::memset(scratch + span, 0, span);
+    cube::Mmad(a, in.src0.base, in.src1.base, args.bias, c_old, scratch, scratch + span);
+  }
   const cube::MmadTypeRow& row = cube::MmadTypeOf(a.types);
   uint64_t steps = ((a.m + 15) / 16) * ((a.n + 15) / 16) * (cube::MmadKExtent(a) / row.c0);
   pipe.cube_args().Release(in.payload_slot);

@@ -22,6 +22,7 @@ class CubePipe : public Pipe {
 
   // For the executors.
   const CubeCostConfig& cost() const;
+  LaunchContext& ctx() { return ctx_; }
   // The cube instructions' operands (IssuedInstr::payload_slot); the executor frees its slot.
   PayloadPool<CubeArgs>& cube_args() { return cube_args_; }
 

@@ -96,17 +96,15 @@ PipeTiming NoDmaExec(DmaPipe& pipe, const IssuedInstr& in, Cycle now, uint8_t* /
 // data_copy and data_copy_pad between GM and a local memory, and data_copy between two local
 // memories of a cube core (L1 -> BT/FB on MTE1).
 PipeTiming ExecuteDataCopy(DmaPipe& pipe, const IssuedInstr& in, Cycle now, uint8_t* scratch) {
+  bool compute = !pipe.ctx().skip_payload;  // a timing-only launch skips unknown bytes
   if (in.transfer == TransferKind::kLocalCopy) {
-    Gather(in.src0, scratch);
+    if (compute) Gather(in.src0, scratch);
     return DmaTiming(pipe.cost(), in.bytes, in.bursts, now, nullptr);
   }
   SIM_CHECK(in.transfer == TransferKind::kGmRead || in.transfer == TransferKind::kGmWrite,
             "a data mover got a copy of no transfer kind");
-  if (in.pad.active) {
-    GatherPadded(in, scratch);
-  } else {
-    Gather(in.src0, scratch);
-  }
+  if (compute && in.pad.active) GatherPadded(in, scratch);
+  if (compute && !in.pad.active) Gather(in.src0, scratch);
   bool reads_gm = in.transfer == TransferKind::kGmRead;
   if (reads_gm && pipe.ctx().gm_check != nullptr) {
     pipe.ctx().gm_check->OnRead(pipe.Where(in.instr, now), GmSpan{in.src0_addr, in.src0.chunk_bytes,

@@ -19,6 +19,7 @@
 #include "sim/isa/program.h"
 #include "sim/mem/global_memory.h"
 #include "sim/mem/gm_path.h"
+#include "sim/mem/unknown_bytes.h"
 #include "sim/sync/cross_core_sync.h"
 
 namespace aicore::sim {
@@ -51,6 +52,11 @@ struct LaunchContext {
   uint64_t max_cycles = 0;               // 0 = unlimited
   // Set when LaunchOptions.record_timeline: named into LaunchResult::timeline at the end.
   std::vector<TimelineEntry>* timeline = nullptr;
+  // LaunchOptions.timing_only: which bytes the launch did not compute; null in a full run.
+  std::unique_ptr<UnknownBytes> unknown;
+  // Set while a pipe starts an instruction whose sources are not all known: its executor skips
+  // the element math and leaves only the timing (the pipe marks its destination unknown).
+  bool skip_payload = false;
 
   bool debug_log = false;     // "sim" logger at debug level: units log their milestones
   uint64_t instructions = 0;  // scalar ops + pipe instructions executed

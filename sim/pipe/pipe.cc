@@ -30,7 +30,13 @@ uint32_t ScratchPool::Acquire(uint64_t bytes) {
 
 Pipe::Pipe(PipeId id, uint32_t core, uint32_t queue_depth, LaunchContext& ctx, FlagFile& flags,
            PipeListener& listener)
-    : ctx_(ctx), id_(id), core_(core), flags_(flags), listener_(listener), queue_(queue_depth) {
+    : ctx_(ctx),
+      id_(id),
+      core_(core),
+      flags_(flags),
+      listener_(listener),
+      queue_(queue_depth),
+      held_(ctx.unknown != nullptr ? queue_depth : 1) {
   stats_.pipe = std::string(PipeName(id));
 }
 
@@ -42,6 +48,12 @@ void Pipe::ResetStats() {
 void Pipe::Push(const IssuedInstr& in) {
   queue_.push_back(in);
   queue_.back().ranges = nullptr;  // they stay with the issue stage (IssueSlot)
+  if (ctx_.unknown != nullptr) {
+    HeldRanges h;
+    h.n = in.ranges != nullptr ? in.num_ranges : 0;
+    for (uint8_t i = 0; i < h.n; ++i) h.r[i] = in.ranges[i];
+    held_.push_back(h);
+  }
   if (queue_.size() == 1) ScheduleStart(in.ready);
 }
 
@@ -166,10 +178,32 @@ bool Pipe::StartHead(Cycle now) {
       // A mask/repeat-form result is the image of dst's span plus a byte mask of the lanes.
       // A padded copy's UB side holds more than the bytes it streams; a merge's register
       // follows the image and the mask.
+      bool skip = false;
+      if (ctx_.unknown != nullptr && !SourcesKnown(in, held_.front(), now, &skip)) return false;
       uint32_t scratch = scratch_.Acquire(in.repeat_form ? 2 * in.dst.chunk_bytes + in.reg.bytes()
                                                          : std::max(in.bytes, in.dst.bytes()));
+      ctx_.skip_payload = skip;
       PipeTiming t = Execute(in, now, scratch_.data(scratch));
+      ctx_.skip_payload = false;
+      if (skip) {
+        // Unknown from its start: a register it sets changes now (CMPMASK), and an instruction
+        // chained onto its result (an accumulating Mmad) starts before it ends.
+        const HeldRanges& h = held_.front();
+        for (uint8_t i = 0; i < h.n; ++i) {
+          if (h.r[i].write) ctx_.unknown->Mark(core_, h.r[i], UnknownBytes::kUnknown);
+        }
+      }
       uint32_t slot = AllocateSlot();
+      slots_[slot].skipped = skip;
+      if (ctx_.unknown != nullptr) {
+        const HeldRanges& h = held_.front();
+        HeldRanges& w = slots_[slot].writes;
+        w.n = 0;
+        for (uint8_t i = 0; i < h.n; ++i) {
+          if (h.r[i].write) w.r[w.n++] = h.r[i];
+        }
+        slots_[slot].exact = !in.repeat_form && in.atomic_type == DType::kInvalid;
+      }
       slots_[slot].is_set_flag = false;
       slots_[slot].instr = in.instr;
       slots_[slot].scratch = scratch;
@@ -191,6 +225,7 @@ bool Pipe::StartHead(Cycle now) {
     }
   }
   queue_.pop_front();
+  if (ctx_.unknown != nullptr) held_.pop_front();
   listener_.OnQueueSpace(id_, now);
   // A wait or barrier is done once it starts: a PIPE_ALL drain may be waiting for just that.
   if (role == SyncRole::kWaitFlag || role == SyncRole::kBarrier) listener_.OnInstrEnd(id_, now);
@@ -203,7 +238,21 @@ void Pipe::OnEnd(uint64_t slot_index, Cycle now) {
     listener_.OnCrossCoreSet(f.flag, f.instr, now);
   } else if (f.is_set_flag) {
     listener_.OnSetFlag(f.flag, f.instr, now);
+  } else if (f.skipped) {
+    // Timing-only: nothing computed lands; what it would have written became unknown when it
+    // started. The GM checker still sees the write, so that the launch's ordering findings
+    // stay those of a full run.
+    if (f.gm_write && ctx_.gm_check != nullptr) {
+      ctx_.gm_check->OnWrite(SiteOf(f.instr, now), f.gm, scratch_.data(f.scratch),
+                             f.atomic_type != DType::kInvalid);
+    }
+    if (f.gm_write && ctx_.cross != nullptr && ctx_.cross->watching_gm()) {
+      ctx_.cross->OnGmWrite(f.gm.addr, f.gm.addr + (f.gm.chunks - 1) * f.gm.pitch + f.gm.chunk,
+                            now);
+    }
+    scratch_.Release(f.scratch);
   } else {
+    if (ctx_.unknown != nullptr) MarkWrites(f);
     const uint8_t* src = scratch_.data(f.scratch);
     bool atomic = f.gm_write && f.atomic_type != DType::kInvalid;
     if (f.gm_write && ctx_.gm_check != nullptr)
@@ -240,6 +289,60 @@ void Pipe::OnEnd(uint64_t slot_index, Cycle now) {
   --in_flight_;
   last_activity_ = MaxCycle(last_activity_, now);
   listener_.OnInstrEnd(id_, now);
+}
+
+namespace {
+
+// Whether the sources of `in` decide which bytes it touches or how long it takes (gather and
+// scatter offsets, address lists and gather_mask's patterns, whose ranges are hulls; bilinear
+// offsets; a merge's early stop): its element math cannot be skipped then without changing the
+// timing.
+bool SourcesDecideTiming(const IssuedInstr& in, const MemRange* ranges, uint8_t n,
+                         const MemRange& r) {
+  OpClass c = Info(in.instr->opcode).op_class;
+  if (c == OpClass::kVecBilinear || c == OpClass::kVecMrgSort) return true;
+  if (c == OpClass::kVecMove)
+    return std::any_of(ranges, ranges + n, [](const MemRange& h) { return h.hull; });
+  // select's mode 2 reads its selection bits at the UB address CMPMASK holds.
+  constexpr uint8_t kSelTensorTensor = 2;
+  return c == OpClass::kVecSelect && in.from_cmp_mask && in.instr->kind == kSelTensorTensor &&
+         r.space == MemSpace::kCmpMask;
+}
+
+}  // namespace
+
+bool Pipe::SourcesKnown(const IssuedInstr& in, const HeldRanges& held, Cycle now, bool* skip) {
+  bool known = true;
+  // An atomic store reads what GM holds where it lands.
+  bool atomic = in.atomic_type != DType::kInvalid;
+  for (uint8_t i = 0; i < held.n; ++i) {
+    const MemRange& r = held.r[i];
+    if (r.write && !(atomic && r.space == MemSpace::kGm)) continue;
+    if (ctx_.unknown->AllKnown(core_, r)) continue;
+    known = false;
+    if (!SourcesDecideTiming(in, held.r, held.n, r)) continue;
+    Site site = SiteOf(in.instr, now);
+    ctx_.diags.Error(ctx_.diags.Make(
+        Diagnostic::Kind::kTimingOnlyRead, Diagnostic::Severity::kError, site,
+        ctx_.diags.Prefix(site) + ": its addresses or its length come from " +
+            std::string(MemSpaceName(r.space)) + " [" + std::to_string(r.lo) + ", " +
+            std::to_string(r.hi) +
+            "), which this timing-only launch did not compute (the host's tensors are not "
+            "copied into a core, nor is what depends on them). Fix: launch this kernel without "
+            "timing_only; docs/timing_only.md says what such a launch can run."));
+    ctx_.Stop(LaunchResult::Status::kKernelFault);
+    return false;
+  }
+  *skip = !known;
+  return true;
+}
+
+void Pipe::MarkWrites(const InFlight& f) {
+  if (!f.exact) return;  // masked, atomic: the bytes it may not cover stay as they were
+  for (uint8_t i = 0; i < f.writes.n; ++i) {
+    // Computed from known bytes; a scattered write (a hull) may not cover its range either.
+    if (!f.writes.r[i].hull) ctx_.unknown->Mark(core_, f.writes.r[i], UnknownBytes::kKnown);
+  }
 }
 
 }  // namespace aicore::sim

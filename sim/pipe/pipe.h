@@ -116,6 +116,13 @@ class Pipe {
   LaunchContext& ctx_;
 
  private:
+  // A queued instruction's memory ranges, kept in timing-only launches (the issue stage keeps
+  // them only until the push): what its start reads and its end writes.
+  struct HeldRanges {
+    MemRange r[IssuedInstr::kMaxRanges];
+    uint8_t n = 0;
+  };
+
   struct InFlight {
     bool used = false;
     bool is_set_flag = false;
@@ -130,7 +137,18 @@ class Pipe {
     DType atomic_type = DType::kInvalid;  // a GM store under an atomic mode
     AtomicOp atomic_op = AtomicOp::kSum;
     Transfer reg;  // masked: a register written from the scratch after the mask
+    // Timing-only: the element math was skipped (nothing lands; the writes become unknown),
+    // whether the writes cover their ranges (known then) and the ranges written.
+    bool skipped = false;
+    bool exact = false;
+    HeldRanges writes;
   };
+
+  // Timing-only: whether the head's element math can run (its sources are known) into *skip; a
+  // source that decides its addresses or timing but is not known stops the launch (false).
+  bool SourcesKnown(const IssuedInstr& in, const HeldRanges& held, Cycle now, bool* skip);
+  // Timing-only: what computed slot `f` wrote is known as it lands.
+  void MarkWrites(const InFlight& f);
 
   bool StartHead(Cycle now);  // false if the head cannot start at `now`
   void ScheduleStart(Cycle at);
@@ -145,6 +163,7 @@ class Pipe {
   PipeListener& listener_;
 
   RingQueue<IssuedInstr> queue_;
+  RingQueue<HeldRanges> held_;  // timing-only: queue_'s ranges, element for element
   std::vector<InFlight> slots_;
   std::vector<uint32_t> free_slots_;
   uint32_t in_flight_ = 0;

@@ -96,6 +96,11 @@ bool ScalarUnit::ExecGmWait(const Instr& in, Cycle now) {
                          "at least " +
                          std::to_string(hi - addr) + " bytes");
   }
+  if (ctx_.unknown != nullptr &&
+      !ReadsKnown(in, MemRange{MemSpace::kGm, addr, hi, false, static_cast<uint64_t>(elem),
+                               static_cast<uint64_t>(stride)})) {
+    return false;
+  }
   int64_t want =
       AsInt64(CastScalar(values_[in.b], ctx_.program.value_dtypes[in.b], in.dtype), in.dtype);
   bool any = in.event != 0;  // released by one element (a server polling several queues)

@@ -686,6 +686,8 @@ bool ScalarUnit::RunOnScalar(const PendingIssue& p, Cycle now) {
       break;
   }
   if (!PassesWatch(p.issued, PipeId::kS)) return false;
+  bool load = in.opcode != Opcode::kScalarStore;
+  if (load && ctx_.unknown != nullptr && !ReadsKnown(in, p.issued.ranges[0])) return false;
   ExecScalarAccess(p.issued);
   ++stats_.instructions;
   ++ctx_.instructions;
@@ -732,6 +734,20 @@ bool ScalarUnit::PassesWatch(const IssuedInstr& issued, PipeId pipe) {
   return false;
 }
 
+bool ScalarUnit::ReadsKnown(const Instr& in, const MemRange& r) {
+  if (!ctx_.unknown->AnyUnknown(core_, r)) return true;
+  Site site = SiteOf(&in, PipeId::kS);
+  ctx_.diags.Error(ctx_.diags.Make(
+      Diagnostic::Kind::kTimingOnlyRead, Diagnostic::Severity::kError, site,
+      ctx_.diags.Prefix(site) + ": it reads " + RangeText(MemSpaceName(r.space), r.lo, r.hi) +
+          ", which this timing-only launch did not compute: what the kernel does next may "
+          "depend on the value, so its cycles would not be the full run's. The bytes come from "
+          "the host's tensors copied into a core or from what was computed from them. Fix: "
+          "launch this kernel without timing_only (docs/timing_only.md)."));
+  ctx_.Stop(LaunchResult::Status::kKernelFault);
+  return false;
+}
+
 void ScalarUnit::ExecScalarAccess(const IssuedInstr& issued) {
   const Instr& in = *issued.instr;
   const SocConfig& config = ctx_.config;
@@ -745,6 +761,7 @@ void ScalarUnit::ExecScalarAccess(const IssuedInstr& issued) {
     std::memcpy(data, &issued.scalar_bits, issued.bytes);  // little-endian, as the chip
     if (gm && ctx_.gm_check != nullptr) ctx_.gm_check->OnWrite(site, span, data);
     std::memcpy(issued.dst.base, data, issued.bytes);
+    if (ctx_.unknown != nullptr) ctx_.unknown->Mark(core_, r, UnknownBytes::kKnown);
     // A GM wait of another core may poll these bytes (set_value into a GM flag word).
     if (gm && ctx_.cross != nullptr && ctx_.cross->watching_gm()) {
       ctx_.cross->OnGmWrite(r.lo, r.lo + issued.bytes, time_);

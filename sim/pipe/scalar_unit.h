@@ -184,6 +184,9 @@ class ScalarUnit {
   // An access check_local_memory_ia watches for: a kernel fault (MEMORY_WATCH) at its line.
   // True when the access may go on.
   bool PassesWatch(const IssuedInstr& issued, PipeId pipe);
+  // Timing-only launches: `in` (a scalar read) may read `r`, which holds no byte the launch did
+  // not compute; else a TIMING_ONLY_READ fault at its line (false).
+  bool ReadsKnown(const Instr& in, const MemRange& r);
   Site SiteOf(const Instr* in, PipeId pipe) const;
   int64_t Int(uint32_t slot) const;
   void Advance(uint32_t cycles);

@@ -21,6 +21,7 @@ AiCore::AiCore(uint32_t index, const CoreSpec& spec, SubBlock sub_block, LaunchC
       registers_(spec.registers),
       flags_(ctx.config.flag_ids_per_event),
       last_setter_(kNumHardEvents * ctx.config.flag_ids_per_event, nullptr) {
+  if (ctx.unknown != nullptr) ctx.unknown->AddCore(index, memories_, kSprBytes, kCmpMaskBytes);
   PipeEnv pipe_env{index, ctx, flags_, *this, memories_, registers_, moves_, cube_args_};
   for (const PipeSpec& p : spec.pipes) {
     SIM_CHECK(p.create != nullptr && p.id != PipeId::kS && PipeIndex(p.id) < kNumPipes,

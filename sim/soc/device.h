@@ -47,6 +47,11 @@ struct LaunchOptions {
   // CoreSpecFor(CoreType::kAiv, config). Lets tests and what-if studies compose their own core.
   // Must outlive the call.
   const CoreSpec* vector_core = nullptr;
+  // Skip the element math of every instruction whose sources the launch did not compute (the
+  // host's tensors copied into a core are the first such), keeping every instruction's timing:
+  // the cycles of the full run, without its results. A scalar read of such bytes stops the
+  // launch with TIMING_ONLY_READ (docs/timing_only.md).
+  bool timing_only = false;
 };
 
 class Device {

@@ -138,6 +138,7 @@ StatusOr<LaunchResult> LaunchEngine::Run(const Program& program, uint32_t block_
   ctx.cancel = options.cancel;
   std::vector<TimelineEntry> timeline;
   if (options.record_timeline) ctx.timeline = &timeline;
+  if (options.timing_only) ctx.unknown = std::make_unique<UnknownBytes>(gm_);
   auto log = GetLogger("sim.launch");
   ctx.debug_log = log->should_log(spdlog::level::debug);
 
@@ -234,6 +235,7 @@ StatusOr<LaunchResult> LaunchEngine::Run(const Program& program, uint32_t block_
   result.diagnostics = std::move(ctx.diags.diagnostics());
   result.simulated_instructions = ctx.instructions;
   if (options.record_timeline) result.timeline = NameTimeline(program, timeline);
+  result.timing_only = options.timing_only;
   result.debug_output = ctx.debug_out.Take();
 
   if (ctx.debug_log) {

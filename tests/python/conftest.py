@@ -17,6 +17,9 @@ for path in (os.path.join(REPO, "clients", "python"), os.path.join(REPO, "exampl
 # The standing rule: every test kernel runs clean under strict checking (a race or an error is
 # an exception). Tests of a fault or a finding say so by lowering the level themselves.
 os.environ.setdefault("AICORE_SIM_CHECK", "strict")
+# And every test kernel that can run timing-only runs so first, its cycles compared with the full
+# run's (docs/timing_only.md): a difference fails the test with TimingOnlyMismatch.
+os.environ.setdefault("AICORE_SIM_TIMING_CHECK", "1")
 
 import asc.lib.runtime as rt  # noqa: E402
 import asc.runtime.config as config  # noqa: E402

@@ -137,7 +137,7 @@ class PyRuntime {
 
   py::bytes Launch(py::bytes kernel_ir, uint32_t block_dim, py::sequence args, uint32_t stream,
                    uint64_t max_cycles, bool record_timeline, const std::string& trace_dir,
-                   const std::string& check) {
+                   const std::string& check, bool timing_only) {
     std::string ir = kernel_ir;  // copied: the GIL is released below
     std::vector<ArgValue> values = ConvertArgs(args);
     CheckLevel level = CheckLevel::kDefault;
@@ -153,6 +153,7 @@ class PyRuntime {
       settings.record_timeline = record_timeline;
       settings.trace_dir = trace_dir;
       settings.check = level;
+      settings.timing_only = timing_only;
       report = Check(runtime_->Launch(ir, block_dim, values, stream, settings));
     }
     return py::bytes(report);
@@ -192,13 +193,14 @@ PYBIND11_MODULE(_aicore_native, m) {
       .def(
           "launch", &PyRuntime::Launch, py::arg("kernel_ir"), py::arg("block_dim"), py::arg("args"),
           py::arg("stream") = 0, py::arg("max_cycles") = 0, py::arg("record_timeline") = false,
-          py::arg("trace_dir") = "", py::arg("check") = "",
+          py::arg("trace_dir") = "", py::arg("check") = "", py::arg("timing_only") = false,
           "Runs a serialized aicore.ir.v1.Kernel; args are ('int'|'float'|'addr', value) "
           "tuples. Returns a serialized aicore.report.v1.LaunchReport (with one timeline "
           "record per pipe instruction when record_timeline is true). A non-empty trace_dir "
           "also writes msprof-style trace files to trace_dir/OPPROF_<kernel>_<n>/ on this host "
           "(docs/traces.md). check is off|warn|strict|strict-all, or empty for AICORE_SIM_CHECK or "
-          "the transport's default (docs/checkers.md).")
+          "the transport's default (docs/checkers.md). timing_only skips the element math no "
+          "scalar read needs: the full run's cycles, without its results (docs/timing_only.md).")
       .def("synchronize", &PyRuntime::Synchronize, py::arg("stream") = 0);
 
   m.def("list_platforms", [] { return aicore::runtime::Runtime::ListPlatforms(); });

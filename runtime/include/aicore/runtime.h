@@ -45,6 +45,9 @@ struct LaunchSettings {
   // recorded either way, but stays out of the returned report unless record_timeline is set.
   std::string trace_dir;
   CheckLevel check = CheckLevel::kDefault;
+  // Skip the element math no scalar read needs: the cycles of a full run, but device memory
+  // does not receive the kernel's results (docs/timing_only.md).
+  bool timing_only = false;
 };
 
 class Runtime {

@@ -23,7 +23,7 @@ _CODEGEN_FIELDS = {f.name for f in dataclasses.fields(CodegenOptions)}
 _COMPILE_FIELDS = {f.name for f in dataclasses.fields(CompileOptions)}
 _LAUNCH_FIELDS = {f.name for f in dataclasses.fields(LaunchOptions)}
 # aicore-sim's own options: how to run, not what to compile (not part of the cache key).
-_RUN_FIELDS = {"record_timeline", "check"}
+_RUN_FIELDS = {"record_timeline", "check", "timing_only"}
 _CHECK_LEVELS = ("off", "warn", "strict", "strict-all")
 OPTION_NAMES = _CODEGEN_FIELDS | _COMPILE_FIELDS | _LAUNCH_FIELDS | _RUN_FIELDS
 
@@ -167,7 +167,7 @@ class JITFunction:
     def _run_launcher(self, kernel: CompiledKernel, options: LaunchOptions, runtime_args):
         """Run `kernel` on `options.core_num` cores; returns the LaunchReport."""
         launcher = self.launcher(options, record_timeline=self._record_timeline(),
-                                 check=self._check)
+                                 check=self._check, timing_only=self._timing_only())
         return launcher.run(kernel, self.fn.__name__, list(runtime_args))
 
     def compile(self, *args, **kwargs) -> CompiledKernel:
@@ -197,6 +197,13 @@ class JITFunction:
         if record is None:
             record = os.environ.get("AICORE_SIM_TIMELINE", "") not in ("", "0")
         return bool(record)
+
+    def _timing_only(self) -> bool:
+        """`timing_only=` wins, else AICORE_SIM_TIMING_ONLY (docs/timing_only.md)."""
+        timing = self._run_options.get("timing_only")
+        if timing is None:
+            timing = os.environ.get("AICORE_SIM_TIMING_ONLY", "") not in ("", "0")
+        return bool(timing)
 
     def _check_level(self, compile_: CompileOptions) -> str:
         """`check=` wins; pyasc's verify_sync=True means strict; else AICORE_SIM_CHECK."""

@@ -113,23 +113,47 @@ class Launcher:
     one `run` call per launch and nothing else touches the device, so tests that patch
     `Launcher.run` (as pyasc's unit tests do) trace kernels without simulating them.
 
-    `record_timeline` and `check` are aicore-sim's run options (see `docs/frontend.md`)."""
+    `record_timeline`, `check` and `timing_only` are aicore-sim's run options (see
+    `docs/frontend.md`, `docs/timing_only.md`)."""
 
-    def __init__(self, options: LaunchOptions, record_timeline: bool = False, check: str = ""):
+    def __init__(self, options: LaunchOptions, record_timeline: bool = False, check: str = "",
+                 timing_only: bool = False):
         self.options = options
         self.record_timeline = bool(record_timeline)
         self.check = check
+        self.timing_only = bool(timing_only)
 
     def run(self, kernel: CompiledKernel, function_name: str, user_args: List[HostArg]):
         """Run `kernel` on `options.core_num` cores; returns the LaunchReport, raises
         KernelFaultError (with every diagnostic) if the kernel faulted, KernelCheckError if the
         check level (off|warn|strict|strict-all; empty for AICORE_SIM_CHECK, default warn)
         fails its findings. With `record_timeline` the report carries one record per pipe
-        instruction (`report.timeline`). `function_name` is the kernel's name (the IR carries
-        it too; pyasc passes it to look the function up in the device binary)."""
-        from asc.lib import runtime as rt
+        instruction (`report.timeline`). With `timing_only` the launch skips the element math
+        no scalar read needs and leaves the arrays as they were (`report.timing_only`).
+        `function_name` is the kernel's name (the IR carries it too; pyasc passes it to look
+        the function up in the device binary).
+
+        AICORE_SIM_TIMING_CHECK=1 runs each full launch timing-only first and fails it with
+        TimingOnlyMismatch when the cycles differ (a kernel whose scalar unit reads what
+        timing-only skips is left out: it cannot run that way)."""
         if any(_is_mock(a) for a in user_args):
             raise TypeError("MockTensor/MockValue arguments can be traced but not launched")
+        if not self.timing_only and os.environ.get("AICORE_SIM_TIMING_CHECK", "") not in ("", "0"):
+            timing = self._launch(kernel, user_args, timing_only=True, trace=False)
+            report = self._launch(kernel, user_args, timing_only=False)
+            _compare_timing(report, timing)
+        else:
+            report = self._launch(kernel, user_args, self.timing_only)
+        _append_report_file(report)
+        print_debug_output(report)
+        check_report(report)
+        return report
+
+    def _launch(self, kernel: CompiledKernel, user_args: List[HostArg], timing_only: bool,
+                trace: bool = True):
+        """One launch on the device; the arrays receive the results unless `timing_only`, and
+        AICORE_SIM_TRACE receives its trace if `trace`."""
+        from asc.lib import runtime as rt
         runtime = rt.get_runtime()
         stream = rt.current_stream() if self.options.stream is None else self.options.stream
         stream_id = int(stream.value or 0) if hasattr(stream, "value") else int(stream)
@@ -149,11 +173,13 @@ class Launcher:
                 else:
                     native_args.append(("int", int(arg.value)))
             raw = _native_launch(runtime, kernel, int(self.options.core_num), native_args,
-                                 stream_id, self.record_timeline, self.check)
+                                 stream_id, self.record_timeline, self.check, timing_only,
+                                 trace)
             runtime.synchronize(stream_id)
             report = LaunchReport.from_bytes(raw)
             for arg in user_args:
-                if arg.spec.kind == "ptr" and arg.copy_back and arg.array.nbytes:
+                if (arg.spec.kind == "ptr" and arg.copy_back and arg.array.nbytes
+                        and not report.timing_only):
                     _copy_back(runtime, arg)
         finally:
             for addr in allocated:
@@ -161,18 +187,33 @@ class Launcher:
                     runtime.free(addr)
                 except RuntimeError:
                     pass
-        _append_report_file(report)
-        print_debug_output(report)
-        check_report(report)
         return report
 
 
-def _native_launch(runtime, compiled, core_num, native_args, stream_id, record_timeline, check):
+def _native_launch(runtime, compiled, core_num, native_args, stream_id, record_timeline, check,
+                   timing_only=False, trace=True):
     # AICORE_SIM_TRACE=DIR: the runtime writes msprof-style trace files to DIR/<kernel>_<n>/.
     # An empty check lets the runtime read AICORE_SIM_CHECK (and reject a bad value).
     return runtime.launch(compiled.ir_bytes, core_num, native_args, stream=stream_id,
                           max_cycles=_max_cycles(), record_timeline=bool(record_timeline),
-                          trace_dir=os.environ.get("AICORE_SIM_TRACE", ""), check=check)
+                          trace_dir=os.environ.get("AICORE_SIM_TRACE", "") if trace else "",
+                          check=check, timing_only=bool(timing_only))
+
+
+class TimingOnlyMismatch(RuntimeError):
+    """AICORE_SIM_TIMING_CHECK: a timing-only launch of a kernel took other cycles than its
+    full launch (a simulator bug: timing-only must not change the timing)."""
+
+
+def _compare_timing(full: LaunchReport, timing: LaunchReport) -> None:
+    skipped = any(d.kind == "TIMING_ONLY_READ" for d in timing.diagnostics)
+    if skipped or full.status != "OK":
+        return  # it cannot run timing-only, or the full run fails on its own
+    if timing.cycles != full.cycles or timing.status != full.status:
+        raise TimingOnlyMismatch(
+            f"{full.kernel_name}: the timing-only launch took {timing.cycles} cycles "
+            f"({timing.status}), the full launch {full.cycles} ({full.status}). This is "
+            "aicore-sim's bug (INTERNAL): please report it with the kernel.")
 
 
 def _copy_back(runtime, arg: HostArg) -> None:

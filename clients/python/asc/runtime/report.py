@@ -231,7 +231,7 @@ class LaunchReport(_Record):
     with its field names) with `config_hash`, which is equal for equal figures."""
     _fields = ("status", "kernel_name", "platform", "block_dim", "cycles", "duration_us",
                "clock_mhz", "simulated_instructions", "cores", "diagnostics", "timeline",
-               "config", "config_hash", "check", "debug_output", "bound_pipe")
+               "config", "config_hash", "check", "debug_output", "bound_pipe", "timing_only")
 
     def __init__(self, msg: report_pb2.LaunchReport):
         self.proto = msg
@@ -254,6 +254,9 @@ class LaunchReport(_Record):
         self.debug_output: List[DebugOutput] = [DebugOutput(d) for d in msg.debug_output]
         # The bound pipe of the core that ran longest: what bounds the launch.
         self.bound_pipe = msg.bound_pipe
+        # A timing-only launch (run option timing_only): the full run's cycles, but the output
+        # arrays were not written (docs/timing_only.md).
+        self.timing_only = bool(msg.timing_only)
 
     @property
     def debug_text(self) -> str:
