@@ -7,6 +7,7 @@ import pytest
 import asc
 import asc.lib.runtime as rt
 from asc.codegen.errors import CodegenError
+from asc.runtime.errors import KernelFaultError
 
 from matmul_kernels import matmul_cube_only_kernel, matmul_iterate_kernel, matmul_static_kernel
 
@@ -450,3 +451,24 @@ def test_an_operand_whose_block_index_holds_stays_in_l1(device, order):
     assert runs[2][0] == blocks * 2 * 2  # two chunks of each operand per block
     assert runs[4][1] < runs[2][1]
     assert runs[4][2] < runs[2][2]
+
+
+def test_bias_buffers_exist_only_when_the_tiling_has_a_bias(device):
+    """hardware-910b.md 7.1 row 6 Case5's L1 (stepKa 8 / depthA1 16, stepKb 4 / depthB1 8 of
+    128 x 256 x 64 half tiles) is all 512 KiB: it fits without a bias; with one, the bias row's
+    L1 buffer does not, and the launch says so at the Matmul's registration."""
+    m, n, k = 128, 256, 512
+    a, b, bias_row = _operands(m, n, k, np.float16, 6)
+    for with_bias in (False, True):
+        tiling = _tiling(m, n, k, single=(m, n), base=(128, 256, 64), bias=with_bias)
+        tiling.step_k_a, tiling.step_k_b, tiling.depth_a1, tiling.depth_b1 = 8, 4, 16, 8
+        c = np.zeros((m, n), np.float32)
+        run = lambda: matmul_cube_only_kernel[1, rt.current_stream()](  # noqa: E731
+            a, b, c, bias_row, tiling, np.zeros(WORKSPACE, np.uint8), False, False, 0)
+        if not with_bias:
+            run()
+            np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32), atol=1e-3)
+            continue
+        with pytest.raises(KernelFaultError) as info:
+            run()
+        assert "bytes of L1" in str(info.value) and "init_buffer" in str(info.value)

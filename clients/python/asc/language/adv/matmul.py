@@ -47,7 +47,7 @@ _TILING_FIELDS = (("m", "org_m"), ("n", "org_n"), ("k_a", "org_ka"), ("k_b", "or
                   ("single_core_k", "single_k"), ("base_m", "base_m"), ("base_n", "base_n"),
                   ("base_k", "base_k"), ("iterate_order", "iterate_order"),
                   ("step_k_a", "step_ka"), ("step_k_b", "step_kb"),
-                  ("depth_a1", "depth_a1"), ("depth_b1", "depth_b1"))
+                  ("depth_a1", "depth_a1"), ("depth_b1", "depth_b1"), ("is_bias", "is_bias"))
 _INPUT_TYPES = ("float16", "float32", "bfloat16", "int8")
 # Operands in a vector core's UB reach the cube core through the workspace's UB mirror.
 _UB_POSITIONS = (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC)
@@ -161,7 +161,11 @@ class _Buffers:
         kp = (base_k + plan.k_align - 1) // plan.k_align * plan.k_align
         step_a = _at_least_one(mm._get("step_ka"))
         step_b = _at_least_one(mm._get("step_kb"))
-        return cls(pipe, plan, m16 * kp, n16 * kp, m16 * n16 * 4, n16 * 4, n16 * 8,
+        # The bias row's L1 buffer and table only when the tiling has a bias (isBias), as the
+        # chip's library reserves them: MDL's 7.1 row 6 Case5 fills all 512 KiB of L1 with A
+        # and B.
+        bias_bytes = select(to_value(mm._get("is_bias"), _I32) != 0, n16 * 4, 0)
+        return cls(pipe, plan, m16 * kp, n16 * kp, m16 * n16 * 4, bias_bytes, n16 * 8,
                    m16 * kp * step_a, n16 * kp * step_b,
                    _l1_slots(mm._get("depth_a1"), step_a), _l1_slots(mm._get("depth_b1"), step_b))
 
@@ -295,7 +299,8 @@ class Matmul(TracedState):
                                 ("basic_n", "base_n"), ("basic_k", "base_k")):
                 self._put(field, int(getattr(cfg, attr)))
             for field, value in (("org_m", cfg.single_core_m), ("org_n", cfg.single_core_n),
-                                 ("org_ka", cfg.single_core_k), ("org_kb", cfg.single_core_k)):
+                                 ("org_ka", cfg.single_core_k), ("org_kb", cfg.single_core_k),
+                                 ("is_bias", 1)):
                 self._put(field, int(value))
             self._put("inited", True)
             self._constant = True
@@ -429,7 +434,12 @@ class Matmul(TracedState):
             raise NotSupportedError(f"asc.adv.Matmul.set_bias with a {tensor.dtype} bias (the "
                                     "bias table takes float32 here)")
         self._put("bias_addr", tensor._addr)
-        self._put("bias_on", True)
+        if self._client is None:
+            # The bias takes part when the tiling has one (its isBias, which Ascend C's host
+            # tiling must set as the kernel does: EnableBias): its buffers exist only then.
+            self._put("bias_on", to_value(self._get("is_bias"), _I32) != 0)
+        else:
+            self._put("bias_on", True)
 
     def disable_bias(self) -> None:
         """Leave the bias out of the next computations."""
