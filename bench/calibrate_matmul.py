@@ -14,9 +14,9 @@ the accuracy targets come later).
   ratios (pipe time over the core's time) the sources give.
 
 Each kernel is written with the asc API the way its source describes it: the Matmul high-level
-API on the cube cores (matmul_cube_only), the source's single-core and base shapes, steps and
-depths in the TCubeTiling (or as a constant tiling), its template through get_mm_config, C in
-float32 (the sources' C type is not stated: the model's choice).
+API on the cube cores (matmul_cube_only: examples/matmul_tuning.py), the source's single-core
+and base shapes, steps and depths in the TCubeTiling (or as a constant tiling), its template
+through get_mm_config; C in float32 where the source does not state it (the model's choice).
 
     python3 bench/calibrate_matmul.py
 """
@@ -34,38 +34,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import asc  # noqa: E402
 import asc.lib.runtime as rt  # noqa: E402
 import asc.runtime.config as config  # noqa: E402
-from matmul_leakyrelu import block_offsets  # noqa: E402
-
-
-@asc.jit(matmul_cube_only=True)
-def tuned_matmul(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
-                 tiling: asc.adv.TCubeTiling, mode: asc.ConstExpr, unit_flag: asc.ConstExpr[bool],
-                 trans_b: asc.ConstExpr[bool], c_half: asc.ConstExpr[bool]):
-    """One single-core block of C per cube core (its M index, then its N index), its tails set,
-    iterate_all into C. B as stored K x N, or N x K with trans_b; C float32, or half."""
-    cfg = asc.adv.get_mm_config(mode).replace(en_unit_flag=unit_flag)
-    if asc.ascend_is_aic():
-        offset_a, offset_b, offset_c, _, tail_m, tail_n = block_offsets(tiling, False, trans_b)
-        a_gm = asc.GlobalTensor()
-        b_gm = asc.GlobalTensor()
-        c_gm = asc.GlobalTensor()
-        a_gm.set_global_buffer(a + offset_a)
-        b_gm.set_global_buffer(b + offset_b)
-        c_gm.set_global_buffer(c + offset_c)
-        pipe = asc.TPipe()
-        mm = asc.adv.Matmul(
-            asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16),
-            asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16, trans_b),
-            asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND,
-                               asc.float16 if c_half else asc.float32),
-            matmul_config=cfg)
-        asc.adv.register_matmul(pipe, mm, tiling)
-        if asc.get_block_idx() < tiling.used_core_num:
-            mm.set_tensor_a(a_gm)
-            mm.set_tensor_b(b_gm, trans_b)
-            mm.set_tail(tail_m, tail_n, tiling.k_a)
-            mm.iterate_all(c_gm)
-        mm.end()
+from matmul_tuning import tiling_of, tuned_matmul  # noqa: E402
 
 
 @asc.jit(matmul_cube_only=True)
@@ -97,23 +66,14 @@ def constant_matmul(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAdd
         mm.end()
 
 
-def tiling_of(m, n, k, cores, single, base, steps, depths):
-    sm, sn = single
-    bm, bn, bk = base
-    return asc.adv.TCubeTiling(used_core_num=cores, m=m, n=n, k_a=k, k_b=k, single_core_m=sm,
-                               single_core_n=sn, single_core_k=k, base_m=bm, base_n=bn,
-                               base_k=bk, depth_a1=depths[0], depth_b1=depths[1], step_m=1,
-                               step_n=1, step_k_a=steps[0], step_k_b=steps[1], db_l0a=2,
-                               db_l0b=2, db_l0c=1)
-
-
-def searched_tiling(m, n, k, cores):
-    """asc.lib.host's own choice for the point's shape and core count."""
+def searched_tiling(m, n, k, cores, trans_b=False, c_half=False):
+    """asc.lib.host's own choice for the point's shape, layouts and core count."""
     import asc.lib.host as host
     api = host.MultiCoreMatmulTiling(host.get_ascendc_platform())
     api.set_a_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT16, False)
-    api.set_b_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT16, False)
-    api.set_c_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT)
+    api.set_b_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT16, trans_b)
+    api.set_c_type(host.TPosition.GM, host.CubeFormat.ND,
+                   host.DataType.DT_FLOAT16 if c_half else host.DataType.DT_FLOAT)
     api.set_dim(cores)
     api.set_org_shape(m, n, k)
     api.set_shape(m, n, k)
@@ -159,28 +119,29 @@ POINTS = [
 NORM, MDL = asc.MatmulConfigMode.CONFIG_NORM, asc.MatmulConfigMode.CONFIG_MDL
 SIDE = 8192
 # The 8192^3 rows, timing-only: (row, label, cores, single (m, n), base, steps, depths, template,
-#  unit flag, measured Task Duration us, {pipe: ("us" | "ratio", measured)}). The sources state
+#  unit flag, L2 rounds, measured Task Duration us, {pipe: ("us" | "ratio", measured)}). The sources state
 # no depths for rows 4 and 5 (Norm's double buffer: 2, 2) nor Case4's steps (depth 4 = step 2,
 # double-buffered: the model's reading).
 LARGE = [
-    (4, "Case0 base 64x64x64", 1, (SIDE, SIDE), (64, 64, 64), (1, 1), (2, 2), NORM, False,
+    (4, "Case0 base 64x64x64", 1, (SIDE, SIDE), (64, 64, 64), (1, 1), (2, 2), NORM, False, 1,
      759363.98, {"M": ("ratio", .187), "MTE2": ("ratio", .767), "S": ("ratio", .67)}),
-    (4, "Case1 base 128x256x64", 1, (SIDE, SIDE), (128, 256, 64), (1, 1), (2, 2), NORM, False,
+    (4, "Case1 base 128x256x64", 1, (SIDE, SIDE), (128, 256, 64), (1, 1), (2, 2), NORM, False, 1,
      249467.08, {"M": ("ratio", .327), "MTE2": ("us", 195613)}),
-    (5, "Case2 Norm 2x12 cores", 24, (4096, 683), (128, 256, 64), (1, 1), (2, 2), NORM, False,
+    (5, "Case2 Norm 2x12 cores", 24, (4096, 683), (128, 256, 64), (1, 1), (2, 2), NORM, False, 1,
      12541.22, {"M": ("ratio", .276), "MTE2": ("us", 10177.8)}),
-    (5, "Case3 Norm 4x6 cores", 24, (2048, 1536), (128, 256, 64), (1, 1), (2, 2), NORM, False,
+    (5, "Case3 Norm 4x6 cores", 24, (2048, 1536), (128, 256, 64), (1, 1), (2, 2), NORM, False, 1,
      12283.84, {"MTE2": ("us", 8616.7)}),
-    (6, "Case4 MDL depth 4/4", 24, (2048, 1536), (128, 256, 64), (2, 2), (4, 4), MDL, False,
+    (6, "Case4 MDL depth 4/4", 24, (2048, 1536), (128, 256, 64), (2, 2), (4, 4), MDL, False, 1,
      5039.86, {}),
     (6, "Case5 MDL step 8/4 depth 16/8", 24, (2048, 1536), (128, 256, 64), (8, 4), (16, 8), MDL,
-     False, 4156.76, {}),
+     False, 1, 4156.76, {}),
+    (6, "Case6 Case5 + L2 split, 2 rounds", 24, (1024, 1536), (128, 256, 64), (8, 4), (16, 8),
+     MDL, False, 2, 4088.36, {}),
     (6, "Case8 Case5 + UnitFlag", 24, (2048, 1536), (128, 256, 64), (8, 4), (16, 8), MDL, True,
-     4012.44, {}),
+     1, 4012.44, {}),
 ]
 
 NOT_RUN = [
-    (6, "Case6 + L2 split (4088.36 us)", "L2 split is not built yet (issue 19)"),
     (6, "Case7 + constant tiling (4053.44 us)", "a constant tiling with Case5's steps and depths "
      "is not expressible yet (issue 19)"),
     (7, "8192^3 basic API, S1/S2", "the hand-pipelined basic-API kernel is not written yet "
@@ -205,16 +166,34 @@ def pipe_text(report, measured):
     return ", ".join(parts)
 
 
-def run_large(row, label, cores, single, base, steps, depths, mode, unit, measured, pipes):
-    """The reduced twin in full against numpy, then the point timing-only; returns the error."""
+_SEARCHED = {}  # (cores, mode, unit flag) -> simulated us with asc.lib.host's tiling
+
+
+def searched_large_us(cores, mode, unit, a, b, c):
+    """The 8192^3 Matmul with asc.lib.host's tiling for the core count, timing-only (run once per
+    core count, template and unit flag)."""
+    key = (cores, mode, unit)
+    if key not in _SEARCHED:
+        found = searched_tiling(SIDE, SIDE, SIDE, cores, True, True)
+        report = tuned_matmul[found.used_core_num, rt.current_stream()](
+            a, b, c, found, mode, unit, True, True, 1, timing_only=True, check="off")
+        _SEARCHED[key] = report.cycles / report.clock_mhz
+    return _SEARCHED[key]
+
+
+def run_large(row, label, cores, single, base, steps, depths, mode, unit, rounds, measured,
+              pipes):
+    """The reduced twin in full against numpy, then the point timing-only, then (once per core
+    count and template) asc.lib.host's tiling for it; returns (error, search ratio)."""
     config.set_platform(config.Backend.Model, config.Platform("Ascend910B1"))
     rng = np.random.default_rng(row)
     m, n, k = SIDE // 8, SIDE // 8, SIDE // 16
     a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
     b = rng.uniform(-1, 1, (n, k)).astype(np.float16)  # B transposed: N x K
     c = np.zeros((m, n), np.float16)
-    twin = tiling_of(m, n, k, cores, (single[0] // 8, -(-single[1] // 8)), base, steps, depths)
-    tuned_matmul[cores, rt.current_stream()](a, b, c, twin, mode, unit, True, True)
+    twin = tiling_of(m // rounds, n, k, cores, (single[0] // 8, -(-single[1] // 8)), base, steps,
+                     depths)
+    tuned_matmul[cores, rt.current_stream()](a, b, c, twin, mode, unit, True, True, rounds)
     want = a.astype(np.float32) @ b.astype(np.float32).T
     if not np.allclose(c.astype(np.float32), want, atol=2e-2, rtol=2e-3):
         print(f"{row:>3} {label:30} FAILED: the reduced shape does not match numpy")
@@ -222,16 +201,17 @@ def run_large(row, label, cores, single, base, steps, depths, mode, unit, measur
     a = np.zeros((SIDE, SIDE), np.float16)  # values unused: timing-only
     b = np.zeros((SIDE, SIDE), np.float16)
     c = np.zeros((SIDE, SIDE), np.float16)
-    tiling = tiling_of(SIDE, SIDE, SIDE, cores, single, base, steps, depths)
+    tiling = tiling_of(SIDE // rounds, SIDE, SIDE, cores, single, base, steps, depths)
     start = time.perf_counter()
     report = tuned_matmul[cores, rt.current_stream()](a, b, c, tiling, mode, unit, True, True,
-                                                     timing_only=True)
+                                                     rounds, timing_only=True)
     wall = time.perf_counter() - start
     sim_us = report.cycles / report.clock_mhz
     err = (sim_us - measured) / measured * 100
+    ratio = searched_large_us(cores, mode, unit, a, b, c) / sim_us
     print(f"{row:>3} {label:30} {'Ascend910B1':12} {sim_us:10.1f} {measured:10.1f} {err:+6.1f}% "
-          f"bound {report.bound_pipe:4} {wall:6.1f}  {pipe_text(report, pipes)}")
-    return err
+          f"bound {report.bound_pipe:4} {wall:6.1f} {ratio:6.3f}  {pipe_text(report, pipes)}")
+    return err, ratio
 
 
 def main():
@@ -254,7 +234,7 @@ def main():
         else:
             tiling = tiling_of(m, n, k, cores, single, base, steps, depths)
             report = tuned_matmul[cores, rt.current_stream()](a, b, c, tiling, mode, unit, False,
-                                                             False)
+                                                             False, 1)
         wall = time.perf_counter() - start
         clock = report.clock_mhz
         sample = rng.integers(0, m, 4)
@@ -271,7 +251,7 @@ def main():
             # The same Matmul with asc.lib.host's tiling for the shape (its steps and depths).
             found = searched_tiling(m, n, k, cores)
             searched = tuned_matmul[found.used_core_num, rt.current_stream()](
-                a, b, c, found, mode, unit, False, False, check="off")
+                a, b, c, found, mode, unit, False, False, 1, check="off")
             ratio = busy_us(searched, clock, how)[0] / sim_us
             search_text = f" {ratio:6.3f}"
             ratios.append(ratio)
@@ -279,12 +259,13 @@ def main():
               f"{sim_mte2:9.2f} {mte2_text} {wall:6.2f}{search_text}")
     print("\n8192^3 points, timing-only (Task Duration; reduced twins checked against numpy)")
     print(f"{'row':>3} {'point':30} {'platform':12} {'sim us':>10} {'meas us':>10} {'error':>7} "
-          f"{'bound':>10} {'wall s':>6}  pipes sim/measured")
+          f"{'bound':>10} {'wall s':>6} {'search':>6}  pipes sim/measured")
     for point in LARGE:
-        err = run_large(*point)
-        if err is None:
+        result = run_large(*point)
+        if result is None:
             return 1
-        errors.append(abs(err))
+        errors.append(abs(result[0]))
+        ratios.append(result[1])
     for row, label, why in NOT_RUN:
         print(f"{row:>3} {label:30} not run: {why}")
     print(f"asc.lib.host's tilings: {min(ratios):.3f} .. {max(ratios):.3f} of the sources' "

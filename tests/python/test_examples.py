@@ -14,7 +14,8 @@ EXAMPLES = os.path.join(REPO, "examples")
 @pytest.mark.parametrize("script,args", [("vadd.py", []),
                                          ("add_framework.py", ["--size", "16384"]),
                                          ("linear_cube.py", ["--m", "128", "--n", "128"]),
-                                         ("matmul_leakyrelu.py", [])])
+                                         ("matmul_leakyrelu.py", []),
+                                         ("matmul_tuning.py", ["--mdl", "--trans-b"])])
 def test_example_passes_clean_under_strict_checking(script, args):
     env = dict(os.environ, AICORE_SIM_CHECK="strict")
     env.pop("AICORE_SIM_ADDRESS", None)

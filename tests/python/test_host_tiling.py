@@ -101,12 +101,16 @@ def check_contract(t, platform, m, n, k, a=F16, b=F16, c=F32, c_pos=GM, bias=Fal
     assert ceil16(bm) * ceil16(bn) * 4 <= l0c
     bias_bytes = ceil16(bn) * 4 if bias else 0
     assert bias_bytes <= bt
-    assert f["depth_a1"] in (1, 2) and f["depth_b1"] in (1, 2)
+    # L1: stepKa (stepKb) base_k slices per copy, in one slot or two (depth = step or 2 x step),
+    # no more slices than the block's K has.
+    k_slices = ceil_div(sck, bk)
+    for step, depth in ((f["step_k_a"], f["depth_a1"]), (f["step_k_b"], f["depth_b1"])):
+        assert 1 <= step <= k_slices and depth in (step, 2 * step)
     assert (f["depth_a1"] * ceil16(bm) * bk * sa + f["depth_b1"] * ceil16(bn) * bk * sb
             + bias_bytes) <= l1
     if c_pos in (host.TPosition.VECIN, host.TPosition.VECOUT, host.TPosition.VECCALC):
         assert bm * bn * sc <= ub
-    assert (f["step_m"], f["step_n"], f["step_k_a"], f["step_k_b"]) == (1, 1, 1, 1)
+    assert (f["step_m"], f["step_n"]) == (1, 1)
     assert f["is_bias"] == int(bias)
     assert (f["trans_length"], f["share_mode"], f["share_l1_size"], f["share_l0c_size"],
             f["share_ub_size"]) == (0, 0, 0, 0, 0)
@@ -556,7 +560,8 @@ def test_large_base_blocks_are_chosen(asc_platform):
     matmul_tiling = make(host.MatmulApiTiling, asc_platform, 256, 256, 256)
     f = check_contract(matmul_tiling, asc_platform, 256, 256, 256)
     assert (f["base_m"], f["base_n"], f["base_k"]) == (256, 128, 64)
-    assert (f["depth_a1"], f["depth_b1"]) == (2, 2)
+    # K (4 slices) whole in L1: A, the same for both blocks, in one slot; B double-buffered.
+    assert (f["step_k_a"], f["step_k_b"], f["depth_a1"], f["depth_b1"]) == (4, 4, 4, 8)
     matmul_tiling = make(host.MatmulApiTiling, asc_platform, 128, 128, 128)
     f = check_contract(matmul_tiling, asc_platform, 128, 128, 128)
     assert (f["base_m"], f["base_n"], f["base_k"]) == (128, 128, 128)

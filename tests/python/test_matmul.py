@@ -472,3 +472,26 @@ def test_bias_buffers_exist_only_when_the_tiling_has_a_bias(device):
         with pytest.raises(KernelFaultError) as info:
             run()
         assert "bytes of L1" in str(info.value) and "init_buffer" in str(info.value)
+
+
+def test_the_host_tiling_keeps_k_whole_in_l1_when_it_fits_and_that_is_faster(device):
+    """asc.lib.host's stage 3 (docs/host_tiling.md): with K (4 slices of 64) whole in one L1
+    chunk of each operand, A, the same for every block of the row, is copied once; against the
+    same tiling with one slice per copy the Matmul moves less over MTE2 and ends sooner."""
+    import asc.lib.host as host
+    from test_matmul_mixed import _tiling as host_tiling
+    m, n, k = 256, 1024, 256
+    found = host_tiling(m, n, k, np.float16, 1, host.TPosition.GM, False)
+    slices = -(-k // found.base_k)
+    assert found.step_k_a == found.step_k_b == slices
+    a, b, bias_row = _operands(m, n, k, np.float16, 13)
+    runs = []
+    for steps in ((found.step_k_a, found.step_k_b, found.depth_a1, found.depth_b1), (1, 1, 2, 2)):
+        found.step_k_a, found.step_k_b, found.depth_a1, found.depth_b1 = steps
+        c = np.zeros((m, n), np.float32)
+        report = matmul_cube_only_kernel[1, rt.current_stream()](
+            a, b, c, bias_row, found, np.zeros(WORKSPACE, np.uint8), False, False, 0)
+        np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32), atol=1e-3)
+        runs.append((report.cores[0].pipes["MTE2"].bytes, report.cycles))
+    assert runs[0][0] < runs[1][0]
+    assert runs[0][1] < runs[1][1]

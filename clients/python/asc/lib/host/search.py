@@ -9,6 +9,12 @@ rules and why):
 2. base: base_m/n/k inside one block; no partial base blocks (unless that needs more than twice
    the fewest mmads), then the fewest mmads (base blocks x K steps), the largest and squarest
    base block; every budget of `fits` holds.
+3. L1 steps: stepKa / stepKb (base_k slices per GM -> L1 copy) and depthA1 / depthB1 (one or two
+   such slots), ranked as the simulator's Matmul runs them: double-buffered slots for every
+   operand copied more than once, then the fewest GM -> L1 copies when K is whole in one chunk
+   of each operand (the operand whose block index holds stays in L1), then the smallest first
+   chunks (the copies the first Mmad waits for). Longer copies are not preferred otherwise: the
+   model charges no less per byte for them (docs/host_tiling.md).
 """
 from __future__ import annotations
 
@@ -80,6 +86,7 @@ class Problem:
     c_in_ub: bool = False
     bias: bool = False
     multi_core: bool = True  # False: one block covering the whole shape
+    n_first: bool = False  # the iteration order (set_traverse FIRSTN): N-blocks inner
     dim: int = 1
     split_k: bool = False
     fixed_base: Tuple[int, int, int] = (-1, -1, -1)
@@ -102,6 +109,8 @@ class Result:
     base_k: int
     depth_a1: int
     depth_b1: int
+    step_ka: int = 1
+    step_kb: int = 1
 
     @property
     def used_core_num(self) -> int:
@@ -312,6 +321,54 @@ def _base(p: Problem, budget: Budget, sm: int, sn: int, sk: int):
             f"UB {budget.ub}, BT {budget.bt} bytes)")
 
 
+# ---- stage 3: L1 steps ----------------------------------------------------------------------
+
+def _l1_loads(p: Problem, sm: int, sn: int, bm: int, bn: int, k_iter: int, step_a: int,
+              step_b: int) -> Tuple[int, int]:
+    """GM -> L1 copies of A and of B in one block's Matmul with these steps: per base block one
+    per chunk of each operand; K whole in one chunk of each, an operand is copied again only
+    when its base-block index changes (the inner index's operand every block, unless there is
+    only one)."""
+    blocks_m, blocks_n = ceil_div(sm, bm), ceil_div(sn, bn)
+    blocks = blocks_m * blocks_n
+    if step_a >= k_iter and step_b >= k_iter:
+        if p.n_first:
+            return blocks_m, blocks if blocks_n > 1 else 1
+        return blocks if blocks_m > 1 else 1, blocks_n
+    return blocks * ceil_div(k_iter, step_a), blocks * ceil_div(k_iter, step_b)
+
+
+def _l1_steps(p: Problem, budget: Budget, sm: int, sn: int, sk: int, bm: int, bn: int,
+              bk: int) -> Tuple[int, int, int, int]:
+    """(step_ka, step_kb, depth_a1, depth_b1): the steps (powers of two up to, and, the K
+    slices of a block) and slot counts that fit L1 (stage 3 of the module comment)."""
+    pm, pn = round_up(bm, M_ALIGN), round_up(bn, M_ALIGN)
+    pk = round_up(bk, k_align(p.a_bits, p.b_bits))
+    a_tile = pm * pk * p.a_bits // 8
+    b_tile = pn * pk * p.b_bits // 8
+    free = budget.l1 - (pn * ACC_BYTES if p.bias else 0)
+    k_iter = ceil_div(sk, bk)
+    steps = sorted({s for s in (1 << i for i in range(k_iter.bit_length())) if s <= k_iter} |
+                   {k_iter})
+    best = None
+    for sa in steps:
+        for sb in steps:
+            loads_a, loads_b = _l1_loads(p, sm, sn, bm, bn, k_iter, sa, sb)
+            for slots_a in (2, 1):
+                for slots_b in (2, 1):
+                    used = slots_a * sa * a_tile + slots_b * sb * b_tile
+                    if used > free:
+                        continue
+                    # One slot stalls the next copy of an operand until its last L0 load.
+                    single = (slots_a == 1 and loads_a > 1) + (slots_b == 1 and loads_b > 1)
+                    resident = sa >= k_iter and sb >= k_iter
+                    copies = loads_a + loads_b if resident else 0
+                    rank = (single, not resident, copies, sa * a_tile + sb * b_tile, used)
+                    if best is None or rank < best[0]:
+                        best = (rank, (sa, sb, slots_a * sa, slots_b * sb))
+    return best[1] if best is not None else (1, 1, 1, 1)
+
+
 def solve(p: Problem, budget: Budget) -> Result:
     """The tiling of `p` within `budget`; TilingError when there is none."""
     for name, v in (("m", p.m), ("n", p.n), ("k", p.k)):
@@ -330,7 +387,8 @@ def solve(p: Problem, budget: Budget) -> Result:
         if isinstance(base, str):
             reason = reason or base
             continue
-        bm, bn, bk, da, db = base
+        bm, bn, bk, _, _ = base
+        step_a, step_b, da, db = _l1_steps(p, budget, sm, sn, sk, bm, bn, bk)
         return Result(sm, sn, sk, ceil_div(p.m, sm), ceil_div(p.n, sn), ceil_div(p.k, sk),
-                      bm, bn, bk, da, db)
+                      bm, bn, bk, da, db, step_a, step_b)
     raise TilingError(reason)

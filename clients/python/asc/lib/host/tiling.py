@@ -348,6 +348,7 @@ class MatmulApiTilingBase:
             b_bits=_INPUT_BITS[self._b.dtype], c_bytes=max(1, c_bits // 8),
             c_in_ub=self._c.pos in _UB_POSITIONS, bias=self._is_bias,
             multi_core=self._multi_core and not self._batch_set, dim=self._dim(),
+            n_first=self._traverse == MatrixTraverse.FIRSTN,
             split_k=self._split_k(), fixed_base=self._fixed_base,
             fixed_single=self._fixed_single(), single_range=self._single_range(),
             align_split=self._align_split(), base_range=self._split_range)
@@ -386,7 +387,8 @@ class MatmulApiTilingBase:
             trans_length=0, iterate_order=1 if self._traverse == MatrixTraverse.FIRSTN else 0,
             share_mode=0, share_l1_size=0, share_l0c_size=0, share_ub_size=0,
             batch_m=batch_one, batch_n=batch_one, single_batch_m=batch_one,
-            single_batch_n=batch_one, step_k_a=1, step_k_b=1, depth_a_l1_cache_ub=0,
+            single_batch_n=batch_one, step_k_a=r.step_ka, step_k_b=r.step_kb,
+            depth_a_l1_cache_ub=0,
             depth_b_l1_cache_ub=0, db_l0a=2, db_l0b=2, db_l0c=1, batch_num=self._batch_num)
         for prefix, axes, values in (("a", "bsngd", a), ("b", "bsngd", b),
                                      ("c", ("b", "s1", "n", "g", "s2"), c)):
