@@ -93,30 +93,28 @@ def busy_us(report, clock_mhz, how):
     return pick(spans) / clock_mhz, pick(mte2) / clock_mhz
 
 
+NORM, MDL = asc.MatmulConfigMode.CONFIG_NORM, asc.MatmulConfigMode.CONFIG_MDL
 # (row, label, platform, (m, n, k), cores, single (m, n), base, steps, depths, template,
-#  unit flag, constant, how, measured aic us, measured mte2 us or None)
+#  unit flag, MTE2 preload, constant, how, measured aic us, measured mte2 us or None)
 POINTS = [
     (13, "Norm", "Ascend910B1", (128, 30720, 1024), 24, (128, 1280), (128, 256, 64), (1, 1),
-     (2, 2), asc.MatmulConfigMode.CONFIG_NORM, False, False, "max", 83.68, 75.64),
+     (2, 2), NORM, False, 0, False, "max", 83.68, 75.64),
     (13, "MDL step 4/4 depth 8/8", "Ascend910B1", (128, 30720, 1024), 24, (128, 1280),
-     (128, 256, 64), (4, 4), (8, 8), asc.MatmulConfigMode.CONFIG_MDL, False, False, "max",
-     53.4, 46.24),
+     (128, 256, 64), (4, 4), (8, 8), MDL, False, 0, False, "max", 53.4, 46.24),
     (14, "MDL, tiling argument", "Ascend910B1", (128, 30720, 64), 24, (128, 1280),
-     (128, 256, 64), (4, 4), (8, 8), asc.MatmulConfigMode.CONFIG_MDL, False, False, "max",
-     10.62, None),
+     (128, 256, 64), (4, 4), (8, 8), MDL, False, 0, False, "max", 10.62, None),
     (14, "MDL, constant tiling", "Ascend910B1", (128, 30720, 64), 24, (128, 1280),
-     (128, 256, 64), (4, 4), (8, 8), asc.MatmulConfigMode.CONFIG_MDL, False, True, "max", 7.87,
-     None),
+     (128, 256, 64), (4, 4), (8, 8), MDL, False, 0, True, "max", 7.87, None),
     (16, "MDL", "Ascend910B3", (128, 30720, 64), 20, (128, 1536), (128, 256, 64), (4, 4),
-     (8, 8), asc.MatmulConfigMode.CONFIG_MDL, False, False, "max", 37.39, None),
+     (8, 8), MDL, False, 0, False, "max", 37.39, None),
     (16, "MDL + UnitFlag", "Ascend910B3", (128, 30720, 64), 20, (128, 1536), (128, 256, 64),
-     (4, 4), (8, 8), asc.MatmulConfigMode.CONFIG_MDL, True, False, "max", 34.66, None),
+     (4, 4), (8, 8), MDL, True, 0, False, "max", 34.66, None),
     (17, "MDL step 8/8 (no preload)", "Ascend910B1", (128, 24576, 512), 24, (128, 1024),
-     (128, 128, 64), (8, 8), (8, 16), asc.MatmulConfigMode.CONFIG_MDL, False, False, "avg",
-     30.88, None),
+     (128, 128, 64), (8, 8), (8, 16), MDL, False, 0, False, "avg", 30.88, None),
+    (17, "MDL + MTE2 preload along N", "Ascend910B1", (128, 24576, 512), 24, (128, 1024),
+     (128, 128, 64), (8, 8), (8, 16), MDL, False, 2, False, "avg", 28.50, None),
 ]
 
-NORM, MDL = asc.MatmulConfigMode.CONFIG_NORM, asc.MatmulConfigMode.CONFIG_MDL
 SIDE = 8192
 # The 8192^3 rows, timing-only: (row, label, cores, single (m, n), base, steps, depths, template,
 #  unit flag, L2 rounds, measured Task Duration us, {pipe: ("us" | "ratio", measured)}). The sources state
@@ -146,7 +144,6 @@ NOT_RUN = [
      "is not expressible yet (issue 19)"),
     (7, "8192^3 basic API, S1/S2", "the hand-pipelined basic-API kernel is not written yet "
      "(issue 19)"),
-    (17, "MDL + MTE2 preload (28.50 us)", "MTE2 preload is not built yet (issue 19)"),
 ]
 
 
@@ -176,7 +173,7 @@ def searched_large_us(cores, mode, unit, a, b, c):
     if key not in _SEARCHED:
         found = searched_tiling(SIDE, SIDE, SIDE, cores, True, True)
         report = tuned_matmul[found.used_core_num, rt.current_stream()](
-            a, b, c, found, mode, unit, True, True, 1, timing_only=True, check="off")
+            a, b, c, found, mode, unit, True, True, 1, 0, timing_only=True, check="off")
         _SEARCHED[key] = report.cycles / report.clock_mhz
     return _SEARCHED[key]
 
@@ -193,7 +190,7 @@ def run_large(row, label, cores, single, base, steps, depths, mode, unit, rounds
     c = np.zeros((m, n), np.float16)
     twin = tiling_of(m // rounds, n, k, cores, (single[0] // 8, -(-single[1] // 8)), base, steps,
                      depths)
-    tuned_matmul[cores, rt.current_stream()](a, b, c, twin, mode, unit, True, True, rounds)
+    tuned_matmul[cores, rt.current_stream()](a, b, c, twin, mode, unit, True, True, rounds, 0)
     want = a.astype(np.float32) @ b.astype(np.float32).T
     if not np.allclose(c.astype(np.float32), want, atol=2e-2, rtol=2e-3):
         print(f"{row:>3} {label:30} FAILED: the reduced shape does not match numpy")
@@ -204,7 +201,7 @@ def run_large(row, label, cores, single, base, steps, depths, mode, unit, rounds
     tiling = tiling_of(SIDE // rounds, SIDE, SIDE, cores, single, base, steps, depths)
     start = time.perf_counter()
     report = tuned_matmul[cores, rt.current_stream()](a, b, c, tiling, mode, unit, True, True,
-                                                     rounds, timing_only=True)
+                                                     rounds, 0, timing_only=True)
     wall = time.perf_counter() - start
     sim_us = report.cycles / report.clock_mhz
     err = (sim_us - measured) / measured * 100
@@ -222,7 +219,7 @@ def main():
     errors = []
     ratios = []  # simulated time with asc.lib.host's tiling / with the source's
     for (row, label, platform, (m, n, k), cores, single, base, steps, depths, mode, unit,
-         constant, how, measured, measured_mte2) in POINTS:
+         preload, constant, how, measured, measured_mte2) in POINTS:
         config.set_platform(config.Backend.Model, config.Platform(platform))
         a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
         b = rng.uniform(-1, 1, (k, n)).astype(np.float16)
@@ -234,7 +231,7 @@ def main():
         else:
             tiling = tiling_of(m, n, k, cores, single, base, steps, depths)
             report = tuned_matmul[cores, rt.current_stream()](a, b, c, tiling, mode, unit, False,
-                                                             False, 1)
+                                                             False, 1, preload)
         wall = time.perf_counter() - start
         clock = report.clock_mhz
         sample = rng.integers(0, m, 4)
@@ -251,7 +248,7 @@ def main():
             # The same Matmul with asc.lib.host's tiling for the shape (its steps and depths).
             found = searched_tiling(m, n, k, cores)
             searched = tuned_matmul[found.used_core_num, rt.current_stream()](
-                a, b, c, found, mode, unit, False, False, 1, check="off")
+                a, b, c, found, mode, unit, False, False, 1, preload, check="off")
             ratio = busy_us(searched, clock, how)[0] / sim_us
             search_text = f" {ratio:6.3f}"
             ratios.append(ratio)

@@ -28,13 +28,13 @@ from matmul_leakyrelu import block_offsets  # noqa: E402
 def tuned_matmul(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
                  tiling: asc.adv.TCubeTiling, mode: asc.ConstExpr, unit_flag: asc.ConstExpr[bool],
                  trans_b: asc.ConstExpr[bool], c_half: asc.ConstExpr[bool],
-                 rounds: asc.ConstExpr[int]):
+                 rounds: asc.ConstExpr[int], preload: asc.ConstExpr[int]):
     """One single-core block of C per cube core (its M index, then its N index), its tails set,
     iterate_all into C. B as stored K x N, or N x K with trans_b; C float32, or half. With
     rounds > 1 (L2 split, hardware-910b.md 7.1 row 6 Case6) the tiling covers 1 / rounds of M
     and the cores compute the rounds one after the other, so that a round's A and all of B can
-    stay in L2."""
-    cfg = asc.adv.get_mm_config(mode).replace(en_unit_flag=unit_flag)
+    stay in L2. preload is the MDL config's do_mte2_preload (1: A, 2: B one block ahead)."""
+    cfg = asc.adv.get_mm_config(mode).replace(en_unit_flag=unit_flag, do_mte2_preload=preload)
     if asc.ascend_is_aic():
         offset_a, offset_b, offset_c, _, tail_m, tail_n = block_offsets(tiling, False, trans_b)
         pipe = asc.TPipe()
@@ -97,6 +97,9 @@ def main():
     parser.add_argument("--trans-b", action="store_true", help="B stored N x K")
     parser.add_argument("--half-c", action="store_true", help="C in float16 (default float32)")
     parser.add_argument("--rounds", type=int, default=1, help="L2 split: rounds along M")
+    parser.add_argument("--preload", type=int, choices=(0, 1, 2), default=0,
+                        help="MDL's MTE2 preload: 1 A (along M), 2 B (along N) one block ahead; "
+                             "K whole in L1 and two slots of that operand needed")
     parser.add_argument("--timing-only", action="store_true",
                         help="skip the element math: cycles only (docs/timing_only.md)")
     parser.add_argument("--platform", default="Ascend910B1")
@@ -115,7 +118,7 @@ def main():
     mode = asc.MatmulConfigMode.CONFIG_MDL if args.mdl else asc.MatmulConfigMode.CONFIG_NORM
     report = tuned_matmul[args.cores, rt.current_stream()](
         a, b, c, tiling, mode, args.unit_flag, args.trans_b, args.half_c, args.rounds,
-        timing_only=args.timing_only)
+        args.preload, timing_only=args.timing_only)
     template = "MDL" if args.mdl else "Norm"
     verdict = "timing-only, results not computed"
     ok = True

@@ -88,6 +88,7 @@ class _Plan:
         # UnitFlag (MatmulConfig en_unit_flag) in calls that deliver every block; not with an
         # int8 B as stored, whose Mmads cover more L0C blocks than the Fixpipe reads.
         self.unit_flag = False
+        self.preload = 0  # MatmulConfig do_mte2_preload under MDL: 1 A, 2 B one block ahead
         # set_tensor_a/b(number) fills L1 with the value: half and float operands.
         self.constants = a.dtype in (KT.float16, KT.float32)
         if a.dtype == KT.int8 and a.is_trans:
@@ -259,6 +260,8 @@ class Matmul(TracedState):
         self.policy = ConstExpr.unwrap(matmul_policy)
         self._plan = _Plan(self.a_type, self.b_type, self.c_type, self.bias_type)
         self._plan.unit_flag = bool(config.en_unit_flag) and not self._plan.wide_n
+        # MTE2 preload (doMTE2Preload: 1 along M, A; 2 along N, B), MDL only.
+        self._plan.preload = int(config.do_mte2_preload) if config.do_multi_data_load else 0
         self._buffers = None
         self._events = None
         self._pipe = None

@@ -78,12 +78,29 @@ def issue_b(mm, bufs, b1, id_b, n0, k0, n, chunk_b):
 
 class Residency:
     """For one block of a region whose K fits one L1 chunk of each operand: each operand's slot,
-    whether the block loads it (its block index changed) and frees it (the next block's
-    differs, or this is the last)."""
+    whether the block uses a new chunk (its block index changed: it waits for the copy), issues
+    that copy itself (not when MTE2 preload issued it a block ahead) and frees the slot (the
+    next block's index differs, or this is the last)."""
 
-    def __init__(self, a_slot, a_fresh, a_free, b_slot, b_fresh, b_free):
-        self.a_slot, self.a_fresh, self.a_free = a_slot, a_fresh, a_free
-        self.b_slot, self.b_fresh, self.b_free = b_slot, b_fresh, b_free
+    def __init__(self, a_slot, a_issue, a_fresh, a_free, b_slot, b_issue, b_fresh, b_free):
+        self.a_slot, self.a_issue, self.a_fresh, self.a_free = a_slot, a_issue, a_fresh, a_free
+        self.b_slot, self.b_issue, self.b_fresh, self.b_free = b_slot, b_issue, b_fresh, b_free
+
+
+@jit
+def preload_a(state, bufs, ev, slot, m0, m):
+    """MTE2 preload along M: A's whole-K chunk for the block rows at m0 into L1 slot `slot`."""
+    a1 = bufs.a1[slot * bufs.a1_elems:]
+    id_a = ev.l1_0 if slot == 0 else ev.l1_1
+    issue_a(state, bufs, a1, id_a, m0, 0, m, state._get("single_k"))
+
+
+@jit
+def preload_b(state, bufs, ev, slot, n0, n):
+    """MTE2 preload along N: B's whole-K chunk for the block columns at n0 into L1 slot `slot`."""
+    b1 = bufs.b1[slot * bufs.b1_elems:]
+    id_b = ev.b1_0 if slot == 0 else ev.b1_1
+    issue_b(state, bufs, b1, id_b, n0, 0, n, state._get("single_k"))
 
 
 def whole_k(state, bufs, m, n):
@@ -281,7 +298,8 @@ def compute_block(mm, bufs, ev, m0, n0, m, n, count, keep=None):
         if ra == 0:
             if use_keep:
                 if keep.a_fresh:
-                    issue_a(mm, bufs, a1, id_a, m0, k0, m, chunk_a)
+                    if keep.a_issue:
+                        issue_a(mm, bufs, a1, id_a, m0, k0, m, chunk_a)
                     wait_flag(HardEvent.MTE2_MTE1, id_a)
             else:
                 issue_a(mm, bufs, a1, id_a, m0, k0, m, chunk_a)
@@ -289,7 +307,8 @@ def compute_block(mm, bufs, ev, m0, n0, m, n, count, keep=None):
         if rb == 0:
             if use_keep:
                 if keep.b_fresh:
-                    issue_b(mm, bufs, b1, id_b, n0, k0, n, chunk_b)
+                    if keep.b_issue:
+                        issue_b(mm, bufs, b1, id_b, n0, k0, n, chunk_b)
                     wait_flag(HardEvent.MTE2_MTE1, id_b)
             else:
                 issue_b(mm, bufs, b1, id_b, n0, k0, n, chunk_b)
@@ -431,7 +450,11 @@ def all_blocks(state, bufs, ev, c_gm, pitch, quant: ConstExpr):
     """Every base block of the single-core region into C (`c_gm` at the region's origin, `pitch`
     elements a row), in the tiling's order. When K fits one L1 chunk of each operand (MDL's
     full-K load), an operand stays in L1 while its block index does not change: with the order
-    M first B is loaded once per column of blocks, with N first A once per row."""
+    M first B is loaded once per column of blocks, with N first A once per row. MTE2 preload
+    (the config's do_mte2_preload, with two L1 slots of that operand) issues the copy of the
+    next block's A (1) or B (2) before this block's work, so MTE2 does not wait for the scalar
+    unit to get past this block's instructions (docs/matmul.md)."""
+    plan = state._plan
     block_at, blocks_of = _blocks()
     m_iter, n_iter = blocks_of(state)
     blocks = m_iter * n_iter
@@ -449,8 +472,25 @@ def all_blocks(state, bufs, ev, c_gm, pitch, quant: ConstExpr):
             fresh_b = n0 != held_n0
             loads_a = loads_a + (1 if fresh_a else 0)
             loads_b = loads_b + (1 if fresh_b else 0)
-            keep = Residency((loads_a - 1) % bufs.a1_slots, fresh_a, last or next_m0 != m0,
-                             (loads_b - 1) % bufs.b1_slots, fresh_b, last or next_n0 != n0)
+            issue_a_now = fresh_a
+            issue_b_now = fresh_b
+            if plan.preload == 1:
+                if bufs.a1_slots == 2:
+                    issue_a_now = False
+                    if count == 0:
+                        preload_a(state, bufs, ev, 0, m0, m)
+                    if not last and next_m0 != m0:
+                        preload_a(state, bufs, ev, loads_a % 2, next_m0, next_m)
+            if plan.preload == 2:
+                if bufs.b1_slots == 2:
+                    issue_b_now = False
+                    if count == 0:
+                        preload_b(state, bufs, ev, 0, n0, n)
+                    if not last and next_n0 != n0:
+                        preload_b(state, bufs, ev, loads_b % 2, next_n0, next_n)
+            keep = Residency((loads_a - 1) % bufs.a1_slots, issue_a_now, fresh_a,
+                             last or next_m0 != m0, (loads_b - 1) % bufs.b1_slots, issue_b_now,
+                             fresh_b, last or next_n0 != n0)
             compute_block(state, bufs, ev, m0, n0, m, n, count, keep)
             write_out(state, bufs, ev, c_gm[m0 * pitch + n0:], m, n, pitch, n0, quant)
             held_m0 = m0

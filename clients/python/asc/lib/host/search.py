@@ -11,10 +11,8 @@ rules and why):
    base block; every budget of `fits` holds.
 3. L1 steps: stepKa / stepKb (base_k slices per GM -> L1 copy) and depthA1 / depthB1 (one or two
    such slots), ranked as the simulator's Matmul runs them: double-buffered slots for every
-   operand copied more than once, then the fewest GM -> L1 copies when K is whole in one chunk
-   of each operand (the operand whose block index holds stays in L1), then the smallest first
-   chunks (the copies the first Mmad waits for). Longer copies are not preferred otherwise: the
-   model charges no less per byte for them (docs/host_tiling.md).
+   operand copied more than once, then the fewest GM -> L1 copies (K whole in one chunk of each
+   operand keeps the operand whose block index holds in L1), then the least L1.
 """
 from __future__ import annotations
 
@@ -361,9 +359,7 @@ def _l1_steps(p: Problem, budget: Budget, sm: int, sn: int, sk: int, bm: int, bn
                         continue
                     # One slot stalls the next copy of an operand until its last L0 load.
                     single = (slots_a == 1 and loads_a > 1) + (slots_b == 1 and loads_b > 1)
-                    resident = sa >= k_iter and sb >= k_iter
-                    copies = loads_a + loads_b if resident else 0
-                    rank = (single, not resident, copies, sa * a_tile + sb * b_tile, used)
+                    rank = (single, loads_a + loads_b, used)
                     if best is None or rank < best[0]:
                         best = (rank, (sa, sb, slots_a * sa, slots_b * sb))
     return best[1] if best is not None else (1, 1, 1, 1)
