@@ -34,36 +34,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import asc  # noqa: E402
 import asc.lib.runtime as rt  # noqa: E402
 import asc.runtime.config as config  # noqa: E402
-from matmul_tuning import tiling_of, tuned_matmul  # noqa: E402
-
-
-@asc.jit(matmul_cube_only=True)
-def constant_matmul(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
-                    m: asc.ConstExpr[int], n: asc.ConstExpr[int], k: asc.ConstExpr[int],
-                    single_n: asc.ConstExpr[int], base_m: asc.ConstExpr[int],
-                    base_n: asc.ConstExpr[int], base_k: asc.ConstExpr[int]):
-    """The same with every size a compile-time constant (a full constant tiling)."""
-    cfg = asc.adv.get_mm_config(asc.adv.MatmulShapeParams(m, single_n, k, base_m, base_n, base_k),
-                                asc.MatmulConfigMode.CONFIG_MDL)
-    if asc.ascend_is_aic():
-        col = asc.get_block_idx() * single_n
-        a_gm = asc.GlobalTensor()
-        b_gm = asc.GlobalTensor()
-        c_gm = asc.GlobalTensor()
-        a_gm.set_global_buffer(a)
-        b_gm.set_global_buffer(b + col)
-        c_gm.set_global_buffer(c + col)
-        pipe = asc.TPipe()
-        mm = asc.adv.Matmul(asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16),
-                            asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16),
-                            asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float32),
-                            matmul_config=cfg)
-        asc.adv.register_matmul(pipe, mm)
-        mm.set_org_shape(m, n, k, k)
-        mm.set_tensor_a(a_gm)
-        mm.set_tensor_b(b_gm)
-        mm.iterate_all(c_gm)
-        mm.end()
+from matmul_tuning import constant_matmul, tiling_of, tuned_matmul  # noqa: E402
 
 
 def searched_tiling(m, n, k, cores, trans_b=False, c_half=False):
@@ -135,13 +106,13 @@ LARGE = [
      False, 1, 4156.76, {}),
     (6, "Case6 Case5 + L2 split, 2 rounds", 24, (1024, 1536), (128, 256, 64), (8, 4), (16, 8),
      MDL, False, 2, 4088.36, {}),
+    (6, "Case7 Case5, constant tiling", 24, (2048, 1536), (128, 256, 64), None, None, MDL,
+     False, 1, 4053.44, {}),
     (6, "Case8 Case5 + UnitFlag", 24, (2048, 1536), (128, 256, 64), (8, 4), (16, 8), MDL, True,
      1, 4012.44, {}),
 ]
 
 NOT_RUN = [
-    (6, "Case7 + constant tiling (4053.44 us)", "a constant tiling with Case5's steps and depths "
-     "is not expressible yet (issue 19)"),
     (7, "8192^3 basic API, S1/S2", "the hand-pipelined basic-API kernel is not written yet "
      "(issue 19)"),
 ]
@@ -181,16 +152,25 @@ def searched_large_us(cores, mode, unit, a, b, c):
 def run_large(row, label, cores, single, base, steps, depths, mode, unit, rounds, measured,
               pipes):
     """The reduced twin in full against numpy, then the point timing-only, then (once per core
-    count and template) asc.lib.host's tiling for it; returns (error, search ratio)."""
+    count and template) asc.lib.host's tiling for it; returns (error, search ratio). Steps of
+    None: a full constant tiling (constant_matmul, its steps derived from the shapes)."""
     config.set_platform(config.Backend.Model, config.Platform("Ascend910B1"))
     rng = np.random.default_rng(row)
     m, n, k = SIDE // 8, SIDE // 8, SIDE // 16
     a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
     b = rng.uniform(-1, 1, (n, k)).astype(np.float16)  # B transposed: N x K
     c = np.zeros((m, n), np.float16)
-    twin = tiling_of(m // rounds, n, k, cores, (single[0] // 8, -(-single[1] // 8)), base, steps,
-                     depths)
-    tuned_matmul[cores, rt.current_stream()](a, b, c, twin, mode, unit, True, True, rounds, 0)
+    twin_single = (single[0] // 8, -(-single[1] // 8))
+
+    def launch(a, b, c, m, n, k, single, **options):
+        if steps is None:
+            return constant_matmul[cores, rt.current_stream()](a, b, c, m, n, k, *single, *base,
+                                                              True, True, unit, **options)
+        tiling = tiling_of(m // rounds, n, k, cores, single, base, steps, depths)
+        return tuned_matmul[cores, rt.current_stream()](a, b, c, tiling, mode, unit, True, True,
+                                                       rounds, 0, **options)
+
+    launch(a, b, c, m, n, k, twin_single)
     want = a.astype(np.float32) @ b.astype(np.float32).T
     if not np.allclose(c.astype(np.float32), want, atol=2e-2, rtol=2e-3):
         print(f"{row:>3} {label:30} FAILED: the reduced shape does not match numpy")
@@ -198,10 +178,8 @@ def run_large(row, label, cores, single, base, steps, depths, mode, unit, rounds
     a = np.zeros((SIDE, SIDE), np.float16)  # values unused: timing-only
     b = np.zeros((SIDE, SIDE), np.float16)
     c = np.zeros((SIDE, SIDE), np.float16)
-    tiling = tiling_of(SIDE // rounds, SIDE, SIDE, cores, single, base, steps, depths)
     start = time.perf_counter()
-    report = tuned_matmul[cores, rt.current_stream()](a, b, c, tiling, mode, unit, True, True,
-                                                     rounds, 0, timing_only=True)
+    report = launch(a, b, c, SIDE, SIDE, SIDE, single, timing_only=True)
     wall = time.perf_counter() - start
     sim_us = report.cycles / report.clock_mhz
     err = (sim_us - measured) / measured * 100
@@ -226,8 +204,8 @@ def main():
         c = np.zeros((m, n), np.float32)
         start = time.perf_counter()
         if constant:
-            report = constant_matmul[cores, rt.current_stream()](a, b, c, m, n, k, single[1],
-                                                                *base)
+            report = constant_matmul[cores, rt.current_stream()](a, b, c, m, n, k, *single,
+                                                                *base, False, False, unit)
         else:
             tiling = tiling_of(m, n, k, cores, single, base, steps, depths)
             report = tuned_matmul[cores, rt.current_stream()](a, b, c, tiling, mode, unit, False,

@@ -24,6 +24,16 @@ import asc.runtime.config as config  # noqa: E402
 from matmul_leakyrelu import block_offsets  # noqa: E402
 
 
+def half_matmul(cfg, trans_b, c_half):
+    """A Matmul of half A and B (B transposed with trans_b) into float or half C in GM."""
+    return asc.adv.Matmul(
+        asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16),
+        asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16, trans_b),
+        asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND,
+                           asc.float16 if c_half else asc.float32),
+        matmul_config=cfg)
+
+
 @asc.jit(matmul_cube_only=True)
 def tuned_matmul(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
                  tiling: asc.adv.TCubeTiling, mode: asc.ConstExpr, unit_flag: asc.ConstExpr[bool],
@@ -38,12 +48,7 @@ def tuned_matmul(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddres
     if asc.ascend_is_aic():
         offset_a, offset_b, offset_c, _, tail_m, tail_n = block_offsets(tiling, False, trans_b)
         pipe = asc.TPipe()
-        mm = asc.adv.Matmul(
-            asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16),
-            asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16, trans_b),
-            asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND,
-                               asc.float16 if c_half else asc.float32),
-            matmul_config=cfg)
+        mm = half_matmul(cfg, trans_b, c_half)
         asc.adv.register_matmul(pipe, mm, tiling)
         if asc.get_block_idx() < tiling.used_core_num:
             for r in range(rounds):
@@ -57,6 +62,47 @@ def tuned_matmul(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddres
                 mm.set_tensor_b(b_gm, trans_b)
                 mm.set_tail(tail_m, tail_n, tiling.k_a)
                 mm.iterate_all(c_gm)
+        mm.end()
+
+
+@asc.jit(matmul_cube_only=True)
+def constant_matmul(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+                    m: asc.ConstExpr[int], n: asc.ConstExpr[int], k: asc.ConstExpr[int],
+                    single_m: asc.ConstExpr[int], single_n: asc.ConstExpr[int],
+                    base_m: asc.ConstExpr[int], base_n: asc.ConstExpr[int],
+                    base_k: asc.ConstExpr[int], trans_b: asc.ConstExpr[bool],
+                    c_half: asc.ConstExpr[bool], unit_flag: asc.ConstExpr[bool]):
+    """tuned_matmul's MDL Matmul with every size a compile-time constant: a full constant tiling
+    (hardware-910b.md 7.1 rows 14 and 6 Case7), its L1 steps and depths derived from the shapes
+    as Ascend C's GetMatmulApiTiling does (docs/matmul.md); no bias."""
+    cfg = asc.adv.get_mm_config(
+        asc.adv.MatmulShapeParams(single_m, single_n, k, base_m, base_n, base_k),
+        asc.MatmulConfigMode.CONFIG_MDL).replace(en_unit_flag=unit_flag, enable_set_bias=False)
+    if asc.ascend_is_aic():
+        m_blocks = (m + single_m - 1) // single_m
+        block = asc.get_block_idx()
+        row = block % m_blocks * single_m
+        col = block // m_blocks * single_n
+        tail_m = m - row
+        if tail_m > single_m:
+            tail_m = single_m
+        tail_n = n - col
+        if tail_n > single_n:
+            tail_n = single_n
+        a_gm = asc.GlobalTensor()
+        b_gm = asc.GlobalTensor()
+        c_gm = asc.GlobalTensor()
+        a_gm.set_global_buffer(a + row * k)
+        b_gm.set_global_buffer(b + (col * k if trans_b else col))
+        c_gm.set_global_buffer(c + row * n + col)
+        pipe = asc.TPipe()
+        mm = half_matmul(cfg, trans_b, c_half)
+        asc.adv.register_matmul(pipe, mm)
+        mm.set_org_shape(m, n, k, k)
+        mm.set_tensor_a(a_gm)
+        mm.set_tensor_b(b_gm, trans_b)
+        mm.set_tail(tail_m, tail_n, k)
+        mm.iterate_all(c_gm)
         mm.end()
 
 
@@ -100,6 +146,9 @@ def main():
     parser.add_argument("--preload", type=int, choices=(0, 1, 2), default=0,
                         help="MDL's MTE2 preload: 1 A (along M), 2 B (along N) one block ahead; "
                              "K whole in L1 and two slots of that operand needed")
+    parser.add_argument("--constant", action="store_true",
+                        help="MDL with a full constant tiling (its steps and depths derived from "
+                             "the shapes; --steps, --depths, --rounds, --preload unused)")
     parser.add_argument("--timing-only", action="store_true",
                         help="skip the element math: cycles only (docs/timing_only.md)")
     parser.add_argument("--platform", default="Ascend910B1")
@@ -116,10 +165,15 @@ def main():
     tiling = tiling_of(m // args.rounds, n, k, args.cores, args.single, args.base, args.steps,
                        args.depths)
     mode = asc.MatmulConfigMode.CONFIG_MDL if args.mdl else asc.MatmulConfigMode.CONFIG_NORM
-    report = tuned_matmul[args.cores, rt.current_stream()](
-        a, b, c, tiling, mode, args.unit_flag, args.trans_b, args.half_c, args.rounds,
-        args.preload, timing_only=args.timing_only)
-    template = "MDL" if args.mdl else "Norm"
+    if args.constant:
+        report = constant_matmul[args.cores, rt.current_stream()](
+            a, b, c, m, n, k, *args.single, *args.base, args.trans_b, args.half_c,
+            args.unit_flag, timing_only=args.timing_only)
+    else:
+        report = tuned_matmul[args.cores, rt.current_stream()](
+            a, b, c, tiling, mode, args.unit_flag, args.trans_b, args.half_c, args.rounds,
+            args.preload, timing_only=args.timing_only)
+    template = "MDL, constant tiling" if args.constant else "MDL" if args.mdl else "Norm"
     verdict = "timing-only, results not computed"
     ok = True
     if not args.timing_only:

@@ -519,3 +519,18 @@ def test_mte2_preload_issues_the_next_blocks_b_ahead_and_ends_sooner(device):
     assert runs[0][0] == runs[2][0] == 1 + 8  # A once, B once per block: the same copies
     assert (runs[0][1], runs[2][1]) == (2, 3)  # A and B, and with preload the next B too
     assert runs[2][2] < runs[0][2]
+
+
+def test_a_constant_tiling_derives_its_l1_steps_from_the_shapes(device):
+    """A full constant tiling (get_mm_config with MatmulShapeParams) gets its steps and depths
+    as Ascend C's GetMatmulApiTiling derives them: asc.lib.host's stage 3. For 256 x 1024 x 256
+    with 256 x 128 x 64 bases K is whole in L1, so A is copied once and B once per block."""
+    from matmul_tuning import constant_matmul
+    m, n, k = 256, 1024, 256
+    a, b, _ = _operands(m, n, k, np.float16, 21)
+    c = np.zeros((m, n), np.float32)
+    report = constant_matmul[1, rt.current_stream()](a, b, c, m, n, k, m, n, 256, 128, 64, False,
+                                                    False, False, record_timeline=True)
+    np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32), atol=1e-3)
+    copies = sum(1 for r in report.timeline if r.pipe == "MTE2" and "nd2nz" in r.op)
+    assert copies == 1 + 8

@@ -171,6 +171,21 @@ class _Buffers:
                    _l1_slots(mm._get("depth_a1"), step_a), _l1_slots(mm._get("depth_b1"), step_b))
 
 
+def _constant_l1_steps(cfg, plan, is_bias):
+    """(step_ka, step_kb, depth_a1, depth_b1) of a constant tiling: asc.lib.host's stage 3 for
+    the config's single-core and base shapes in the current platform's L1."""
+    from asc.lib.host import CoreMemType, get_ascendc_platform
+    from asc.lib.host.search import Budget, Problem, l1_steps
+    l1 = get_ascendc_platform().get_core_mem_size(CoreMemType.L1)
+    bits = plan.a_dtype.sizeof() * 8
+    problem = Problem(m=int(cfg.single_core_m), n=int(cfg.single_core_n),
+                      k=int(cfg.single_core_k), a_bits=bits, b_bits=bits,
+                      c_bytes=plan.c_dtype.sizeof(), bias=bool(is_bias))  # blocks M first
+    budget = Budget(l1=l1, l0a=0, l0b=0, l0c=0, ub=0, bt=0)  # stage 3 reads L1 only
+    return l1_steps(problem, budget, int(cfg.single_core_m), int(cfg.single_core_n),
+                    int(cfg.single_core_k), int(cfg.basic_m), int(cfg.basic_n), int(cfg.basic_k))
+
+
 def _l1_slots(depth, step):
     """L1 slots for one operand: two (double-buffered) unless the tiling's depth holds only one
     step of slices (0, "not set", gives two)."""
@@ -294,17 +309,24 @@ class Matmul(TracedState):
 
     def _static_tiling(self):
         """A config with shapes is a constant tiling (asc-api.md 10.5): single-core sizes and
-        base sizes come from it; base_k defaults to the config's basic_k."""
+        base sizes come from it; base_k defaults to the config's basic_k. Its L1 steps and
+        depths are computed here, as Ascend C's GetMatmulApiTiling derives them from the shapes
+        and the L1 size: asc.lib.host's stage 3 (docs/host_tiling.md). A bias takes L1 room when
+        the config enables set_bias."""
         cfg = self.config
         if cfg.basic_m and cfg.basic_n and cfg.basic_k:
             for attr, field in (("single_core_m", "single_m"), ("single_core_n", "single_n"),
                                 ("single_core_k", "single_k"), ("basic_m", "base_m"),
                                 ("basic_n", "base_n"), ("basic_k", "base_k")):
                 self._put(field, int(getattr(cfg, attr)))
+            is_bias = int(bool(cfg.enable_set_bias) and self._plan.has_bias)
             for field, value in (("org_m", cfg.single_core_m), ("org_n", cfg.single_core_n),
                                  ("org_ka", cfg.single_core_k), ("org_kb", cfg.single_core_k),
-                                 ("is_bias", 1)):
+                                 ("is_bias", is_bias)):
                 self._put(field, int(value))
+            steps = _constant_l1_steps(cfg, self._plan, is_bias)
+            for field, value in zip(("step_ka", "step_kb", "depth_a1", "depth_b1"), steps):
+                self._put(field, value)
             self._put("inited", True)
             self._constant = True
         else:

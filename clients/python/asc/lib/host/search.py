@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from math import gcd
 from typing import List, Optional, Sequence, Tuple
 
-__all__ = ["Problem", "Budget", "Result", "TilingError", "solve", "fits", "c0", "k_align",
-           "k_min_align", "round_up", "ceil_div"]
+__all__ = ["Problem", "Budget", "Result", "TilingError", "solve", "fits", "l1_steps", "c0",
+           "k_align", "k_min_align", "round_up", "ceil_div"]
 
 M_ALIGN = 16  # rows of a fractal: base_m and the L0 row padding
 ACC_BYTES = 4  # L0C accumulates f32 (f16/bf16/f32 inputs) or int32 (int8/int4 inputs)
@@ -336,7 +336,7 @@ def _l1_loads(p: Problem, sm: int, sn: int, bm: int, bn: int, k_iter: int, step_
     return blocks * ceil_div(k_iter, step_a), blocks * ceil_div(k_iter, step_b)
 
 
-def _l1_steps(p: Problem, budget: Budget, sm: int, sn: int, sk: int, bm: int, bn: int,
+def l1_steps(p: Problem, budget: Budget, sm: int, sn: int, sk: int, bm: int, bn: int,
               bk: int) -> Tuple[int, int, int, int]:
     """(step_ka, step_kb, depth_a1, depth_b1): the steps (powers of two up to, and, the K
     slices of a block) and slot counts that fit L1 (stage 3 of the module comment)."""
@@ -384,7 +384,7 @@ def solve(p: Problem, budget: Budget) -> Result:
             reason = reason or base
             continue
         bm, bn, bk, _, _ = base
-        step_a, step_b, da, db = _l1_steps(p, budget, sm, sn, sk, bm, bn, bk)
+        step_a, step_b, da, db = l1_steps(p, budget, sm, sn, sk, bm, bn, bk)
         return Result(sm, sn, sk, ceil_div(p.m, sm), ceil_div(p.n, sn), ceil_div(p.k, sk),
                       bm, bn, bk, da, db, step_a, step_b)
     raise TilingError(reason)
