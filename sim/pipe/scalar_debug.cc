@@ -160,8 +160,13 @@ bool ScalarUnit::ExecDumpTensor(const Instr& in, Cycle now) {
   h.dtype = t.dtype;
   h.position = MemSpaceName(t.space);
   h.dump_size = count;
-  Emit(in, DebugRecord::Kind::kDumpTensor,
-       FormatDumpTensor(h, data, shape, ctx_.debug_out.Room(core_)));
+  std::string text = FormatDumpTensor(h, data, shape, ctx_.debug_out.Room(core_));
+  MemRange dumped{t.space, addr, addr + bytes, false, 0, 0};
+  if (ctx_.unknown != nullptr && bytes > 0 && ctx_.unknown->AnyUnknown(core_, dumped)) {
+    // What is printed is memory as it is, which a timing-only launch did not compute.
+    text = "[timing-only launch: the values of this dump were not computed]\n" + text;
+  }
+  Emit(in, DebugRecord::Kind::kDumpTensor, text);
   // The library's second PIPE_ALL: nothing issued later overlaps the copy to the dump space.
   NoteBarrierAll();
   ++frames_.back().pc;

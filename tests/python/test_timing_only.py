@@ -99,3 +99,14 @@ def test_the_daemon_runs_timing_only_launches_as_the_embedded_simulator(device, 
     assert transport.startswith("remote")
     assert timing_only and untouched
     assert cycles == local.cycles
+
+
+def test_a_dump_of_values_a_timing_only_launch_did_not_compute_says_so(device, capsys):
+    from debug_kernels import print_kernel
+    x = np.arange(128, dtype=np.float32)
+    full = print_kernel[2, rt.current_stream()](x, 64, 0.5)
+    timing = print_kernel[2, rt.current_stream()](x, 64, 0.5, timing_only=True)
+    marker = "[timing-only launch: the values of this dump were not computed]"
+    assert marker not in full.debug_text
+    assert timing.debug_text.count(marker) == 4  # two dumps on each of two cores
+    assert "n=64 scale=0.50" in timing.debug_text  # printf's scalars are computed
