@@ -7,11 +7,13 @@ the accuracy targets come later).
 
 - Rows 13, 14, 16 and 17 (small and medium shapes) run in full; their time is msprof's
   aic_time, the per-core busy time (the largest, or the average where the source gives that).
-- Rows 4-6 (fp16 8192^3, B transposed, C fp16) run timing-only (docs/timing_only.md): the full
-  run's cycles without the 5.5 x 10^11 multiply-adds. Each first runs in full on a reduced shape
-  of the same kernel and tiling structure (M and N / 8, K / 16), checked against numpy. Their
-  time is msprof's Task Duration (the launch); the pipe columns compare the per-pipe times or
-  ratios (pipe time over the core's time) the sources give.
+- Rows 4-7 (fp16 8192^3, B transposed, C fp16) run timing-only (docs/timing_only.md): the full
+  run's cycles without the 5.5 x 10^11 multiply-adds. Row 7 is the hand-pipelined basic-API
+  kernel of examples/matmul_basic_api.py, the others asc.adv.Matmul. Each first runs in full
+  on a reduced shape of the same kernel and tiling structure (rows 4-6: M and N / 8, K / 16;
+  row 7: 2048 x 2048 x 512 on the cores it needs), checked against numpy. Their time is
+  msprof's Task Duration (the launch); the pipe columns compare the per-pipe times or ratios
+  (pipe time over the core's time) the sources give.
 
 Each kernel is written with the asc API the way its source describes it: the Matmul high-level
 API on the cube cores (matmul_cube_only: examples/matmul_tuning.py), the source's single-core
@@ -34,6 +36,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import asc  # noqa: E402
 import asc.lib.runtime as rt  # noqa: E402
 import asc.runtime.config as config  # noqa: E402
+from matmul_basic_api import basic_matmul  # noqa: E402
 from matmul_tuning import constant_matmul, tiling_of, tuned_matmul  # noqa: E402
 
 
@@ -112,11 +115,14 @@ LARGE = [
      1, 4012.44, {}),
 ]
 
-NOT_RUN = [
-    (7, "8192^3 basic API, S1/S2", "the hand-pipelined basic-API kernel is not written yet "
-     "(issue 19)"),
+# Row 7, the basic-API kernel (examples/matmul_basic_api.py): (label, single (m, n), rounds,
+# measured Task Duration us, {pipe: measured}). Its B is stored N x K (the source does not say:
+# the model's choice, as row 4's).
+BASIC = [
+    ("S1 basic API, one round", (2048, 1536), 1, 4121.16,
+     {"M": ("us", 3081.7), "MTE2": ("us", 3552.2)}),
+    ("S2 basic API, L2 split, 2 rounds", (1024, 1536), 2, 4081.64, {}),
 ]
-
 
 def pipe_text(report, measured):
     """Each pipe the source gives: simulated / measured, in us or as a ratio of the core's time
@@ -189,6 +195,36 @@ def run_large(row, label, cores, single, base, steps, depths, mode, unit, rounds
     return err, ratio
 
 
+def run_basic(label, single, rounds, measured, pipes):
+    """Row 7: a reduced twin (2048 x 2048 x 512 on the cores it needs) against numpy, then the
+    point timing-only on 24 cores; returns the error."""
+    config.set_platform(config.Backend.Model, config.Platform("Ascend910B1"))
+    rng = np.random.default_rng(7)
+    m = n = 2048
+    k = 512
+    a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
+    b = rng.uniform(-1, 1, (n, k)).astype(np.float16)
+    c = np.zeros((m, n), np.float16)
+    twin_cores = (m // rounds // single[0]) * -(-n // single[1])
+    basic_matmul[twin_cores, rt.current_stream()](a, b, c, m, n, k, *single, rounds)
+    want = a.astype(np.float32) @ b.astype(np.float32).T
+    if not np.allclose(c.astype(np.float32), want, atol=2e-2, rtol=2e-3):
+        print(f"{7:>3} {label:30} FAILED: the reduced shape does not match numpy")
+        return None
+    a = np.zeros((SIDE, SIDE), np.float16)
+    b = np.zeros((SIDE, SIDE), np.float16)
+    c = np.zeros((SIDE, SIDE), np.float16)
+    start = time.perf_counter()
+    report = basic_matmul[24, rt.current_stream()](a, b, c, SIDE, SIDE, SIDE, *single, rounds,
+                                                   timing_only=True)
+    wall = time.perf_counter() - start
+    sim_us = report.cycles / report.clock_mhz
+    err = (sim_us - measured) / measured * 100
+    print(f"{7:>3} {label:30} {'Ascend910B1':12} {sim_us:10.1f} {measured:10.1f} {err:+6.1f}% "
+          f"bound {report.bound_pipe:4} {wall:6.1f} {'':>6}  {pipe_text(report, pipes)}")
+    return err
+
+
 def main():
     print("Matmul tuning points (hardware-910b.md 7.1): simulated against measured on A2")
     print(f"{'row':>3} {'point':30} {'platform':12} {'sim us':>8} {'meas us':>8} {'error':>7} "
@@ -241,8 +277,11 @@ def main():
             return 1
         errors.append(abs(result[0]))
         ratios.append(result[1])
-    for row, label, why in NOT_RUN:
-        print(f"{row:>3} {label:30} not run: {why}")
+    for point in BASIC:
+        err = run_basic(*point)
+        if err is None:
+            return 1
+        errors.append(abs(err))
     print(f"asc.lib.host's tilings: {min(ratios):.3f} .. {max(ratios):.3f} of the sources' "
           "simulated time ('search' column)")
     print(f"matmul points: mean |error| {sum(errors) / len(errors):.1f}% over {len(errors)} "

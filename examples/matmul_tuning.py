@@ -117,11 +117,14 @@ def tiling_of(m, n, k, cores, single, base, steps, depths):
                                db_l0b=2, db_l0c=1)
 
 
-def _ints(text, count):
-    values = tuple(int(v) for v in text.split(","))
-    if len(values) != count or min(values) <= 0:
-        raise argparse.ArgumentTypeError(f"expected {count} positive integers, got {text!r}")
-    return values
+def ints(count):
+    """An argparse type: `count` positive integers separated by commas ("128,256,64")."""
+    def parse(text):
+        values = tuple(int(v) for v in text.split(","))
+        if len(values) != count or min(values) <= 0:
+            raise argparse.ArgumentTypeError(f"expected {count} positive integers, got {text!r}")
+        return values
+    return parse
 
 
 def main():
@@ -130,13 +133,13 @@ def main():
     parser.add_argument("--n", type=int, default=1024)
     parser.add_argument("--k", type=int, default=512)
     parser.add_argument("--cores", type=int, default=4, help="cube cores (the tiling's grid)")
-    parser.add_argument("--single", type=lambda t: _ints(t, 2), default=(256, 512),
+    parser.add_argument("--single", type=ints(2), default=(256, 512),
                         help="single-core block M,N (default 256,512)")
-    parser.add_argument("--base", type=lambda t: _ints(t, 3), default=(128, 256, 64),
+    parser.add_argument("--base", type=ints(3), default=(128, 256, 64),
                         help="base block M,N,K (default 128,256,64)")
-    parser.add_argument("--steps", type=lambda t: _ints(t, 2), default=(4, 4),
+    parser.add_argument("--steps", type=ints(2), default=(4, 4),
                         help="stepKa,stepKb: base_k slices per GM -> L1 copy (default 4,4)")
-    parser.add_argument("--depths", type=lambda t: _ints(t, 2), default=(8, 8),
+    parser.add_argument("--depths", type=ints(2), default=(8, 8),
                         help="depthA1,depthB1: slices in L1, one or two slots (default 8,8)")
     parser.add_argument("--mdl", action="store_true", help="the MDL template (default Norm)")
     parser.add_argument("--unit-flag", action="store_true", help="UnitFlag (en_unit_flag)")

@@ -280,6 +280,9 @@ std::string AiCore::DescribeEvent(const Event& e) const {
     case EventKind::kFlagVisible:
       s += " flag " + std::to_string(e.payload) + " becoming visible";
       break;
+    case EventKind::kCrossFlag:
+      s += " cross-core set " + std::to_string(e.payload) + " reaching its counter";
+      break;
   }
   if (instr != nullptr) {
     s += " " + std::string(Info(instr->opcode).mnemonic) + " at " + ctx_.program.Where(*instr);
