@@ -110,3 +110,18 @@ def test_a_dump_of_values_a_timing_only_launch_did_not_compute_says_so(device, c
     assert marker not in full.debug_text
     assert timing.debug_text.count(marker) == 4  # two dumps on each of two cores
     assert "n=64 scale=0.50" in timing.debug_text  # printf's scalars are computed
+
+
+def test_a_gather_whose_offsets_were_not_computed_stops_a_timing_only_launch(device):
+    """gather's offsets decide which UB bytes it reads, and so its bank conflicts: offsets
+    copied from the host are not computed in a timing-only launch, so it cannot run one."""
+    from test_gather import BASE, SRC_ELEMS_BYTES, DST_BYTES, gather_kernel, source
+    n_src = SRC_ELEMS_BYTES // 4
+    x = source(np.float32, n_src)
+    offs = (np.arange(512) * 4 % (n_src * 4 - BASE)).astype(np.uint32)
+    out = source(np.float32, DST_BYTES // 4, seed=3)
+    with pytest.raises(KernelFaultError) as info:
+        gather_kernel[1, rt.current_stream()](x, offs, out, "count", False, timing_only=True)
+    (diag,) = [d for d in info.value.report.diagnostics if d.kind == "TIMING_ONLY_READ"]
+    assert "gather" in diag.message and "addresses" in diag.message
+    assert "test_gather.py:" in diag.message
