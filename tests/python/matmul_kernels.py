@@ -493,16 +493,17 @@ def matmul_dual_master_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc
 @asc.jit(matmul_cube_only=True, kernel_type=config.KernelType.AIC_ONLY)
 def matmul_runtime_tiling_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress,
                                  c: asc.GlobalAddress, workspace: asc.GlobalAddress,
-                                 tiling: asc.adv.TCubeTiling):
+                                 tiling: asc.adv.TCubeTiling, policy: asc.ConstExpr[int]):
     """matmul_static_kernel's Matmul with the same sizes from a TCubeTiling argument (one tile
-    per cube core): the comparison for the constant tiling."""
+    per cube core): the comparison for the constant tiling; `policy` its MatmulPolicy."""
     if asc.ascend_is_aic():
         pipe = asc.TPipe()
         matmul = asc.adv.Matmul(
             asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16),
             asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16, True),
             asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16),
-            matmul_config=asc.adv.get_mm_config(asc.MatmulConfigMode.CONFIG_MDL))
+            matmul_config=asc.adv.get_mm_config(asc.MatmulConfigMode.CONFIG_MDL),
+            matmul_policy=policy)
         asc.adv.register_matmul(pipe, workspace, matmul, tiling)
         a_global = asc.GlobalTensor()
         b_global = asc.GlobalTensor()

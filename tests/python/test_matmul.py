@@ -412,7 +412,7 @@ def test_a_constant_tiling_spends_less_scalar_time_than_a_tiling_argument(device
         record_timeline=True)
     tiling = _tiling(m, n, k, single=(m, n), base=(128, 256, 32), bias=False)
     c_arg = np.zeros((m, n), np.float16)
-    arg = matmul_runtime_tiling_kernel[1, rt.current_stream()](a, w, c_arg, ws, tiling,
+    arg = matmul_runtime_tiling_kernel[1, rt.current_stream()](a, w, c_arg, ws, tiling, 0,
                                                               record_timeline=True)
     for c in (c_const, c_arg):
         np.testing.assert_allclose(c.astype(np.float32), want.astype(np.float32), atol=2e-3)
@@ -534,3 +534,29 @@ def test_a_constant_tiling_derives_its_l1_steps_from_the_shapes(device):
     np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32), atol=1e-3)
     copies = sum(1 for r in report.timeline if r.pipe == "MTE2" and "nd2nz" in r.op)
     assert copies == 1 + 8
+
+
+def test_nbuffer33_keeps_all_of_a_in_l1_and_copies_less(device):
+    """NBuffer33MatmulPolicy (MDL, cube only; Ascend C's MatmulPolicy page): the single core's A,
+    3 x 3 base blocks (3 rows of 128, K of 3 slices), stays in L1 while B's 3 x 1 blocks come one
+    column at a time, double-buffered. Against the MDL default, where A's row changes every
+    block, A is copied 3 times instead of 12, and the Matmul ends sooner."""
+    from matmul_kernels import matmul_runtime_tiling_kernel
+    m, n, k = 384, 1024, 192
+    rng = np.random.default_rng(33)
+    a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
+    w = rng.uniform(-1, 1, (n, k)).astype(np.float16)
+    want = a.astype(np.float32) @ w.astype(np.float32).T
+    runs = {}
+    for policy in (0, 3):  # MatmulPolicy, NBuffer33MatmulPolicy
+        tiling = _tiling(m, n, k, single=(m, n), base=(128, 256, 64), bias=False)
+        tiling.step_k_a = tiling.step_k_b = 3
+        tiling.depth_a1, tiling.depth_b1 = 9, 6
+        c = np.zeros((m, n), np.float16)
+        report = matmul_runtime_tiling_kernel[1, rt.current_stream()](
+            a, w, c, np.zeros(WORKSPACE, np.uint8), tiling, policy, record_timeline=True)
+        np.testing.assert_allclose(c.astype(np.float32), want, atol=2e-2, rtol=2e-3)
+        copies = sum(1 for r in report.timeline if r.pipe == "MTE2" and "nd2nz" in r.op)
+        runs[policy] = (copies, report.cycles)
+    assert runs[0][0] == 12 + 4 and runs[3][0] == 3 + 4  # A, then B once per column
+    assert runs[3][1] < runs[0][1]

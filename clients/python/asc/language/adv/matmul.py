@@ -89,6 +89,8 @@ class _Plan:
         # int8 B as stored, whose Mmads cover more L0C blocks than the Fixpipe reads.
         self.unit_flag = False
         self.preload = 0  # MatmulConfig do_mte2_preload under MDL: 1 A, 2 B one block ahead
+        # NBuffer33MatmulPolicy under MDL: A's blocks (up to 3 x 3 base blocks) stay in L1.
+        self.nbuffer33 = False
         # set_tensor_a/b(number) fills L1 with the value: half and float operands.
         self.constants = a.dtype in (KT.float16, KT.float32)
         if a.dtype == KT.int8 and a.is_trans:
@@ -166,9 +168,11 @@ class _Buffers:
         # chip's library reserves them: MDL's 7.1 row 6 Case5 fills all 512 KiB of L1 with A
         # and B.
         bias_bytes = select(to_value(mm._get("is_bias"), _I32) != 0, n16 * 4, 0)
+        # NBuffer33: three slots of A, one per base row of the 3 x 3 blocks it keeps.
+        a_slots = 3 if plan.nbuffer33 else _l1_slots(mm._get("depth_a1"), step_a)
         return cls(pipe, plan, m16 * kp, n16 * kp, m16 * n16 * 4, bias_bytes, n16 * 8,
                    m16 * kp * step_a, n16 * kp * step_b,
-                   _l1_slots(mm._get("depth_a1"), step_a), _l1_slots(mm._get("depth_b1"), step_b))
+                   a_slots, _l1_slots(mm._get("depth_b1"), step_b))
 
 
 def _constant_l1_steps(cfg, plan, is_bias):
@@ -274,6 +278,7 @@ class Matmul(TracedState):
         self.config = config
         self.policy = ConstExpr.unwrap(matmul_policy)
         self._plan = _Plan(self.a_type, self.b_type, self.c_type, self.bias_type)
+        self._plan.nbuffer33 = int(self.policy) == 3 and bool(config.do_multi_data_load)
         self._plan.unit_flag = bool(config.en_unit_flag) and not self._plan.wide_n
         # MTE2 preload (doMTE2Preload: 1 along M, A; 2 along N, B), MDL only.
         self._plan.preload = int(config.do_mte2_preload) if config.do_multi_data_load else 0
@@ -609,7 +614,8 @@ class Matmul(TracedState):
         """The call's flags; `every_block`: the call writes each block it computes, so UnitFlag
         can hand them over (not the iterate() loop, whose body may skip one)."""
         self._events = ops.Events(self._plan.has_bias, dequant=self._plan.dequant,
-                                  unit_flag=every_block and self._plan.unit_flag)
+                                  unit_flag=every_block and self._plan.unit_flag,
+                                  a_slots=3 if self._plan.nbuffer33 else 2)
 
     def _finish(self):
         self._events.finish()

@@ -91,7 +91,7 @@ class Residency:
 def preload_a(state, bufs, ev, slot, m0, m):
     """MTE2 preload along M: A's whole-K chunk for the block rows at m0 into L1 slot `slot`."""
     a1 = bufs.a1[slot * bufs.a1_elems:]
-    id_a = ev.l1_0 if slot == 0 else ev.l1_1
+    id_a = ev.l1_0 if slot == 0 else (ev.l1_1 if slot == 1 else ev.l1_2)
     issue_a(state, bufs, a1, id_a, m0, 0, m, state._get("single_k"))
 
 
@@ -284,7 +284,7 @@ def compute_block(mm, bufs, ev, m0, n0, m, n, count, keep=None):
             slot_a = keep.a_slot
             slot_b = keep.b_slot
         slot = (count * k_iter + ki) % 2
-        id_a = ev.l1_0 if slot_a == 0 else ev.l1_1
+        id_a = ev.l1_0 if slot_a == 0 else (ev.l1_1 if slot_a == 1 else ev.l1_2)
         id_b = ev.b1_0 if slot_b == 0 else ev.b1_1
         id_l0 = ev.l0_0 if slot == 0 else ev.l0_1
         a1 = bufs.a1[slot_a * bufs.a1_elems:]
@@ -382,13 +382,15 @@ class Events:
     l1_1 = l0_1 = 1
     bias = 2
     b1_0, b1_1 = 3, 4  # B's L1 slots (MTE2_MTE1 / MTE1_MTE2), apart from A's: steps differ
+    l1_2 = 5  # A's third L1 slot (NBuffer33)
 
-    def __init__(self, has_bias, preset=True, dequant=False, unit_flag=False):
+    def __init__(self, has_bias, preset=True, dequant=False, unit_flag=False, a_slots=2):
         # UnitFlag hands each block from Mmad to Fixpipe through L0C's ready bits instead of
         # the M_FIX / FIX_M pair (a call that delivers every block it computes).
         self.unit_flag = unit_flag
         bias = (self.bias,) if has_bias else ()
-        self.l1_ids = (self.l1_0, self.l1_1, self.b1_0, self.b1_1) + bias
+        third = (self.l1_2,) if a_slots == 3 else ()
+        self.l1_ids = (self.l1_0, self.l1_1, self.b1_0, self.b1_1) + third + bias
         self.l0_ids = (self.l0_0, self.l0_1) + bias
         self.dequant = dequant  # FIX_MTE2 0 guards the quant words' L1 buffer
         if not preset:  # the flags of a call that started earlier (a server's ITERATE)
@@ -459,6 +461,12 @@ def all_blocks(state, bufs, ev, c_gm, pitch, quant: ConstExpr):
     m_iter, n_iter = blocks_of(state)
     blocks = m_iter * n_iter
     first_m0, first_n0, first_m, first_n = block_at(state, 0, m_iter, n_iter)
+    # NBuffer33 (three A slots: the cube-only Matmul's) keeps every base row of A, up to 3,
+    # when the blocks go M first.
+    rows33 = plan.nbuffer33 and bufs.a1_slots == 3
+    keep_rows = False
+    if rows33:
+        keep_rows = (m_iter <= 3) & (to_value(state._get("iterate_order"), KT.int32) == 0)
     if whole_k(state, bufs, first_m, first_n):
         held_m0 = -1
         held_n0 = -1
@@ -488,9 +496,19 @@ def all_blocks(state, bufs, ev, c_gm, pitch, quant: ConstExpr):
                         preload_b(state, bufs, ev, 0, n0, n)
                     if not last and next_n0 != n0:
                         preload_b(state, bufs, ev, loads_b % 2, next_n0, next_n)
-            keep = Residency((loads_a - 1) % bufs.a1_slots, issue_a_now, fresh_a,
-                             last or next_m0 != m0, (loads_b - 1) % bufs.b1_slots, issue_b_now,
-                             fresh_b, last or next_n0 != n0)
+            slot_a = (loads_a - 1) % bufs.a1_slots
+            free_a = last or next_m0 != m0
+            if rows33:
+                if keep_rows:
+                    # NBuffer33: each base row of A has its slot, loaded in the first column
+                    # of blocks and kept to the last.
+                    slot_a = count % m_iter
+                    fresh_a = count < m_iter
+                    issue_a_now = fresh_a
+                    free_a = count + m_iter >= blocks
+            keep = Residency(slot_a, issue_a_now, fresh_a, free_a,
+                             (loads_b - 1) % bufs.b1_slots, issue_b_now, fresh_b,
+                             last or next_n0 != n0)
             compute_block(state, bufs, ev, m0, n0, m, n, count, keep)
             write_out(state, bufs, ev, c_gm[m0 * pitch + n0:], m, n, pitch, n0, quant)
             held_m0 = m0
