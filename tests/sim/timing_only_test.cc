@@ -1,9 +1,13 @@
 // Timing-only launches (LaunchOptions::timing_only, docs/timing_only.md): the cycles of the full
 // run, the element math of what comes from the host's tensors skipped (device memory keeps what
 // it held), what the scalar unit writes still copied, the host's bytes still readable by the
-// scalar unit, and a scalar read of a skipped result stopped at its line.
+// scalar unit, and a scalar read of a skipped result stopped at its line; and UnknownBytes, the
+// shadow that says which bytes are known.
 #include <gtest/gtest.h>
 
+#include "sim/mem/global_memory.h"
+#include "sim/mem/memory_map.h"
+#include "sim/mem/unknown_bytes.h"
 #include "tests/sim/test_util.h"
 
 namespace aicore::sim::testing {
@@ -111,6 +115,39 @@ TEST(TimingOnly, AScalarReadOfACopiedTensorStopsTheLaunchAtItsLine) {
     EXPECT_NE(d->message.find("without timing_only"), std::string::npos) << d->message;
     EXPECT_EQ(Download<int32_t>(device, y, 2)[1], 0);  // line 6 copied UB's zero; 10 never ran
   }
+}
+
+TEST(UnknownBytes, GmStartsAsTheHostsAndLocalMemoriesKnown) {
+  GlobalMemory gm(1 << 26, 512, 2 << 20);
+  StatusOr<uint64_t> a = gm.Malloc(4096);
+  ASSERT_TRUE(a.ok());
+  MemoryMap memories({MemorySpec{MemSpace::kUb, 4096, 32}});
+  UnknownBytes unknown(gm);
+  unknown.AddCore(0, memories, 16, 16);
+  MemRange gm_range{MemSpace::kGm, *a, *a + 64, false, 0, 0};
+  EXPECT_FALSE(unknown.AllKnown(0, gm_range));    // the host's: a copy skips it
+  EXPECT_FALSE(unknown.AnyUnknown(0, gm_range));  // but a scalar read may read it
+  MemRange ub{MemSpace::kUb, 0, 256, false, 0, 0};
+  EXPECT_TRUE(unknown.AllKnown(0, ub));
+}
+
+TEST(UnknownBytes, StridedRangesMarkAndQueryTheirChunksOnly) {
+  GlobalMemory gm(1 << 26, 512, 2 << 20);
+  MemoryMap memories({MemorySpec{MemSpace::kUb, 4096, 32}});
+  UnknownBytes unknown(gm);
+  unknown.AddCore(0, memories, 16, 16);
+  // Chunks of 32 bytes every 128: [0, 32), [128, 160), [256, 288).
+  MemRange strided{MemSpace::kUb, 0, 288, true, 32, 128};
+  unknown.Mark(0, strided, UnknownBytes::kUnknown);
+  EXPECT_TRUE(unknown.AnyUnknown(0, MemRange{MemSpace::kUb, 128, 160, false, 0, 0}));
+  EXPECT_FALSE(unknown.AnyUnknown(0, MemRange{MemSpace::kUb, 32, 128, false, 0, 0}));
+  EXPECT_TRUE(unknown.AllKnown(0, MemRange{MemSpace::kUb, 160, 256, false, 0, 0}));
+  unknown.Mark(0, MemRange{MemSpace::kUb, 0, 512, true, 0, 0}, UnknownBytes::kKnown);
+  EXPECT_TRUE(unknown.AllKnown(0, MemRange{MemSpace::kUb, 0, 512, false, 0, 0}));
+  // Registers have shadows of their own; another core's memory is its own.
+  unknown.Mark(0, MemRange{MemSpace::kCmpMask, 0, 16, true, 0, 0}, UnknownBytes::kUnknown);
+  EXPECT_TRUE(unknown.AnyUnknown(0, MemRange{MemSpace::kCmpMask, 8, 9, false, 0, 0}));
+  EXPECT_FALSE(unknown.AnyUnknown(1, MemRange{MemSpace::kUb, 0, 512, false, 0, 0}));
 }
 
 }  // namespace
