@@ -5,6 +5,7 @@ and dtypes."""
 import ctypes
 import itertools
 
+import numpy as np
 import pytest
 
 import asc
@@ -555,8 +556,10 @@ def test_matmul_api_tiling_is_one_block(asc_platform):
             f["single_core_k"]) == (1, 1000, 700, 300)
 
 
-def test_large_base_blocks_are_chosen(asc_platform):
-    """f16 in, f32 out: 256 x 128 x 64 fills L0C and L0A exactly."""
+def test_large_base_blocks_are_chosen(asc_platform, monkeypatch):
+    """f16 in, f32 out: 256 x 128 x 64 fills L0C and L0A exactly (the rules alone: stage 4's
+    probe is off)."""
+    monkeypatch.setenv("AICORE_SIM_TILING_PROBE", "0")
     matmul_tiling = make(host.MatmulApiTiling, asc_platform, 256, 256, 256)
     f = check_contract(matmul_tiling, asc_platform, 256, 256, 256)
     assert (f["base_m"], f["base_n"], f["base_k"]) == (256, 128, 64)
@@ -687,9 +690,10 @@ def test_base_block_without_partial_blocks_wins(asc_platform):
     assert (f["base_m"], f["base_n"], f["base_k"]) == (192, 128, 64)
 
 
-def test_dividing_bases_are_not_taken_at_any_price(asc_platform):
+def test_dividing_bases_are_not_taken_at_any_price(asc_platform, monkeypatch):
     """1648 = 16 x 103: only 16 divides it; 16 x 16 bases would need ~40x the mmads of
-    256 x 128 ones, beyond the factor of 2 a partial-free base may cost."""
+    256 x 128 ones, beyond the factor of 2 a partial-free base may cost (the rules alone)."""
+    monkeypatch.setenv("AICORE_SIM_TILING_PROBE", "0")
     matmul_tiling = make(host.MatmulApiTiling, asc_platform, 1648, 1648, 64)
     f = check_contract(matmul_tiling, asc_platform, 1648, 1648, 64)
     assert (f["base_m"], f["base_n"], f["base_k"]) == (256, 128, 64)
@@ -862,3 +866,79 @@ def test_every_budget_holds_across_shapes_and_dtypes(asc_platform, m, n, k, a, b
             matmul_tiling.enable_multi_core_split_k(True)
         check_contract(matmul_tiling, asc_platform, m, n, k, a=a, b=b, c=c, c_pos=c_pos,
                        bias=bias, dim=dim, split_k=split_k)
+
+
+# ---- stage 4: the probe -----------------------------------------------------------------------
+
+def row17_block(platform, bias=False):
+    """7.1 row 17's block (128 x 1024 x 512, f16 in, f32 out) as one-block tiling."""
+    return make(host.MatmulApiTiling, platform, 128, 1024, 512, bias=bias)
+
+
+def block_cycles(f, mode=asc.MatmulConfigMode.CONFIG_MDL):
+    """A full launch of the probe's own kernel on tiling fields `f`: (cycles, max error)."""
+    from asc.lib.host.probe import _block_matmul
+    rng = np.random.default_rng(17)
+    m, n, k = f["m"], f["n"], f["k_a"]
+    a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
+    b = rng.uniform(-1, 1, (k, n)).astype(np.float16)
+    c = np.zeros((m, n), np.float32)
+    report = _block_matmul[1, rt.current_stream()](a, b, c, asc.adv.TCubeTiling(**f), asc.float16,
+                                                   asc.float16, asc.float32, False, False, mode)
+    want = a.astype(np.float32) @ b.astype(np.float32)
+    return report.cycles, float(np.abs(c - want).max())
+
+
+def test_the_probe_picks_the_block_the_model_runs_fastest(asc_platform, monkeypatch):
+    """Row 17's block: the rules give 128 x 256 bases whose B chunks hold half of K; stage 4
+    simulates the best candidates and takes 128 x 128 x 128 with K whole in L1 (what MDL's
+    residency and MTE2 preload need), which the model runs faster."""
+    probed = fields_of(row17_block(asc_platform))
+    monkeypatch.setenv("AICORE_SIM_TILING_PROBE", "0")
+    rules = fields_of(row17_block(asc_platform))
+    assert (rules["base_m"], rules["base_n"], rules["step_k_b"]) == (128, 256, 4)
+    assert (probed["base_m"], probed["base_n"], probed["base_k"]) == (128, 128, 128)
+    k_slices = 512 // probed["base_k"]
+    assert probed["step_k_a"] == probed["step_k_b"] == k_slices
+    probed_cycles, probed_err = block_cycles(probed)
+    rules_cycles, rules_err = block_cycles(rules)
+    assert probed_err < 0.05 and rules_err < 0.05
+    assert probed_cycles < rules_cycles
+
+
+def fields_of(matmul_tiling):
+    tiling = asc.adv.TCubeTiling()
+    assert matmul_tiling.get_tiling(tiling) == 0
+    return fields(tiling)
+
+
+def test_the_probe_stands_aside_where_its_kernel_cannot_stand_for_the_matmul(asc_platform,
+                                                                             monkeypatch):
+    """A bias, another SoC than the runtime's, a Matmul the simulator does not build yet (a
+    transposed int8 A) or AICORE_SIM_TILING_PROBE=0: the rules alone."""
+    def int8_trans_a():
+        t = make(host.MatmulApiTiling, asc_platform, 128, 640, 512, a=I8, b=I8, c=I32)
+        assert t.set_a_type(GM, ND, I8, True) == 0
+        return fields_of(t)
+
+    with_bias = fields_of(row17_block(asc_platform, bias=True))
+    other_soc = fields_of(row17_block(host.PlatformAscendCManager.get_instance("Ascend910B3")))
+    int8 = int8_trans_a()
+    monkeypatch.setenv("AICORE_SIM_TILING_PROBE", "0")
+    assert with_bias == fields_of(row17_block(asc_platform, bias=True))
+    assert int8 == int8_trans_a()
+    assert (other_soc["base_n"], other_soc["step_k_b"]) == (256, 4)
+
+
+def test_the_probe_leaves_no_trace_nor_report(asc_platform, monkeypatch, tmp_path):
+    """Its launches are the search's, not the user's: no AICORE_SIM_TRACE directory, and a
+    patched Launcher.run (pyasc's unit tests trace kernels that way) is not called."""
+    from asc.lib.host import probe
+    from asc.runtime.launcher import Launcher
+    monkeypatch.setenv("AICORE_SIM_TRACE", str(tmp_path))
+    calls = []
+    monkeypatch.setattr(Launcher, "run", lambda *args, **kwargs: calls.append(args))
+    simulated = len(probe._cache)
+    f = fields_of(make(host.MatmulApiTiling, asc_platform, 128, 768, 384))
+    assert len(probe._cache) > simulated  # the probe ran
+    assert f["base_m"] > 0 and calls == [] and list(tmp_path.iterdir()) == []

@@ -13,15 +13,19 @@ rules and why):
    such slots), ranked as the simulator's Matmul runs them: double-buffered slots for every
    operand copied more than once, then the fewest GM -> L1 copies (K whole in one chunk of each
    operand keeps the operand whose block index holds in L1), then the least L1.
+4. probe (when get_tiling is given a probe, docs/host_tiling.md): for a block of at most
+   PROBE_MMADS mmads, the best PROBE_BASES base blocks of stage 2 and the best one whose steps
+   hold K whole, each with its stage-3 steps, are simulated on one block; the fastest wins,
+   and within PROBE_TIE of it one holding K whole (MDL's residency and MTE2 preload need it).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from math import gcd
-from typing import List, Optional, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple
 
-__all__ = ["Problem", "Budget", "Result", "TilingError", "solve", "fits", "l1_steps", "c0",
-           "k_align", "k_min_align", "round_up", "ceil_div"]
+__all__ = ["Problem", "Budget", "Result", "TilingError", "Probe", "solve", "fits", "l1_steps",
+           "c0", "k_align", "k_min_align", "round_up", "ceil_div"]
 
 M_ALIGN = 16  # rows of a fractal: base_m and the L0 row padding
 ACC_BYTES = 4  # L0C accumulates f32 (f16/bf16/f32 inputs) or int32 (int8/int4 inputs)
@@ -29,6 +33,10 @@ DB_L0 = 2  # L0A and L0B are double buffered (db_l0a = db_l0b = 2); L0C is not (
 UB_SHARE = 4  # a search-chosen base block destined for UB takes at most 1/4 of the UB budget
 GRANULE = 256  # per-block sizes are also tried as multiples of 32, 64, ... up to this
 SPREAD = 2  # no partial base blocks is preferred while it costs at most 2x the fewest mmads
+PROBE_BASES = 3  # stage 4 simulates the best few base blocks of stage 2 ...
+PROBE_MMADS = 1024  # ... of a block of at most this many mmads (larger ones: rules alone)
+PROBE_SPREAD = 4  # ... and a K-whole candidate of at most 4x the first one's mmads
+PROBE_TIE = 0.02  # within 2% of the fastest, a candidate holding K whole in L1 is preferred
 
 
 class TilingError(Exception):
@@ -113,6 +121,22 @@ class Result:
     @property
     def used_core_num(self) -> int:
         return self.m_dim * self.n_dim * self.k_dim
+
+    @property
+    def mmads(self) -> int:
+        """Mmads of one block: base blocks x K slices."""
+        return (ceil_div(self.single_m, self.base_m) * ceil_div(self.single_n, self.base_n) *
+                ceil_div(self.single_k, self.base_k))
+
+    @property
+    def k_whole(self) -> bool:
+        """Both operands' L1 chunks hold the block's whole K (operand residency, preload)."""
+        k_iter = ceil_div(self.single_k, self.base_k)
+        return self.step_ka >= k_iter and self.step_kb >= k_iter
+
+
+# Simulated cycles of one block of a candidate tiling (stage 4), None when it cannot say.
+Probe = Callable[[Result], Optional[float]]
 
 
 # ---- budgets --------------------------------------------------------------------------------
@@ -259,8 +283,9 @@ def _best_k(p: Problem, budget: Budget, bm: int, bn: int, hi: int, step: int, fi
     return None
 
 
-def _base(p: Problem, budget: Budget, sm: int, sn: int, sk: int):
-    """(bm, bn, bk, depth_a1, depth_b1) for one block of sm x sn x sk, or a reason string."""
+def _bases(p: Problem, budget: Budget, sm: int, sn: int, sk: int):
+    """Every legal (bm, bn, bk, depth_a1, depth_b1) for one block of sm x sn x sk, best first,
+    or a reason string when there is none."""
     fbm, fbn, fbk = p.fixed_base
     bn_align = c0(p.b_bits)
     kmin = k_min_align(p.a_bits, p.b_bits)
@@ -312,8 +337,7 @@ def _base(p: Problem, budget: Budget, sm: int, sn: int, sk: int):
             count = mmads(option)
             return (count > SPREAD * fewest, partial, count, -bm * bn, bm + bn, -bm)
 
-        bm, bn, bk, (da, db) = min(legal, key=rank)
-        return bm, bn, bk, da, db
+        return [(bm, bn, bk, da, db) for bm, bn, bk, (da, db) in sorted(legal, key=rank)]
     return (f"no base block fits the buffers for a {sm} x {sn} x {sk} block "
             f"(L1 {budget.l1}, L0A {budget.l0a}, L0B {budget.l0b}, L0C {budget.l0c}, "
             f"UB {budget.ub}, BT {budget.bt} bytes)")
@@ -365,8 +389,49 @@ def l1_steps(p: Problem, budget: Budget, sm: int, sn: int, sk: int, bm: int, bn:
     return best[1] if best is not None else (1, 1, 1, 1)
 
 
-def solve(p: Problem, budget: Budget) -> Result:
-    """The tiling of `p` within `budget`; TilingError when there is none."""
+def _shortlist(p: Problem, budget: Budget, sm: int, sn: int, sk: int,
+               bases: List[Tuple[int, int, int, int, int]]) -> List[Result]:
+    """Stage 4's candidates, the rules' choice first: the best PROBE_BASES base blocks, then
+    the best whose steps hold K whole if none of those does (at most PROBE_SPREAD x the first's
+    mmads), each with its stage-3 steps."""
+    def result(base):
+        bm, bn, bk, _, _ = base
+        step_a, step_b, da, db = l1_steps(p, budget, sm, sn, sk, bm, bn, bk)
+        return Result(sm, sn, sk, ceil_div(p.m, sm), ceil_div(p.n, sn), ceil_div(p.k, sk),
+                      bm, bn, bk, da, db, step_a, step_b)
+
+    chosen = [result(base) for base in bases[:PROBE_BASES]]
+    if not any(c.k_whole for c in chosen):
+        for base in bases[PROBE_BASES:]:
+            bm, bn, bk, _, _ = base
+            mmads = ceil_div(sm, bm) * ceil_div(sn, bn) * ceil_div(sk, bk)
+            if mmads > PROBE_SPREAD * chosen[0].mmads:
+                continue
+            candidate = result(base)
+            if candidate.k_whole:
+                chosen.append(candidate)
+                break
+    return chosen
+
+
+def _fastest(candidates: List[Result], probe: Probe) -> Result:
+    """The candidate the probe simulates fastest; within PROBE_TIE of it, one holding K whole
+    first. The rules' choice (the first) when the probe cannot time every candidate."""
+    times = []
+    for candidate in candidates:
+        cycles = probe(candidate)
+        if cycles is None:
+            return candidates[0]
+        times.append(cycles)
+    best = min(times)
+    ranked = sorted(range(len(candidates)), key=lambda i: (
+        times[i] > best * (1 + PROBE_TIE), not candidates[i].k_whole, times[i], i))
+    return candidates[ranked[0]]
+
+
+def solve(p: Problem, budget: Budget, probe: Optional[Probe] = None) -> Result:
+    """The tiling of `p` within `budget`; TilingError when there is none. With `probe`, stage
+    4 picks among the best candidates of a small block by their simulated cycles."""
     for name, v in (("m", p.m), ("n", p.n), ("k", p.k)):
         if v <= 0:
             raise TilingError(f"shape {name}={v} is not set")
@@ -379,12 +444,13 @@ def solve(p: Problem, budget: Budget) -> Result:
                           f"dim={p.dim} allows for shape ({p.m}, {p.n}, {p.k})")
     reason = ""
     for sm, sn, sk in grids:
-        base = _base(p, budget, sm, sn, sk)
-        if isinstance(base, str):
-            reason = reason or base
+        bases = _bases(p, budget, sm, sn, sk)
+        if isinstance(bases, str):
+            reason = reason or bases
             continue
-        bm, bn, bk, _, _ = base
-        step_a, step_b, da, db = l1_steps(p, budget, sm, sn, sk, bm, bn, bk)
-        return Result(sm, sn, sk, ceil_div(p.m, sm), ceil_div(p.n, sn), ceil_div(p.k, sk),
-                      bm, bn, bk, da, db, step_a, step_b)
+        bm, bn, bk, _, _ = bases[0]
+        mmads = ceil_div(sm, bm) * ceil_div(sn, bn) * ceil_div(sk, bk)
+        candidates = _shortlist(p, budget, sm, sn, sk, bases[:1] if probe is None or
+                                mmads > PROBE_MMADS else bases)
+        return candidates[0] if len(candidates) == 1 else _fastest(candidates, probe)
     raise TilingError(reason)

@@ -373,6 +373,16 @@ class MatmulApiTilingBase:
         return Budget(l1=l1, l0a=p.get_core_mem_size(CoreMemType.L0_A),
                       l0b=p.get_core_mem_size(CoreMemType.L0_B), l0c=l0c, ub=ub, bt=bt)
 
+    def _probe(self):
+        """Stage 4's probe (asc.lib.host.probe: one block simulated per candidate), or None:
+        batch mode, or a Matmul the probe kernel cannot stand for."""
+        if self._batch_set or isinstance(self, BatchMatmulTiling):
+            return None
+        from asc.lib.host.probe import block_probe
+        return block_probe(self._platform, self._a, self._b, self._c, self._is_bias,
+                           self._config.mm_config_type,
+                           self._traverse == MatrixTraverse.FIRSTN)
+
     def _fields(self, r) -> dict:
         """Every TCubeTiling field of result `r`."""
         shape = self._shape or self._org[:3]
@@ -411,7 +421,7 @@ class MatmulApiTilingBase:
                       sizeof(), ctypes.sizeof(_TCubeTilingC))
             return -1
         try:
-            result = solve(self._problem(), self._budget())
+            result = solve(self._problem(), self._budget(), self._probe())
         except TilingError as err:
             _log.info("MatmulApi Tiling: %s failed: %s", type(self).__name__, err)
             return -1
