@@ -135,6 +135,21 @@ def matmul_static_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.Glob
 def matmul_mix_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
                       tiling: asc.adv.TCubeTiling, workspace: asc.GlobalAddress):
     """Each vector core asks its cube core for its single-core block of C with iterate_all."""
+    mix_block(a, b, c, tiling, workspace, 0)
+
+
+@asc.jit
+def matmul_share_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+                        tiling: asc.adv.TCubeTiling, workspace: asc.GlobalAddress,
+                        share: asc.ConstExpr[int]):
+    """Ascend C's IBShare cases: as matmul_mix_kernel, `share` 1 (A), 2 (B) or 3 (both) with
+    the IBShare template and that operand's MatmulType ib_share (aicore-sim's extension)."""
+    mix_block(a, b, c, tiling, workspace, share)
+
+
+@asc.jit
+def mix_block(a, b, c, tiling, workspace, share: asc.ConstExpr[int]):
+    """The vector cores' iterate_all of their blocks; `share` 0: pyasc's default config."""
     asc.set_sys_workspace(workspace)
     offset_a, offset_b, offset_c, offset_bias, tail_m, tail_n = block_offsets(tiling, False,
                                                                               False)
@@ -145,10 +160,14 @@ def matmul_mix_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalA
     b_global.set_global_buffer(b + offset_b)
     c_global.set_global_buffer(c + offset_c)
     pipe = asc.TPipe()
+    cfg = asc.adv.get_ib_share_norm_config() if share else asc.adv.MatmulConfig()
     matmul = asc.adv.Matmul(
-        a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_global.dtype, False),
-        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_global.dtype, False),
-        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_global.dtype))
+        a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_global.dtype, False,
+                             asc.LayoutMode.NONE, share & 1 != 0),
+        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_global.dtype, False,
+                             asc.LayoutMode.NONE, share & 2 != 0),
+        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_global.dtype),
+        matmul_config=cfg)
     asc.adv.register_matmul(pipe, matmul, tiling)
     if asc.get_block_idx() < tiling.used_core_num:
         matmul.set_tensor_a(a_global, False)

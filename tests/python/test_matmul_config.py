@@ -78,6 +78,17 @@ def test_special_mdl_basic_and_ib_share_configs():
     assert ib.do_ib_share_norm and ib.enable_double_cache and not ib.do_norm
 
 
+def test_matmul_type_ib_share_is_a_sixth_field_off_by_default():
+    """aicore-sim's extension (Ascend C's MatmulType IBShare); pyasc's five stay as they are."""
+    plain = adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16)
+    assert plain.ib_share is False
+    shared = adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16, False,
+                            asc.LayoutMode.NONE, True)
+    assert shared.ib_share is True and shared != plain
+    with pytest.raises(TypeError, match="ib_share must be a compile-time bool"):
+        adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16, ib_share="yes")
+
+
 def test_get_mm_config_honours_its_arguments():
     cfg = adv.get_mm_config(adv.MatmulShapeParams(256, 128, 512, 128, 64, 128),
                             adv.MatmulFuncParams(enable_kdim_reorder_load=True),

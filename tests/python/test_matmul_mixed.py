@@ -12,7 +12,7 @@ import asc.runtime.config as config
 from asc.codegen.errors import CodegenError
 
 from matmul_kernels import (matmul_batch_cube_kernel, matmul_batch_kernel, matmul_quant_kernel,
-                            matmul_leakyrelu_kernel, matmul_mix_kernel)
+                            matmul_leakyrelu_kernel, matmul_mix_kernel, matmul_share_kernel)
 
 WORKSPACE = 16 * 1024 * 1024
 
@@ -292,3 +292,54 @@ def test_the_server_honours_the_tilings_l1_steps(device):
         a, b, c, tiling, np.zeros(WORKSPACE, np.uint8))
     np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32), atol=1e-3)
     assert report.status == "OK" and report.check.races == 0
+
+
+def _shared_run(a, b, tiling, share):
+    """One group's launch: (MTE2 copies on the cube core, its MTE2 busy cycles, cycles)."""
+    m, n = a.shape[0], b.shape[1]
+    c = np.zeros((m, n), np.float32)
+    report = matmul_share_kernel[1, rt.current_stream()](
+        a, b, c, tiling, np.zeros(WORKSPACE, np.uint8), share, record_timeline=True)
+    np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32), atol=1e-3)
+    assert report.status == "OK" and report.check.races == 0
+    assert not [d for d in report.diagnostics if d.severity in ("error", "warning")]
+    cube = [core for core in report.cores if core.core_type == "aic"][0]
+    copies = [r for r in report.timeline if r.pipe == "MTE2" and "nd2nz" in r.op
+              and r.core == cube.core]
+    return len(copies), cube.pipes["MTE2"].busy_cycles, report.cycles
+
+
+def _whole_k(tiling, k, base_k):
+    tiling.step_k_a = tiling.step_k_b = k // base_k  # K whole in one chunk of each operand
+    tiling.depth_a1 = tiling.depth_b1 = k // base_k
+    return tiling
+
+
+def test_ib_share_keeps_the_shared_b_in_l1_for_both_vector_cores(device):
+    """IBShare (Ascend C's IBShare-B case, 64 x 256 x 384 half, one group): each vector core
+    asks for its 32 rows of C with the same B, whole in L1 (K whole, all of N). Shared, the cube
+    core copies B once for both requests, MTE2 is busy less and the launch ends sooner; the
+    results are the same."""
+    m, n, k = 64, 256, 384
+    a, b, _ = _operands(m, n, k, np.float16, 64)
+    tiling = _whole_k(_tiling(m, n, k, np.float16, 2, host.TPosition.GM, False, (32, 256, 64)),
+                      k, 64)
+    assert (tiling.used_core_num, tiling.single_core_m, tiling.single_core_n) == (2, 32, 256)
+    norm, shared = _shared_run(a, b, tiling, 0), _shared_run(a, b, tiling, 2)
+    # Norm: per request A once and B in two chunks (its 192 KiB exceed a 120 KiB server
+    # slot): 2 x (1 + 2). IBShare: B in its 240 KiB slot once for both requests: 2 + 1.
+    assert norm[0] == 6 and shared[0] == 3
+    assert shared[1] < norm[1] and shared[2] < norm[2]
+
+
+def test_ib_share_of_a_and_of_operands_that_differ(device):
+    """The two vector cores split N (32 x 512 x 192): they share A, not B. IBShare on A copies
+    A once for both; on B, whose record names the other client's columns, every B is copied
+    (what differs is never reused); on both, as on A. Every result is exact."""
+    m, n, k = 32, 512, 192
+    a, b, _ = _operands(m, n, k, np.float16, 65)
+    tiling = _whole_k(_tiling(m, n, k, np.float16, 2, host.TPosition.GM, False, (32, 256, 64)),
+                      k, 64)
+    assert (tiling.used_core_num, tiling.single_core_m, tiling.single_core_n) == (2, 32, 256)
+    copies = {share: _shared_run(a, b, tiling, share)[0] for share in (0, 1, 2, 3)}
+    assert copies == {0: 2 * 2, 1: 1 + 2, 2: 2 * 2, 3: 1 + 2}

@@ -157,15 +157,34 @@ class Server:
         self.group = get_block_idx()
         size = self.plan.a_dtype.sizeof()
         # Half of L0A / L0B per slot: the tiling's A2/B2 tiles fit it when double-buffered. L1
-        # slots of 120 KiB (two for A, two for B) take stepKa / stepKb slices as they fit.
+        # slots of 120 KiB (two for A, two for B) take stepKa / stepKb slices as they fit; an
+        # operand the vector cores share (IBShare) has one slot of 240 KiB instead, which holds
+        # it whole (its K and its columns or rows) for both clients' requests.
         slot_elems = 32 * 1024 // size
         l1_elems = 120 * 1024 // size
+        share_a, share_b = self.plan.share_a, self.plan.share_b
         self.buffers = _Buffers(pipe, self.plan, slot_elems, slot_elems, 128 * 1024,
-                                1024, 4096, l1_elems, l1_elems)
+                                1024, 4096, l1_elems * (2 if share_a else 1),
+                                l1_elems * (2 if share_b else 1), 1 if share_a else 2,
+                                1 if share_b else 2)
+        if share_a or share_b:
+            from asc.language.core.ir_value import to_value
+            # The record lives in the group's first reply ring (unused by these requests).
+            record = _u64(workspace) + to_value(
+                (self.group * 2 * 2 * MAX_MSG_COUNT + MAX_MSG_COUNT) * MSG_BYTES, KT.uint64)
+            self.buffers.shares_a, self.buffers.shares_b = share_a, share_b
+            self.buffers.share_record = _gm(record, KT.uint64)
+
+    def forget_shared(self):
+        """IBShare: a request that may reuse the shared slot another way clears the record."""
+        if self.buffers.share_record is not None:
+            from asc.language.adv.matmul_ops import share_forget
+            share_forget(self.buffers.share_record)
 
     def run(self):
         from asc.codegen.function_visitor import inline_library
         from asc.language.adv import kfc_server
+        self.forget_shared()  # nothing is in L1 yet
         inline_library(kfc_server.server_loop, self, self.workspace)
 
     # ---- polling ------------------------------------------------------------------------------

@@ -110,6 +110,7 @@ def iterate_all(srv, slot, q):
 @jit
 def iterate_batch(srv, slot, q):
     """ITERATE_BATCH_ALL: the request's NORMAL batch into C in GM, then the notification."""
+    srv.forget_shared()
     req = Request(srv, slot)
     atomic_on(req.atomic, srv.plan.c_dtype)
     ev = Events(srv.plan.has_bias, True, srv.plan.dequant, srv.plan.unit_flag)
@@ -125,6 +126,7 @@ def iterate_batch(srv, slot, q):
 @jit
 def iterate_n_batch(srv, slot, q):
     """ITERATE_N_BATCH_ALL: `count` batch groups into the workspace C points at."""
+    srv.forget_shared()
     req = Request(srv, slot)
     ev = Events(srv.plan.has_bias, True, srv.plan.dequant, srv.plan.unit_flag)
     n_batch_blocks(req, srv.buffers, ev, req.c_gm(), req._get("c_pitch"), srv.plan.quant,
@@ -138,6 +140,7 @@ def iterate_n_batch(srv, slot, q):
 @jit
 def iterate_block(srv, slot):
     """ITERATE: the request's block `count` into L0C; its GET_TENSOR_C follows."""
+    srv.forget_shared()
     req = Request(srv, slot)
     m_iter, n_iter = blocks_of(req)
     m0, n0, m, n = block_at(req, req._get("count"), m_iter, n_iter)

@@ -91,6 +91,7 @@ class _Plan:
         self.preload = 0  # MatmulConfig do_mte2_preload under MDL: 1 A, 2 B one block ahead
         # NBuffer33MatmulPolicy under MDL: A's blocks (up to 3 x 3 base blocks) stay in L1.
         self.nbuffer33 = False
+        self.share_a = self.share_b = False  # IBShare: set by Matmul from its config
         # set_tensor_a/b(number) fills L1 with the value: half and float operands.
         self.constants = a.dtype in (KT.float16, KT.float32)
         if a.dtype == KT.int8 and a.is_trans:
@@ -120,6 +121,9 @@ class _Buffers:
         self.a1_elems = a_elems if a1_elems is None else a1_elems
         self.b1_elems = b_elems if b1_elems is None else b1_elems
         self.a1_slots, self.b1_slots = a1_slots, b1_slots
+        # IBShare (a server's): the shared operand's one slot and the GM record of its chunk.
+        self.shares_a = self.shares_b = False
+        self.share_record = None
         size = plan.a_dtype.sizeof()
 
         def buffer(position, nbytes, dtype):
@@ -282,6 +286,11 @@ class Matmul(TracedState):
         self._plan.unit_flag = bool(config.en_unit_flag) and not self._plan.wide_n
         # MTE2 preload (doMTE2Preload: 1 along M, A; 2 along N, B), MDL only.
         self._plan.preload = int(config.do_mte2_preload) if config.do_multi_data_load else 0
+        # IBShare (the IBShare template and MatmulType ib_share): the operand the two vector
+        # cores share stays in the server's L1 from one client's request to the other's.
+        share = bool(config.do_ib_share_norm)
+        self._plan.share_a = share and self.a_type.ib_share
+        self._plan.share_b = share and self.b_type.ib_share
         self._buffers = None
         self._events = None
         self._pipe = None

@@ -21,15 +21,18 @@ __all__ = ["MatmulType", "MatmulConfig", "get_normal_config", "get_mdl_config",
 @dataclasses.dataclass(frozen=True)
 class MatmulType:
     """One operand of a Matmul: `MatmulType(position, format, dtype, is_trans=False,
-    layout=LayoutMode.NONE)`."""
+    layout=LayoutMode.NONE, ib_share=False)`. `ib_share` is aicore-sim's extension (pyasc's
+    MatmulType stops at layout): Ascend C's MatmulType IBShare parameter, the operand the two
+    vector cores of a group share in L1 under the IBShare template (docs/matmul.md)."""
     position: TPosition
     format: CubeFormat
     dtype: DataType
     is_trans: bool = False
     layout: LayoutMode = LayoutMode.NONE
+    ib_share: bool = False
 
     def __post_init__(self):
-        for name in ("position", "format", "dtype", "is_trans", "layout"):
+        for name in ("position", "format", "dtype", "is_trans", "layout", "ib_share"):
             object.__setattr__(self, name, ConstExpr.unwrap(getattr(self, name)))
         if not isinstance(self.dtype, DataType):
             raise TypeError(f"MatmulType(): dtype must be an asc data type, got {self.dtype!r}")
@@ -40,6 +43,10 @@ class MatmulType:
         object.__setattr__(self, "format", CubeFormat(self.format))
         object.__setattr__(self, "layout", LayoutMode(self.layout))
         object.__setattr__(self, "is_trans", bool(self.is_trans))
+        if not isinstance(self.ib_share, (bool, numbers.Integral)):
+            raise TypeError("MatmulType(): ib_share must be a compile-time bool, got "
+                            f"{type(self.ib_share).__name__}")
+        object.__setattr__(self, "ib_share", bool(self.ib_share))
 
 
 # MatmulConfig's fields and defaults, in Ascend C's order (asc-api.md 6.1).

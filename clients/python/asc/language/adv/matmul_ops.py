@@ -14,7 +14,7 @@ from asc.language.basic.sync import pipe_barrier, set_flag, wait_flag
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import KnownTypes as KT
 from asc.language.core.enums import HardEvent, PipeID, QuantModes
-from asc.language.core.ir_value import to_value
+from asc.language.core.ir_value import select, to_value
 from asc.language.core.tensor import tensor_ref
 from asc.language.core.types import (DataCopyParams, FixpipeConfig, FixpipeParamsV220,
                                      InitConstValueParams,
@@ -82,9 +82,53 @@ class Residency:
     that copy itself (not when MTE2 preload issued it a block ahead) and frees the slot (the
     next block's index differs, or this is the last)."""
 
-    def __init__(self, a_slot, a_issue, a_fresh, a_free, b_slot, b_issue, b_fresh, b_free):
+    def __init__(self, a_slot, a_issue, a_fresh, a_free, b_slot, b_issue, b_fresh, b_free,
+                 a_take=False, b_take=False):
         self.a_slot, self.a_issue, self.a_fresh, self.a_free = a_slot, a_issue, a_fresh, a_free
         self.b_slot, self.b_issue, self.b_fresh, self.b_free = b_slot, b_issue, b_fresh, b_free
+        # IBShare: the block uses the chunk an earlier request left in the slot; it takes the
+        # slot (its MTE1_MTE2, set free at the request's start) without a copy.
+        self.a_take, self.b_take = a_take, b_take
+
+
+# IBShare's record of the shared chunk in the server's L1 (docs/matmul.md): per operand five
+# uint64 words in GM (A from word 0, B from word 8): valid, GM address, first row or column
+# << 32 | its count, single_k << 32 | the row pitch, the K pitch.
+SHARE_A, SHARE_B = 0, 8
+
+
+def share_words(state, which, first, count):
+    """The record of operand `which`'s whole-K chunk at `first` (`count` rows or columns)."""
+    def u(v):
+        return to_value(v, KT.uint64)
+    if which == "a":
+        addr, pitch, k_pitch, scalar = "a_addr", "org_m", "org_ka", "a_scalar"
+    else:
+        addr, pitch, k_pitch, scalar = "b_addr", "org_n", "org_kb", "b_scalar"
+    from asc.language.core.ir_value import select
+    valid = select(state._get(scalar), u(0), u(1))  # a constant operand is never shared
+    return (valid, u(state._get(addr)), (u(first) << 32) | u(count),
+            (u(state._get("single_k")) << 32) | u(state._get(pitch)), u(state._get(k_pitch)))
+
+
+def share_held(record, offset, words):
+    """Whether the record at `offset` names the chunk `words` describe (both valid)."""
+    held = None
+    for i, word in enumerate(words):
+        same = record.get_value(offset + i) == word
+        held = same if held is None else held & same
+    return held & (words[0] == 1)
+
+
+def share_store(record, offset, words):
+    for i, word in enumerate(words):
+        record.set_value(offset + i, word)
+
+
+def share_forget(record):
+    """Neither operand's chunk is known to be in L1 (another kind of request reused it)."""
+    record.set_value(SHARE_A, 0)
+    record.set_value(SHARE_B, 0)
 
 
 @jit
@@ -297,6 +341,8 @@ def compute_block(mm, bufs, ev, m0, n0, m, n, count, keep=None):
         chunk_b = step_b * base_k if left_b > step_b * base_k else left_b
         if ra == 0:
             if use_keep:
+                if keep.a_take:
+                    wait_flag(HardEvent.MTE1_MTE2, id_a)
                 if keep.a_fresh:
                     if keep.a_issue:
                         issue_a(mm, bufs, a1, id_a, m0, k0, m, chunk_a)
@@ -306,6 +352,8 @@ def compute_block(mm, bufs, ev, m0, n0, m, n, count, keep=None):
                 wait_flag(HardEvent.MTE2_MTE1, id_a)
         if rb == 0:
             if use_keep:
+                if keep.b_take:
+                    wait_flag(HardEvent.MTE1_MTE2, id_b)
                 if keep.b_fresh:
                     if keep.b_issue:
                         issue_b(mm, bufs, b1, id_b, n0, k0, n, chunk_b)
@@ -472,6 +520,18 @@ def all_blocks(state, bufs, ev, c_gm, pitch, quant: ConstExpr):
         held_n0 = -1
         loads_a = 0
         loads_b = 0
+        # IBShare: a shared operand's first chunk may be in its L1 slot from the other
+        # client's request; then it is held from the first block on.
+        take_a = False
+        take_b = False
+        if bufs.shares_a:
+            take_a = share_held(bufs.share_record, SHARE_A,
+                                share_words(state, "a", first_m0, first_m))
+            held_m0 = select(take_a, first_m0, -1)
+        if bufs.shares_b:
+            take_b = share_held(bufs.share_record, SHARE_B,
+                                share_words(state, "b", first_n0, first_n))
+            held_n0 = select(take_b, first_n0, -1)
         for count in range(blocks):
             m0, n0, m, n = block_at(state, count, m_iter, n_iter)
             next_m0, next_n0, next_m, next_n = block_at(state, count + 1, m_iter, n_iter)
@@ -508,16 +568,25 @@ def all_blocks(state, bufs, ev, c_gm, pitch, quant: ConstExpr):
                     free_a = count + m_iter >= blocks
             keep = Residency(slot_a, issue_a_now, fresh_a, free_a,
                              (loads_b - 1) % bufs.b1_slots, issue_b_now, fresh_b,
-                             last or next_n0 != n0)
+                             last or next_n0 != n0, take_a and count == 0,
+                             take_b and count == 0)
             compute_block(state, bufs, ev, m0, n0, m, n, count, keep)
             write_out(state, bufs, ev, c_gm[m0 * pitch + n0:], m, n, pitch, n0, quant)
             held_m0 = m0
             held_n0 = n0
+        # The shared operand's single slot now holds the last block's chunk.
+        last_m0, last_n0, last_m, last_n = block_at(state, blocks - 1, m_iter, n_iter)
+        if bufs.shares_a:
+            share_store(bufs.share_record, SHARE_A, share_words(state, "a", last_m0, last_m))
+        if bufs.shares_b:
+            share_store(bufs.share_record, SHARE_B, share_words(state, "b", last_n0, last_n))
     else:
         for count in range(blocks):
             m0, n0, m, n = block_at(state, count, m_iter, n_iter)
             compute_block(state, bufs, ev, m0, n0, m, n, count)
             write_out(state, bufs, ev, c_gm[m0 * pitch + n0:], m, n, pitch, n0, quant)
+        if bufs.shares_a or bufs.shares_b:
+            share_forget(bufs.share_record)
 
 
 @jit
