@@ -40,10 +40,12 @@ from matmul_basic_api import basic_matmul  # noqa: E402
 from matmul_tuning import constant_matmul, tiling_of, tuned_matmul  # noqa: E402
 
 
-def searched_tiling(m, n, k, cores, trans_b=False, c_half=False):
-    """asc.lib.host's own choice for the point's shape, layouts and core count."""
+def searched_tiling(m, n, k, cores, trans_b=False, c_half=False, norm=False):
+    """asc.lib.host's own choice for the point's shape, layouts, core count and template (as
+    CANN's SetMatmulConfigParams says it: 0 Norm, 1 MDL)."""
     import asc.lib.host as host
     api = host.MultiCoreMatmulTiling(host.get_ascendc_platform())
+    api.set_matmul_config_params(0 if norm else 1)
     api.set_a_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT16, False)
     api.set_b_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT16, trans_b)
     api.set_c_type(host.TPosition.GM, host.CubeFormat.ND,
@@ -148,7 +150,7 @@ def searched_large_us(cores, mode, unit, a, b, c):
     core count, template and unit flag)."""
     key = (cores, mode, unit)
     if key not in _SEARCHED:
-        found = searched_tiling(SIDE, SIDE, SIDE, cores, True, True)
+        found = searched_tiling(SIDE, SIDE, SIDE, cores, True, True, mode == NORM)
         report = tuned_matmul[found.used_core_num, rt.current_stream()](
             a, b, c, found, mode, unit, True, True, 1, 0, timing_only=True, check="off")
         _SEARCHED[key] = report.cycles / report.clock_mhz
@@ -260,7 +262,7 @@ def main():
         search_text = ""
         if not constant:
             # The same Matmul with asc.lib.host's tiling for the shape (its steps and depths).
-            found = searched_tiling(m, n, k, cores)
+            found = searched_tiling(m, n, k, cores, norm=mode == NORM)
             searched = tuned_matmul[found.used_core_num, rt.current_stream()](
                 a, b, c, found, mode, unit, False, False, 1, preload, check="off")
             ratio = busy_us(searched, clock, how)[0] / sim_us

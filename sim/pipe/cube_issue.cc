@@ -55,8 +55,8 @@ CubeArgs& TakeArgs(const IssueEnv& env, IssuedInstr* out) {
 // A move whose result lands as an image of dst's span (only the bytes it writes): src (a hull
 // when `src_hull`) and dst resolved and checked, its transfers and addresses set.
 bool ResolveImageMove(const MemOpInfo& m, uint64_t src_span, uint64_t dst_span, bool src_hull,
-                      const Evaluator& ev, const IssueEnv& env, const Site& site,
-                      IssuedInstr* out) {
+                      const Evaluator& ev, const IssueEnv& env, const Site& site, IssuedInstr* out,
+                      uint64_t dst_chunk = 0, uint64_t dst_pitch = 0) {
   const Route* route = env.routes.Find(m.src0.space, m.dst.space);
   SIM_CHECK(route != nullptr, "a cube move without a route reached the issue stage");
   uint64_t dst_addr = 0, src_addr = 0;
@@ -68,7 +68,8 @@ bool ResolveImageMove(const MemOpInfo& m, uint64_t src_span, uint64_t dst_span, 
     return false;
   }
   if (src_hull) MarkHull(out);
-  if (!ResolveSide(m.dst, dst_addr, dst_span, {"dst", true}, env, site, &dst_host, out)) {
+  if (!ResolveSide(m.dst, dst_addr, dst_span, {"dst", true}, env, site, &dst_host, out, dst_chunk,
+                   dst_pitch)) {
     return false;
   }
   out->transfer = route->kind;
@@ -158,9 +159,14 @@ bool BuildNd2Nz(const Instr& instr, const std::vector<ScalarValue>& /*values*/, 
                    " is below d_value = " + std::to_string(a.d_value) +
                    ": the rows of the source would overlap (src_d_value is the row pitch)");
   }
-  // Only the rows it writes land (cube_moves.cc).
+  // Only the rows it writes land (cube_moves.cc). One matrix of consecutive rows writes each
+  // C0 column's rows as one chunk, every dst_nz_c0_stride blocks: its range says so, so that
+  // slices of one tile copied side by side (a Norm Matmul's) are not taken for overlapping.
+  bool columns = a.nd_num == 1 && a.dst_nz_n_stride == 1;
   if (!ResolveImageMove(*m, Bytes(cube::Nd2NzSrcElements(a), a.esize), cube::Nd2NzDstBytes(a),
-                        false, ev, env, site, out)) {
+                        false, ev, env, site, out,
+                        columns ? uint64_t{a.n_value} * cube::kRowBytes : 0,
+                        columns ? uint64_t{a.dst_nz_c0_stride} * cube::kRowBytes : 0)) {
     return false;
   }
   out->bursts = uint64_t{a.nd_num} * a.n_value;

@@ -10,12 +10,13 @@ from matmul_leakyrelu import block_offsets, matmul_leakyrelu_kernel  # noqa: F40
 
 @asc.jit
 def make_matmul(a_dtype, b_dtype, c_dtype, is_trans_a: asc.ConstExpr[bool],
-                is_trans_b: asc.ConstExpr[bool]):
+                is_trans_b: asc.ConstExpr[bool], config=None):
     return asc.adv.Matmul(
         a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_dtype, is_trans_a),
         b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_dtype, is_trans_b),
         c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_dtype),
-        bias=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float32))
+        bias=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float32),
+        matmul_config=config)
 
 
 @asc.jit(matmul_cube_only=True)
@@ -25,6 +26,22 @@ def matmul_cube_only_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.G
                             is_trans_b: asc.ConstExpr[bool], en_atomic: asc.ConstExpr[int]):
     """C = A x B (+ bias where tiling.is_bias) with iterate_all, one single-core block per cube
     core, tails through set_tail (pyasc's tutorial 04, with the layout as parameters)."""
+    cube_only_block(a, b, c, bias, tiling, workspace, is_trans_a, is_trans_b, en_atomic, False)
+
+
+@asc.jit(matmul_cube_only=True)
+def matmul_mdl_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+                      bias: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
+                      workspace: asc.GlobalAddress, is_trans_a: asc.ConstExpr[bool],
+                      is_trans_b: asc.ConstExpr[bool], en_atomic: asc.ConstExpr[int]):
+    """matmul_cube_only_kernel with the MDL template (multi-slice L1 copies)."""
+    cube_only_block(a, b, c, bias, tiling, workspace, is_trans_a, is_trans_b, en_atomic, True)
+
+
+@asc.jit
+def cube_only_block(a, b, c, bias, tiling, workspace, is_trans_a: asc.ConstExpr[bool],
+                    is_trans_b: asc.ConstExpr[bool], en_atomic: asc.ConstExpr[int],
+                    mdl: asc.ConstExpr[bool]):
     if asc.ascend_is_aic():
         asc.set_sys_workspace(workspace)
         offset_a, offset_b, offset_c, offset_bias, tail_m, tail_n = block_offsets(
@@ -38,8 +55,9 @@ def matmul_cube_only_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.G
         c_global.set_global_buffer(c + offset_c)
         bias_global.set_global_buffer(bias + offset_bias)
         pipe = asc.TPipe()
+        cfg = asc.adv.get_mdl_config() if mdl else asc.adv.MatmulConfig()
         matmul = make_matmul(a_global.dtype, b_global.dtype, c_global.dtype, is_trans_a,
-                             is_trans_b)
+                             is_trans_b, cfg)
         asc.adv.register_matmul(pipe, matmul, tiling)
         if asc.get_block_idx() < tiling.used_core_num:
             matmul.set_tensor_a(a_global, is_trans_a)

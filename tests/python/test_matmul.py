@@ -9,7 +9,8 @@ import asc.lib.runtime as rt
 from asc.codegen.errors import CodegenError
 from asc.runtime.errors import KernelFaultError
 
-from matmul_kernels import matmul_cube_only_kernel, matmul_iterate_kernel, matmul_static_kernel
+from matmul_kernels import (matmul_cube_only_kernel, matmul_iterate_kernel, matmul_mdl_kernel,
+                            matmul_static_kernel)
 
 WORKSPACE = 16 * 1024 * 1024
 
@@ -305,7 +306,7 @@ def _stepped(m, n, k, dtype, trans_a, trans_b, step_ka, step_kb):
     tiling.step_k_a, tiling.step_k_b = step_ka, step_kb
     tiling.depth_a1, tiling.depth_b1 = 2 * step_ka, 2 * step_kb  # double-buffered
     c = np.zeros((m, n), np.float32)
-    report = matmul_cube_only_kernel[1, rt.current_stream()](
+    report = matmul_mdl_kernel[1, rt.current_stream()](
         np.ascontiguousarray(a.T) if trans_a else a, np.ascontiguousarray(b.T) if trans_b else b,
         c, bias_row, tiling, np.zeros(WORKSPACE, np.uint8), trans_a, trans_b, 0,
         record_timeline=True)
@@ -350,22 +351,29 @@ def test_a_depth_of_one_step_keeps_one_l1_slot(device):
 
 def test_l1_steps_cut_mte2_time_on_the_mdl_row_shape(device):
     """hardware-910b.md 7.1 row 13's core (single core 128 x 1280 x 1024, base 128 x 256 x 64):
-    stepKa = stepKb = 4 brings four K slices per copy, so MTE2, the bound pipe, is busy less and
-    the Matmul ends sooner (the chip: Norm 83.68 -> MDL 53.4 us; the model's gain is smaller,
-    its MTE2 cost per copy row being a cycle: docs/matmul.md)."""
+    Norm copies one base block at a time whatever the steps; MDL with stepKa = stepKb = 4
+    brings four K slices per copy, so MTE2, the bound pipe, is busy less and the Matmul ends
+    sooner (the chip: Norm 83.68 -> MDL 53.4 us; the model's gain is smaller: docs/matmul.md)."""
     m, n, k = 128, 1280, 1024
     a, b, bias_row = _operands(m, n, k, np.float16, 5)
-    runs = []
-    for step in (1, 4):
+    runs = {}
+    for kernel, step in ((matmul_cube_only_kernel, 1), (matmul_cube_only_kernel, 4),
+                         (matmul_mdl_kernel, 4)):
         tiling = _tiling(m, n, k, single=(m, n), base=(128, 256, 64), bias=False)
         tiling.step_k_a = tiling.step_k_b = step
         tiling.depth_a1 = tiling.depth_b1 = 2 * step  # the source's depth 8 for step 4
         c = np.zeros((m, n), np.float32)
-        report = matmul_cube_only_kernel[1, rt.current_stream()](
-            a, b, c, bias_row, tiling, np.zeros(WORKSPACE, np.uint8), False, False, 0)
+        report = kernel[1, rt.current_stream()](
+            a, b, c, bias_row, tiling, np.zeros(WORKSPACE, np.uint8), False, False, 0,
+            record_timeline=True)
         np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32), atol=1e-3)
-        runs.append(report)
-    norm, mdl = runs
+        copies = sum(1 for r in report.timeline if r.pipe == "MTE2" and "nd2nz" in r.op)
+        runs[kernel is matmul_mdl_kernel, step] = (copies, report)
+    (norm_copies, norm), (norm4_copies, _), (mdl_copies, mdl) = (
+        runs[False, 1], runs[False, 4], runs[True, 4])
+    blocks, slices = 5, 16
+    assert norm_copies == norm4_copies == blocks * slices * 2  # a slice of A and of B per copy
+    assert mdl_copies == blocks * (slices // 4) * 2
     assert norm.cores[0].bound_pipe == mdl.cores[0].bound_pipe == "MTE2"
     assert mdl.cores[0].pipes["MTE2"].busy_cycles < norm.cores[0].pipes["MTE2"].busy_cycles
     assert mdl.cycles < norm.cycles
@@ -439,7 +447,7 @@ def test_an_operand_whose_block_index_holds_stays_in_l1(device, order):
         tiling.step_k_a = tiling.step_k_b = step
         tiling.depth_a1 = tiling.depth_b1 = 2 * step
         c = np.zeros((m, n), np.float32)
-        report = matmul_cube_only_kernel[1, rt.current_stream()](
+        report = matmul_mdl_kernel[1, rt.current_stream()](
             a, b, c, bias_row, tiling, np.zeros(WORKSPACE, np.uint8), False, False, 0,
             record_timeline=True)
         np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32), atol=1e-3)

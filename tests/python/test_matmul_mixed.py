@@ -326,9 +326,10 @@ def test_ib_share_keeps_the_shared_b_in_l1_for_both_vector_cores(device):
                       k, 64)
     assert (tiling.used_core_num, tiling.single_core_m, tiling.single_core_n) == (2, 32, 256)
     norm, shared = _shared_run(a, b, tiling, 0), _shared_run(a, b, tiling, 2)
-    # Norm: per request A once and B in two chunks (its 192 KiB exceed a 120 KiB server
-    # slot): 2 x (1 + 2). IBShare: B in its 240 KiB slot once for both requests: 2 + 1.
-    assert norm[0] == 6 and shared[0] == 3
+    # Both templates copy one base_k slice at a time (6 of A, 6 of B per request). Norm: B in
+    # two chunks of 3 slices (its 192 KiB exceed a 120 KiB server slot), every request.
+    # IBShare: B in its 240 KiB slot once for both requests.
+    assert norm[0] == 2 * (6 + 6) and shared[0] == 2 * 6 + 6
     assert shared[1] < norm[1] and shared[2] < norm[2]
 
 
@@ -342,4 +343,6 @@ def test_ib_share_of_a_and_of_operands_that_differ(device):
                       k, 64)
     assert (tiling.used_core_num, tiling.single_core_m, tiling.single_core_n) == (2, 32, 256)
     copies = {share: _shared_run(a, b, tiling, share)[0] for share in (0, 1, 2, 3)}
-    assert copies == {0: 2 * 2, 1: 1 + 2, 2: 2 * 2, 3: 1 + 2}
+    slices = k // 64  # one copy each
+    assert copies == {0: 2 * 2 * slices, 1: (1 + 2) * slices, 2: 2 * 2 * slices,
+                      3: (1 + 2) * slices}

@@ -92,6 +92,7 @@ class _Plan:
         # NBuffer33MatmulPolicy under MDL: A's blocks (up to 3 x 3 base blocks) stay in L1.
         self.nbuffer33 = False
         self.share_a = self.share_b = False  # IBShare: set by Matmul from its config
+        self.multi_load = False  # MDL's one copy per chunk: set by Matmul from its config
         # set_tensor_a/b(number) fills L1 with the value: half and float operands.
         self.constants = a.dtype in (KT.float16, KT.float32)
         if a.dtype == KT.int8 and a.is_trans:
@@ -188,7 +189,8 @@ def _constant_l1_steps(cfg, plan, is_bias):
     bits = plan.a_dtype.sizeof() * 8
     problem = Problem(m=int(cfg.single_core_m), n=int(cfg.single_core_n),
                       k=int(cfg.single_core_k), a_bits=bits, b_bits=bits,
-                      c_bytes=plan.c_dtype.sizeof(), bias=bool(is_bias))  # blocks M first
+                      c_bytes=plan.c_dtype.sizeof(), bias=bool(is_bias),  # blocks M first
+                      multi_load=bool(cfg.do_multi_data_load))
     budget = Budget(l1=l1, l0a=0, l0b=0, l0c=0, ub=0, bt=0)  # stage 3 reads L1 only
     return l1_steps(problem, budget, int(cfg.single_core_m), int(cfg.single_core_n),
                     int(cfg.single_core_k), int(cfg.basic_m), int(cfg.basic_n), int(cfg.basic_k))
@@ -282,6 +284,9 @@ class Matmul(TracedState):
         self.config = config
         self.policy = ConstExpr.unwrap(matmul_policy)
         self._plan = _Plan(self.a_type, self.b_type, self.c_type, self.bias_type)
+        # MDL (doMultiDataLoad) copies a chunk of stepKa / stepKb slices at once; the other
+        # templates one base block (slice) at a time into the same slot.
+        self._plan.multi_load = bool(config.do_multi_data_load)
         self._plan.nbuffer33 = int(self.policy) == 3 and bool(config.do_multi_data_load)
         self._plan.unit_flag = bool(config.en_unit_flag) and not self._plan.wide_n
         # MTE2 preload (doMTE2Preload: 1 along M, A; 2 along N, B), MDL only.

@@ -26,12 +26,13 @@ from asc.runtime.jit import jit
 
 @jit
 def copy_tile(dst, src, row0, col0, rows, cols, pitch, banded: ConstExpr[bool],
-              row_align: ConstExpr[int] = 16):
+              row_align: ConstExpr[int] = 16, panel_rows=None):
     """rows x cols of the row-major matrix `src` (pitch elements a row) from (row0, col0) into
     L1 as NZ. Plain: one Nd2Nz, panels ceil16(rows) high. Banded (float operands that L0 needs
     transposed): one Nz matrix of 16 rows per band of rows, so a 16 x 16 square's two float
     fractals sit side by side as load_data_with_transpose reads them. `row_align`: the panels'
-    height step (32 for an int8 B whose 32 x 32-byte squares are transposed)."""
+    height step (32 for an int8 B whose 32 x 32-byte squares are transposed). `panel_rows`
+    (plain only): the panels' height when the rows are a slice of a taller tile (Norm)."""
     if banded:
         band = (cols + 15) // 16 * 16 * 16
         for b in range((rows + 15) // 16):
@@ -40,23 +41,46 @@ def copy_tile(dst, src, row0, col0, rows, cols, pitch, banded: ConstExpr[bool],
             data_copy(dst[b * band:], src[(row0 + b * 16) * pitch + col0:],
                       Nd2NzParams(1, r, cols, 0, pitch, 16, 1, 0))
     else:
+        if panel_rows is None:
+            panel_rows = (rows + row_align - 1) // row_align * row_align
         data_copy(dst, src[row0 * pitch + col0:],
-                  Nd2NzParams(1, rows, cols, 0, pitch,
-                              (rows + row_align - 1) // row_align * row_align, 1, 0))
+                  Nd2NzParams(1, rows, cols, 0, pitch, panel_rows, 1, 0))
 
 
 @jit
 def issue_a(mm, bufs, a1, id_a, m0, k0, m, chunk_a):
-    """A chunk GM -> its L1 slot (MTE2), once the slot's last L0 load is done."""
+    """A chunk GM -> its L1 slot (MTE2), once the slot's last L0 load is done: one copy under
+    MDL (doMultiDataLoad's "big packet"), one per base_k slice under the other templates
+    (Ascend C's Norm copies one base block at a time; a banded float tile stays one copy)."""
     plan = mm._plan
     wait_flag(HardEvent.MTE1_MTE2, id_a)
     if plan.constants and mm._get("a_scalar"):
         fill_tile(a1, bufs.a1_elems, mm._get("a_value"))
-    elif plan.a_trans:
-        copy_tile(a1, mm.a_gm(), k0, m0, chunk_a, m, mm._get("org_m"), plan.banded)
+    elif plan.a_trans and plan.banded:
+        copy_tile(a1, mm.a_gm(), k0, m0, chunk_a, m, mm._get("org_m"), True)
+    elif plan.multi_load:
+        copy_a(mm, a1, m0, k0, m, chunk_a, chunk_a)
     else:
-        copy_tile(a1, mm.a_gm(), m0, k0, m, chunk_a, mm._get("org_ka"), False)
+        base_k = mm._get("base_k")
+        m16 = (m + 15) // 16 * 16
+        for s in range((chunk_a + base_k - 1) // base_k):
+            left = chunk_a - s * base_k
+            kk = base_k if left > base_k else left
+            # The slice's place in the chunk, as compute_block's L0 loads find it.
+            off = s * base_k * 16 if plan.a_trans else s * base_k * m16
+            copy_a(mm, a1[off:], m0, k0 + s * base_k, m, kk, chunk_a)
     set_flag(HardEvent.MTE2_MTE1, id_a)
+
+
+@jit
+def copy_a(mm, dst, m0, k0, m, kk, chunk_a):
+    """kk of A's K from k0 into a chunk of chunk_a (plain layouts)."""
+    plan = mm._plan
+    if plan.a_trans:
+        copy_tile(dst, mm.a_gm(), k0, m0, kk, m, mm._get("org_m"), False, 16,
+                  (chunk_a + 15) // 16 * 16)
+    else:
+        copy_tile(dst, mm.a_gm(), m0, k0, m, kk, mm._get("org_ka"), False)
 
 
 @jit
@@ -66,14 +90,32 @@ def issue_b(mm, bufs, b1, id_b, n0, k0, n, chunk_b):
     wait_flag(HardEvent.MTE1_MTE2, id_b)
     if plan.constants and mm._get("b_scalar"):
         fill_tile(b1, bufs.b1_elems, mm._get("b_value"))
-    elif plan.b_nz:
-        copy_nz_panels(b1, mm.b_gm(), n0, k0, n, chunk_b, mm._get("org_n"))
-    elif plan.b_trans:
-        copy_tile(b1, mm.b_gm(), n0, k0, n, chunk_b, mm._get("org_kb"), False)
+    elif plan.banded and not (plan.b_trans or plan.b_nz):
+        copy_tile(b1, mm.b_gm(), k0, n0, chunk_b, n, mm._get("org_n"), True, plan.k_align)
+    elif plan.multi_load:
+        copy_b(mm, b1, n0, k0, n, chunk_b, chunk_b)
     else:
-        copy_tile(b1, mm.b_gm(), k0, n0, chunk_b, n, mm._get("org_n"), plan.banded,
-                  plan.k_align)
+        base_k = mm._get("base_k")
+        n16 = (n + 15) // 16 * 16
+        for s in range((chunk_b + base_k - 1) // base_k):
+            left = chunk_b - s * base_k
+            kk = base_k if left > base_k else left
+            off = s * base_k * n16 if (plan.b_trans or plan.b_nz) else s * base_k * plan.c0
+            copy_b(mm, b1[off:], n0, k0 + s * base_k, n, kk, chunk_b)
     set_flag(HardEvent.MTE2_MTE1, id_b)
+
+
+@jit
+def copy_b(mm, dst, n0, k0, n, kk, chunk_b):
+    """kk of B's K from k0 into a chunk of chunk_b (plain layouts)."""
+    plan = mm._plan
+    if plan.b_nz:
+        copy_nz_panels(dst, mm.b_gm(), n0, k0, n, kk, mm._get("org_n"))
+    elif plan.b_trans:
+        copy_tile(dst, mm.b_gm(), n0, k0, n, kk, mm._get("org_kb"), False)
+    else:
+        copy_tile(dst, mm.b_gm(), k0, n0, kk, n, mm._get("org_n"), False, plan.k_align,
+                  (chunk_b + plan.k_align - 1) // plan.k_align * plan.k_align)
 
 
 class Residency:

@@ -100,6 +100,7 @@ class Problem:
     single_range: Tuple[int, int, int, int, int, int] = (-1,) * 6  # max m n k, min m n k
     align_split: Tuple[int, int, int] = (-1, -1, -1)
     base_range: Tuple[int, int, int, int, int, int] = (-1,) * 6  # max m n k, min m n k
+    multi_load: bool = True  # the kernel's template copies a chunk at once (MDL), else a slice
 
 
 @dataclass(frozen=True)
@@ -348,16 +349,21 @@ def _bases(p: Problem, budget: Budget, sm: int, sn: int, sk: int):
 def _l1_loads(p: Problem, sm: int, sn: int, bm: int, bn: int, k_iter: int, step_a: int,
               step_b: int) -> Tuple[int, int]:
     """GM -> L1 copies of A and of B in one block's Matmul with these steps: per base block one
-    per chunk of each operand; K whole in one chunk of each, an operand is copied again only
-    when its base-block index changes (the inner index's operand every block, unless there is
-    only one)."""
+    per chunk of each operand (under Norm, one per slice of it); K whole in one chunk of each,
+    an operand is copied again only when its base-block index changes (the inner index's
+    operand every block, unless there is only one)."""
     blocks_m, blocks_n = ceil_div(sm, bm), ceil_div(sn, bn)
     blocks = blocks_m * blocks_n
+    # Norm copies each chunk one base_k slice at a time.
+    per_a = 1 if p.multi_load else step_a
+    per_b = 1 if p.multi_load else step_b
     if step_a >= k_iter and step_b >= k_iter:
+        if not p.multi_load:
+            per_a = per_b = k_iter
         if p.n_first:
-            return blocks_m, blocks if blocks_n > 1 else 1
-        return blocks if blocks_m > 1 else 1, blocks_n
-    return blocks * ceil_div(k_iter, step_a), blocks * ceil_div(k_iter, step_b)
+            return blocks_m * per_a, (blocks if blocks_n > 1 else 1) * per_b
+        return (blocks if blocks_m > 1 else 1) * per_a, blocks_n * per_b
+    return (blocks * ceil_div(k_iter, step_a) * per_a, blocks * ceil_div(k_iter, step_b) * per_b)
 
 
 def l1_steps(p: Problem, budget: Budget, sm: int, sn: int, sk: int, bm: int, bn: int,

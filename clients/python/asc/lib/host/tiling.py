@@ -351,7 +351,8 @@ class MatmulApiTilingBase:
             n_first=self._traverse == MatrixTraverse.FIRSTN,
             split_k=self._split_k(), fixed_base=self._fixed_base,
             fixed_single=self._fixed_single(), single_range=self._single_range(),
-            align_split=self._align_split(), base_range=self._split_range)
+            align_split=self._align_split(), base_range=self._split_range,
+            multi_load=self._config.mm_config_type != 0)
 
     def _split_k(self) -> bool:
         return False
