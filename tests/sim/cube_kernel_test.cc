@@ -745,6 +745,47 @@ bool HasRace(const LaunchResult& r, const std::string& needle) {
   return false;
 }
 
+// Two Nd2Nz copies of one 32 x 32 half tile into L1, 16 rows each (a Norm Matmul's slices):
+// panels 32 rows high, the second copy 16 rows down. With `overlap` the second copy writes the
+// first one's rows instead.
+LaunchResult RunSlices(bool overlap) {
+  KernelBuilder b("slices", "slices.py", ir::KERNEL_AIC_ONLY);
+  uint32_t ga = b.PointerParam("a", ir::DT_FLOAT16);
+  auto c = [&](int64_t v) { return b.Const(v, ir::DT_INT64); };
+  auto u = [&](int64_t v) { return b.Const(v, ir::DT_UINT64); };
+  for (int64_t slice = 0; slice < 2; ++slice) {
+    b.At(20 + static_cast<uint32_t>(slice));
+    ir::Nd2NzCopyOp cp;
+    int64_t rows_down = overlap ? 0 : slice * 16;
+    *cp.mutable_dst() = Local(ir::MEM_L1, ir::POS_A1, u(rows_down * 32), ir::DT_FLOAT16);
+    *cp.mutable_src() = KB::Gm(ga, ir::DT_FLOAT16);
+    cp.set_nd_num(c(1));
+    cp.set_n_value(c(16));
+    cp.set_d_value(c(32));
+    cp.set_src_d_value(c(32));
+    cp.set_dst_nz_c0_stride(c(32));
+    cp.set_dst_nz_n_stride(c(1));
+    *b.AddOp()->mutable_nd2nz_copy() = cp;
+  }
+  Device device(Config());
+  uint64_t da = Upload(device, Random(ir::DT_FLOAT16, 32, 32, 5).bits);
+  auto program = Decode(b.Build());
+  EXPECT_NE(program, nullptr);
+  if (program == nullptr) return {};
+  auto r = device.Launch(*program, 1, {ArgValue::Address(da)}, Strict());
+  EXPECT_TRUE(r.ok()) << r.status().message();
+  return r.ok() ? *r : LaunchResult{};
+}
+
+TEST(CubePipe, Nd2NzSlicesOfOneTileWriteTheirOwnRowsOnly) {
+  // Each copy writes 16 rows of each of the two C0 columns, 32 rows apart: side by side they
+  // share no byte, so nothing orders them; writing the same rows twice is a WAW race.
+  LaunchResult apart = RunSlices(false);
+  EXPECT_FALSE(HasRace(apart, "race")) << apart.check.Text();
+  LaunchResult same = RunSlices(true);
+  EXPECT_TRUE(HasRace(same, "race (WAW) on L1")) << same.check.Text();
+}
+
 TEST(CubePipe, LargeAccumulatingMmadsAreOrderedByTheCube) {
   // 64 x 64 is 16 fractals of C: the cube orders the chain itself (ascendc-semantics.md 3.4).
   LoopRun run = RunLoop({64, 64, 64, 4}, true);
