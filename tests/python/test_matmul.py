@@ -300,17 +300,20 @@ def test_dual_master_runs_the_matmul_on_the_cube_core_of_a_mixed_kernel(device):
 
 # ---- MDL's multi-slice L1 loads (stepKa / stepKb) -----------------------------------------------
 
-def _stepped(m, n, k, dtype, trans_a, trans_b, step_ka, step_kb):
-    a, b, bias_row = _operands(m, n, k, dtype, 31)
-    tiling = _tiling(m, n, k, single=(m, n), base=(64, 64, 32), bias=True)
+def _stepped(m, n, k, dtype, trans_a, trans_b, step_ka, step_kb, base=(64, 64, 32), bias=True,
+             order=0, kernel=matmul_mdl_kernel, seed=31):
+    """One block of m x n x k with these L1 steps, each operand's slots double-buffered (MDL
+    unless `kernel` says otherwise): (C, numpy's C, the report, the GM -> L1 copies)."""
+    a, b, bias_row = _operands(m, n, k, dtype, seed)
+    tiling = _tiling(m, n, k, single=(m, n), base=base, bias=bias, order=order)
     tiling.step_k_a, tiling.step_k_b = step_ka, step_kb
     tiling.depth_a1, tiling.depth_b1 = 2 * step_ka, 2 * step_kb  # double-buffered
     c = np.zeros((m, n), np.float32)
-    report = matmul_mdl_kernel[1, rt.current_stream()](
+    report = kernel[1, rt.current_stream()](
         np.ascontiguousarray(a.T) if trans_a else a, np.ascontiguousarray(b.T) if trans_b else b,
         c, bias_row, tiling, np.zeros(WORKSPACE, np.uint8), trans_a, trans_b, 0,
         record_timeline=True)
-    want = a.astype(np.float32) @ b.astype(np.float32) + bias_row
+    want = a.astype(np.float32) @ b.astype(np.float32) + (bias_row if bias else 0)
     copies = sum(1 for r in report.timeline if r.pipe == "MTE2" and "nd2nz" in r.op)
     return c, want, report, copies
 
@@ -354,20 +357,14 @@ def test_l1_steps_cut_mte2_time_on_the_mdl_row_shape(device):
     Norm copies one base block at a time whatever the steps; MDL with stepKa = stepKb = 4
     brings four K slices per copy, so MTE2, the bound pipe, is busy less and the Matmul ends
     sooner (the chip: Norm 83.68 -> MDL 53.4 us; the model's gain is smaller: docs/matmul.md)."""
-    m, n, k = 128, 1280, 1024
-    a, b, bias_row = _operands(m, n, k, np.float16, 5)
     runs = {}
     for kernel, step in ((matmul_cube_only_kernel, 1), (matmul_cube_only_kernel, 4),
                          (matmul_mdl_kernel, 4)):
-        tiling = _tiling(m, n, k, single=(m, n), base=(128, 256, 64), bias=False)
-        tiling.step_k_a = tiling.step_k_b = step
-        tiling.depth_a1 = tiling.depth_b1 = 2 * step  # the source's depth 8 for step 4
-        c = np.zeros((m, n), np.float32)
-        report = kernel[1, rt.current_stream()](
-            a, b, c, bias_row, tiling, np.zeros(WORKSPACE, np.uint8), False, False, 0,
-            record_timeline=True)
-        np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32), atol=1e-3)
-        copies = sum(1 for r in report.timeline if r.pipe == "MTE2" and "nd2nz" in r.op)
+        # The source's depth 8 for step 4.
+        c, want, report, copies = _stepped(128, 1280, 1024, np.float16, False, False, step, step,
+                                           base=(128, 256, 64), bias=False, kernel=kernel,
+                                           seed=5)
+        np.testing.assert_allclose(c, want, atol=1e-3)
         runs[kernel is matmul_mdl_kernel, step] = (copies, report)
     (norm_copies, norm), (norm4_copies, _), (mdl_copies, mdl) = (
         runs[False, 1], runs[False, 4], runs[True, 4])
@@ -439,19 +436,11 @@ def test_an_operand_whose_block_index_holds_stays_in_l1(device, order):
     whose block index does not change from one block to the next is not copied again: M first
     (order 0) loads B once per column of blocks, N first (order 1) A once per row. Against steps
     that cut K in two (every block reloads both), fewer copies, less MTE2 time, fewer cycles."""
-    m, n, k = 128, 512, 256  # base 64 x 128 x 64: 2 x 4 blocks, 4 K slices
-    a, b, bias_row = _operands(m, n, k, np.float16, 19)
     runs = {}
-    for step in (4, 2):
-        tiling = _tiling(m, n, k, single=(m, n), base=(64, 128, 64), bias=False, order=order)
-        tiling.step_k_a = tiling.step_k_b = step
-        tiling.depth_a1 = tiling.depth_b1 = 2 * step
-        c = np.zeros((m, n), np.float32)
-        report = matmul_mdl_kernel[1, rt.current_stream()](
-            a, b, c, bias_row, tiling, np.zeros(WORKSPACE, np.uint8), False, False, 0,
-            record_timeline=True)
-        np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32), atol=1e-3)
-        copies = sum(1 for r in report.timeline if r.pipe == "MTE2" and "nd2nz" in r.op)
+    for step in (4, 2):  # base 64 x 128 x 64 on 128 x 512 x 256: 2 x 4 blocks, 4 K slices
+        c, want, report, copies = _stepped(128, 512, 256, np.float16, False, False, step, step,
+                                           base=(64, 128, 64), bias=False, order=order, seed=19)
+        np.testing.assert_allclose(c, want, atol=1e-3)
         runs[step] = (copies, report.cores[0].pipes["MTE2"].busy_cycles, report.cycles)
     blocks, m_iter, n_iter = 8, 2, 4
     held = n_iter if order == 0 else m_iter  # loads of the operand that stays

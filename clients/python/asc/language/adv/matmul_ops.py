@@ -147,7 +147,6 @@ def share_words(state, which, first, count):
         addr, pitch, k_pitch, scalar = "a_addr", "org_m", "org_ka", "a_scalar"
     else:
         addr, pitch, k_pitch, scalar = "b_addr", "org_n", "org_kb", "b_scalar"
-    from asc.language.core.ir_value import select
     valid = select(state._get(scalar), u(0), u(1))  # a constant operand is never shared
     return (valid, u(state._get(addr)), (u(first) << 32) | u(count),
             (u(state._get("single_k")) << 32) | u(state._get(pitch)), u(state._get(k_pitch)))
@@ -191,7 +190,6 @@ def preload_b(state, bufs, ev, slot, n0, n):
 
 def whole_k(state, bufs, m, n):
     """Whether K fits one L1 chunk of A and of B (the steps cover it and the slots hold it)."""
-    from asc.language.core.ir_value import select
     plan = state._plan
     k_total = to_value(state._get("single_k"), KT.int32)
     base_k = to_value(state._get("base_k"), KT.int32)
@@ -206,7 +204,6 @@ def whole_k(state, bufs, m, n):
 
 def l1_step(step, fits):
     """A slice count per L1 copy: the tiling's (0 means 1), at most what the slot holds."""
-    from asc.language.core.ir_value import select
     step = to_value(step, KT.int32)
     step = select(step > 0, step, 1)
     fits = to_value(fits, KT.int32)
@@ -672,7 +669,6 @@ def widen(x):
 def batch_strides(state, batch_a, batch_b, stride_a, stride_b, stride_c):
     """The matrix strides of a NORMAL batch: the given ones, or the matrices back to back
     (A: org M x org Ka, B: org Kb x org N, C: org M x org N)."""
-    from asc.language.core.ir_value import select
     org = {n: to_value(state._get(n), KT.int32) for n in ("org_m", "org_n", "org_ka",
                                                            "org_kb")}
     dense = (org["org_m"] * org["org_ka"], org["org_kb"] * org["org_n"],

@@ -51,6 +51,11 @@ def round_up(a: int, b: int) -> int:
     return ceil_div(a, b) * b
 
 
+def mmads_of(sm: int, sn: int, sk: int, bm: int, bn: int, bk: int) -> int:
+    """Mmads of one sm x sn x sk block in bm x bn x bk base blocks: base blocks x K slices."""
+    return ceil_div(sm, bm) * ceil_div(sn, bn) * ceil_div(sk, bk)
+
+
 def _lcm(a: int, b: int) -> int:
     return a * b // gcd(a, b)
 
@@ -126,8 +131,8 @@ class Result:
     @property
     def mmads(self) -> int:
         """Mmads of one block: base blocks x K slices."""
-        return (ceil_div(self.single_m, self.base_m) * ceil_div(self.single_n, self.base_n) *
-                ceil_div(self.single_k, self.base_k))
+        return mmads_of(self.single_m, self.single_n, self.single_k, self.base_m, self.base_n,
+                        self.base_k)
 
     @property
     def k_whole(self) -> bool:
@@ -328,7 +333,7 @@ def _bases(p: Problem, budget: Budget, sm: int, sn: int, sk: int):
 
         def mmads(option):
             bm, bn, bk, _ = option
-            return ceil_div(sm, bm) * ceil_div(sn, bn) * ceil_div(sk, bk)
+            return mmads_of(sm, sn, sk, bm, bn, bk)
 
         fewest = min(mmads(option) for option in legal)
 
@@ -410,8 +415,7 @@ def _shortlist(p: Problem, budget: Budget, sm: int, sn: int, sk: int,
     if not any(c.k_whole for c in chosen):
         for base in bases[PROBE_BASES:]:
             bm, bn, bk, _, _ = base
-            mmads = ceil_div(sm, bm) * ceil_div(sn, bn) * ceil_div(sk, bk)
-            if mmads > PROBE_SPREAD * chosen[0].mmads:
+            if mmads_of(sm, sn, sk, bm, bn, bk) > PROBE_SPREAD * chosen[0].mmads:
                 continue
             candidate = result(base)
             if candidate.k_whole:
@@ -454,9 +458,7 @@ def solve(p: Problem, budget: Budget, probe: Optional[Probe] = None) -> Result:
         if isinstance(bases, str):
             reason = reason or bases
             continue
-        bm, bn, bk, _, _ = bases[0]
-        mmads = ceil_div(sm, bm) * ceil_div(sn, bn) * ceil_div(sk, bk)
-        candidates = _shortlist(p, budget, sm, sn, sk, bases[:1] if probe is None or
-                                mmads > PROBE_MMADS else bases)
+        probed = probe is not None and mmads_of(sm, sn, sk, *bases[0][:3]) <= PROBE_MMADS
+        candidates = _shortlist(p, budget, sm, sn, sk, bases if probed else bases[:1])
         return candidates[0] if len(candidates) == 1 else _fastest(candidates, probe)
     raise TilingError(reason)
