@@ -71,6 +71,9 @@ bool FwkSpecOf(int kind, FwkSpec* out) {
     case ir::FrameworkOp::GET_BASE_ADDR:
       *out = {0, 0, 0, 0, 0, kU32, kNone, false, true};
       return true;
+    case ir::FrameworkOp::STACK_BUFFER:
+      *out = {0, 0, 0, 0, 1, kU32, kU32, false, false};
+      return true;
     default:
       return false;
   }
@@ -89,6 +92,8 @@ std::string FwkOperandNames(FwkKind k) {
       return "the tensor's address";
     case FwkKind::kReleaseEventId:
       return "id";
+    case FwkKind::kStackBuffer:
+      return "the bytes needed";
     default:
       return "none";
   }

@@ -158,6 +158,23 @@ void TPipe::Execute(const FwkInfo& op, const int64_t operands[2], FwkOutcome* ou
       // Every memory's allocation starts at its base, address 0 of that memory.
       out->result = Memory(op.memory).base();
       return;
+    case FwkKind::kStackBuffer: {
+      // Ascend C's PopStackBuffer: the library's scratch is the UB above what init_buffer and
+      // init_buf_pool took; the caller checks that it is large enough.
+      BumpAllocator& ub = Memory(MemSpace::kUb);
+      if (operands[0] < 0 || static_cast<uint64_t>(operands[0]) > ub.left()) {
+        out->fault = label + ": the library's scratch needs " + std::to_string(operands[0]) +
+                     " bytes of UB but only " + std::to_string(ub.left()) + " of its " +
+                     std::to_string(ub.length()) + " are left above the " +
+                     std::to_string(ub.used()) +
+                     " bytes init_buffer and init_buf_pool took. Fix: pass a temp buffer "
+                     "(a uint8 tensor) or leave that much UB to the library";
+        return;
+      }
+      out->result = ub.base() + ub.used();
+      out->result2 = ub.left();
+      return;
+    }
     default:
       QueueCall(op, operands, out);
       return;

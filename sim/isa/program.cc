@@ -55,6 +55,8 @@ std::string_view FwkKindName(FwkKind k) {
       return "release_event_id";
     case FwkKind::kGetBaseAddr:
       return "get_base_addr";
+    case FwkKind::kStackBuffer:
+      return "stack_buffer";
   }
   return "?";
 }

@@ -361,6 +361,7 @@ enum class FwkKind : uint8_t {
   kFetchEventId = 31,
   kReleaseEventId = 32,
   kGetBaseAddr = 33,
+  kStackBuffer = 34,
 };
 std::string_view FwkKindName(FwkKind k);  // the Python method name: "alloc_tensor"
 

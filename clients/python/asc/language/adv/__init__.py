@@ -1,5 +1,5 @@
 """Advanced API (asc-api.md 6), always written `asc.adv.X`: the Matmul stack (Matmul,
-MatmulType, MatmulConfig and its helpers, register_matmul) and the tiling structs. The rest of
+MatmulType, MatmulConfig and its helpers, register_matmul), the tiling structs and quant. The rest of
 pyasc's adv names raise NotSupportedError (asc/_unsupported.py)."""
 from asc import _unsupported
 from asc.language.adv.matmul import Matmul, register_matmul
@@ -9,6 +9,7 @@ from asc.language.adv.matmul_config import (MatmulBatchParams, MatmulConfig, Mat
                                             get_matmul_api_tiling, get_mdl_config,
                                             get_mm_config, get_normal_config,
                                             get_special_basic_config, get_special_mdl_config)
+from asc.language.adv.quant import QuantConfig, quant
 from asc.language.adv.tiling import (MatmulApiStaticTiling, RmsNormTiling, SoftmaxTiling,
                                      TCubeTiling)
 
@@ -17,7 +18,7 @@ __all__ = ["Matmul", "register_matmul", "MatmulType", "MatmulConfig", "MatmulSha
            "get_mdl_config", "get_special_mdl_config", "get_basic_config",
            "get_special_basic_config", "get_ib_share_norm_config", "get_mm_config",
            "get_matmul_api_tiling", "TCubeTiling", "SoftmaxTiling", "RmsNormTiling",
-           "MatmulApiStaticTiling"]
+           "MatmulApiStaticTiling", "quant", "QuantConfig"]
 
 # pyasc names not implemented yet raise NotSupportedError, not AttributeError (asc/_unsupported.py).
 __getattr__ = _unsupported.module_getattr(__name__)
