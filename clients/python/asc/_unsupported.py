@@ -20,7 +20,7 @@ _NOT_YET: Dict[str, str] = {
     # [6] high-level API
     "asc.language.adv": """
     softmax rmsnorm swiglu concat extract acos acosh asin asinh atan atanh
-    ceil cos cosh digamma erf erfc floor frac lgamma log round sign sin sinh tan tanh trunc exp
+    ceil cos cosh digamma erf erfc floor frac lgamma log round sign sin sinh tan trunc exp
     power xor axpy
     """,
     # [2.3] launch plumbing and profiling of the device runtime

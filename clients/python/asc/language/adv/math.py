@@ -1,0 +1,69 @@
+"""asc.adv's element-wise math (asc-api.md 6.7, 10.5), each emitted as Ascend C's library
+sequence for the A2 vector core (docs/adv.md). Built: tanh.
+
+tanh (CANN 8.1's `impl/math/tanh/tanh_common_impl.h`): the temp buffer seen as float holds
+one chunk per step of the computation (two for a half source: its float copy and the clipped
+argument; one for float), each its floats / steps rounded down to a multiple of 32. Counter
+mode; per chunk [half: cast to float], mins 8.8, maxs -8.8, muls 2, exp, adds -1 into dst, adds
+1, div, [half: cast back], a PIPE_V barrier after each; the tail under its own mask.
+"""
+from asc.codegen.builder import require_builder
+from asc.language.adv.quant import _scratch, _static
+from asc.language.basic.common import check_ub, require_local_tensors
+from asc.language.core.constexpr import ConstExpr
+from asc.language.core.dtype import KnownTypes as KT
+from asc.language.core.ir_value import is_runtime_int
+
+__all__ = ["tanh"]
+
+_CHUNK_ELEMENTS = 32  # a chunk is a multiple of 32 floats (the library's ONE_BLK_SIZE)
+
+
+def _args(api, dst, src, count, temp_buffer, is_reuse_source, steps):
+    """The checked (count, float temp, chunk) of an element-wise op whose float temp holds
+    `steps` chunks."""
+    require_builder(api)
+    require_local_tensors(api, dst=dst, src=src)
+    check_ub(api, dst=dst, src=src)
+    if src.dtype not in (KT.float16, KT.float32) or dst.dtype != src.dtype:
+        raise TypeError(f"{api}(): dst and src must both be float16 or both float32, got "
+                        f"{dst.dtype} and {src.dtype}")
+    if not isinstance(ConstExpr.unwrap(is_reuse_source), bool):
+        raise TypeError(f"{api}(): is_reuse_source must be a compile-time bool")
+    count = ConstExpr.unwrap(count)
+    if count is None:
+        count = src._size if _static(src._size) is not None else src.get_size()
+    elif not is_runtime_int(count):
+        raise TypeError(f"{api}(): count must be an int, got {type(count).__name__}")
+    for name, t in (("src", src), ("dst", dst)):
+        if _static(count) is not None and _static(t._size) is not None and count > t._size:
+            raise ValueError(f"{api}(): count is {count}, more than {name}'s {t._size} elements")
+    least = steps * _CHUNK_ELEMENTS * 4
+    if temp_buffer is None:
+        temp_buffer, tmp_bytes = _scratch(api, least)
+    else:
+        require_local_tensors(api, temp_buffer=temp_buffer)
+        check_ub(api, temp_buffer=temp_buffer)
+        if temp_buffer.dtype != KT.uint8:
+            raise TypeError(f"{api}(): temp_buffer must be uint8, got {temp_buffer.dtype}")
+        tmp_bytes = temp_buffer._size if _static(temp_buffer._size) is not None \
+            else temp_buffer.get_size()
+        if _static(tmp_bytes) is not None and tmp_bytes < least:
+            raise ValueError(f"{api}(): the temp buffer holds {tmp_bytes} bytes; {api} of "
+                             f"{src.dtype} needs at least {least} ({steps} chunk(s) of "
+                             f"{_CHUNK_ELEMENTS} floats)")
+    split = tmp_bytes // 4 // steps // _CHUNK_ELEMENTS * _CHUNK_ELEMENTS
+    return count, temp_buffer.reinterpret_cast(KT.float32), split
+
+
+def tanh(dst, src, count=None, temp_buffer=None, is_reuse_source=False):
+    """dst = tanh(src) for the first `count` elements (all of src when None), in float
+    (module docstring). dst may be src."""
+    api = "tanh"
+    from_half = getattr(src, "dtype", None) == KT.float16
+    count, tmp, split = _args(api, dst, src, count, temp_buffer, is_reuse_source,
+                              2 if from_half else 1)
+    from asc.codegen.function_visitor import inline_library
+    from asc.language.adv import math_ops
+    inline_library(math_ops.tanh_chunks, dst, src, tmp, count, split, from_half)
+

@@ -1,0 +1,124 @@
+"""asc.adv's element-wise math (asc-api.md 6.7, 10.5): tanh as the library's sequence, against
+float64, for float32 and float16, in place and not, with tails, the temp buffer's chunking and
+the framework's scratch (math.py)."""
+import numpy as np
+import pytest
+
+import asc
+import asc.lib.runtime as rt
+from asc.codegen.errors import CodegenError
+
+
+@asc.jit
+def tanh_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, n: asc.ConstExpr[int], count,
+                tmp_bytes: asc.ConstExpr[int], in_place: asc.ConstExpr[bool]):
+    gx = asc.GlobalTensor()
+    gy = asc.GlobalTensor()
+    gx.set_global_buffer(x, n)
+    gy.set_global_buffer(y, n)
+    pipe = asc.TPipe()
+    qin = asc.TQue(asc.TPosition.VECIN, 1)
+    qout = asc.TQue(asc.TPosition.VECOUT, 1)
+    pipe.init_buffer(qin, 1, n * x.dtype.sizeof())
+    pipe.init_buffer(qout, 1, n * x.dtype.sizeof())
+    src = qin.alloc_tensor(x.dtype)
+    asc.data_copy(src, gx, n)
+    qin.enque(src)
+    src = qin.deque(x.dtype)
+    dst = qout.alloc_tensor(x.dtype)
+    if in_place:
+        if tmp_bytes > 0:
+            tbuf = asc.TBuf(asc.TPosition.VECCALC)
+            pipe.init_buffer(tbuf, tmp_bytes)
+            asc.adv.tanh(src, src, count, tbuf.get(asc.uint8, tmp_bytes))
+        else:
+            asc.adv.tanh(src, src, count=count)
+        asc.adds(dst, src, 0.0, n)
+    else:
+        asc.duplicate(dst, 0.0, n)
+        asc.pipe_barrier(asc.PipeID.PIPE_V)
+        if tmp_bytes > 0:
+            tbuf = asc.TBuf(asc.TPosition.VECCALC)
+            pipe.init_buffer(tbuf, tmp_bytes)
+            asc.adv.tanh(dst, src, count, tbuf.get(asc.uint8, tmp_bytes))
+        else:
+            asc.adv.tanh(dst, src, count)
+    qout.enque(dst)
+    qin.free_tensor(src)
+    dst = qout.deque(x.dtype)
+    asc.data_copy(gy, dst, n)
+    qout.free_tensor(dst)
+
+
+def run(x, count=None, tmp_bytes=0, in_place=False):
+    y = np.zeros_like(x)
+    count = x.size if count is None else count
+    report = tanh_kernel[1, rt.current_stream()](x, y, x.size, count, tmp_bytes, in_place)
+    assert report.status == "OK"
+    assert (report.check.races, report.check.errors, report.check.warnings) == (0, 0, 0), \
+        report.check.summary
+    return y, report
+
+
+def ulp_error(got, want, dtype):
+    """|got - want| in units of the last place of want in dtype."""
+    want = np.asarray(want, np.float64)
+    spacing = np.spacing(np.abs(want).astype(dtype)).astype(np.float64)
+    return np.abs(got.astype(np.float64) - want) / spacing
+
+
+def test_gelu_range_float32_in_place():
+    """The gelu example's use: float32, in place, arguments within about +-2.5, atol 1e-3 needed;
+    the sequence reaches ~1e-7 absolute."""
+    x = np.linspace(-2.5, 2.5, 2048).astype(np.float32)
+    y, _ = run(x, 2048, in_place=True)
+    err = np.abs(y.astype(np.float64) - np.tanh(x.astype(np.float64)))
+    assert err.max() < 1e-6
+
+
+@pytest.mark.parametrize("dtype, lo, hi, ulps, atol", [
+    (np.float32, 0.5, 9, 2.5, 1.5e-7),      # measured 2.24 ULP
+    (np.float32, 1e-4, 0.5, None, 1e-7),    # e^2x - 1 cancels: thousands of ULP, 6e-8 absolute
+    (np.float16, 1e-4, 9, 1, 5e-4),         # measured 0.5 ULP: float inside, one rounding
+])
+def test_accuracy(dtype, lo, hi, ulps, atol):
+    """What the formula (e^2x - 1) / (e^2x + 1) reaches against float64 (docs/adv.md)."""
+    x = np.geomspace(lo, hi, 2048)
+    x = np.concatenate([x, -x]).astype(dtype)
+    y, _ = run(x)
+    want = np.tanh(x.astype(np.float64))
+    assert np.abs(y.astype(np.float64) - want).max() <= atol
+    if ulps is not None:
+        assert ulp_error(y, want, dtype).max() <= ulps
+
+
+def test_saturates_and_keeps_sign():
+    x = np.array([-100, -9, 9, 100, 0, -0.0] + [1] * 58, np.float32)
+    y, _ = run(x)
+    assert list(y[:5]) == [-1, -1, 1, 1, 0]
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+@pytest.mark.parametrize("n, count, tmp_bytes", [(1024, 1000, 1024), (1024, 77, 256),
+                                                 (2048, 2048, 0)])
+def test_tails_and_chunks(dtype, n, count, tmp_bytes):
+    rng = np.random.default_rng(count)
+    x = rng.uniform(-3, 3, n).astype(dtype)
+    y, _ = run(x, count, tmp_bytes)
+    tol = 2e-3 if dtype == np.float16 else 1e-6
+    np.testing.assert_allclose(y[:count], np.tanh(x[:count].astype(np.float64)), atol=tol)
+    assert (y[count:] == 0).all()
+
+
+def test_chunks_follow_the_temp_buffer():
+    """A chunk is 7 instructions and 7 barriers (half: 2 casts and 2 barriers more); a float
+    chunk is the temp's floats rounded down to 32."""
+    x = np.ones(1024, np.float32)
+    v = {t: run(x, 1024, t)[1].cores[0].pipes["V"].instructions for t in (1024, 4096)}
+    assert v[1024] - v[4096] == 3 * 14  # 256 floats a chunk: 4 chunks against 1
+
+
+def test_temp_too_small():
+    x = np.ones(64, np.float16)
+    with pytest.raises(CodegenError, match="needs at least 256"):
+        run(x, 64, 128)
