@@ -7,56 +7,15 @@ import pytest
 import asc
 import asc.lib.runtime as rt
 from asc.codegen.errors import CodegenError
-
-
-@asc.jit
-def tanh_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, n: asc.ConstExpr[int], count,
-                tmp_bytes: asc.ConstExpr[int], in_place: asc.ConstExpr[bool]):
-    gx = asc.GlobalTensor()
-    gy = asc.GlobalTensor()
-    gx.set_global_buffer(x, n)
-    gy.set_global_buffer(y, n)
-    pipe = asc.TPipe()
-    qin = asc.TQue(asc.TPosition.VECIN, 1)
-    qout = asc.TQue(asc.TPosition.VECOUT, 1)
-    pipe.init_buffer(qin, 1, n * x.dtype.sizeof())
-    pipe.init_buffer(qout, 1, n * x.dtype.sizeof())
-    src = qin.alloc_tensor(x.dtype)
-    asc.data_copy(src, gx, n)
-    qin.enque(src)
-    src = qin.deque(x.dtype)
-    dst = qout.alloc_tensor(x.dtype)
-    if in_place:
-        if tmp_bytes > 0:
-            tbuf = asc.TBuf(asc.TPosition.VECCALC)
-            pipe.init_buffer(tbuf, tmp_bytes)
-            asc.adv.tanh(src, src, count, tbuf.get(asc.uint8, tmp_bytes))
-        else:
-            asc.adv.tanh(src, src, count=count)
-        asc.adds(dst, src, 0.0, n)
-    else:
-        asc.duplicate(dst, 0.0, n)
-        asc.pipe_barrier(asc.PipeID.PIPE_V)
-        if tmp_bytes > 0:
-            tbuf = asc.TBuf(asc.TPosition.VECCALC)
-            pipe.init_buffer(tbuf, tmp_bytes)
-            asc.adv.tanh(dst, src, count, tbuf.get(asc.uint8, tmp_bytes))
-        else:
-            asc.adv.tanh(dst, src, count)
-    qout.enque(dst)
-    qin.free_tensor(src)
-    dst = qout.deque(x.dtype)
-    asc.data_copy(gy, dst, n)
-    qout.free_tensor(dst)
+from adv_kernels import adv_kernel, assert_clean
 
 
 def run(x, count=None, tmp_bytes=0, in_place=False):
     y = np.zeros_like(x)
     count = x.size if count is None else count
-    report = tanh_kernel[1, rt.current_stream()](x, y, x.size, count, tmp_bytes, in_place)
-    assert report.status == "OK"
-    assert (report.check.races, report.check.errors, report.check.warnings) == (0, 0, 0), \
-        report.check.summary
+    report = adv_kernel[1, rt.current_stream()](x, y, x.size, "tanh", count, 0.0, 0.0, tmp_bytes,
+                                                None, 0, in_place)
+    assert_clean(report)
     return y, report
 
 

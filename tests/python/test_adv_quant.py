@@ -7,44 +7,7 @@ import pytest
 import asc
 import asc.lib.runtime as rt
 from asc.codegen.errors import CodegenError
-
-
-@asc.jit
-def quant_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, n: asc.ConstExpr[int], count,
-                 scale: float, offset: float, tmp_bytes: asc.ConstExpr[int],
-                 config: asc.ConstExpr, reserve: asc.ConstExpr[int]):
-    gx = asc.GlobalTensor()
-    gy = asc.GlobalTensor()
-    gx.set_global_buffer(x, n)
-    gy.set_global_buffer(y, n)
-    pipe = asc.TPipe()
-    qin = asc.TQue(asc.TPosition.VECIN, 1)
-    qout = asc.TQue(asc.TPosition.VECOUT, 1)
-    pipe.init_buffer(qin, 1, n * x.dtype.sizeof())
-    pipe.init_buffer(qout, 1, n)
-    if reserve > 0:
-        # leaves only a little UB to the library's scratch
-        filler = asc.TBuf(asc.TPosition.VECCALC)
-        pipe.init_buffer(filler, reserve)
-    src = qin.alloc_tensor(x.dtype)
-    asc.data_copy(src, gx, n)
-    qin.enque(src)
-    src = qin.deque(x.dtype)
-    dst = qout.alloc_tensor(asc.int8)
-    asc.duplicate(dst.reinterpret_cast(asc.int16), 0, n // 2)  # beyond count: zeros
-    asc.pipe_barrier(asc.PipeID.PIPE_V)
-    if tmp_bytes > 0:
-        tbuf = asc.TBuf(asc.TPosition.VECCALC)
-        pipe.init_buffer(tbuf, tmp_bytes)
-        tmp = tbuf.get(asc.uint8, tmp_bytes)
-        asc.adv.quant(dst, src, scale, offset, count, temp_buffer=tmp, config=config)
-    else:
-        asc.adv.quant(dst, src, scale, offset, count, config=config)
-    qout.enque(dst)
-    qin.free_tensor(src)
-    dst = qout.deque(asc.int8)
-    asc.data_copy(gy, dst, n)
-    qout.free_tensor(dst)
+from adv_kernels import adv_kernel, assert_clean
 
 
 def model(x, scale, offset, count):
@@ -56,17 +19,11 @@ def model(x, scale, offset, count):
     return np.clip(np.rint(t.astype(np.float32)), -128, 127).astype(np.int8)
 
 
-def assert_clean(report):
-    assert report.status == "OK"
-    assert (report.check.races, report.check.errors, report.check.warnings) == (0, 0, 0), \
-        report.check.summary
-
-
 def run(x, scale, offset, count=None, tmp_bytes=512, config=None, reserve=0, **options):
     n = x.size
     y = np.full(n, 99, np.int8)
-    report = quant_kernel[1, rt.current_stream()](x, y, n, count, scale, offset, tmp_bytes, config,
-                                                  reserve, **options)
+    report = adv_kernel[1, rt.current_stream()](x, y, n, "quant", count, scale, offset, tmp_bytes,
+                                                config, reserve, False, **options)
     return y, report
 
 

@@ -8,11 +8,10 @@ mode; per chunk [half: cast to float], mins 8.8, maxs -8.8, muls 2, exp, adds -1
 1, div, [half: cast back], a PIPE_V barrier after each; the tail under its own mask.
 """
 from asc.codegen.builder import require_builder
-from asc.language.adv.quant import _scratch, _static
+from asc.language.adv._common import element_count, temp_buffer_of
 from asc.language.basic.common import check_ub, require_local_tensors
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import KnownTypes as KT
-from asc.language.core.ir_value import is_runtime_int
 
 __all__ = ["tanh"]
 
@@ -30,28 +29,10 @@ def _args(api, dst, src, count, temp_buffer, is_reuse_source, steps):
                         f"{dst.dtype} and {src.dtype}")
     if not isinstance(ConstExpr.unwrap(is_reuse_source), bool):
         raise TypeError(f"{api}(): is_reuse_source must be a compile-time bool")
-    count = ConstExpr.unwrap(count)
-    if count is None:
-        count = src._size if _static(src._size) is not None else src.get_size()
-    elif not is_runtime_int(count):
-        raise TypeError(f"{api}(): count must be an int, got {type(count).__name__}")
-    for name, t in (("src", src), ("dst", dst)):
-        if _static(count) is not None and _static(t._size) is not None and count > t._size:
-            raise ValueError(f"{api}(): count is {count}, more than {name}'s {t._size} elements")
-    least = steps * _CHUNK_ELEMENTS * 4
-    if temp_buffer is None:
-        temp_buffer, tmp_bytes = _scratch(api, least)
-    else:
-        require_local_tensors(api, temp_buffer=temp_buffer)
-        check_ub(api, temp_buffer=temp_buffer)
-        if temp_buffer.dtype != KT.uint8:
-            raise TypeError(f"{api}(): temp_buffer must be uint8, got {temp_buffer.dtype}")
-        tmp_bytes = temp_buffer._size if _static(temp_buffer._size) is not None \
-            else temp_buffer.get_size()
-        if _static(tmp_bytes) is not None and tmp_bytes < least:
-            raise ValueError(f"{api}(): the temp buffer holds {tmp_bytes} bytes; {api} of "
-                             f"{src.dtype} needs at least {least} ({steps} chunk(s) of "
-                             f"{_CHUNK_ELEMENTS} floats)")
+    count = element_count(api, count, ("src", src), ("dst", dst))
+    temp_buffer, tmp_bytes = temp_buffer_of(
+        api, temp_buffer, steps * _CHUNK_ELEMENTS * 4,
+        f"{steps} chunk(s) of {_CHUNK_ELEMENTS} floats for {src.dtype}")
     split = tmp_bytes // 4 // steps // _CHUNK_ELEMENTS * _CHUNK_ELEMENTS
     return count, temp_buffer.reinterpret_cast(KT.float32), split
 

@@ -19,12 +19,11 @@ import numbers
 import numpy as np
 
 from asc.codegen.builder import require_builder
+from asc.language.adv._common import element_count, static_int, temp_buffer_of
 from asc.language.basic.common import check_ub, require_local_tensors
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import KnownTypes as KT
-from asc.language.core.enums import TPosition
-from asc.language.core.ir_value import PlainValue, cast, is_runtime_int, to_value
-from asc.language.core.tensor import LocalTensor
+from asc.language.core.ir_value import PlainValue, cast, to_value
 
 __all__ = ["quant", "QuantConfig"]
 
@@ -64,20 +63,6 @@ def _scalar_half(api, name, value):
     return cast(cast(value, KT.float32), KT.float16)
 
 
-def _static(value):
-    value = ConstExpr.unwrap(value)
-    return value if isinstance(value, numbers.Integral) and not isinstance(value, bool) else None
-
-
-def _scratch(api, needed):
-    """The UB above the TPipe's buffers as a uint8 tensor (Ascend C's PopStackBuffer)."""
-    from asc._proto import kernel_pb2
-    from asc.language.fwk.state import emit_framework
-    addr, nbytes = emit_framework(api, kernel_pb2.FrameworkOp.STACK_BUFFER,
-                                  operands=[(needed, KT.uint32)], results=(KT.uint32, KT.uint32))
-    return LocalTensor._from_buffer(KT.uint8, TPosition.VECCALC, addr, nbytes), nbytes
-
-
 def quant(dst, src, scale, offset, count=None, temp_buffer=None, reuse_source=False,
           config=None):
     """dst[i] = int8(round_half_even(src[i] * scale + offset)) for the first `count` elements
@@ -100,35 +85,22 @@ def quant(dst, src, scale, offset, count=None, temp_buffer=None, reuse_source=Fa
     if not isinstance(config, QuantConfig):
         raise TypeError(f"{api}(): config must be an asc.adv.QuantConfig, got "
                         f"{type(config).__name__}")
-    count = ConstExpr.unwrap(count)
-    if count is None:
-        count = src._size if isinstance(src._size, numbers.Integral) else src.get_size()
-    elif not is_runtime_int(count):
-        raise TypeError(f"{api}(): count must be an int, got {type(count).__name__}")
+    count = element_count(api, count, ("src", src))
     fixed = config.work_local_size != 0 and config.calc_count != 0
-    for name, value in (("count", count), ("config.calc_count", config.calc_count)):
-        if _static(value) is not None and _static(src._size) is not None and value > src._size:
-            raise ValueError(f"{api}(): {name} is {value}, more than src's {src._size} elements")
-    if temp_buffer is None:
-        temp_buffer, tmp_bytes = _scratch(api, config.work_local_size if fixed else _MIN_SCRATCH)
-    else:
-        require_local_tensors(api, temp_buffer=temp_buffer)
-        check_ub(api, temp_buffer=temp_buffer)
-        if temp_buffer.dtype != KT.uint8:
-            raise TypeError(f"{api}(): temp_buffer must be uint8, got {temp_buffer.dtype}")
-        tmp_bytes = temp_buffer._size if _static(temp_buffer._size) is not None \
-            else temp_buffer.get_size()
     if fixed:
-        if _static(tmp_bytes) is not None and config.work_local_size > tmp_bytes:
-            raise ValueError(f"{api}(): config.work_local_size is {config.work_local_size} "
-                             f"bytes, more than temp_buffer's {tmp_bytes}")
+        element_count(api, config.calc_count, ("src", src))
+    needed = config.work_local_size if fixed else _MIN_SCRATCH
+    temp_buffer, tmp_bytes = temp_buffer_of(
+        api, temp_buffer, needed,
+        "config.work_local_size" if fixed else f"one chunk of {_SPLIT_ELEMENTS} halves")
+    if fixed:
         split = config.work_local_size // 2 // _SPLIT_ELEMENTS * _SPLIT_ELEMENTS
         count = config.calc_count
     else:
         split = tmp_bytes // 2 // _SPLIT_ELEMENTS * _SPLIT_ELEMENTS
-    if _static(split) is not None and split == 0:
-        raise ValueError(f"{api}(): the temp buffer holds {tmp_bytes} bytes; the library needs "
-                         f"at least {_MIN_SCRATCH} (one chunk of {_SPLIT_ELEMENTS} halves)")
+    if static_int(split) == 0:
+        raise ValueError(f"{api}(): config.work_local_size {config.work_local_size} holds no "
+                         f"chunk of {_SPLIT_ELEMENTS} halves")
     scale_h = _scalar_half(api, "scale", scale)
     offset_h = _scalar_half(api, "offset", offset)
     from asc.codegen.function_visitor import inline_library

@@ -1,0 +1,58 @@
+"""What the adv library's element-wise ops share at trace time: compile-time ints, the element
+count, and the temp buffer (the user's uint8 tensor or the framework's scratch: docs/adv.md)."""
+import numbers
+
+from asc.language.basic.common import check_ub, require_local_tensors
+from asc.language.core.constexpr import ConstExpr
+from asc.language.core.dtype import KnownTypes as KT
+from asc.language.core.enums import TPosition
+from asc.language.core.ir_value import is_runtime_int
+from asc.language.core.tensor import LocalTensor
+
+
+def static_int(value):
+    """`value` as a Python int when it is one at trace time, else None."""
+    value = ConstExpr.unwrap(value)
+    return value if isinstance(value, numbers.Integral) and not isinstance(value, bool) else None
+
+
+def element_count(api, count, *tensors):
+    """The call's count (all of the first tensor when None), checked against each (name, tensor)
+    whose size is known."""
+    count = ConstExpr.unwrap(count)
+    first = tensors[0][1]
+    if count is None:
+        count = first._size if static_int(first._size) is not None else first.get_size()
+    elif not is_runtime_int(count):
+        raise TypeError(f"{api}(): count must be an int, got {type(count).__name__}")
+    for name, t in tensors:
+        if static_int(count) is not None and static_int(t._size) is not None and count > t._size:
+            raise ValueError(f"{api}(): count is {count}, more than {name}'s {t._size} elements")
+    return count
+
+
+def scratch(api, needed):
+    """The UB above the TPipe's buffers as a uint8 tensor (Ascend C's PopStackBuffer): (tensor,
+    its bytes). The launch faults at the call when fewer than `needed` bytes are left."""
+    from asc._proto import kernel_pb2
+    from asc.language.fwk.state import emit_framework
+    addr, nbytes = emit_framework(api, kernel_pb2.FrameworkOp.STACK_BUFFER,
+                                  operands=[(needed, KT.uint32)], results=(KT.uint32, KT.uint32))
+    return LocalTensor._from_buffer(KT.uint8, TPosition.VECCALC, addr, nbytes), nbytes
+
+
+def temp_buffer_of(api, temp_buffer, needed, what):
+    """(tensor, bytes) of the op's temp: the user's uint8 UB tensor, checked to hold `needed`
+    bytes when its size is known (`what` says why), or the framework's scratch."""
+    if temp_buffer is None:
+        return scratch(api, needed)
+    require_local_tensors(api, temp_buffer=temp_buffer)
+    check_ub(api, temp_buffer=temp_buffer)
+    if temp_buffer.dtype != KT.uint8:
+        raise TypeError(f"{api}(): temp_buffer must be uint8, got {temp_buffer.dtype}")
+    nbytes = temp_buffer._size if static_int(temp_buffer._size) is not None \
+        else temp_buffer.get_size()
+    if static_int(nbytes) is not None and nbytes < needed:
+        raise ValueError(f"{api}(): the temp buffer holds {nbytes} bytes; {api} needs at least "
+                         f"{needed} ({what})")
+    return temp_buffer, nbytes

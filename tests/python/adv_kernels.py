@@ -1,0 +1,57 @@
+"""The kernel of the adv library's element-wise tests: one tile copied in, one asc.adv call, the
+tile copied out, through TQues as pyasc's examples write it."""
+import asc
+
+
+@asc.jit
+def adv_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, n: asc.ConstExpr[int],
+               op: asc.ConstExpr[str], count, scale: float, offset: float,
+               tmp_bytes: asc.ConstExpr[int], config: asc.ConstExpr, reserve: asc.ConstExpr[int],
+               in_place: asc.ConstExpr[bool]):
+    """y[:n] = op(x[:n]) on `count` elements, the rest zero. tmp_bytes > 0: a temp buffer of that
+    size, else the framework's scratch; `reserve` bytes of UB taken first leave the scratch less;
+    in_place: the op writes src, then src is copied to dst."""
+    gx = asc.GlobalTensor()
+    gy = asc.GlobalTensor()
+    gx.set_global_buffer(x, n)
+    gy.set_global_buffer(y, n)
+    pipe = asc.TPipe()
+    qin = asc.TQue(asc.TPosition.VECIN, 1)
+    qout = asc.TQue(asc.TPosition.VECOUT, 1)
+    pipe.init_buffer(qin, 1, n * x.dtype.sizeof())
+    pipe.init_buffer(qout, 1, n * y.dtype.sizeof())
+    if reserve > 0:
+        filler = asc.TBuf(asc.TPosition.VECCALC)
+        pipe.init_buffer(filler, reserve)
+    tmp = None
+    if tmp_bytes > 0:
+        tbuf = asc.TBuf(asc.TPosition.VECCALC)
+        pipe.init_buffer(tbuf, tmp_bytes)
+        tmp = tbuf.get(asc.uint8, tmp_bytes)
+    src = qin.alloc_tensor(x.dtype)
+    asc.data_copy(src, gx, n)
+    qin.enque(src)
+    src = qin.deque(x.dtype)
+    dst = qout.alloc_tensor(y.dtype)
+    asc.duplicate(dst.reinterpret_cast(asc.int16), 0, n * y.dtype.sizeof() // 2)
+    asc.pipe_barrier(asc.PipeID.PIPE_V)
+    target = dst
+    if in_place:
+        target = src
+    if op == "quant":
+        asc.adv.quant(dst, src, scale, offset, count, temp_buffer=tmp, config=config)
+    elif op == "tanh":
+        asc.adv.tanh(target, src, count, tmp)
+    if in_place:
+        asc.adds(dst, src, 0.0, n)
+    qout.enque(dst)
+    qin.free_tensor(src)
+    dst = qout.deque(y.dtype)
+    asc.data_copy(gy, dst, n)
+    qout.free_tensor(dst)
+
+
+def assert_clean(report):
+    assert report.status == "OK"
+    assert (report.check.races, report.check.errors, report.check.warnings) == (0, 0, 0), \
+        report.check.summary
