@@ -55,3 +55,45 @@ def assert_clean(report):
     assert report.status == "OK"
     assert (report.check.races, report.check.errors, report.check.warnings) == (0, 0, 0), \
         report.check.summary
+
+
+@asc.jit
+def adv_binary_kernel(x0: asc.GlobalAddress, x1: asc.GlobalAddress, y: asc.GlobalAddress,
+                      n: asc.ConstExpr[int], op: asc.ConstExpr[str], count, scalar: float,
+                      tmp_bytes: asc.ConstExpr[int]):
+    """y[:n] = op(x0, x1) on `count` elements, the rest zero (tmp_bytes as adv_kernel's)."""
+    g0 = asc.GlobalTensor()
+    g1 = asc.GlobalTensor()
+    gy = asc.GlobalTensor()
+    g0.set_global_buffer(x0, n)
+    g1.set_global_buffer(x1, n)
+    gy.set_global_buffer(y, n)
+    pipe = asc.TPipe()
+    qin = asc.TQue(asc.TPosition.VECIN, 2)
+    qout = asc.TQue(asc.TPosition.VECOUT, 1)
+    pipe.init_buffer(qin, 2, n * x0.dtype.sizeof())
+    pipe.init_buffer(qout, 1, n * y.dtype.sizeof())
+    tmp = None
+    if tmp_bytes > 0:
+        tbuf = asc.TBuf(asc.TPosition.VECCALC)
+        pipe.init_buffer(tbuf, tmp_bytes)
+        tmp = tbuf.get(asc.uint8, tmp_bytes)
+    a = qin.alloc_tensor(x0.dtype)
+    b = qin.alloc_tensor(x1.dtype)
+    asc.data_copy(a, g0, n)
+    asc.data_copy(b, g1, n)
+    qin.enque(a)
+    qin.enque(b)
+    a = qin.deque(x0.dtype)
+    b = qin.deque(x1.dtype)
+    dst = qout.alloc_tensor(y.dtype)
+    asc.duplicate(dst.reinterpret_cast(asc.int16), 0, n * y.dtype.sizeof() // 2)
+    asc.pipe_barrier(asc.PipeID.PIPE_V)
+    if op == "swiglu":
+        asc.adv.swiglu(dst, a, b, scalar, shared_tmp_buffer=tmp, cal_count=count)
+    qout.enque(dst)
+    qin.free_tensor(a)
+    qin.free_tensor(b)
+    dst = qout.deque(y.dtype)
+    asc.data_copy(gy, dst, n)
+    qout.free_tensor(dst)

@@ -19,7 +19,7 @@ _NOT_YET: Dict[str, str] = {
     # vector instruction of 4.4-4.12 is implemented)
     # [6] high-level API
     "asc.language.adv": """
-    softmax rmsnorm swiglu concat extract acos acosh asin asinh atan atanh
+    softmax rmsnorm concat extract acos acosh asin asinh atan atanh
     ceil cos cosh digamma erf erfc floor frac lgamma log round sign sin sinh tan trunc exp
     power xor axpy
     """,

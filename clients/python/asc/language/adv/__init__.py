@@ -9,6 +9,7 @@ from asc.language.adv.matmul_config import (MatmulBatchParams, MatmulConfig, Mat
                                             get_matmul_api_tiling, get_mdl_config,
                                             get_mm_config, get_normal_config,
                                             get_special_basic_config, get_special_mdl_config)
+from asc.language.adv.activation import swiglu
 from asc.language.adv.math import tanh
 from asc.language.adv.quant import QuantConfig, quant
 from asc.language.adv.tiling import (MatmulApiStaticTiling, RmsNormTiling, SoftmaxTiling,
@@ -19,7 +20,7 @@ __all__ = ["Matmul", "register_matmul", "MatmulType", "MatmulConfig", "MatmulSha
            "get_mdl_config", "get_special_mdl_config", "get_basic_config",
            "get_special_basic_config", "get_ib_share_norm_config", "get_mm_config",
            "get_matmul_api_tiling", "TCubeTiling", "SoftmaxTiling", "RmsNormTiling",
-           "MatmulApiStaticTiling", "quant", "QuantConfig", "tanh"]
+           "MatmulApiStaticTiling", "quant", "QuantConfig", "tanh", "swiglu"]
 
 # pyasc names not implemented yet raise NotSupportedError, not AttributeError (asc/_unsupported.py).
 __getattr__ = _unsupported.module_getattr(__name__)

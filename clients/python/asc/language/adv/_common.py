@@ -41,9 +41,10 @@ def scratch(api, needed):
     return LocalTensor._from_buffer(KT.uint8, TPosition.VECCALC, addr, nbytes), nbytes
 
 
-def temp_buffer_of(api, temp_buffer, needed, what):
+def temp_buffer_of(api, temp_buffer, needed, what, check_user=True):
     """(tensor, bytes) of the op's temp: the user's uint8 UB tensor, checked to hold `needed`
-    bytes when its size is known (`what` says why), or the framework's scratch."""
+    bytes when its size is known and the library checks it (`check_user`; `what` says why), or
+    the framework's scratch."""
     if temp_buffer is None:
         return scratch(api, needed)
     require_local_tensors(api, temp_buffer=temp_buffer)
@@ -52,7 +53,7 @@ def temp_buffer_of(api, temp_buffer, needed, what):
         raise TypeError(f"{api}(): temp_buffer must be uint8, got {temp_buffer.dtype}")
     nbytes = temp_buffer._size if static_int(temp_buffer._size) is not None \
         else temp_buffer.get_size()
-    if static_int(nbytes) is not None and nbytes < needed:
+    if check_user and static_int(nbytes) is not None and nbytes < needed:
         raise ValueError(f"{api}(): the temp buffer holds {nbytes} bytes; {api} needs at least "
                          f"{needed} ({what})")
     return temp_buffer, nbytes
