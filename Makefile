@@ -5,7 +5,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 export PYTHONPATH := $(CURDIR)/clients/python
 
-.PHONY: all deps configure build run test test-cpp test-python lint bench calibrate isa-docs clean
+.PHONY: all deps configure build run examples test test-cpp test-python lint bench calibrate isa-docs clean
 
 all: build
 
@@ -21,6 +21,14 @@ build: configure
 
 run: build
 	$(PYTHON) examples/vadd.py
+
+# Every example kernel on the embedded simulator, each printing its check and cycles.
+EXAMPLES = vadd add_framework linear_cube matmul_leakyrelu matmul_tuning matmul_basic_api gelu \
+	swiglu
+examples: build
+	@set -e; for e in $(EXAMPLES); do echo "== examples/$$e.py"; $(PYTHON) examples/$$e.py; done
+	$(PYTHON) examples/gelu.py --basic
+	$(PYTHON) examples/swiglu.py --dtype float16
 
 test: build
 	$(MAKE) --no-print-directory test-cpp test-python

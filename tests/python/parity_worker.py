@@ -154,6 +154,20 @@ def run_all():
     results["adv-matmul-batch"] = {"sha": hashlib.sha256(c.tobytes()).hexdigest(),
                                    "cycles": report.cycles, "config_hash": report.config_hash,
                                    "check": report.check.to_dict()}
+    # the adv library's examples (asc.adv.tanh in gelu, asc.adv.swiglu)
+    from gelu import gelu_launch
+    from swiglu import swiglu_launch
+    x = rng.uniform(-2, 2, 4 * 2048).astype(np.float32)
+    y, report = gelu_launch(x, 4, 1024)
+    results["example-gelu"] = {"sha": hashlib.sha256(y.tobytes()).hexdigest(),
+                               "cycles": report.cycles, "config_hash": report.config_hash,
+                               "check": report.check.to_dict()}
+    up = rng.uniform(-2, 2, 4 * 2048).astype(np.float16)
+    gate = rng.uniform(-2, 2, 4 * 2048).astype(np.float16)
+    y, report = swiglu_launch(up, gate, 4, 1024)
+    results["example-swiglu"] = {"sha": hashlib.sha256(y.tobytes()).hexdigest(),
+                                 "cycles": report.cycles, "config_hash": report.config_hash,
+                                 "check": report.check.to_dict()}
     return results
 
 

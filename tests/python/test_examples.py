@@ -16,7 +16,10 @@ EXAMPLES = os.path.join(REPO, "examples")
                                          ("linear_cube.py", ["--m", "128", "--n", "128"]),
                                          ("matmul_leakyrelu.py", []),
                                          ("matmul_tuning.py", ["--mdl", "--trans-b"]),
-                                         ("matmul_basic_api.py", ["--n", "1280", "--cores", "6"])])
+                                         ("matmul_basic_api.py", ["--n", "1280", "--cores", "6"]),
+                                         ("gelu.py", []), ("gelu.py", ["--basic"]),
+                                         ("swiglu.py", []),
+                                         ("swiglu.py", ["--dtype", "float16"])])
 def test_example_passes_clean_under_strict_checking(script, args):
     env = dict(os.environ, AICORE_SIM_CHECK="strict")
     env.pop("AICORE_SIM_ADDRESS", None)
