@@ -444,21 +444,11 @@ TEST(Framework, QueueStateQueries) {
   EXPECT_EQ(FlagSequence(r), want);
 }
 
-TEST(Framework, TBufGetReturnsItsBaseAfterEarlierBuffers) {
-  // q takes [0, 2048); the TBuf's 100 bytes round to 128 at 2048. Copy 32 floats from x into the
-  // TBuf at the address get() returned and out again from the literal UB address 2048: exact
-  // only if get() returned 2048.
-  KernelBuilder b("tbuf", "t.py");
-  uint32_t x = b.PointerParam("x", ir::DT_FLOAT32);
-  uint32_t z = b.PointerParam("z", ir::DT_FLOAT32);
-  b.At(2).Fwk(FW::PIPE_INIT);
-  uint32_t q = b.At(3).Que("q", ir::POS_VECIN, 2);
-  uint32_t tb = b.TBuf("tmp");
-  b.At(4).InitBuffer(q, 2, 1000);
-  b.InitBuffer(tb, 1, 100);
-  KernelBuilder::Tensor t = b.At(5).TBufGet(tb);
+// Copies 32 floats from x into UB at `addr`, then out to z from the literal UB address 2048, and
+// checks z: exact only if `addr` is 2048.
+void ExpectUbAddressIs2048(KernelBuilder& b, uint32_t x, uint32_t z, uint32_t addr) {
   uint32_t n = b.Const(32, ir::DT_INT32);
-  b.DataCopy(KernelBuilder::Ub(t.addr, ir::DT_FLOAT32), KernelBuilder::Gm(x, ir::DT_FLOAT32), n);
+  b.DataCopy(KernelBuilder::Ub(addr, ir::DT_FLOAT32), KernelBuilder::Gm(x, ir::DT_FLOAT32), n);
   b.SetFlag(kMte2Mte3, b.Const(0, ir::DT_INT32));
   b.WaitFlag(kMte2Mte3, b.Const(0, ir::DT_INT32));
   b.DataCopy(KernelBuilder::Gm(z, ir::DT_FLOAT32),
@@ -472,6 +462,36 @@ TEST(Framework, TBufGetReturnsItsBaseAfterEarlierBuffers) {
   LaunchResult r = Launch(device, b.Build(), {ArgValue::Address(xa), ArgValue::Address(za)});
   ASSERT_EQ(r.status, LaunchResult::Status::kOk) << Errors(r);
   EXPECT_EQ(Download<float>(device, za, 32), xs);
+}
+
+TEST(Framework, TBufGetReturnsItsBaseAfterEarlierBuffers) {
+  // q takes [0, 2048); the TBuf's 100 bytes round to 128 at 2048.
+  KernelBuilder b("tbuf", "t.py");
+  uint32_t x = b.PointerParam("x", ir::DT_FLOAT32);
+  uint32_t z = b.PointerParam("z", ir::DT_FLOAT32);
+  b.At(2).Fwk(FW::PIPE_INIT);
+  uint32_t q = b.At(3).Que("q", ir::POS_VECIN, 2);
+  uint32_t tb = b.TBuf("tmp");
+  b.At(4).InitBuffer(q, 2, 1000);
+  b.InitBuffer(tb, 1, 100);
+  KernelBuilder::Tensor t = b.At(5).TBufGet(tb);
+  ExpectUbAddressIs2048(b, x, z, t.addr);
+}
+
+TEST(Framework, StackBufferIsTheUbAboveThePipesBuffers) {
+  // The adv library's scratch (Ascend C's PopStackBuffer): q takes [0, 2048), so the scratch
+  // starts at 2048.
+  KernelBuilder b("stack", "t.py");
+  uint32_t x = b.PointerParam("x", ir::DT_FLOAT32);
+  uint32_t z = b.PointerParam("z", ir::DT_FLOAT32);
+  b.At(2).Fwk(FW::PIPE_INIT);
+  uint32_t q = b.At(3).Que("q", ir::POS_VECIN, 2);
+  b.At(4).InitBuffer(q, 2, 1000);
+  ir::FrameworkOp* f = b.At(5).Fwk(FW::STACK_BUFFER, 0, {b.Const(64, ir::DT_UINT32)});
+  KernelBuilder::Tensor t{b.NewValue(), b.NewValue()};
+  f->set_result(t.addr);
+  f->set_result2(t.bytes);
+  ExpectUbAddressIs2048(b, x, z, t.addr);
 }
 
 // ---- misuse: each a kernel fault naming the object and the line --------------------------------
@@ -628,6 +648,21 @@ TEST(FrameworkMisuse, UbExhaustedNamesMemoryRequestLeftQueueAndLine) {
                   std::to_string(left) + " of its " + std::to_string(c.ub_bytes) +
                   " bytes are left (100000 taken by earlier init_buffer/init_buf_pool calls)");
   EXPECT_EQ(m.fault->kind, Diagnostic::Kind::kOutOfBounds);
+}
+
+TEST(FrameworkMisuse, StackBufferTooSmallNamesTheBytes) {
+  SocConfig c = Config();
+  KernelBuilder b("bad", "bad.py");
+  b.At(2).Fwk(FW::PIPE_INIT);
+  uint32_t big = b.At(3).Que("big", ir::POS_VECCALC, 1);
+  b.At(4).InitBuffer(big, 1, static_cast<int64_t>(c.ub_bytes) - 32);
+  ir::FrameworkOp* f = b.At(7).Fwk(FW::STACK_BUFFER, 0, {b.Const(64, ir::DT_UINT32)});
+  f->set_result(b.NewValue());
+  f->set_result2(b.NewValue());
+  ExpectFault(RunMisuse(b.Build()), 7,
+              "the library's scratch needs 64 bytes of UB but only 32 of its " +
+                  std::to_string(c.ub_bytes) + " are left above the " +
+                  std::to_string(c.ub_bytes - 32) + " bytes init_buffer and init_buf_pool took");
 }
 
 TEST(FrameworkMisuse, PoolBufferIdsAndLength) {
