@@ -163,7 +163,8 @@ void TPipe::Execute(const FwkInfo& op, const int64_t operands[2], FwkOutcome* ou
       // init_buf_pool took; the caller checks that it is large enough.
       BumpAllocator& ub = Memory(MemSpace::kUb);
       if (operands[0] < 0 || static_cast<uint64_t>(operands[0]) > ub.left()) {
-        out->fault = label + ": the library's scratch needs " + std::to_string(operands[0]) +
+        // Named for the user's call (an asc.adv op at this line), not for this internal op.
+        out->fault = "asc.adv: the library's scratch needs " + std::to_string(operands[0]) +
                      " bytes of UB but only " + std::to_string(ub.left()) + " of its " +
                      std::to_string(ub.length()) + " are left above the " +
                      std::to_string(ub.used()) +

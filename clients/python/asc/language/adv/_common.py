@@ -9,6 +9,9 @@ from asc.language.core.enums import TPosition
 from asc.language.core.ir_value import is_runtime_int
 from asc.language.core.tensor import LocalTensor
 
+# The library's ONE_BLK_SIZE: 32, used by its ops both as bytes and as an element count.
+ONE_BLK_SIZE = 32
+
 
 def static_int(value):
     """`value` as a Python int when it is one at trace time, else None."""

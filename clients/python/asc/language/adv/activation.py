@@ -9,7 +9,7 @@ block). Counter mode; per chunk [half: cast src1 to float] muls -beta, exp, adds
 cast src0 to float] mul, [half: cast back], a PIPE_V barrier after each.
 """
 from asc.codegen.builder import require_builder
-from asc.language.adv._common import element_count, static_int, temp_buffer_of
+from asc.language.adv._common import ONE_BLK_SIZE, element_count, static_int, temp_buffer_of
 from asc.language.basic.common import check_ub, require_local_tensors
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import KnownTypes as KT
@@ -17,7 +17,7 @@ from asc.language.core.ir_value import PlainValue, cast, select, to_value
 
 __all__ = ["swiglu"]
 
-_BLOCK_BYTES = 32
+_BLOCK_BYTES = ONE_BLK_SIZE  # a chunk is whole 32-byte blocks of the source type
 _HALF_AREAS = 3  # a half source's float copies: src1, its swish, src0
 
 

@@ -8,14 +8,14 @@ mode; per chunk [half: cast to float], mins 8.8, maxs -8.8, muls 2, exp, adds -1
 1, div, [half: cast back], a PIPE_V barrier after each; the tail under its own mask.
 """
 from asc.codegen.builder import require_builder
-from asc.language.adv._common import element_count, temp_buffer_of
+from asc.language.adv._common import ONE_BLK_SIZE, element_count, temp_buffer_of
 from asc.language.basic.common import check_ub, require_local_tensors
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import KnownTypes as KT
 
 __all__ = ["tanh"]
 
-_CHUNK_ELEMENTS = 32  # a chunk is a multiple of 32 floats (the library's ONE_BLK_SIZE)
+_CHUNK_ELEMENTS = ONE_BLK_SIZE  # a chunk is a multiple of 32 floats
 
 
 def _args(api, dst, src, count, temp_buffer, is_reuse_source, steps):

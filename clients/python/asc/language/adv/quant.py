@@ -19,7 +19,7 @@ import numbers
 import numpy as np
 
 from asc.codegen.builder import require_builder
-from asc.language.adv._common import element_count, static_int, temp_buffer_of
+from asc.language.adv._common import ONE_BLK_SIZE, element_count, static_int, temp_buffer_of
 from asc.language.basic.common import check_ub, require_local_tensors
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import KnownTypes as KT
@@ -27,7 +27,7 @@ from asc.language.core.ir_value import PlainValue, cast, to_value
 
 __all__ = ["quant", "QuantConfig"]
 
-_SPLIT_ELEMENTS = 32      # a chunk is a multiple of 32 half elements (the library's ONE_BLK_SIZE)
+_SPLIT_ELEMENTS = ONE_BLK_SIZE  # a chunk is a multiple of 32 half elements
 _MIN_SCRATCH = _SPLIT_ELEMENTS * 2  # bytes for the smallest chunk
 
 
