@@ -144,7 +144,9 @@ namespace {
 
 // One iteration at a time: its active source lanes gathered densely, the element function run on
 // them, the results scattered into dst's image with their bytes marked. Iterations run in order,
-// all reading UB as it was when the instruction started.
+// each reading UB as the earlier ones left it: a source byte an earlier iteration wrote comes
+// from the image (CANN's softmax reductions accumulate across iterations by a repeat stride of
+// 0, docs/adv.md "softmax").
 PipeTiming ExecuteRepeat(VectorPipe& pipe, const IssuedInstr& in, Cycle now, uint8_t* scratch) {
   const Instr& instr = *in.instr;
   const OpcodeInfo& info = Info(instr.opcode);
@@ -186,6 +188,18 @@ PipeTiming ExecuteRepeat(VectorPipe& pipe, const IssuedInstr& in, Cycle now, uin
   bool have_total = false;
   uint64_t deq_words[kDeqVectorWords] = {};  // cast_deq's vector form: UB as the instruction starts
   if (in.deq.base != nullptr) std::memcpy(deq_words, in.deq.base, sizeof(deq_words));
+  // `n` bytes of an operand at UB address `addr + at`: from dst's image where an earlier
+  // iteration wrote them all, else from UB.
+  auto read = [&](uint8_t* out, const uint8_t* base, uint64_t addr, uint64_t at, uint32_t n) {
+    uint64_t ub = addr + at;
+    if (ub >= in.dst_addr && ub - in.dst_addr + n <= span &&
+        std::all_of(written + (ub - in.dst_addr), written + (ub - in.dst_addr) + n,
+                    [](uint8_t w) { return w != 0; })) {
+      std::memcpy(out, image + (ub - in.dst_addr), n);
+    } else {
+      std::memcpy(out, base + at, n);
+    }
+  };
   for (uint64_t r = 0; r < g.repeats; ++r) {
     std::memset(src0, 0, sizeof(src0));
     std::memset(src1, 0, sizeof(src1));
@@ -194,9 +208,9 @@ PipeTiming ExecuteRepeat(VectorPipe& pipe, const IssuedInstr& in, Cycle now, uin
       if (!g.Active(r, e)) continue;
       uint32_t s = g.SizeOf(1);
       uint32_t d = g.SizeOf(0);
-      if (sources >= 1) std::memcpy(src0 + e * s, in.src0.base + g.Offset(1, r, e), s);
-      if (sources == 2) std::memcpy(src1 + e * s, in.src1.base + g.Offset(2, r, e), s);
-      if (reads_dst) std::memcpy(old_dst + e * d, in.dst.base + g.Offset(0, r, e), d);
+      if (sources >= 1) read(src0 + e * s, in.src0.base, in.src0_addr, g.Offset(1, r, e), s);
+      if (sources == 2) read(src1 + e * s, in.src1.base, in.src1_addr, g.Offset(2, r, e), s);
+      if (reads_dst) read(old_dst + e * d, in.dst.base, in.dst_addr, g.Offset(0, r, e), d);
     }
     const uint8_t* picks = nullptr;
     if (is_select && instr.kind == kSelCmpMask) {

@@ -168,6 +168,14 @@ def run_all():
     results["example-swiglu"] = {"sha": hashlib.sha256(y.tobytes()).hexdigest(),
                                  "cycles": report.cycles, "config_hash": report.config_hash,
                                  "check": report.check.to_dict()}
+    # asc.adv.rmsnorm in the rmsnorm example: basic-block groups and a general-path tail
+    from rmsnorm import rmsnorm_launch
+    x = rng.standard_normal((2, 37, 320)).astype(np.float32)
+    gamma = rng.uniform(0.5, 1.5, 320).astype(np.float32)
+    y, report = rmsnorm_launch(x, gamma, max_cores=4)
+    results["example-rmsnorm"] = {"sha": hashlib.sha256(y.tobytes()).hexdigest(),
+                                  "cycles": report.cycles, "config_hash": report.config_hash,
+                                  "check": report.check.to_dict()}
     return results
 
 

@@ -73,7 +73,7 @@ def test_daemon_and_embedded_are_bit_identical(device, daemon):
     assert "mixed-handoff" in local and local["mixed-handoff"]["check"]["races"] == 0
     assert "adv-matmul" in local and local["adv-matmul"]["check"]["races"] == 0
     assert local["adv-matmul-mixed"]["check"]["races"] == 0
-    for example in ("example-gelu", "example-swiglu"):
+    for example in ("example-gelu", "example-swiglu", "example-rmsnorm"):
         assert local[example]["check"]["races"] == local[example]["check"]["errors"] == 0
     tail = [d["kind"] for d in local["tail-overrun"]["diagnostics"]]
     assert tail.count("GM_OVERRUN") == 3 and "GM_OUT_OF_BOUNDS" not in tail

@@ -19,7 +19,10 @@ EXAMPLES = os.path.join(REPO, "examples")
                                          ("matmul_basic_api.py", ["--n", "1280", "--cores", "6"]),
                                          ("gelu.py", []), ("gelu.py", ["--basic"]),
                                          ("swiglu.py", []),
-                                         ("swiglu.py", ["--dtype", "float16"])])
+                                         ("swiglu.py", ["--dtype", "float16"]),
+                                         ("rmsnorm.py", []),
+                                         ("rmsnorm.py", ["--dtype", "float16", "--hidden",
+                                                         "1024"])])
 def test_example_passes_clean_under_strict_checking(script, args):
     env = dict(os.environ, AICORE_SIM_CHECK="strict")
     env.pop("AICORE_SIM_ADDRESS", None)

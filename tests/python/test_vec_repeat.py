@@ -412,3 +412,34 @@ def test_family_counter_mode_with_strides(device, op, layout, dtype, fn):
         blk, rep = (strides[0],), (strides[2],)
     want = model_with_dst(per_dst, c, args, count, 1, blk, rep, counter=True)
     np.testing.assert_array_equal(out, want)
+
+
+@asc.jit
+def accumulate_kernel(a: asc.GlobalAddress, out: asc.GlobalAddress, op: asc.ConstExpr[str]):
+    ga, go = asc.GlobalTensor(), asc.GlobalTensor()
+    ga.set_global_buffer(a)
+    go.set_global_buffer(out)
+    src = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 512)
+    acc = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2048, 64)
+    asc.data_copy(src, ga, 512)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.data_copy(acc, src, 64)
+    asc.pipe_barrier(asc.PipeID.PIPE_V)
+    OPS[op](acc, src[64:], acc, 64, 7, asc.BinaryRepeatParams(1, 1, 1, 0, 8, 0))
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(go, acc, 64)
+
+
+@pytest.mark.parametrize("op, fold", [("add", np.add), ("max", np.maximum)])
+def test_iterations_see_earlier_iterations_writes(device, op, fold):
+    """dst and src1 with repeat stride 0 fold 7 more repeats into one: each iteration reads what
+    the one before wrote (CANN's softmax reductions rely on it, docs/adv.md)."""
+    a = np.random.default_rng(2).uniform(-10, 10, 512).astype(np.float32)
+    out = np.zeros(64, np.float32)
+    accumulate_kernel[1, rt.current_stream()](a, out, op)
+    want = a[:64].copy()
+    for r in range(1, 8):
+        want = fold(a[64 * r:64 * r + 64], want).astype(np.float32)
+    np.testing.assert_array_equal(out, want)

@@ -60,6 +60,7 @@ def swiglu(dst_tensor, src_tensor0, src_tensor1, scalar_value=1.0, shared_tmp_bu
     else:
         split = select(to_value(split, KT.int32) > 0, split, per_block)
     from asc.codegen.function_visitor import inline_library
-    from asc.language.adv import activation_ops
-    inline_library(activation_ops.swiglu_chunks, dst, src0, src1, _neg_beta(api, scalar_value),
-                   tmp.reinterpret_cast(KT.float32), count, split, per_block, from_half)
+    from asc.language.adv import activation_ops, chunks
+    inline_library(chunks.counter_chunks, activation_ops.swiglu_chunk, count, split, per_block,
+                   src0.dtype, (dst, src0, src1, _neg_beta(api, scalar_value),
+                                tmp.reinterpret_cast(KT.float32), from_half))

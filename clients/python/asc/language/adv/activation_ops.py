@@ -1,10 +1,9 @@
 """The instruction sequences behind asc.adv's activations (activation.py has the facts and their
 source): library sub-kernels, traced where the user calls the op, its ops at the user's line."""
-from asc.language.basic.mask import reset_mask, set_mask_count, set_mask_norm, set_vector_mask
 from asc.language.basic.sync import pipe_barrier
 from asc.language.basic.vec import adds, cast, div, exp, mul, muls
 from asc.language.core.constexpr import ConstExpr
-from asc.language.core.enums import MaskMode, PipeID, RoundMode
+from asc.language.core.enums import PipeID, RoundMode
 from asc.language.core.types import BinaryRepeatParams, UnaryRepeatParams
 from asc.runtime.jit import jit
 
@@ -26,7 +25,7 @@ def swish(dst, src, neg_beta):
 
 
 @jit
-def swiglu_chunk(dst, src0, src1, neg_beta, tmp, room, from_half: ConstExpr[bool]):
+def swiglu_chunk(offset, room, dst, src0, src1, neg_beta, tmp, from_half: ConstExpr[bool]):
     """dst = src0 * swish(src1) under the loaded mask. Half: both sources in float in the temp,
     three areas of `room` floats (src1, its swish, src0)."""
     binary = BinaryRepeatParams()
@@ -34,40 +33,19 @@ def swiglu_chunk(dst, src0, src1, neg_beta, tmp, room, from_half: ConstExpr[bool
         gate = tmp
         act = tmp[room:]
         up = tmp[2 * room:]
-        cast(gate, src1, RoundMode.CAST_NONE, _PLACEHOLDER, 1, UnaryRepeatParams(1, 1, 8, 4),
-             False)
+        cast(gate, src1[offset:], RoundMode.CAST_NONE, _PLACEHOLDER, 1,
+             UnaryRepeatParams(1, 1, 8, 4), False)
         pipe_barrier(PipeID.PIPE_V)
         swish(act, gate, neg_beta)
-        cast(up, src0, RoundMode.CAST_NONE, _PLACEHOLDER, 1, UnaryRepeatParams(1, 1, 8, 4),
-             False)
+        cast(up, src0[offset:], RoundMode.CAST_NONE, _PLACEHOLDER, 1,
+             UnaryRepeatParams(1, 1, 8, 4), False)
         pipe_barrier(PipeID.PIPE_V)
         mul(act, up, act, _PLACEHOLDER, 1, binary, False)
         pipe_barrier(PipeID.PIPE_V)
-        cast(dst, act, RoundMode.CAST_NONE, _PLACEHOLDER, 1, UnaryRepeatParams(1, 1, 4, 8),
-             False)
+        cast(dst[offset:], act, RoundMode.CAST_NONE, _PLACEHOLDER, 1,
+             UnaryRepeatParams(1, 1, 4, 8), False)
         pipe_barrier(PipeID.PIPE_V)
     else:
-        swish(dst, src1, neg_beta)
-        mul(dst, src0, dst, _PLACEHOLDER, 1, binary, False)
+        swish(dst[offset:], src1[offset:], neg_beta)
+        mul(dst[offset:], src0[offset:], dst[offset:], _PLACEHOLDER, 1, binary, False)
         pipe_barrier(PipeID.PIPE_V)
-
-
-@jit
-def swiglu_chunks(dst, src0, src1, neg_beta, tmp, count, split, per_block: ConstExpr[int],
-                  from_half: ConstExpr[bool]):
-    """count elements in chunks of split; the tail's temp areas are its count rounded up to a
-    32-byte block of the source type."""
-    set_mask_count()
-    loops = count // split
-    set_vector_mask(split, dtype=src0.dtype, mode=MaskMode.COUNTER)
-    for i in range(loops):
-        swiglu_chunk(dst[i * split:], src0[i * split:], src1[i * split:], neg_beta, tmp, split,
-                     from_half)
-    tail = count % split
-    if tail > 0:
-        set_vector_mask(tail, dtype=src0.dtype, mode=MaskMode.COUNTER)
-        room = (tail + per_block - 1) // per_block * per_block
-        swiglu_chunk(dst[loops * split:], src0[loops * split:], src1[loops * split:], neg_beta,
-                     tmp, room, from_half)
-    set_mask_norm()
-    reset_mask()

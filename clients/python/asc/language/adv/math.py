@@ -45,6 +45,7 @@ def tanh(dst, src, count=None, temp_buffer=None, is_reuse_source=False):
     count, tmp, split = _args(api, dst, src, count, temp_buffer, is_reuse_source,
                               2 if from_half else 1)
     from asc.codegen.function_visitor import inline_library
-    from asc.language.adv import math_ops
-    inline_library(math_ops.tanh_chunks, dst, src, tmp, count, split, from_half)
+    from asc.language.adv import chunks, math_ops
+    inline_library(chunks.counter_chunks, math_ops.tanh_chunk, count, split, 0,
+                   KT.float32, (dst, src, tmp, split, from_half))
 

@@ -1,11 +1,9 @@
 """The instruction sequences behind asc.adv's element-wise math (math.py has the facts and their
 source): library sub-kernels, traced where the user calls the op, its ops at the user's line."""
-from asc.language.basic.mask import reset_mask, set_mask_count, set_mask_norm, set_vector_mask
 from asc.language.basic.sync import pipe_barrier
 from asc.language.basic.vec import adds, cast, div, exp, maxs, mins, muls
 from asc.language.core.constexpr import ConstExpr
-from asc.language.core.dtype import KnownTypes as KT
-from asc.language.core.enums import MaskMode, PipeID, RoundMode
+from asc.language.core.enums import PipeID, RoundMode
 from asc.language.core.types import BinaryRepeatParams, UnaryRepeatParams
 from asc.runtime.jit import jit
 
@@ -34,36 +32,18 @@ def tanh_formula(dst, src, clip):
 
 
 @jit
-def tanh_chunk(dst, src, conv, clip, from_half: ConstExpr[bool]):
-    """One chunk under the loaded counter mask; a half source goes through float and back."""
+def tanh_chunk(offset, room, dst, src, tmp, split, from_half: ConstExpr[bool]):
+    """One chunk under the loaded counter mask; a half source goes through float (its copy in
+    the temp's first `split` floats, the clipped argument after it) and back."""
     if from_half:
-        cast(conv, src, RoundMode.CAST_NONE, _PLACEHOLDER, 1, UnaryRepeatParams(1, 1, 8, 4),
-             False)
+        conv = tmp
+        clip = tmp[split:]
+        cast(conv, src[offset:], RoundMode.CAST_NONE, _PLACEHOLDER, 1,
+             UnaryRepeatParams(1, 1, 8, 4), False)
         pipe_barrier(PipeID.PIPE_V)
         tanh_formula(conv, conv, clip)
-        cast(dst, conv, RoundMode.CAST_NONE, _PLACEHOLDER, 1, UnaryRepeatParams(1, 1, 4, 8),
-             False)
+        cast(dst[offset:], conv, RoundMode.CAST_NONE, _PLACEHOLDER, 1,
+             UnaryRepeatParams(1, 1, 4, 8), False)
         pipe_barrier(PipeID.PIPE_V)
     else:
-        tanh_formula(dst, src, clip)
-
-
-@jit
-def tanh_chunks(dst, src, tmp, count, split, from_half: ConstExpr[bool]):
-    """count elements in chunks of split: the full ones under one mask, then the tail. The
-    float temp holds the half source's float copy (half only), then the clipped argument."""
-    conv = tmp
-    clip = tmp
-    if from_half:
-        clip = tmp[split:]
-    set_mask_count()
-    loops = count // split
-    set_vector_mask(split, dtype=KT.float32, mode=MaskMode.COUNTER)
-    for i in range(loops):
-        tanh_chunk(dst[i * split:], src[i * split:], conv, clip, from_half)
-    tail = count % split
-    if tail > 0:
-        set_vector_mask(tail, dtype=KT.float32, mode=MaskMode.COUNTER)
-        tanh_chunk(dst[loops * split:], src[loops * split:], conv, clip, from_half)
-    set_mask_norm()
-    reset_mask()
+        tanh_formula(dst[offset:], src[offset:], tmp)

@@ -104,6 +104,7 @@ def quant(dst, src, scale, offset, count=None, temp_buffer=None, reuse_source=Fa
     scale_h = _scalar_half(api, "scale", scale)
     offset_h = _scalar_half(api, "offset", offset)
     from asc.codegen.function_visitor import inline_library
-    from asc.language.adv import quant_ops
-    inline_library(quant_ops.quant_chunks, dst, src, temp_buffer.reinterpret_cast(KT.float16),
-                   scale_h, offset_h, count, split, src.dtype == KT.float32)
+    from asc.language.adv import chunks, quant_ops
+    inline_library(chunks.counter_chunks, quant_ops.quant_chunk, count, split, 0,
+                   KT.float16, (dst, src, temp_buffer.reinterpret_cast(KT.float16), scale_h,
+                                offset_h, src.dtype == KT.float32))
