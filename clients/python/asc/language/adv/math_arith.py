@@ -5,8 +5,8 @@ sequence for the A2 vector core (docs/adv.md), from `impl/math/<op>/`.
   e^x = e^floor(x) * (1 + f + f^2/2! + ... + f^n/n!), f = x - floor(x), n the Taylor level,
   in float. The temp holds 4 float areas for half (x, f^k/k!, the sum, e^floor(x)), 3 for float
   (no sum: dst holds it), 2 for float with is_reuse_source (src holds x), each its floats / areas
-  rounded down to 32 bytes. Counter mode, the mask reloaded before each step, a PIPE_V barrier
-  after each instruction.
+  rounded down to 32 bytes of the source type (8 floats for float, 16 for half). Counter mode,
+  the mask reloaded before each step, a PIPE_V barrier after each instruction.
 - power (`power_common_impl.h`, `power_float_impl.h`, `power_v220_impl.h`, tensor ^ tensor):
   e^(y ln|x|) in float with the sign and special cases of pow fixed by compares and selects.
   The temp: 256 bytes of select scalars (1.0, NaN), then `chunk` floats per area: 3 (float) or

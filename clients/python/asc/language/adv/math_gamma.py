@@ -6,17 +6,17 @@ the A2 vector core (`impl/math/digamma/digamma_common_impl.h`, `digamma_common_b
 Both see the temp buffer as float, split into areas of `split` floats (its floats / steps,
 rounded down to 32): digamma 7 steps for float (6 with is_reuse_source, its fifth area then being
 the source's first `split` floats), 8 for half; lgamma 8 for float (7 with is_reuse_source, its
-zero scalar then the source's first `split` floats), 13 for half. Three (digamma) or four
-(lgamma) of the steps are bit masks of `split` bytes. Counter mode; every case of the function is
-computed on every element and added into the result under its compare mask (Select with a zero
-scalar). The float paths and half digamma round the tail up to 8 elements (the mask and the
-compares cover it); half lgamma keeps the tail's mask only until its first bit operation, which
-puts the mask back to the whole chunk.
+zero scalar then the source's first `split` floats), 13 for half; the steps include the bit
+masks, three (digamma) or four (lgamma) of `split` bytes. Counter mode; every case of the
+function is computed on every element and added into the result under its compare mask (Select
+with a zero scalar). The float paths and half digamma round the tail up to 8 elements (the
+mask and the compares cover it); half lgamma keeps the tail's mask only until its first bit
+operation, which puts the mask back to the whole chunk.
 """
 import numbers
 
 from asc.codegen.builder import require_builder
-from asc.language.adv.math import _args
+from asc.language.adv.math import _args  # tanh's checks and split: the same rule
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import KnownTypes as KT
 
