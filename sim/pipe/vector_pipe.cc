@@ -189,10 +189,16 @@ PipeTiming ExecuteRepeat(VectorPipe& pipe, const IssuedInstr& in, Cycle now, uin
   uint64_t deq_words[kDeqVectorWords] = {};  // cast_deq's vector form: UB as the instruction starts
   if (in.deq.base != nullptr) std::memcpy(deq_words, in.deq.base, sizeof(deq_words));
   // `n` bytes of an operand at UB address `addr + at`: from dst's image where an earlier
-  // iteration wrote them all, else from UB.
-  auto read = [&](uint8_t* out, const uint8_t* base, uint64_t addr, uint64_t at, uint32_t n) {
+  // iteration wrote them all, else from UB. Only a source whose span meets dst's can see a write.
+  auto meets_dst = [&](uint64_t addr, uint64_t bytes) {
+    return span > 0 && addr < in.dst_addr + span && in.dst_addr < addr + bytes;
+  };
+  const bool seen[3] = {reads_dst, sources >= 1 && meets_dst(in.src0_addr, g.Span(1)),
+                        sources == 2 && meets_dst(in.src1_addr, g.Span(2))};
+  auto read = [&](int k, uint8_t* out, const uint8_t* base, uint64_t addr, uint64_t at,
+                  uint32_t n) {
     uint64_t ub = addr + at;
-    if (ub >= in.dst_addr && ub - in.dst_addr + n <= span &&
+    if (seen[k] && ub >= in.dst_addr && ub - in.dst_addr + n <= span &&
         std::all_of(written + (ub - in.dst_addr), written + (ub - in.dst_addr) + n,
                     [](uint8_t w) { return w != 0; })) {
       std::memcpy(out, image + (ub - in.dst_addr), n);
@@ -208,9 +214,9 @@ PipeTiming ExecuteRepeat(VectorPipe& pipe, const IssuedInstr& in, Cycle now, uin
       if (!g.Active(r, e)) continue;
       uint32_t s = g.SizeOf(1);
       uint32_t d = g.SizeOf(0);
-      if (sources >= 1) read(src0 + e * s, in.src0.base, in.src0_addr, g.Offset(1, r, e), s);
-      if (sources == 2) read(src1 + e * s, in.src1.base, in.src1_addr, g.Offset(2, r, e), s);
-      if (reads_dst) read(old_dst + e * d, in.dst.base, in.dst_addr, g.Offset(0, r, e), d);
+      if (sources >= 1) read(1, src0 + e * s, in.src0.base, in.src0_addr, g.Offset(1, r, e), s);
+      if (sources == 2) read(2, src1 + e * s, in.src1.base, in.src1_addr, g.Offset(2, r, e), s);
+      if (reads_dst) read(0, old_dst + e * d, in.dst.base, in.dst_addr, g.Offset(0, r, e), d);
     }
     const uint8_t* picks = nullptr;
     if (is_select && instr.kind == kSelCmpMask) {

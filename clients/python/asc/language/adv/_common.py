@@ -2,6 +2,8 @@
 count, and the temp buffer (the user's uint8 tensor or the framework's scratch: docs/adv.md)."""
 import numbers
 
+from asc.codegen.builder import require_builder
+
 from asc.language.basic.common import check_ub, require_local_tensors
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import KnownTypes as KT
@@ -60,3 +62,23 @@ def temp_buffer_of(api, temp_buffer, needed, what, check_user=True):
         raise ValueError(f"{api}(): the temp buffer holds {nbytes} bytes; {api} needs at least "
                          f"{needed} ({what})")
     return temp_buffer, nbytes
+
+
+def float_op_args(api, dst, src, count, temp_buffer, is_reuse_source, steps):
+    """The checked (count, float temp, chunk) of a float16/float32 element-wise op whose float
+    temp holds `steps` chunks of a multiple of 32 floats (the library's split for tanh and the
+    math list)."""
+    require_builder(api)
+    require_local_tensors(api, dst=dst, src=src)
+    check_ub(api, dst=dst, src=src)
+    if src.dtype not in (KT.float16, KT.float32) or dst.dtype != src.dtype:
+        raise TypeError(f"{api}(): dst and src must both be float16 or both float32, got "
+                        f"{dst.dtype} and {src.dtype}")
+    if not isinstance(ConstExpr.unwrap(is_reuse_source), bool):
+        raise TypeError(f"{api}(): is_reuse_source must be a compile-time bool")
+    count = element_count(api, count, ("src", src), ("dst", dst))
+    temp_buffer, tmp_bytes = temp_buffer_of(
+        api, temp_buffer, steps * ONE_BLK_SIZE * 4,
+        f"{steps} chunk(s) of {ONE_BLK_SIZE} floats for {src.dtype}")
+    split = tmp_bytes // 4 // steps // ONE_BLK_SIZE * ONE_BLK_SIZE
+    return count, temp_buffer.reinterpret_cast(KT.float32), split

@@ -16,7 +16,7 @@ operation, which puts the mask back to the whole chunk.
 import numbers
 
 from asc.codegen.builder import require_builder
-from asc.language.adv.math import _args  # tanh's checks and split: the same rule
+from asc.language.adv._common import float_op_args
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import KnownTypes as KT
 
@@ -45,7 +45,7 @@ def digamma(dst, src, count=None, temp_buffer=None, is_reuse_source=False):
     from_half = getattr(src, "dtype", None) == KT.float16
     reuse = ConstExpr.unwrap(is_reuse_source) is True and not from_half
     steps = 8 if from_half else 6 if reuse else 7
-    count, tmp, split = _args(api, dst, src, count, temp_buffer, is_reuse_source, steps)
+    count, tmp, split = float_op_args(api, dst, src, count, temp_buffer, is_reuse_source, steps)
     if not from_half and _same_start(dst, src):
         raise ValueError(f"{api}(): for float32 dst must not be src: the library's sequence "
                          "zeroes dst before it reads src; pass another dst tensor")
@@ -67,7 +67,7 @@ def lgamma(dst, src, count=None, temp_buffer=None, is_reuse_source=False):
     from_half = getattr(src, "dtype", None) == KT.float16
     reuse = ConstExpr.unwrap(is_reuse_source) is True and not from_half
     steps = 13 if from_half else 7 if reuse else 8
-    count, tmp, split = _args(api, dst, src, count, temp_buffer, is_reuse_source, steps)
+    count, tmp, split = float_op_args(api, dst, src, count, temp_buffer, is_reuse_source, steps)
     if reuse and _same_start(dst, src):
         raise ValueError(f"{api}(): with is_reuse_source=True dst must not be src: the library "
                          "keeps its zero scalar in the source's first elements; pass another "

@@ -19,8 +19,8 @@ What they share (the library's facts):
 The formulas, one per op, are in math_hyperbolic_ops.py and docs/adv.md.
 """
 from asc.codegen.builder import require_builder
-from asc.language.adv._common import ONE_BLK_SIZE, element_count, temp_buffer_of
-from asc.language.adv.math import _args
+from asc.language.adv._common import (ONE_BLK_SIZE, element_count, float_op_args,
+                                        temp_buffer_of)
 from asc.language.basic.common import check_ub, require_local_tensors
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import KnownTypes as KT
@@ -45,7 +45,7 @@ def _run(api, dst, src, count, temp_buffer, is_reuse_source):
     """Checks the call and emits the library's chunk loop with `api`'s chunk sub-kernel."""
     half_areas, float_areas, per_block, mask_dtype = _LAYOUT[api]
     from_half = getattr(src, "dtype", None) == KT.float16
-    count, tmp, split = _args(api, dst, src, count, temp_buffer, is_reuse_source,
+    count, tmp, split = float_op_args(api, dst, src, count, temp_buffer, is_reuse_source,
                               half_areas if from_half else float_areas)
     from asc.codegen.function_visitor import inline_library
     from asc.language.adv import chunks, math_hyperbolic_ops
