@@ -370,21 +370,17 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
     g.count = reg.lo;
   }
   // Copy's count is per iteration, and repeat_times still applies (asc-api.md 4.1). An
-  // iteration of more than one repeat's lanes runs on over its blocks at their stride, as CANN's
-  // softmax broadcasts rely on (docs/adv.md, "softmax"): with one iteration that is the counter
-  // geometry with a repeat stride of 8 block strides.
-  bool long_copy = cls == OpClass::kVecCopy && g.counter && g.count > g.lanes_per_repeat();
-  if (long_copy && repeat_times > 1) {
-    return ev.Fail("a counter-mode copy of " + std::to_string(g.count) +
-                   " elements an iteration (more than one repeat's " +
-                   std::to_string(g.lanes_per_repeat()) + ") with repeat_times " +
-                   std::to_string(repeat_times) + " is not modelled yet");
-  }
-  if (cls == OpClass::kVecCopy && g.counter && !long_copy) {
-    VectorMask lanes = MaskForLength(g.count, g.esize, false);
+  // iteration of more lanes than one repeat holds runs on over its blocks at their stride, as
+  // CANN's softmax broadcasts rely on (docs/adv.md, "softmax").
+  if (cls == OpClass::kVecCopy && g.counter) {
+    if (g.count > g.lanes_per_repeat()) {
+      g.wide_lanes = g.count;
+    } else {
+      VectorMask lanes = MaskForLength(g.count, g.esize, false);
+      g.mask_hi = lanes.hi;
+      g.mask_lo = lanes.lo;
+    }
     g.counter = false;
-    g.mask_hi = lanes.hi;
-    g.mask_lo = lanes.lo;
   }
   g.repeats =
       g.counter ? (g.count + g.lanes_per_repeat() - 1) / g.lanes_per_repeat() : repeat_times;
@@ -402,7 +398,6 @@ bool BuildVectorRepeat(const Instr& instr, const std::vector<ScalarValue>& value
     if (m.rep_stride[k] != 0 && !ev.InRange(m.rep_stride[k], rep_names[k], kMaxU16, &g.rep[k])) {
       return false;
     }
-    if (long_copy) g.rep[k] = kVectorRepeatBlocks * g.blk[k];
   }
   const TensorOperand* tensors[3] = {&m.dst, &m.src0, &m.src1};
   const char* names[3] = {"dst", sources == 2 ? "src0" : "src", "src1"};

@@ -29,6 +29,7 @@ VectorMask MaskForLength(uint64_t len, uint32_t esize, bool counter) {
 }
 
 int64_t VecGeometry::LastLane(uint64_t r) const {
+  if (wide_lanes != 0) return static_cast<int64_t>(wide_lanes) - 1;
   uint32_t lanes = lanes_per_repeat();
   if (counter) {
     uint64_t first = r * lanes;
@@ -68,6 +69,7 @@ uint64_t VecGeometry::Span(int k) const {
 
 uint64_t VecGeometry::ActiveLanes() const {
   if (counter) return std::min<uint64_t>(count, repeats * lanes_per_repeat());
+  if (wide_lanes != 0) return wide_lanes * repeats;
   uint64_t n = 0;
   for (uint32_t e = 0; e < lanes_per_repeat(); ++e) n += Active(0, e) ? 1 : 0;
   return n * repeats;

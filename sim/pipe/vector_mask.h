@@ -32,6 +32,7 @@ struct VecGeometry {
   uint64_t repeats = 0;          // iterations that run
   bool counter = false;          // counter mode: `count` lanes in total, iterations filled in order
   uint64_t count = 0;            // counter mode
+  uint64_t wide_lanes = 0;       // a counter-mode copy: lanes per iteration, beyond one repeat
   uint64_t mask_hi = 0;          // normal mode: the lanes of every iteration
   uint64_t mask_lo = 0;
   // Reductions: dst receives one result per `dst_group` lanes (0: per iteration), each
@@ -59,6 +60,7 @@ struct VecGeometry {
   // Lane `e` of iteration `r` is active.
   bool Active(uint64_t r, uint32_t e) const {
     if (counter) return r * lanes_per_repeat() + e < count;
+    if (wide_lanes != 0) return e < wide_lanes;
     if (e >= 128) return false;  // the register has 128 bits
     return e < 64 ? ((mask_lo >> e) & 1u) != 0 : ((mask_hi >> (e - 64)) & 1u) != 0;
   }

@@ -142,6 +142,28 @@ void VectorPipe::FaultOutOfBounds(const Instr& instr, Cycle now, const std::stri
 
 namespace {
 
+// A counter-mode copy of more lanes an iteration than a repeat holds: each lane moved on its own,
+// in iteration order; the pipe is held for the repeats the lanes fill.
+template <typename Read>
+PipeTiming ExecuteWideCopy(VectorPipe& pipe, const IssuedInstr& in, Cycle now, uint8_t* image,
+                           uint8_t* written, const Read& read) {
+  const VecGeometry& g = in.geo;
+  uint32_t size = g.SizeOf(0);
+  uint8_t lane[sizeof(uint64_t)];
+  for (uint64_t r = 0; r < g.repeats; ++r) {
+    for (uint64_t e = 0; e < g.wide_lanes; ++e) {
+      auto lane_index = static_cast<uint32_t>(e);
+      read(1, lane, in.src0.base, in.src0_addr, g.Offset(1, r, lane_index), size);
+      uint64_t at = g.Offset(0, r, lane_index);
+      std::memcpy(image + at, lane, size);
+      std::memset(written + at, 1, size);
+    }
+  }
+  uint64_t per_iteration = (g.wide_lanes + g.lanes_per_repeat() - 1) / g.lanes_per_repeat();
+  const VectorCost& cost = pipe.ctx().costs.Vector(in.instr->opcode, in.instr->dtype);
+  return pipe.Timing(cost, g.repeats * per_iteration, g.repeats * per_iteration, now);
+}
+
 // One iteration at a time: its active source lanes gathered densely, the element function run on
 // them, the results scattered into dst's image with their bytes marked. Iterations run in order,
 // each reading UB as the earlier ones left it: a source byte an earlier iteration wrote comes
@@ -206,6 +228,7 @@ PipeTiming ExecuteRepeat(VectorPipe& pipe, const IssuedInstr& in, Cycle now, uin
       std::memcpy(out, base + at, n);
     }
   };
+  if (g.wide_lanes != 0) return ExecuteWideCopy(pipe, in, now, image, written, read);
   for (uint64_t r = 0; r < g.repeats; ++r) {
     std::memset(src0, 0, sizeof(src0));
     std::memset(src1, 0, sizeof(src1));

@@ -116,25 +116,24 @@ def test_is_set_mask_false_uses_set_vector_mask(device):
 
 
 @pytest.mark.parametrize("setup", ["counter", "counter_own_mask"])
-@pytest.mark.parametrize("dtype,count", [("float16", 50), ("float32", 40), ("int32", 60)])
+@pytest.mark.parametrize("dtype,count", [("float16", 50), ("float32", 40), ("int32", 64)])
 def test_counter_mode_counts_per_iteration(device, setup, dtype, count):
     # Unlike the other vector ops, copy's count covers each of repeat_time iterations.
     a, c, out = run(dtype, count, 3, (1, 1, 8, 8), setup=setup)
     np.testing.assert_array_equal(out, model(a, c, count, 3, (1, 1, 8, 8), counter=True))
 
 
-@pytest.mark.parametrize("dtype,count,strides", [("float32", 200, (1, 1, 8, 8)),
-                                                ("float16", 300, (2, 1, 8, 8))])
-def test_counter_mode_iteration_longer_than_a_repeat(device, dtype, count, strides):
-    """One iteration of more lanes than a repeat holds runs on over its blocks at their stride:
-    CANN's softmax broadcasts a state of rows x 8 floats this way (docs/adv.md)."""
-    a, c, out = run(dtype, count, 1, strides, setup="counter")
-    np.testing.assert_array_equal(out, model(a, c, count, 1, strides, counter=True))
-
-
-def test_counter_mode_long_iterations_repeated_are_refused(device):
-    with pytest.raises(Exception, match="is not modelled yet"):
-        run("float32", 100, 2, (1, 1, 8, 8), setup="counter")
+@pytest.mark.parametrize("dtype,count,repeat,strides", [
+    ("float32", 200, 1, (1, 1, 8, 8)),
+    ("float16", 300, 1, (2, 1, 8, 8)),
+    ("float32", 128, 2, (2, 1, 1, 0)),   # CANN's BroadCastLastImpl: 16 rows' blocks, twice
+    ("int32", 100, 3, (1, 1, 16, 13)),
+])
+def test_counter_mode_iteration_longer_than_a_repeat(device, dtype, count, repeat, strides):
+    """An iteration of more lanes than a repeat holds runs on over its blocks at their stride:
+    CANN's softmax broadcasts its row states this way (docs/adv.md)."""
+    a, c, out = run(dtype, count, repeat, strides, setup="counter")
+    np.testing.assert_array_equal(out, model(a, c, count, repeat, strides, counter=True))
 
 
 @asc.jit

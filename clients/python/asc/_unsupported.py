@@ -14,14 +14,10 @@ from asc.codegen.errors import NotSupportedError
 
 # Module -> names, as pyasc lays them out (asc-api.md section 0; sections in brackets).
 _NOT_YET: Dict[str, str] = {
-    # [3.7-3.9, 4.1-4.2 parameter structs, 4.12]; [10.5] softmax_flash_v2's mode enum
-    "asc.language.core": "SoftmaxMode",
+    # [3.7-3.9, 4.1-4.2 parameter structs, 4.12]
     # [4.2-4.4, 4.13-4.16, 3.10] movement, sync, control, scalar, cube, debug, system (every
     # vector instruction of 4.4-4.12 is implemented)
-    # [6] high-level API; [10.5] the attention example's flash softmax
-    "asc.language.adv": """
-    softmax_flash_v2 SoftMaxShapeInfo SoftmaxConfig
-    """,
+    # [6] high-level API: all of 6.5-6.7 and 10.5 is implemented
     # [2.3] launch plumbing and profiling of the device runtime
     "asc.lib.runtime": """
     check_device_handle free_mem register_device_binary_kernel

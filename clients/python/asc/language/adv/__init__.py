@@ -21,6 +21,7 @@ from asc.language.adv.math_arith import axpy, exp, power, xor
 from asc.language.adv.normalization import rmsnorm
 from asc.language.adv.quant import QuantConfig, quant
 from asc.language.adv.softmax import softmax
+from asc.language.adv.softmax_flash import SoftmaxConfig, SoftMaxShapeInfo, softmax_flash_v2
 from asc.language.adv.tiling import (MatmulApiStaticTiling, RmsNormTiling, SoftmaxTiling,
                                      TCubeTiling)
 
@@ -30,6 +31,7 @@ __all__ = ["Matmul", "register_matmul", "MatmulType", "MatmulConfig", "MatmulSha
            "get_special_basic_config", "get_ib_share_norm_config", "get_mm_config",
            "get_matmul_api_tiling", "TCubeTiling", "SoftmaxTiling", "RmsNormTiling",
            "MatmulApiStaticTiling", "quant", "QuantConfig", "tanh", "swiglu", "softmax",
+           "softmax_flash_v2", "SoftMaxShapeInfo", "SoftmaxConfig",
            "sinh", "cosh", "asinh", "acosh", "atanh", "log", "erf", "erfc",
            "rmsnorm", "sin", "cos", "tan", "asin", "acos", "atan",
            "ceil", "floor", "round", "trunc", "frac", "sign", "exp", "power", "xor",

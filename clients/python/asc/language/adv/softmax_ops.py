@@ -245,6 +245,18 @@ def rows_with_state(name: ConstExpr[str], dst, src0, state, m, k: ConstExpr[int]
 
 
 @jit
+def shifted_exp(dst, src, max_t, scratch, m, k: ConstExpr[int], state_k: ConstExpr[int]):
+    """max_t = each row's max over state_k floats, dst = exp(src - max_t), a barrier after each
+    step: the start every float pass of softmax and softmax_flash_v2 shares."""
+    reduce_rows(max_t, src, scratch, m, k, state_k, True)
+    pipe_barrier(PipeID.PIPE_V)
+    rows_with_state("sub", dst, src, max_t, m, k, state_k)
+    pipe_barrier(PipeID.PIPE_V)
+    vec.exp(dst, dst, m * k)
+    pipe_barrier(PipeID.PIPE_V)
+
+
+@jit
 def softmax_pass(dst, sum_t, max_t, src, work, m, k: ConstExpr[int], split_size, reduce_size,
                  state_k: ConstExpr[int], kind: ConstExpr[str]):
     """One pass over m rows (Ascend C's SoftMaxGenericNDImpl for the A2 core). kind: "float"
@@ -252,12 +264,7 @@ def softmax_pass(dst, sum_t, max_t, src, work, m, k: ConstExpr[int], split_size,
     float state). The work areas are placed by the full pass's sizes, split_size and
     reduce_size, in the tail pass too."""
     if kind == "float":
-        reduce_rows(max_t, src, work, m, k, state_k, True)
-        pipe_barrier(PipeID.PIPE_V)
-        rows_with_state("sub", dst, src, max_t, m, k, state_k)
-        pipe_barrier(PipeID.PIPE_V)
-        vec.exp(dst, dst, m * k)
-        pipe_barrier(PipeID.PIPE_V)
+        shifted_exp(dst, src, max_t, work, m, k, state_k)
         reduce_rows(sum_t, dst, work, m, k, state_k, False)
         pipe_barrier(PipeID.PIPE_V)
         rows_with_state("div", dst, dst, sum_t, m, k, state_k)
@@ -287,12 +294,7 @@ def softmax_pass(dst, sum_t, max_t, src, work, m, k: ConstExpr[int], split_size,
         scratch = work[split_size:]
         vec.cast(rows, src, RoundMode.CAST_NONE, m * k)
         pipe_barrier(PipeID.PIPE_V)
-        reduce_rows(max_t, rows, scratch, m, k, state_k, True)
-        pipe_barrier(PipeID.PIPE_V)
-        rows_with_state("sub", rows, rows, max_t, m, k, state_k)
-        pipe_barrier(PipeID.PIPE_V)
-        vec.exp(rows, rows, m * k)
-        pipe_barrier(PipeID.PIPE_V)
+        shifted_exp(rows, rows, max_t, scratch, m, k, state_k)
         reduce_rows(sum_t, rows, scratch, m, k, state_k, False)
         pipe_barrier(PipeID.PIPE_V)
         rows_with_state("div", rows, rows, sum_t, m, k, state_k)

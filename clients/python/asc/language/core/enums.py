@@ -6,7 +6,7 @@ __all__ = [
     "AippInputFormat", "RoundMode", "CMPMODE", "SelMode", "MaskMode", "ReduceOrder", "Hardware",
     "DataFormat", "BlockMode", "DeqScale", "pad_t", "QuantModes", "CO2Layout", "CacheMode",
     "CacheRwMode", "CacheLine", "DcciDst", "MemDsbT", "GatherMaskMode", "AtomicDtype", "AtomicOp",
-    "BatchMode", "IterateMode", "IterateOrder", "ScheduleType", "MatmulConfigMode",
+    "BatchMode", "IterateMode", "IterateOrder", "ScheduleType", "MatmulConfigMode", "SoftmaxMode",
 ]
 
 
@@ -313,3 +313,10 @@ class BatchOutMode(IntEnum):
     SINGLE_BATCH = 0
     MULTI_BATCH = 1
     DYNAMIC = 2
+
+
+class SoftmaxMode(IntEnum):
+    """softmax_flash_v2's output shape (CANN 8.1's lib/activation/softmax_utils.h): NORMAL keeps
+    each row's state over one 32-byte block, OUTPUT_WITHOUT_BRC one value a row."""
+    SOFTMAX_NORMAL = 0
+    SOFTMAX_OUTPUT_WITHOUT_BRC = 1
