@@ -1,6 +1,7 @@
 """The kernels of the softmax tests: one tile of rows x cols copied in with its ShapeInfo set,
 one asc.adv softmax call, the result and the per-row states copied out."""
 import asc
+from adv_kernels import temp_buffer
 
 
 @asc.jit
@@ -29,11 +30,7 @@ def softmax_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, s: asc.GlobalAddr
     pipe.init_buffer(qin, 1, n * x.dtype.sizeof())
     pipe.init_buffer(qout, 1, n * y.dtype.sizeof())
     pipe.init_buffer(qstate, 2, state * s.dtype.sizeof())
-    tmp = None
-    if tmp_bytes > 0:
-        tbuf = asc.TBuf(asc.TPosition.VECCALC)
-        pipe.init_buffer(tbuf, tmp_bytes)
-        tmp = tbuf.get(asc.uint8, tmp_bytes)
+    tmp = temp_buffer(pipe, tmp_bytes)
     src = qin.alloc_tensor(x.dtype)
     asc.data_copy(src, gx, n)
     qin.enque(src)
@@ -100,11 +97,8 @@ def flash_kernel(x: asc.GlobalAddress, x2: asc.GlobalAddress, y: asc.GlobalAddre
     pipe.init_buffer(qin, 2, n * x.dtype.sizeof())
     pipe.init_buffer(qout, 2, n * y.dtype.sizeof())
     pipe.init_buffer(qstate, 3, rows * 32)
-    tmp = None
+    tmp = temp_buffer(pipe, tmp_bytes)
     if tmp_bytes > 0:
-        tbuf = asc.TBuf(asc.TPosition.VECCALC)
-        pipe.init_buffer(tbuf, tmp_bytes)
-        tmp = tbuf.get(asc.uint8, tmp_bytes)
         # With rows not a multiple of 8 the library reads temp state it never wrote.
         asc.duplicate(tmp.reinterpret_cast(asc.int16), 0, tmp_bytes // 2)
     a = qin.alloc_tensor(x.dtype)

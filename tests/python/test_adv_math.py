@@ -4,10 +4,9 @@ the framework's scratch (math.py)."""
 import numpy as np
 import pytest
 
-import asc
 import asc.lib.runtime as rt
 from asc.codegen.errors import CodegenError
-from adv_kernels import adv_kernel, assert_clean
+from adv_kernels import adv_kernel, assert_clean, ulp_error
 
 
 def run(x, count=None, tmp_bytes=0, in_place=False):
@@ -17,13 +16,6 @@ def run(x, count=None, tmp_bytes=0, in_place=False):
                                                 None, 0, in_place)
     assert_clean(report)
     return y, report
-
-
-def ulp_error(got, want, dtype):
-    """|got - want| in units of the last place of want in dtype."""
-    want = np.asarray(want, np.float64)
-    spacing = np.spacing(np.abs(want).astype(dtype)).astype(np.float64)
-    return np.abs(got.astype(np.float64) - want) / spacing
 
 
 def test_gelu_range_float32_in_place():

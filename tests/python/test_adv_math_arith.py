@@ -10,14 +10,8 @@ import pytest
 import asc
 import asc.lib.runtime as rt
 from asc.codegen.errors import CodegenError
-from adv_kernels import assert_clean, math_binary_kernel, math_kernel
-
-
-def ulp_error(got, want, dtype):
-    """|got - want| in units of the last place of want in dtype."""
-    want = np.asarray(want, np.float64)
-    spacing = np.spacing(np.abs(want).astype(dtype)).astype(np.float64)
-    return np.abs(got.astype(np.float64) - want) / spacing
+from adv_kernels import (adv_binary_kernel, assert_clean, math_kernel, temp_buffer,
+                         ulp_error)
 
 
 # ---- exp -----------------------------------------------------------------------------------------
@@ -120,7 +114,7 @@ def test_exp_argument_errors():
 def run_binary(op, a, b, count=None, tmp_bytes=0, check=True):
     y = np.zeros_like(a)
     count = a.size if count is None else count
-    report = math_binary_kernel[1, rt.current_stream()](a, b, y, a.size, op, count, tmp_bytes)
+    report = adv_binary_kernel[1, rt.current_stream()](a, b, y, a.size, op, count, 0.0, tmp_bytes)
     if check:
         assert_clean(report)
     return y, report
@@ -282,11 +276,7 @@ def axpy_kernel(x: asc.GlobalAddress, d: asc.GlobalAddress, y: asc.GlobalAddress
     qout = asc.TQue(asc.TPosition.VECOUT, 1)
     pipe.init_buffer(qin, 2, n * 4)
     pipe.init_buffer(qout, 1, n * y.dtype.sizeof())
-    tmp = None
-    if tmp_bytes > 0:
-        tbuf = asc.TBuf(asc.TPosition.VECCALC)
-        pipe.init_buffer(tbuf, tmp_bytes)
-        tmp = tbuf.get(asc.uint8, tmp_bytes)
+    tmp = temp_buffer(pipe, tmp_bytes)
     src = qin.alloc_tensor(x.dtype)
     acc = qin.alloc_tensor(d.dtype)
     asc.data_copy(src, gx, n)

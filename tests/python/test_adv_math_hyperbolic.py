@@ -10,7 +10,7 @@ import pytest
 import asc
 import asc.lib.runtime as rt
 from asc.codegen.errors import CodegenError
-from adv_kernels import assert_clean, math_kernel
+from adv_kernels import assert_clean, math_kernel, ulp_error
 
 OPS = ["sinh", "cosh", "asinh", "acosh", "atanh", "log", "erf", "erfc"]
 WANT = {"sinh": np.sinh, "cosh": np.cosh, "asinh": np.arcsinh, "acosh": np.arccosh,
@@ -34,13 +34,6 @@ def run(name, x, count=None, tmp_bytes=0, in_place=False, op=None):
                                                      in_place)
     assert_clean(report)
     return y, report
-
-
-def ulp_error(got, want, dtype):
-    """|got - want| in units of the last place of want in dtype."""
-    want = np.asarray(want, np.float64)
-    spacing = np.spacing(np.abs(want).astype(dtype)).astype(np.float64)
-    return np.abs(got.astype(np.float64) - want) / spacing
 
 
 def band(lo, hi, both_signs, dtype):

@@ -10,7 +10,7 @@ import pytest
 import asc
 import asc.lib.runtime as rt
 from asc.codegen.errors import CodegenError
-from adv_kernels import assert_clean, math_kernel
+from adv_kernels import assert_clean, math_kernel, ulp_error
 
 REF = {"sin": np.sin, "cos": np.cos, "tan": np.tan, "asin": np.arcsin, "acos": np.arccos,
        "atan": np.arctan}
@@ -42,13 +42,6 @@ def run(op, x, count=None, tmp_bytes=0, in_place=False):
     report = math_kernel[1, rt.current_stream()](x, y, x.size, op, count, tmp_bytes, in_place)
     assert_clean(report)
     return y, report
-
-
-def ulp_error(got, want, dtype):
-    """|got - want| in units of the last place of want in dtype."""
-    want = np.asarray(want, np.float64)
-    spacing = np.spacing(np.abs(want).astype(dtype)).astype(np.float64)
-    return np.abs(got.astype(np.float64) - want) / spacing
 
 
 def v_instructions(report):

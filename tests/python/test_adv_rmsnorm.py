@@ -9,7 +9,7 @@ import asc
 import asc.lib.runtime as rt
 from asc.codegen.errors import CodegenError
 from asc.runtime.errors import KernelWarning
-from adv_kernels import assert_clean
+from adv_kernels import assert_clean, temp_buffer
 
 UB_BYTES = 192 * 1024
 
@@ -34,11 +34,7 @@ def rmsnorm_body(x, g, y, n: asc.ConstExpr[int], h: asc.ConstExpr[int], tiling, 
     if reserve > 0:
         filler = asc.TBuf(asc.TPosition.VECCALC)
         pipe.init_buffer(filler, reserve)
-    tmp = None
-    if tmp_bytes > 0:
-        tbuf = asc.TBuf(asc.TPosition.VECCALC)
-        pipe.init_buffer(tbuf, tmp_bytes)
-        tmp = tbuf.get(asc.uint8, tmp_bytes)
+    tmp = temp_buffer(pipe, tmp_bytes)
     src = qin.alloc_tensor(x.dtype)
     gamma = qin.alloc_tensor(g.dtype)
     asc.data_copy(src, gx, n)

@@ -1,6 +1,8 @@
-"""Advanced API (asc-api.md 6), always written `asc.adv.X`: the Matmul stack (Matmul,
-MatmulType, MatmulConfig and its helpers, register_matmul), the tiling structs and quant. The rest of
-pyasc's adv names raise NotSupportedError (asc/_unsupported.py)."""
+"""Advanced API (asc-api.md 6, 10.5), always written `asc.adv.X`: the Matmul stack (Matmul,
+MatmulType, MatmulConfig and its helpers, register_matmul), the tiling structs, and the library
+beyond Matmul (quant, softmax, softmax_flash_v2, rmsnorm, swiglu, the element-wise math, concat and
+extract: docs/adv.md), each emitted as Ascend C's instruction sequence. A pyasc name not built yet
+raises NotSupportedError (asc/_unsupported.py)."""
 from asc import _unsupported
 from asc.language.adv.matmul import Matmul, register_matmul
 from asc.language.adv.matmul_config import (MatmulBatchParams, MatmulConfig, MatmulFuncParams,

@@ -64,10 +64,9 @@ def temp_buffer_of(api, temp_buffer, needed, what, check_user=True):
     return temp_buffer, nbytes
 
 
-def float_op_args(api, dst, src, count, temp_buffer, is_reuse_source, steps):
-    """The checked (count, float temp, chunk) of a float16/float32 element-wise op whose float
-    temp holds `steps` chunks of a multiple of 32 floats (the library's split for tanh and the
-    math list)."""
+def float_op_count(api, dst, src, count, is_reuse_source):
+    """The checked count of a float16/float32 element-wise op: local UB tensors of one float
+    type, a compile-time is_reuse_source."""
     require_builder(api)
     require_local_tensors(api, dst=dst, src=src)
     check_ub(api, dst=dst, src=src)
@@ -75,10 +74,21 @@ def float_op_args(api, dst, src, count, temp_buffer, is_reuse_source, steps):
         raise TypeError(f"{api}(): dst and src must both be float16 or both float32, got "
                         f"{dst.dtype} and {src.dtype}")
     if not isinstance(ConstExpr.unwrap(is_reuse_source), bool):
-        raise TypeError(f"{api}(): is_reuse_source must be a compile-time bool")
-    count = element_count(api, count, ("src", src), ("dst", dst))
-    temp_buffer, tmp_bytes = temp_buffer_of(
-        api, temp_buffer, steps * ONE_BLK_SIZE * 4,
-        f"{steps} chunk(s) of {ONE_BLK_SIZE} floats for {src.dtype}")
+        raise TypeError(f"{api}(): is_reuse_source must be a compile-time bool (True or False)")
+    return element_count(api, count, ("src", src), ("dst", dst))
+
+
+def float_chunks(api, temp_buffer, steps, what):
+    """(float temp, chunk) of a temp holding `steps` chunks of floats, each a multiple of 32
+    (the library's split for tanh and the math list)."""
+    temp_buffer, tmp_bytes = temp_buffer_of(api, temp_buffer, steps * ONE_BLK_SIZE * 4, what)
     split = tmp_bytes // 4 // steps // ONE_BLK_SIZE * ONE_BLK_SIZE
-    return count, temp_buffer.reinterpret_cast(KT.float32), split
+    return temp_buffer.reinterpret_cast(KT.float32), split
+
+
+def float_op_args(api, dst, src, count, temp_buffer, is_reuse_source, steps):
+    """(count, float temp, chunk) of a float element-wise op whose temp holds `steps` chunks."""
+    count = float_op_count(api, dst, src, count, is_reuse_source)
+    tmp, split = float_chunks(api, temp_buffer, steps,
+                              f"{steps} chunk(s) of {ONE_BLK_SIZE} floats for {src.dtype}")
+    return count, tmp, split

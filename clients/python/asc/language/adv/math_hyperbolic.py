@@ -18,11 +18,8 @@ What they share (the library's facts):
   Log takes none: `lib/math/log.h`), so a given one is only checked.
 The formulas, one per op, are in math_hyperbolic_ops.py and docs/adv.md.
 """
-from asc.codegen.builder import require_builder
-from asc.language.adv._common import (ONE_BLK_SIZE, element_count, float_op_args,
+from asc.language.adv._common import (ONE_BLK_SIZE, float_op_args, float_op_count,
                                         temp_buffer_of)
-from asc.language.basic.common import check_ub, require_local_tensors
-from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import KnownTypes as KT
 
 __all__ = ["sinh", "cosh", "asinh", "acosh", "atanh", "log", "erf", "erfc"]
@@ -96,15 +93,7 @@ def log(dst, src, count=None, temp_buffer=None, is_reuse_source=False):
     """dst = ln(src) by one ln instruction, in the source's type. temp_buffer is accepted and
     unused, as Ascend C's Log takes none. dst may be src."""
     api = "log"
-    require_builder(api)
-    require_local_tensors(api, dst=dst, src=src)
-    check_ub(api, dst=dst, src=src)
-    if src.dtype not in (KT.float16, KT.float32) or dst.dtype != src.dtype:
-        raise TypeError(f"{api}(): dst and src must both be float16 or both float32, got "
-                        f"{dst.dtype} and {src.dtype}")
-    if not isinstance(ConstExpr.unwrap(is_reuse_source), bool):
-        raise TypeError(f"{api}(): is_reuse_source must be a compile-time bool")
-    count = element_count(api, count, ("src", src), ("dst", dst))
+    count = float_op_count(api, dst, src, count, is_reuse_source)
     if temp_buffer is not None:
         temp_buffer_of(api, temp_buffer, 0, "none: log uses no temp")
     from asc.codegen.function_visitor import inline_library

@@ -17,10 +17,7 @@ emitted as CANN 8.1's library sequence for the A2 vector core (docs/adv.md), fro
   elements, a chunk its bytes / sizeof(T) / 3 rounded down to 32. Per chunk dst = 0, compares
   x < 0 and x > 0, selects against 1 and -1 loaded into CMPMASK, one add.
 """
-from asc.codegen.builder import require_builder
-from asc.language.adv._common import ONE_BLK_SIZE, element_count, temp_buffer_of
-from asc.language.basic.common import check_ub, require_local_tensors
-from asc.language.core.constexpr import ConstExpr
+from asc.language.adv._common import ONE_BLK_SIZE, float_chunks, float_op_count, temp_buffer_of
 from asc.language.core.dtype import KnownTypes as KT
 from asc.language.core.enums import RoundMode
 
@@ -29,36 +26,16 @@ __all__ = ["ceil", "floor", "round", "trunc", "frac", "sign"]
 _SIGN_AREAS = 3  # the library's SIGN_CALC_PROC: temp elements per chunk element
 
 
-def _checked(api, dst, src, count, is_reuse_source):
-    """The call's checked count."""
-    require_builder(api)
-    require_local_tensors(api, dst=dst, src=src)
-    check_ub(api, dst=dst, src=src)
-    if src.dtype not in (KT.float16, KT.float32) or dst.dtype != src.dtype:
-        raise TypeError(f"{api}(): dst and src must both be float16 or both float32, got "
-                        f"{dst.dtype} and {src.dtype}")
-    if not isinstance(ConstExpr.unwrap(is_reuse_source), bool):
-        raise TypeError(f"{api}(): is_reuse_source must be a compile-time bool (True or False)")
-    return element_count(api, count, ("src", src), ("dst", dst))
-
-
 def _not_in_place(api, dst, src, why):
     if dst is src:
         raise ValueError(f"{api}(): dst must not be src here: {why}. Pass another dst tensor")
 
 
-def _float_chunks(api, temp_buffer, areas, what):
-    """(float temp, chunk) of a temp holding `areas` chunks of floats, each a multiple of 32."""
-    tmp, nbytes = temp_buffer_of(api, temp_buffer, areas * ONE_BLK_SIZE * 4, what)
-    split = nbytes // 4 // areas // ONE_BLK_SIZE * ONE_BLK_SIZE
-    return tmp.reinterpret_cast(KT.float32), split
-
-
 def _integral(api, dst, src, count, temp_buffer, is_reuse_source, mode, mask_dtype):
     """ceil, floor, trunc and round's half path: one chunk of floats per step."""
-    count = _checked(api, dst, src, count, is_reuse_source)
+    count = float_op_count(api, dst, src, count, is_reuse_source)
     from_half = src.dtype == KT.float16
-    tmp, split = _float_chunks(api, temp_buffer, 1, "one chunk of 32 floats")
+    tmp, split = float_chunks(api, temp_buffer, 1, "one chunk of 32 floats")
     from asc.codegen.function_visitor import inline_library
     from asc.language.adv import chunks, math_rounding_ops
     inline_library(chunks.counter_chunks, math_rounding_ops.integral_chunk, count, split,
@@ -76,7 +53,7 @@ def floor(dst, src, count=None, temp_buffer=None, is_reuse_source=False):
     if getattr(src, "dtype", None) != KT.float32:
         _integral(api, dst, src, count, temp_buffer, is_reuse_source, RoundMode.CAST_FLOOR, None)
         return
-    count = _checked(api, dst, src, count, is_reuse_source)
+    count = float_op_count(api, dst, src, count, is_reuse_source)
     if temp_buffer is not None:
         temp_buffer_of(api, temp_buffer, 0, "none: the float path ignores it")
     from asc.language.basic.vec import cast
@@ -96,7 +73,7 @@ def round(dst, src, count=None, temp_buffer=None, is_reuse_source=False):
     if getattr(src, "dtype", None) == KT.float16:
         _integral(api, dst, src, count, temp_buffer, is_reuse_source, RoundMode.CAST_RINT, None)
         return
-    count = _checked(api, dst, src, count, is_reuse_source)
+    count = float_op_count(api, dst, src, count, is_reuse_source)
     temp_buffer_of(api, temp_buffer, 0, "none: the float path uses no temp")
     from asc.codegen.function_visitor import inline_library
     from asc.language.adv import math_rounding_ops
@@ -107,11 +84,11 @@ def round(dst, src, count=None, temp_buffer=None, is_reuse_source=False):
 def frac(dst, src, count=None, temp_buffer=None, is_reuse_source=False):
     """dst = src - trunc(src) (module docstring). dst may be src for float16 only."""
     api = "frac"
-    count = _checked(api, dst, src, count, is_reuse_source)
+    count = float_op_count(api, dst, src, count, is_reuse_source)
     from asc.codegen.function_visitor import inline_library
     from asc.language.adv import chunks, math_rounding_ops
     if src.dtype == KT.float16:
-        tmp, split = _float_chunks(api, temp_buffer, 2, "two chunks of 32 floats for float16")
+        tmp, split = float_chunks(api, temp_buffer, 2, "two chunks of 32 floats for float16")
         inline_library(chunks.counter_chunks, math_rounding_ops.frac_chunk, count, split,
                        ONE_BLK_SIZE, KT.float16, (dst, src, tmp, split, True))
         return
@@ -125,7 +102,7 @@ def sign(dst, src, count=None, temp_buffer=None, is_reuse_source=False):
     """dst = 1, 0 or -1 by the sign of src; 0 for +-0 and NaN (module docstring). dst must not
     be src."""
     api = "sign"
-    count = _checked(api, dst, src, count, is_reuse_source)
+    count = float_op_count(api, dst, src, count, is_reuse_source)
     _not_in_place(api, dst, src, "the sequence zeroes dst before it compares src with it")
     esize = src.dtype.sizeof()
     tmp, nbytes = temp_buffer_of(api, temp_buffer, _SIGN_AREAS * ONE_BLK_SIZE * esize,
