@@ -5,6 +5,7 @@ import os
 import numpy as np
 import pytest
 
+import asc
 import asc.lib.runtime as rt
 import asc.runtime.config as config
 from kernels import vadd_kernel
@@ -111,3 +112,31 @@ def test_device_info_of_other_figures_is_a_clear_not_supported_error(device):
     with pytest.raises(NotImplementedError, match="not supported by aicore-sim yet: "
                        "device_info\\(RT_MODULE_TYPE_SYSTEM, INFO_TYPE_ENV\\)"):
         rt.device_info(DeviceModuleType.RT_MODULE_TYPE_SYSTEM, DeviceInfoType.INFO_TYPE_ENV)
+
+
+@asc.jit
+def apply_op_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, op: asc.ConstExpr):
+    gx, gy = asc.GlobalTensor(), asc.GlobalTensor()
+    gx.set_global_buffer(x)
+    gy.set_global_buffer(y)
+    t = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 64)
+    asc.data_copy(t, gx, 64)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    op(t)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(gy, t, 64)
+
+
+def test_functions_made_in_a_loop_are_separate_specializations(device):
+    """A ConstExpr function is keyed by itself as well as its repr: closures made and dropped one
+    after another (their addresses, and so reprs, may repeat) each get their own kernel."""
+    x = np.arange(64, dtype=np.float32)
+    for k in (2.0, 3.0, 5.0):
+        def scale(t, k=k):
+            asc.muls(t, t, k, 64)
+        y = np.zeros_like(x)
+        apply_op_kernel[1, rt.current_stream()](x, y, scale)
+        np.testing.assert_array_equal(y, x * k)
+        del scale

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import enum
 import functools
 import inspect
 import numbers
@@ -32,6 +33,22 @@ def _check_option_names(names) -> None:
     unknown = [n for n in names if n not in OPTION_NAMES]
     if unknown:
         raise RuntimeError(f"The following option names are unknown: {', '.join(unknown)}")
+
+
+def _constexpr_key(value):
+    """A ConstExpr's part of the cache key: its repr, as pyasc keys it, and for an object other
+    than a plain value also the object itself. The key then keeps it alive, so a function made
+    and dropped in a loop cannot hand its address, and so its repr, to the next one and reuse a
+    kernel traced for the first."""
+    plain = (numbers.Number, str, bytes, type(None), enum.Enum)
+    if isinstance(value, plain) or (isinstance(value, tuple) and
+                                    all(isinstance(v, plain) for v in value)):
+        return repr(value)
+    try:
+        hash(value)
+    except TypeError:
+        return repr(value)
+    return repr(value), value
 
 
 class JITFunction:
@@ -141,7 +158,7 @@ class JITFunction:
         key = (self.fn.__module__, self.fn.__qualname__,
                tuple(sorted(dataclasses.asdict(codegen).items())),
                tuple((k, repr(v)) for k, v in sorted(dataclasses.asdict(compile_).items())),
-               tuple((k, repr(v)) for k, v in constexprs.items()),
+               tuple((k, _constexpr_key(v)) for k, v in constexprs.items()),
                tuple((s.name, s.key()) for s in specs))
         compiled = None if compile_.always_compile else self.cache.get(key)
         if compiled is None:
