@@ -176,6 +176,14 @@ def run_all():
     results["example-rmsnorm"] = {"sha": hashlib.sha256(y.tobytes()).hexdigest(),
                                   "cycles": report.cycles, "config_hash": report.config_hash,
                                   "check": report.check.to_dict()}
+    # asc.adv.softmax_flash_v2 between two Matmuls in the flash attention example
+    from flash_attention import D, flash_attention_launch
+    q, k, v = (rng.uniform(-1, 1, (1, 256, D)).astype(np.float16) for _ in range(3))
+    out, report = flash_attention_launch(q, k, v, 2)
+    results["example-flash-attention"] = {"sha": hashlib.sha256(out.tobytes()).hexdigest(),
+                                          "cycles": report.cycles,
+                                          "config_hash": report.config_hash,
+                                          "check": report.check.to_dict()}
     return results
 
 

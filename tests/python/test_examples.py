@@ -22,7 +22,10 @@ EXAMPLES = os.path.join(REPO, "examples")
                                          ("swiglu.py", ["--dtype", "float16"]),
                                          ("rmsnorm.py", []),
                                          ("rmsnorm.py", ["--dtype", "float16", "--hidden",
-                                                         "1024"])])
+                                                         "1024"]),
+                                         ("flash_attention.py", []),
+                                         ("flash_attention.py", ["--heads", "1", "--seq",
+                                                                 "512", "--groups", "3"])])
 def test_example_passes_clean_under_strict_checking(script, args):
     env = dict(os.environ, AICORE_SIM_CHECK="strict")
     env.pop("AICORE_SIM_ADDRESS", None)
