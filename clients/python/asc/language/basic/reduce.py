@@ -120,14 +120,13 @@ def _check(api, dst, src, tmp):
 # ---- reduce_sum ----------------------------------------------------------------------------------
 
 def _sum_count(api, dst, src, tmp, count):
+    """CANN's A2 ReduceSumImpl: one accumulating vcadd whose iterations' sums land in dst (the
+    temp is not used), then dst[0] = ACC_VAL by the scalar unit."""
     from asc.language.basic.vec import acc_val_read
-    lanes = _lanes(src.dtype)
     known = ConstExpr.unwrap(count)
-    if isinstance(known, numbers.Integral) and not isinstance(known, bool):
-        if known <= 0:
-            raise ValueError(f"{api}(): count must be > 0, got {known}")
-        _check_tmp(api, tmp, _round_up((known + lanes - 1) // lanes, src.dtype))
-    _counter(api, "sum", tmp, src, count, accumulate=True)
+    if isinstance(known, numbers.Integral) and not isinstance(known, bool) and known <= 0:
+        raise ValueError(f"{api}(): count must be > 0, got {known}")
+    _counter(api, "sum", dst, src, count, accumulate=True)
     _sync(HardEvent.V_S)
     _store_scalar(dst, acc_val_read(api, src.dtype))
 
