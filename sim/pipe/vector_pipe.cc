@@ -113,8 +113,11 @@ void Accumulate(const OpcodeInfo& info, DType dtype, const uint8_t* sum, bool ha
 bool VectorPipe::SelectBitsAtCmpMaskAddress(const IssuedInstr& in, Cycle now, const uint8_t** bits,
                                             uint64_t* bytes) {
   const VecGeometry& g = in.geo;
-  uint64_t addr = 0;
-  std::memcpy(&addr, registers_.cmp_mask, sizeof(addr));
+  // The address is CMPMASK's low 32 bits: CANN's library writes it as one uint32 and leaves the
+  // next word to whatever the buffer held (power's int path, power_common_utils.h).
+  uint32_t addr32 = 0;
+  std::memcpy(&addr32, registers_.cmp_mask, sizeof(addr32));
+  uint64_t addr = addr32;
   uint64_t n = g.repeats * g.lanes_per_repeat();
   if (g.counter) n = std::min(n, g.count);
   *bytes = (n + 7) / 8;

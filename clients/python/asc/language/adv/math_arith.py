@@ -31,6 +31,7 @@ __all__ = ["exp", "power", "xor", "axpy"]
 
 _SCALAR_BYTES = 256  # power's select scalars: ONE_REPEAT_BYTE_SIZE
 _POWER_AREAS = {KT.float32: 4, KT.float16: 7}  # floats of temp per chunk element
+_INT_POWER_AREAS = 6  # int32s of temp per chunk element (TENSOR_TENSOR_INT)
 _EXP_AREAS = {(KT.float16, False): 4, (KT.float16, True): 4, (KT.float32, False): 3,
               (KT.float32, True): 2}
 _FLOATS = (KT.float16, KT.float32)
@@ -104,8 +105,8 @@ def exp(dst, src, count, taylor_expand_level, temp_buffer=None, is_reuse_source=
 
 
 def power(dst, src0, src1, count=None, temp_buffer=None, is_reuse_source=False):
-    """dst = src0 ^ src1 element-wise, float16 or float32 (module docstring). dst may be a
-    source for float16 only."""
+    """dst = src0 ^ src1 element-wise, float16, float32 or int32 (module docstring). dst may be
+    a source for float16, and src1 for int32."""
     api = "power"
     for name, arg in (("src0", src0), ("src1", src1)):
         if is_runtime_number(arg):
@@ -113,9 +114,8 @@ def power(dst, src0, src1, count=None, temp_buffer=None, is_reuse_source=False):
                             f"tensor (Ascend C's scalar forms are not part of its API)")
     _tensors(api, dst=dst, src0=src0, src1=src1)
     if src0.dtype == KT.int32:
-        raise TypeError(f"{api}(): int32 is not supported by aicore-sim yet: the library's int "
-                        f"sequence loads a 32-bit UB address into CMPMASK for its selects, and "
-                        f"the model reads 64 bits there (docs/adv.md, power). Use float32")
+        _power_int(api, dst, src0, src1, count, temp_buffer, is_reuse_source)
+        return
     _same_float(api, dst=dst, src0=src0, src1=src1)
     _reuse_flag(api, is_reuse_source)
     count = element_count(api, count, ("src0", src0), ("src1", src1), ("dst", dst))
@@ -135,6 +135,25 @@ def power(dst, src0, src1, count=None, temp_buffer=None, is_reuse_source=False):
     inline_library(math_arith_ops.power_prologue, scalars)
     inline_library(chunks.counter_chunks, math_arith_ops.power_chunk, count, split, 1,
                    src0.dtype, (dst, src0, src1, scalars, work, split, from_half))
+
+
+def _power_int(api, dst, src0, src1, count, temp_buffer, is_reuse_source):
+    """int32 x^y as CANN's CommonPowerI: the temp as int32, six areas of a chunk (five int32
+    areas, two bit masks and a scalar block in the sixth)."""
+    if src1.dtype != KT.int32 or dst.dtype != KT.int32:
+        raise TypeError(f"{api}(): dst, src0 and src1 must all be int32, got {dst.dtype}, "
+                        f"{src0.dtype} and {src1.dtype}")
+    _reuse_flag(api, is_reuse_source)
+    count = element_count(api, count, ("src0", src0), ("src1", src1), ("dst", dst))
+    _not_aliased(api, dst, "the int sequence writes dst and multiplies by src0 after",
+                 src0=src0)
+    tmp, nbytes = temp_buffer_of(api, temp_buffer, _INT_POWER_AREAS * ONE_BLK_SIZE * 4,
+                                 f"{_INT_POWER_AREAS} chunks of 32 int32")
+    split = nbytes // 4 // _INT_POWER_AREAS // ONE_BLK_SIZE * ONE_BLK_SIZE
+    from asc.codegen.function_visitor import inline_library
+    from asc.language.adv import chunks, math_arith_ops
+    inline_library(chunks.counter_chunks, math_arith_ops.power_int_chunk, count, split, 1,
+                   KT.int32, (dst, src0, src1, tmp.reinterpret_cast(KT.int32), split))
 
 
 def xor(dst, src0, src1, count=None, temp_buffer=None, is_reuse_source=False):

@@ -3,13 +3,14 @@ facts and their source): library sub-kernels, traced where the user calls the op
 the user's line."""
 from asc.language.basic.mask import set_mask_count, set_vector_mask
 from asc.language.basic.sync import pipe_barrier
+from asc.language.basic.reduce import reduce_sum
 from asc.language.basic.vec import (abs, add, adds, bitwise_and, bitwise_not, bitwise_or, cast,
-                                    compare_scalar, duplicate, ln, mul, muls, select,
+                                    compare_scalar, div, duplicate, ln, mul, muls, select,
                                     set_cmp_mask, shift_right, sub)
 from asc.language.basic.vec import exp as vec_exp
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import KnownTypes as KT
-from asc.language.core.enums import CMPMODE, MaskMode, PipeID, RoundMode
+from asc.language.core.enums import CMPMODE, MaskMode, PipeID, RoundMode, SelMode
 from asc.language.core.types import BinaryRepeatParams, UnaryRepeatParams
 from asc.language.core.utils import static_range
 from asc.runtime.jit import jit
@@ -275,3 +276,139 @@ def power_areas(dst, x, y, scalars, areas, split, room):
     masks = areas[3 * split:].reinterpret_cast(KT.uint8)
     power_formula(dst, x, y, scalars, areas, areas[split:], areas[2 * split:], masks,
                   masks[split:], masks[2 * split:], masks[3 * split:], room)
+
+
+# ---- power (int32) -----------------------------------------------------------------------------
+
+_INT_AREAS = 5  # int32 areas of a chunk before the two masks and the scalar block
+
+
+@jit
+def select_by_address(dst, bits, src0, src1, scalar, room):
+    """dst = bits ? src0 : src1 (as float bits) in VSEL_TENSOR_TENSOR_MODE: bits' UB address
+    goes into CMPMASK through one uint32 of `scalar`, under a mask of 1 then of `room`
+    (VselPowerTensorTensor)."""
+    set_vector_mask(1, dtype=KT.uint32, mode=MaskMode.COUNTER)
+    duplicate(scalar.reinterpret_cast(KT.uint32), bits.get_phy_addr(), _PLACEHOLDER, 1, 1, 8,
+              False)
+    pipe_barrier(PipeID.PIPE_V)
+    set_vector_mask(room, dtype=KT.float32, mode=MaskMode.COUNTER)
+    set_cmp_mask(scalar.reinterpret_cast(KT.uint32))  # the library views it as int64: 16 B
+    pipe_barrier(PipeID.PIPE_V)
+    select(dst.reinterpret_cast(KT.float32), src0.reinterpret_cast(KT.float32),
+           src1.reinterpret_cast(KT.float32), repeat_times=1, repeat_params=BinaryRepeatParams(),
+           sel_mode=SelMode.VSEL_TENSOR_TENSOR_MODE)
+
+
+@jit
+def is_zero(mask, src, repeat):
+    """mask bit e = src[e] == 0 (CompareZeroPositive, CompareIntZero)."""
+    compare_scalar(mask, src, 0, CMPMODE.EQ, _PLACEHOLDER, repeat, UnaryRepeatParams())
+
+
+@jit
+def still_to_do(count_of, floats, scalar, room):
+    """The sum of `count_of` (int32, cast to float into `floats`) read by the scalar unit: the
+    library's loop test (ReduceSumCount, then GetValue)."""
+    cast(floats, count_of, RoundMode.CAST_NONE, _PLACEHOLDER, 1, UnaryRepeatParams(), False)
+    pipe_barrier(PipeID.PIPE_V)
+    reduce_sum(scalar.reinterpret_cast(KT.float32), floats, floats, room)
+    set_mask_count()
+    set_vector_mask(room, dtype=KT.int32, mode=MaskMode.COUNTER)
+    total = scalar.reinterpret_cast(KT.float32).get_value(0)
+    pipe_barrier(PipeID.PIPE_V)
+    return total
+
+
+@jit
+def power_int_chunk(offset, room, dst, src0, src1, work, split):
+    """One chunk of x^y for int32 (CANN's CommonPowerI): |y| by binary exponentiation in a bulk
+    loop (squares while |y| >> i is not 0), the rest of |y| in a fine loop (one multiply by x
+    a turn), each loop ending when a reduce_sum of what is left reads 0; negative y gives
+    trunc(1 / x^|y|), then 0 where x^|y| was 0. `work` (int32): five areas of `split`, then
+    the two masks and a 32-byte scalar block."""
+    unary = UnaryRepeatParams()
+    binary = BinaryRepeatParams()
+    x = src0[offset:]
+    y = src1[offset:]
+    out = dst[offset:]
+    exp_left = work
+    abs_exp = work[split:]
+    done_exp = work[2 * split:]
+    t1 = work[3 * split:]
+    t2 = work[4 * split:]
+    neg = work[5 * split:].reinterpret_cast(KT.uint8)
+    mask = neg[split:]
+    scalar = neg[2 * split:]
+    repeat = (room * 4 + _REPEAT_BYTES - 1) // _REPEAT_BYTES
+    pipe_barrier(PipeID.PIPE_V)
+    # |y|, y < 0 kept in neg; out = 1 where y = 0 else x; done_exp = 0 where y = 0 else 1
+    cast(t1.reinterpret_cast(KT.float32), y, RoundMode.CAST_NONE, _PLACEHOLDER, 1, unary, False)
+    pipe_barrier(PipeID.PIPE_V)
+    compare_scalar(neg, t1.reinterpret_cast(KT.float32), 0.0, CMPMODE.LT, _PLACEHOLDER, repeat,
+                   unary)
+    pipe_barrier(PipeID.PIPE_V)
+    muls(t1, y, -1, _PLACEHOLDER, 1, unary, False)
+    pipe_barrier(PipeID.PIPE_V)
+    select_by_address(exp_left, neg, t1, y, scalar, room)
+    pipe_barrier(PipeID.PIPE_V)
+    muls(abs_exp, exp_left, 1, _PLACEHOLDER, 1, unary, False)
+    pipe_barrier(PipeID.PIPE_V)
+    is_zero(mask, abs_exp, repeat)
+    duplicate(done_exp, 0, _PLACEHOLDER, 1, 1, 8, False)
+    pipe_barrier(PipeID.PIPE_V)
+    duplicate(t2, 1, _PLACEHOLDER, 1, 1, 8, False)
+    pipe_barrier(PipeID.PIPE_V)
+    select_by_address(done_exp, mask, done_exp, t2, scalar, room)
+    select_by_address(out, mask, t2, x, scalar, room)
+    shift_right(exp_left, exp_left, 1, _PLACEHOLDER, 1, unary, False)
+    pipe_barrier(PipeID.PIPE_V)
+    is_zero(mask, exp_left, repeat)
+    pipe_barrier(PipeID.PIPE_V)
+    # bulk: square out and double done_exp while |y| >> i is not 0
+    left = 1.0
+    while left != 0.0:
+        left = still_to_do(exp_left, t1.reinterpret_cast(KT.float32), scalar, room)
+        if left != 0.0:
+            mul(t1, out, out, _PLACEHOLDER, 1, binary, False)
+            muls(t2, done_exp, 2, _PLACEHOLDER, 1, unary, False)
+            pipe_barrier(PipeID.PIPE_V)
+            select_by_address(out, mask, out, t1, scalar, room)
+            select_by_address(done_exp, mask, done_exp, t2, scalar, room)
+            shift_right(exp_left, exp_left, 1, _PLACEHOLDER, 1, unary, False)
+            pipe_barrier(PipeID.PIPE_V)
+            is_zero(mask, exp_left, repeat)
+        pipe_barrier(PipeID.PIPE_V)
+    # fine: multiply by x while done_exp < |y|
+    sub(done_exp, abs_exp, done_exp, _PLACEHOLDER, 1, binary, False)
+    pipe_barrier(PipeID.PIPE_V)
+    is_zero(mask, done_exp, repeat)
+    pipe_barrier(PipeID.PIPE_V)
+    left = 1.0
+    while left != 0.0:
+        left = still_to_do(done_exp, t1.reinterpret_cast(KT.float32), scalar, room)
+        if left != 0.0:
+            mul(t1, out, x, _PLACEHOLDER, 1, binary, False)
+            adds(t2, done_exp, -1, _PLACEHOLDER, 1, unary, False)
+            pipe_barrier(PipeID.PIPE_V)
+            select_by_address(out, mask, out, t1, scalar, room)
+            select_by_address(done_exp, mask, done_exp, t2, scalar, room)
+            pipe_barrier(PipeID.PIPE_V)
+            is_zero(mask, done_exp, repeat)
+        pipe_barrier(PipeID.PIPE_V)
+    # negative y: trunc(1 / x^|y|); then 0 where x^|y| is 0
+    is_zero(mask, out, repeat)
+    as_float = abs_exp.reinterpret_cast(KT.float32)
+    ones = exp_left.reinterpret_cast(KT.float32)
+    cast(as_float, out, RoundMode.CAST_NONE, _PLACEHOLDER, 1, unary, False)
+    duplicate(ones, 1.0, _PLACEHOLDER, 1, 1, 8, False)
+    pipe_barrier(PipeID.PIPE_V)
+    div(as_float, ones, as_float, _PLACEHOLDER, 1, binary, False)
+    pipe_barrier(PipeID.PIPE_V)
+    cast(t1, as_float, RoundMode.CAST_TRUNC, _PLACEHOLDER, 1, unary, False)
+    pipe_barrier(PipeID.PIPE_V)
+    select_by_address(out, neg, t1, out, scalar, room)
+    duplicate(t2, 0, _PLACEHOLDER, 1, 1, 8, False)
+    pipe_barrier(PipeID.PIPE_V)
+    select_by_address(out, mask, t2, out, scalar, room)
+    pipe_barrier(PipeID.PIPE_V)
