@@ -115,12 +115,28 @@ bool GlobalMemory::Mapped(uint64_t address, uint64_t bytes) const {
   return true;
 }
 
+Status GlobalMemory::HostCopyInside(const char* what, uint64_t address, uint64_t bytes) const {
+  auto it = BlockAt(address);
+  if (it == allocations_.end() || address >= it->second.end()) {
+    return InvalidArgument(std::string(what) + " of " + std::to_string(bytes) + " bytes at " +
+                           Hex(address) + " is not inside a live allocation");
+  }
+  const GmAllocation& a = it->second;
+  if (bytes > a.end() - address) {
+    return InvalidArgument(std::string(what) + " of " + std::to_string(bytes) + " bytes at " +
+                           Hex(address) + " runs " + std::to_string(bytes - (a.end() - address)) +
+                           " bytes past the allocation it starts in ([" + Hex(a.base) + ", " +
+                           Hex(a.end()) + "), " + std::to_string(a.size) +
+                           " bytes). A host copy stays inside one allocation, as CANN's "
+                           "aclrtMemcpy does; copy at most " +
+                           std::to_string(a.end() - address) + " bytes there");
+  }
+  return Status::Ok();
+}
+
 Status GlobalMemory::Write(uint64_t address, const void* src, uint64_t bytes) {
   if (bytes == 0) return Status::Ok();
-  if (!Mapped(address, bytes)) {
-    return InvalidArgument("Write of " + std::to_string(bytes) + " bytes at " + Hex(address) +
-                           " is not inside mapped device memory (a live allocation's blocks)");
-  }
+  if (Status inside = HostCopyInside("Write", address, bytes); !inside.ok()) return inside;
   std::memcpy(store_.data() + (address - kBaseAddress), src, bytes);
   MarkWritten(address, address + bytes);
   return Status::Ok();
@@ -128,10 +144,7 @@ Status GlobalMemory::Write(uint64_t address, const void* src, uint64_t bytes) {
 
 Status GlobalMemory::Read(uint64_t address, void* dst, uint64_t bytes) const {
   if (bytes == 0) return Status::Ok();
-  if (!Mapped(address, bytes)) {
-    return InvalidArgument("Read of " + std::to_string(bytes) + " bytes at " + Hex(address) +
-                           " is not inside mapped device memory (a live allocation's blocks)");
-  }
+  if (Status inside = HostCopyInside("Read", address, bytes); !inside.ok()) return inside;
   std::memcpy(dst, store_.data() + (address - kBaseAddress), bytes);
   return Status::Ok();
 }

@@ -34,6 +34,31 @@ std::string ParamList(const Program& p) {
   return s;
 }
 
+// An integer argument must fit its parameter's type: a client's 2^32 + 64 for an int32 would
+// otherwise run as 64.
+Status IntFits(const std::string& which, int64_t value, DType dtype) {
+  if (!IsInteger(dtype) && dtype != DType::kBool) return Status::Ok();
+  uint32_t bits = DTypeBits(dtype);
+  if (bits >= 64 && IsSigned(dtype)) return Status::Ok();
+  bool fits = false;
+  std::string range;
+  if (dtype == DType::kBool) {
+    fits = value == 0 || value == 1;
+    range = "0 or 1";
+  } else if (IsSigned(dtype)) {
+    int64_t hi = (int64_t{1} << (bits - 1)) - 1;
+    fits = value >= -hi - 1 && value <= hi;
+    range = std::to_string(-hi - 1) + " .. " + std::to_string(hi);
+  } else {
+    uint64_t hi = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+    fits = value >= 0 && static_cast<uint64_t>(value) <= hi;
+    range = "0 .. " + std::to_string(hi);
+  }
+  if (fits) return Status::Ok();
+  return InvalidArgument(which + " is " + std::string(DTypeProtoName(dtype)) + " (" + range +
+                         "); got " + std::to_string(value) + ", which does not fit");
+}
+
 Status BindArguments(const Program& program, const std::vector<ArgValue>& args,
                      std::vector<ScalarValue>* values) {
   if (args.size() != program.params.size()) {
@@ -56,6 +81,7 @@ Status BindArguments(const Program& program, const std::vector<ArgValue>& args,
         return InvalidArgument(which + " is a GM pointer; pass a device address");
       }
     } else if (a.kind == ArgValue::Kind::kInt) {
+      if (Status fits = IntFits(which, a.int_value, p.dtype); !fits.ok()) return fits;
       v = CastScalar(IntValue(a.int_value), DType::kInt64, p.dtype);
     } else if (a.kind == ArgValue::Kind::kFloat) {
       if (!IsFloat(p.dtype)) {

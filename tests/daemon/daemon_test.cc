@@ -243,6 +243,26 @@ TEST_F(DaemonTest, WriteThenReadRoundTripsInSeveralChunks) {
   EXPECT_TRUE(back == data.substr(100, 1000));
 }
 
+TEST_F(DaemonTest, AWritePastItsAllocationIsRefusedAndTheNextAllocationKeepsItsBytes) {
+  // 2 MiB + 16 B into a 4 KiB buffer once overwrote the start of the session's next allocation.
+  std::string session;
+  ASSERT_TRUE(client_->CreateSession(&session).ok());
+  uint64_t small = 0, next = 0;
+  ASSERT_TRUE(client_->Malloc(session, 4096, &small).ok());
+  ASSERT_TRUE(client_->Malloc(session, 64, &next).ok());
+  const std::string mark = RandomBytes(64, 3);
+  ASSERT_TRUE(client_->Write(session, next, mark).ok());
+  grpc::Status refused = client_->Write(session, small, RandomBytes((2 << 20) + 16, 4));
+  EXPECT_EQ(refused.error_code(), StatusCode::INVALID_ARGUMENT) << refused.error_message();
+  EXPECT_NE(refused.error_message().find("past the allocation it starts in"), std::string::npos)
+      << refused.error_message();
+  std::string back;
+  ASSERT_TRUE(client_->Read(session, next, mark.size(), &back).ok());
+  EXPECT_TRUE(back == mark);
+  grpc::Status read_over = client_->Read(session, small, 4097, &back);
+  EXPECT_EQ(read_over.error_code(), StatusCode::INVALID_ARGUMENT) << read_over.error_message();
+}
+
 TEST_F(DaemonTest, SessionsCannotTouchEachOthersMemory) {
   std::string a, b;
   ASSERT_TRUE(client_->CreateSession(&a).ok());

@@ -377,6 +377,33 @@ TEST(Scalar, IntegerDivisionByZeroIsAFault) {
   EXPECT_EQ(r.diagnostics.at(0).location.line, 3u);
 }
 
+TEST(Scalar, AnIntegerArgumentMustFitItsParameter) {
+  // 2^32 + 64 for an int32 once ran as 64 with the report saying OK.
+  KernelBuilder b("fits", "f.py");
+  b.ScalarParam("n", ir::DT_INT32);
+  b.ScalarParam("u", ir::DT_UINT16);
+  Device device(Config());
+  auto program = Decode(b.Build());
+  auto over = device.Launch(*program, 1, {ArgValue::Int((int64_t{1} << 32) + 64), ArgValue::Int(1)},
+                            LaunchOptions());
+  ASSERT_FALSE(over.ok());
+  EXPECT_EQ(over.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(over.status().message().find("argument 0 (n) is DT_INT32"), std::string::npos)
+      << over.status().message();
+  EXPECT_NE(over.status().message().find("4294967360, which does not fit"), std::string::npos)
+      << over.status().message();
+  auto negative =
+      device.Launch(*program, 1, {ArgValue::Int(-5), ArgValue::Int(-1)}, LaunchOptions());
+  ASSERT_FALSE(negative.ok());
+  EXPECT_NE(negative.status().message().find("argument 1 (u) is DT_UINT16 (0 .. 65535)"),
+            std::string::npos)
+      << negative.status().message();
+  EXPECT_TRUE(
+      device
+          .Launch(*program, 1, {ArgValue::Int(-2147483648), ArgValue::Int(65535)}, LaunchOptions())
+          .ok());
+}
+
 TEST(Scalar, LoopsIfsAndSelectsComputeOnTheScalarUnit) {
   // sum = 0; for i in [lo, 10): sum += (i % 3 == 0) ? i : -1   -> written to GM via duplicate
   // of nothing: we store it through adds on a UB zero vector and copy out.

@@ -76,7 +76,9 @@ TEST(GlobalMemory, HostReadWriteAndFree) {
   ASSERT_TRUE(gm.Write(a + 4, &v, 4).ok());
   ASSERT_TRUE(gm.Read(a + 4, &back, 4).ok());
   EXPECT_EQ(back, v);
-  ASSERT_TRUE(gm.Write(a + 2000, &v, 4).ok());  // mapped: a's block
+  // A host copy stays inside the allocation (16 bytes), not its block (CANN's aclrtMemcpy).
+  EXPECT_EQ(gm.Write(a + 14, &v, 4).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(gm.Read(a + 2000, &back, 4).code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(gm.Write(a + kBlock - 2, &v, 4).code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(gm.Free(a + 1).code(), StatusCode::kNotFound);
   EXPECT_TRUE(gm.Free(a).ok());
@@ -110,15 +112,35 @@ TEST(GlobalMemory, FreedBlocksAreReusedOnceTheSpaceIsUsedUpAndStartZeroed) {
   uint64_t b = *gm.Malloc(64);
   uint64_t c = *gm.Malloc(64);
   uint32_t v = 7;
-  ASSERT_TRUE(gm.Write(b + kBlock - 4, &v, 4).ok());
+  ASSERT_TRUE(gm.Write(b + 60, &v, 4).ok());
   ASSERT_TRUE(gm.Free(b).ok());
   uint64_t d = *gm.Malloc(64);
   EXPECT_EQ(d, b);
   EXPECT_GT(c, a);
   uint32_t back = 1;
-  ASSERT_TRUE(gm.Read(d + kBlock - 4, &back, 4).ok());
+  ASSERT_TRUE(gm.Read(d + 60, &back, 4).ok());
   EXPECT_EQ(back, 0u);
   EXPECT_EQ(gm.Unwritten(d, d + 64), std::make_pair(d, d + 64));
+}
+
+TEST(GlobalMemory, AHostWritePastItsAllocationIsRefusedAndTheNeighbourKeepsItsBytes) {
+  // Issue 21's case: 2 MiB + 16 B into a 4 KiB buffer whose neighbour starts one block on.
+  GlobalMemory gm(1ull << 30, 512, kBlock);
+  uint64_t small = *gm.Malloc(4096);
+  uint64_t next = *gm.Malloc(64);
+  std::vector<uint8_t> mark(64, 0x5a);
+  ASSERT_TRUE(gm.Write(next, mark.data(), mark.size()).ok());
+  std::vector<uint8_t> big(kBlock + 16, 0xff);
+  Status refused = gm.Write(small, big.data(), big.size());
+  EXPECT_EQ(refused.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(refused.message().find("past the allocation it starts in"), std::string::npos)
+      << refused.message();
+  EXPECT_NE(refused.message().find("copy at most 4096 bytes"), std::string::npos)
+      << refused.message();
+  std::vector<uint8_t> back(64, 0);
+  ASSERT_TRUE(gm.Read(next, back.data(), back.size()).ok());
+  EXPECT_EQ(back, mark);
+  EXPECT_TRUE(gm.Write(small, big.data(), 4096).ok());
 }
 
 TEST(GlobalMemory, UnwrittenCountsOnlyTensorBytes) {
