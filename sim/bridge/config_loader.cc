@@ -20,6 +20,7 @@
 #include "sim/bridge/builtin_configs.h"
 #include "sim/bridge/config_fields.h"
 #include "sim/core/invariant.h"
+#include "sim/core/quote.h"
 #include "sim/soc/config_check.h"
 #include "soc_config.pb.h"
 
@@ -72,6 +73,8 @@ const std::string* Builtin(const std::string& key) {
   }
   return nullptr;
 }
+
+constexpr size_t kMaxPlatformName = 128;  // the longest name a platform file may have
 
 bool IsPlainName(const std::string& s) {
   if (s.empty()) return false;
@@ -277,24 +280,28 @@ StatusOr<SocConfig> ParseSocConfig(const std::string& textproto, const std::stri
 
 StatusOr<SocConfig> LoadSocConfig(const std::string& platform) {
   std::string name = platform.empty() ? kDefaultPlatform : platform;
-  if (!IsPlainName(name)) {
-    return InvalidArgument("platform name \"" + name +
-                           "\" is not a plain name (known: " + Join(ListPlatforms()) + ")");
+  if (!IsPlainName(name) || name.size() > kMaxPlatformName) {
+    return InvalidArgument("field platform: " + Quoted(name) +
+                           " is not a platform name (letters, digits, '_', '-', '.'; at most " +
+                           std::to_string(kMaxPlatformName) +
+                           " bytes; known: " + Join(ListPlatforms()) + ")");
   }
   ConfigFile file;
   if (const char* dir = ConfigDir()) {
     file.origin = std::string(dir) + "/" + name + ".textproto";
     std::optional<std::string> text = ReadFile(file.origin);
     if (!text) {
-      return NotFound("unknown platform \"" + name + "\": " + file.origin +
-                      " does not exist (AICORE_SIM_CONFIG_DIR is set; built-in platforms: " +
-                      Join(ListPlatforms()) + ")");
+      return InvalidArgument("field platform: unknown platform " + Quoted(name) + ": " +
+                             file.origin +
+                             " does not exist (AICORE_SIM_CONFIG_DIR is set; built-in platforms: " +
+                             Join(ListPlatforms()) + ")");
     }
     file.text = std::move(*text);
   } else {
     const std::string* text = Builtin(name);
     if (text == nullptr || name.rfind(kPresetPrefix, 0) == 0) {
-      return NotFound("unknown platform \"" + name + "\" (known: " + Join(ListPlatforms()) + ")");
+      return InvalidArgument("field platform: unknown platform " + Quoted(name) +
+                             " (known: " + Join(ListPlatforms()) + ")");
     }
     file = ConfigFile{*text, "configs/" + name + ".textproto"};
   }

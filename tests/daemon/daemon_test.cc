@@ -312,8 +312,15 @@ TEST_F(DaemonTest, UnknownOrClosedSessionIsNotFound) {
 TEST_F(DaemonTest, UnknownPlatformIsRejected) {
   std::string session;
   grpc::Status status = client_->CreateSession(&session, "NoSuchChip");
-  EXPECT_FALSE(status.ok());
+  EXPECT_EQ(status.error_code(), StatusCode::INVALID_ARGUMENT);
   EXPECT_NE(status.error_message().find("NoSuchChip"), std::string::npos) << status.error_message();
+  // A 100 KB name with a NUL: the answer stays small, escaped, and fits the client's metadata.
+  std::string huge(100 * 1024, 'p');
+  huge[10] = '\0';
+  grpc::Status big = client_->CreateSession(&session, huge);
+  EXPECT_EQ(big.error_code(), StatusCode::INVALID_ARGUMENT) << big.error_message().size();
+  EXPECT_LT(big.error_message().size(), 1000u);
+  EXPECT_NE(big.error_message().find("\\x00"), std::string::npos) << big.error_message();
 }
 
 TEST_F(DaemonTest, MalformedKernelsAreInvalidArgumentAndTheDaemonKeepsServing) {

@@ -209,10 +209,20 @@ TEST(Config, EveryLineCitesASourceOrSaysAssumed) {
 TEST(Config, UnknownPlatformListsTheKnownOnes) {
   auto c = LoadSocConfig("Ascend310P");
   ASSERT_FALSE(c.ok());
-  EXPECT_EQ(c.status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(c.status().code(), StatusCode::kInvalidArgument);  // a bad request field
+  EXPECT_NE(c.status().message().find("field platform"), std::string::npos);
   EXPECT_NE(c.status().message().find("Ascend910B1"), std::string::npos);
   EXPECT_NE(c.status().message().find("Ascend910_9392"), std::string::npos);
   EXPECT_EQ(LoadSocConfig("../etc/passwd").status().code(), StatusCode::kInvalidArgument);
+  // A huge or binary name is quoted with control bytes escaped and cut, its size said.
+  std::string huge(100000, 'x');
+  huge[3] = '\0';
+  huge[4] = '\n';
+  std::string m = LoadSocConfig(huge).status().message();
+  EXPECT_LT(m.size(), 1000u) << m.size();
+  EXPECT_NE(m.find("\"xxx\\x00\\nx"), std::string::npos) << m;
+  EXPECT_NE(m.find("... (100000 bytes)"), std::string::npos) << m;
+  EXPECT_EQ(m.find('\0'), std::string::npos);
 }
 
 TEST(Config, UnknownFieldIsRejected) {
@@ -347,7 +357,7 @@ TEST(Config, OverrideDirectory) {
   EXPECT_EQ(c->launch_overhead_cycles, 18u);  // 10 ns at 1800 MHz
   ASSERT_TRUE(mine.ok()) << mine.status().message();
   EXPECT_EQ(mine->barrier_cycles, 9u);
-  EXPECT_EQ(missing.status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(missing.status().code(), StatusCode::kInvalidArgument);
 }
 
 TEST(Config, ToProtoRoundTrips) {
