@@ -87,7 +87,9 @@ std::string UsageText() {
          "                                less (LaunchOptions.max_wall_ms), never more. Past it\n"
          "                                the launch is not started, or a running simulation is\n"
          "                                cancelled, and fails with DEADLINE_EXCEEDED; the\n"
-         "                                session stays usable. 0 = none (default 0).\n"
+         "                                session stays usable. 0 = none (default "
+      << d.max_wall_ms
+      << ", ten minutes).\n"
          "  --session-idle-seconds N      close sessions unused this long and free their memory\n"
          "                                (default "
       << d.session_idle_seconds

@@ -17,7 +17,9 @@ struct DaemonOptions {
   uint32_t max_sessions = 64;  // sessions plus in-progress one-shot runs
   uint64_t session_memory_limit = 1ull << 30;
   uint64_t max_cycles = 1'000'000'000;  // per launch; 0 = no limit
-  uint32_t max_wall_ms = 0;             // per launch, also cancels running ones; 0 = no limit
+  // Per launch, also cancels running ones; 0 = no limit. Ten minutes by default, so one launch
+  // at the cycle cap cannot hold a worker for the ~10 minutes eight blocks take (issue 21).
+  uint32_t max_wall_ms = 10 * 60 * 1000;
   uint32_t session_idle_seconds = 600;
   uint32_t shutdown_grace_ms = 10'000;
   std::string log_level = "info";

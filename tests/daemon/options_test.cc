@@ -72,3 +72,19 @@ TEST(OptionsTest, ByteSizes) {
 
 }  // namespace
 }  // namespace aicore::daemon
+
+namespace aicore::daemon {
+namespace {
+
+TEST(OptionsTest, ALaunchHasATenMinuteWallLimitByDefault) {
+  // At the default cycle cap one launch held a worker for ~40 s a block, ~10 minutes on eight.
+  ParseResult r = Parse({});
+  ASSERT_TRUE(r.options) << r.message;
+  EXPECT_EQ(r.options->max_wall_ms, 10u * 60 * 1000);
+  ParseResult off = Parse({"--max-wall-ms", "0"});
+  ASSERT_TRUE(off.options) << off.message;
+  EXPECT_EQ(off.options->max_wall_ms, 0u);
+}
+
+}  // namespace
+}  // namespace aicore::daemon
