@@ -12,6 +12,7 @@
 #include <string>
 
 #include "sim/core/check_level_wire.h"
+#include "sim/core/quote.h"
 #include "sim/host/program_cache.h"
 #include "src/rpc_status.h"
 
@@ -22,31 +23,6 @@ uint64_t EffectiveMaxCycles(uint64_t server_max, uint64_t requested) {
   if (requested == 0) return server_max;
   if (server_max == 0) return requested;
   return std::min(server_max, requested);
-}
-
-// Where LaunchOptions.trace_dir points on this host. A daemon serves many clients, so it writes
-// only below the operator's --trace-root: relative paths are taken from there, absolute ones
-// must lie inside it, and ".." cannot climb out.
-grpc::Status ResolveTraceDir(const std::string& root, const std::string& requested,
-                             std::string* out) {
-  namespace fs = std::filesystem;
-  if (root.empty()) {
-    return {grpc::StatusCode::FAILED_PRECONDITION,
-            "LaunchOptions.trace_dir asks this daemon to write a trace, but it was started "
-            "without --trace-root; restart it with --trace-root DIR, or write the trace on the "
-            "client (LaunchSettings.trace_dir / AICORE_SIM_TRACE)"};
-  }
-  const fs::path base = fs::absolute(fs::path(root)).lexically_normal();
-  const fs::path path = fs::path(requested).is_absolute() ? fs::path(requested).lexically_normal()
-                                                          : (base / requested).lexically_normal();
-  const fs::path inside = path.lexically_relative(base);
-  if (inside.empty() || *inside.begin() == "..") {
-    return {grpc::StatusCode::INVALID_ARGUMENT, "LaunchOptions.trace_dir '" + requested +
-                                                    "' lies outside this daemon's --trace-root " +
-                                                    base.string() + "; give a path relative to it"};
-  }
-  *out = path.string();
-  return grpc::Status::OK;
 }
 
 // Runs one launch on `host` through the launch path the embedded runtime shares (decode once per
@@ -95,6 +71,32 @@ enum CancelReason : int {
 };
 
 }  // namespace
+
+grpc::Status ResolveTraceDir(const std::string& root, const std::string& requested,
+                             std::string* out) {
+  namespace fs = std::filesystem;
+  if (root.empty()) {
+    return {grpc::StatusCode::FAILED_PRECONDITION,
+            "LaunchOptions.trace_dir asks this daemon to write a trace, but it was started "
+            "without --trace-root; restart it with --trace-root DIR, or write the trace on the "
+            "client (LaunchSettings.trace_dir / AICORE_SIM_TRACE)"};
+  }
+  // weakly_canonical resolves the symlinks of the part that exists: a link inside the root that
+  // points elsewhere is seen where it points.
+  std::error_code error;
+  const fs::path base = fs::weakly_canonical(fs::absolute(fs::path(root)), error);
+  fs::path path = fs::path(requested).is_absolute() ? fs::path(requested) : base / requested;
+  if (!error) path = fs::weakly_canonical(path, error);
+  const fs::path inside = path.lexically_relative(base);
+  if (error || inside.empty() || *inside.begin() == "..") {
+    return {grpc::StatusCode::INVALID_ARGUMENT,
+            "LaunchOptions.trace_dir " + sim::Quoted(requested, 256) +
+                " lies outside this daemon's --trace-root " + base.string() +
+                " (symlinks resolved); give a path relative to it"};
+  }
+  *out = path.string();
+  return grpc::Status::OK;
+}
 
 StartDeadline StartDeadline::For(const grpc::CallbackServerContext* ctx, uint32_t server_ms,
                                  uint32_t client_ms) {

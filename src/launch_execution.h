@@ -20,6 +20,13 @@
 
 namespace aicore::daemon::detail {
 
+// Where LaunchOptions.trace_dir `requested` points on this host: below `root` (--trace-root),
+// relative paths taken from there, with "..", and symlinks in the part that exists, resolved
+// before the check, so neither can lead out. FAILED_PRECONDITION without a root, else
+// INVALID_ARGUMENT for a path outside it.
+grpc::Status ResolveTraceDir(const std::string& root, const std::string& requested,
+                             std::string* out);
+
 // The time limits of a launch that arrived at `arrival`: the client's gRPC deadline and the
 // wall-time budget (server --max-wall-ms, or the client's smaller one). Check() is applied when
 // the job is about to run; while it runs, ExecuteWatched's watchdog probe enforces the same.
