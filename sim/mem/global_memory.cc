@@ -115,9 +115,12 @@ bool GlobalMemory::Mapped(uint64_t address, uint64_t bytes) const {
   return true;
 }
 
-Status GlobalMemory::HostCopyInside(const char* what, uint64_t address, uint64_t bytes) const {
-  auto it = BlockAt(address);
-  if (it == allocations_.end() || address >= it->second.end()) {
+Status GlobalMemory::HostCopyInside(const char* what, uint64_t call_start, uint64_t address,
+                                    uint64_t bytes) const {
+  if (call_start == kThisCopy) call_start = address;
+  auto it = BlockAt(call_start);
+  if (it == allocations_.end() || call_start >= it->second.end() || address < it->first ||
+      address >= it->second.end()) {
     return InvalidArgument(std::string(what) + " of " + std::to_string(bytes) + " bytes at " +
                            Hex(address) + " is not inside a live allocation");
   }
@@ -134,17 +137,21 @@ Status GlobalMemory::HostCopyInside(const char* what, uint64_t address, uint64_t
   return Status::Ok();
 }
 
-Status GlobalMemory::Write(uint64_t address, const void* src, uint64_t bytes) {
+Status GlobalMemory::Write(uint64_t address, const void* src, uint64_t bytes, uint64_t call_start) {
   if (bytes == 0) return Status::Ok();
-  if (Status inside = HostCopyInside("Write", address, bytes); !inside.ok()) return inside;
+  if (Status inside = HostCopyInside("Write", call_start, address, bytes); !inside.ok()) {
+    return inside;
+  }
   std::memcpy(store_.data() + (address - kBaseAddress), src, bytes);
   MarkWritten(address, address + bytes);
   return Status::Ok();
 }
 
-Status GlobalMemory::Read(uint64_t address, void* dst, uint64_t bytes) const {
+Status GlobalMemory::Read(uint64_t address, void* dst, uint64_t bytes, uint64_t call_start) const {
   if (bytes == 0) return Status::Ok();
-  if (Status inside = HostCopyInside("Read", address, bytes); !inside.ok()) return inside;
+  if (Status inside = HostCopyInside("Read", call_start, address, bytes); !inside.ok()) {
+    return inside;
+  }
   std::memcpy(dst, store_.data() + (address - kBaseAddress), bytes);
   return Status::Ok();
 }

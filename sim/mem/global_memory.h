@@ -48,8 +48,11 @@ class GlobalMemory {
   // Host copies; the range must be mapped.
   // Host copies: inside the allocation `address` is in, within its requested size (a
   // kernel's accesses go through Check, with the chip's overrun rule instead).
-  Status Write(uint64_t address, const void* src, uint64_t bytes);
-  Status Read(uint64_t address, void* dst, uint64_t bytes) const;
+  // `call_start` is where the host call began (a chunked copy's first chunk): every chunk must
+  // lie in the allocation holding it. kThisCopy: the copy's own address.
+  static constexpr uint64_t kThisCopy = ~uint64_t{0};
+  Status Write(uint64_t address, const void* src, uint64_t bytes, uint64_t call_start = kThisCopy);
+  Status Read(uint64_t address, void* dst, uint64_t bytes, uint64_t call_start = kThisCopy) const;
   uint64_t bytes_allocated() const { return bytes_allocated_; }
   uint64_t block_bytes() const { return block_; }
 
@@ -76,7 +79,8 @@ class GlobalMemory {
   std::map<uint64_t, GmAllocation>::const_iterator BlockAt(uint64_t address) const;
   // True when every byte of [address, address + bytes) is in a live block.
   bool Mapped(uint64_t address, uint64_t bytes) const;
-  Status HostCopyInside(const char* what, uint64_t address, uint64_t bytes) const;
+  Status HostCopyInside(const char* what, uint64_t call_start, uint64_t address,
+                        uint64_t bytes) const;
   // Device offset of a free run of `bytes`, preferring never-used addresses; false when full.
   bool Place(uint64_t bytes, uint64_t* offset) const;
   std::pair<uint64_t, uint64_t> UnwrittenIn(uint64_t lo, uint64_t hi) const;

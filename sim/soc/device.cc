@@ -19,11 +19,11 @@ Device::~Device() = default;
 
 StatusOr<uint64_t> Device::Malloc(uint64_t bytes) { return gm_->Malloc(bytes); }
 Status Device::Free(uint64_t address) { return gm_->Free(address); }
-Status Device::Write(uint64_t address, const void* src, uint64_t bytes) {
-  return gm_->Write(address, src, bytes);
+Status Device::Write(uint64_t address, const void* src, uint64_t bytes, uint64_t call_start) {
+  return gm_->Write(address, src, bytes, call_start);
 }
-Status Device::Read(uint64_t address, void* dst, uint64_t bytes) const {
-  return gm_->Read(address, dst, bytes);
+Status Device::Read(uint64_t address, void* dst, uint64_t bytes, uint64_t call_start) const {
+  return gm_->Read(address, dst, bytes, call_start);
 }
 uint64_t Device::bytes_allocated() const { return gm_->bytes_allocated(); }
 

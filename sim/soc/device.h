@@ -68,8 +68,12 @@ class Device {
   // outside mapped memory fail with NotFound / InvalidArgument.
   StatusOr<uint64_t> Malloc(uint64_t bytes);
   Status Free(uint64_t address);
-  Status Write(uint64_t address, const void* src, uint64_t bytes);
-  Status Read(uint64_t address, void* dst, uint64_t bytes) const;
+  // Host copies stay inside one allocation: the one holding `call_start` (a chunked call's first
+  // address; by default the copy's own), within its requested size.
+  Status Write(uint64_t address, const void* src, uint64_t bytes,
+               uint64_t call_start = ~uint64_t{0});
+  Status Read(uint64_t address, void* dst, uint64_t bytes,
+              uint64_t call_start = ~uint64_t{0}) const;
   uint64_t bytes_allocated() const;
 
   // Runs `program` on `block_dim` cores to completion (or fault/deadlock/limit). A kernel fault is

@@ -62,7 +62,8 @@ class ReadMemoryReactor final : public grpc::ServerWriteReactor<svc::MemoryChunk
         chunk_.set_address(request_->address() + offset_);
         std::string* data = chunk_.mutable_data();
         data->resize(n);
-        return ToGrpcStatus(session_->device().Read(chunk_.address(), data->data(), n));
+        return ToGrpcStatus(
+            session_->device().Read(chunk_.address(), data->data(), n, request_->address()));
       });
       if (!status.ok()) return FinishWith(status);
       offset_ += n;

@@ -43,7 +43,10 @@ class WriteMemoryReactor final : public grpc::ServerReadReactor<svc::MemoryChunk
     boost::asio::post(session_->strand(), [this] {
       grpc::Status status = Guarded([&] {
         const std::string& data = chunk_.data();
-        return ToGrpcStatus(session_->device().Write(chunk_.address(), data.data(), data.size()));
+        if (!started_) call_start_ = chunk_.address();  // the call stays in this allocation
+        started_ = true;
+        return ToGrpcStatus(
+            session_->device().Write(chunk_.address(), data.data(), data.size(), call_start_));
       });
       if (!status.ok()) return FinishWith(status);
       written_ += chunk_.data().size();
@@ -69,6 +72,8 @@ class WriteMemoryReactor final : public grpc::ServerReadReactor<svc::MemoryChunk
   svc::MemoryChunk chunk_;
   SessionUse session_;
   uint64_t written_ = 0;
+  uint64_t call_start_ = 0;  // the first chunk's address
+  bool started_ = false;
   grpc::Status status_;
 };
 

@@ -261,6 +261,17 @@ TEST_F(DaemonTest, AWritePastItsAllocationIsRefusedAndTheNextAllocationKeepsItsB
   EXPECT_TRUE(back == mark);
   grpc::Status read_over = client_->Read(session, small, 4097, &back);
   EXPECT_EQ(read_over.error_code(), StatusCode::INVALID_ARGUMENT) << read_over.error_message();
+  // One call stays in the allocation it starts in, even when a chunk starts exactly at the
+  // next allocation's base: a 2 MiB buffer fills its block, so `after` follows it directly.
+  uint64_t full = 0, after = 0;
+  ASSERT_TRUE(client_->Malloc(session, uint64_t{2} << 20, &full).ok());
+  ASSERT_TRUE(client_->Malloc(session, 64, &after).ok());
+  ASSERT_EQ(after - full, uint64_t{2} << 20);
+  ASSERT_TRUE(client_->Write(session, after, mark).ok());
+  grpc::Status spans = client_->Write(session, after - 4096, std::string(4096 + 64, 'z'), 4096);
+  EXPECT_EQ(spans.error_code(), StatusCode::INVALID_ARGUMENT) << spans.error_message();
+  ASSERT_TRUE(client_->Read(session, after, mark.size(), &back).ok());
+  EXPECT_TRUE(back == mark);
 }
 
 TEST_F(DaemonTest, SessionsCannotTouchEachOthersMemory) {
