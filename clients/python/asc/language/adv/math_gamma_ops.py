@@ -2,7 +2,8 @@
 facts and their source): library sub-kernels, traced where the user calls the op, its ops at the
 user's line. A PIPE_V barrier follows an instruction exactly where the library has one; `n` is
 the library's splitSize of the chunk (compare iterations, bit-mask lengths, mask restores)."""
-from asc.language.adv.math_trig_ops import narrow, sine_formula, tan_formula, to_integral, widen
+from asc.language.adv.float_casts import narrow, to_integral, widen
+from asc.language.adv.math_trig_ops import sine_formula, tan_formula
 from asc.language.basic.mask import set_vector_mask
 from asc.language.basic.sync import pipe_barrier
 from asc.language.basic.vec import (abs, add, adds, bitwise_and, bitwise_not, cast, compare, div,

@@ -2,6 +2,7 @@
 (math_hyperbolic.py has the facts and their source): library sub-kernels, traced where the user
 calls the op, its ops at the user's line. Each `*_chunk` runs one chunk under the loaded counter
 mask; the steps two ops or both source types share are sub-kernels of their own."""
+from asc.language.adv.float_casts import narrow, widen
 from asc.language.basic.mask import reset_mask, set_mask_count, set_mask_norm, set_vector_mask
 from asc.language.basic.sync import pipe_barrier
 from asc.language.basic.vec import (abs, add, adds, cast, div, duplicate, exp, ln, maxs, mins,
@@ -25,18 +26,8 @@ _ERFC_R = (0.1735313680e-7, -0.9856738394e-6, 0.2517003236e-4, -0.3848015171e-3,
 _ERFC_S = (0.9349684299e1, 0.3756930664e2, 0.8058268949e2, 0.9155653738e2, 0.4380524152e2)
 
 
-@jit
-def widen(dst, src):
-    """dst = float(src) of a half source."""
-    cast(dst, src, RoundMode.CAST_NONE, _PLACEHOLDER, 1, UnaryRepeatParams(1, 1, 8, 4), False)
-    pipe_barrier(PipeID.PIPE_V)
 
 
-@jit
-def narrow(dst, src, mode: ConstExpr):
-    """dst = half(src) rounded by `mode`."""
-    cast(dst, src, mode, _PLACEHOLDER, 1, UnaryRepeatParams(1, 1, 4, 8), False)
-    pipe_barrier(PipeID.PIPE_V)
 
 
 @jit

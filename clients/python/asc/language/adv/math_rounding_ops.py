@@ -1,12 +1,13 @@
 """The instruction sequences behind asc.adv's rounding ops (math_rounding.py has the facts and
 their source): library sub-kernels, traced where the user calls the op, its ops at the user's
 line."""
+from asc.language.adv.float_casts import narrow, to_integral, widen
 from asc.language.basic.mask import reset_mask, set_mask_count, set_mask_norm, set_vector_mask
 from asc.language.basic.sync import pipe_barrier
-from asc.language.basic.vec import add, cast, compare, duplicate, select, set_cmp_mask, sub
+from asc.language.basic.vec import add, compare, duplicate, select, set_cmp_mask, sub
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.enums import CMPMODE, MaskMode, PipeID, RoundMode
-from asc.language.core.types import BinaryRepeatParams, UnaryRepeatParams
+from asc.language.core.types import BinaryRepeatParams
 from asc.runtime.jit import jit
 
 _PLACEHOLDER = 0  # counter mode, mask loaded: one instruction covers the mask's count
@@ -24,42 +25,27 @@ def whole_count(chunk: ConstExpr, count, mask_dtype: ConstExpr, args: ConstExpr)
     reset_mask()
 
 
-@jit
-def to_float(dst, src):
-    """dst (float) = src (half), exactly."""
-    cast(dst, src, RoundMode.CAST_NONE, _PLACEHOLDER, 1, UnaryRepeatParams(1, 1, 8, 4), False)
-    pipe_barrier(PipeID.PIPE_V)
 
 
-@jit
-def to_half(dst, src):
-    """dst (half) = src (float) rounded to nearest."""
-    cast(dst, src, RoundMode.CAST_NONE, _PLACEHOLDER, 1, UnaryRepeatParams(1, 1, 4, 8), False)
-    pipe_barrier(PipeID.PIPE_V)
 
 
-@jit
-def integral(dst, src, mode: ConstExpr):
-    """dst = src rounded to an integral float in `mode` (float -> float cast)."""
-    cast(dst, src, mode, _PLACEHOLDER, 1, UnaryRepeatParams(), False)
-    pipe_barrier(PipeID.PIPE_V)
 
 
 @jit
 def integral_chunk(offset, room, dst, src, tmp, mode: ConstExpr, from_half: ConstExpr[bool]):
     """ceil, floor, round, trunc: one cast in float; a half source through the temp's floats."""
     if from_half:
-        to_float(tmp, src[offset:])
-        integral(tmp, tmp, mode)
-        to_half(dst[offset:], tmp)
+        widen(tmp, src[offset:])
+        to_integral(tmp, tmp, mode)
+        narrow(dst[offset:], tmp)
     else:
-        integral(dst[offset:], src[offset:], mode)
+        to_integral(dst[offset:], src[offset:], mode)
 
 
 @jit
 def frac_formula(dst, src):
     """dst = src - trunc(src), dst also holding trunc(src)."""
-    integral(dst, src, RoundMode.CAST_TRUNC)
+    to_integral(dst, src, RoundMode.CAST_TRUNC)
     sub(dst, src, dst, _PLACEHOLDER, 1, BinaryRepeatParams(), False)
     pipe_barrier(PipeID.PIPE_V)
 
@@ -71,9 +57,9 @@ def frac_chunk(offset, room, dst, src, tmp, split, from_half: ConstExpr[bool]):
     if from_half:
         conv = tmp
         part = tmp[split:]
-        to_float(conv, src[offset:])
+        widen(conv, src[offset:])
         frac_formula(part, conv)
-        to_half(dst[offset:], part)
+        narrow(dst[offset:], part)
     else:
         frac_formula(dst[offset:], src[offset:])
 

@@ -5,6 +5,7 @@ and polynomial, asin and acos the whole asin sequence. A PIPE_V barrier follows 
 exactly where the library has one (none after some, two in a row in asin)."""
 import struct
 
+from asc.language.adv.float_casts import narrow, to_integral, widen
 from asc.language.basic.sync import pipe_barrier
 from asc.language.basic.vec import (abs, add, adds, cast, div, maxs, min, mins, mul, muls, sqrt,
                                     sub)
@@ -60,25 +61,10 @@ _SIGN_HALF = (32768.0, 3.0517578125e-05)  # 2^15, 2^-15
 
 # ---- shared steps ------------------------------------------------------------------------------
 
-@jit
-def widen(dst, src):
-    """dst = float(src) of a half source."""
-    cast(dst, src, RoundMode.CAST_NONE, _PLACEHOLDER, 1, UnaryRepeatParams(1, 1, 8, 4), False)
-    pipe_barrier(PipeID.PIPE_V)
 
 
-@jit
-def narrow(dst, src):
-    """dst = half(src) of a float source (nearest even)."""
-    cast(dst, src, RoundMode.CAST_NONE, _PLACEHOLDER, 1, UnaryRepeatParams(1, 1, 4, 8), False)
-    pipe_barrier(PipeID.PIPE_V)
 
 
-@jit
-def to_integral(dst, src, mode: ConstExpr):
-    """dst = src rounded to an integral float by `mode` (v220's float -> float cast)."""
-    cast(dst, src, mode, _PLACEHOLDER, 1, UnaryRepeatParams(), False)
-    pipe_barrier(PipeID.PIPE_V)
 
 
 @jit
