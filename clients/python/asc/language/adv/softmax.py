@@ -28,7 +28,7 @@ _BASIC_TILE = 8  # SOFTMAX_BASIC_TILE_NUM: rows a pass is rounded down to a mult
 _BASIC_MAX_ELEMENTS = 64 * 255  # a basic-block pass stays under 255 repeats of 64 floats
 
 
-def _flag(api, name, value):
+def compile_time_flag(api, name, value):
     value = ConstExpr.unwrap(value)
     if not isinstance(value, bool):
         raise TypeError(f"{api}(): {name} must be a compile-time bool, got {value!r}")
@@ -73,13 +73,13 @@ def _pick(cond, a, b):
     return select(cond, a, b)
 
 
-def _minimum(a, b):
+def scalar_min(a, b):
     if isinstance(a, numbers.Integral) and isinstance(b, numbers.Integral):
         return min(a, b)
     return select(to_value(a, KT.int32) < b, a, b)
 
 
-def _basic_block_rows(split, m, k):
+def basic_block_rows(split, m, k):
     """CalculateNDSplitM's basic-block rounding: the largest multiple of 8 dividing m that is at
     most split, then halved while a pass would pass 255 repeats of 64 floats."""
     rounded = split // _BASIC_TILE * _BASIC_TILE
@@ -96,12 +96,12 @@ def device_split(work_floats, m, k, ori_m, per_row, basic_block):
     """Rows per pass as the library's device-side SoftMaxTilingFunc / CalculateNDSplitM compute
     them from the work buffer's floats, `per_row` floats a row: (split_m, range_m, tail_m).
     work_floats may be traced; so are the results then."""
-    split = _minimum(work_floats // per_row, m)
+    split = scalar_min(work_floats // per_row, m)
     if basic_block and m % _BASIC_TILE == 0:
-        split = _basic_block_rows(split, m, k)
+        split = basic_block_rows(split, m, k)
     rounded = split // _BASIC_TILE * _BASIC_TILE
     split = _pick((split < ori_m) & (split > _BASIC_TILE), rounded, split)
-    split = _minimum(split, ori_m)
+    split = scalar_min(split, ori_m)
     return split, ori_m // split, ori_m % split
 
 
@@ -140,9 +140,9 @@ def softmax(dst, sum, max, src, tiling, temp_buffer=None, reuse_source=False,  #
     if not isinstance(tiling, SoftmaxTiling):
         raise TypeError(f"{api}(): tiling must be an asc.adv.SoftmaxTiling, got "
                         f"{type(tiling).__name__}")
-    _flag(api, "reuse_source", reuse_source)
-    basic_block = _flag(api, "basic_block", basic_block)
-    if _flag(api, "data_format_nz", data_format_nz):
+    compile_time_flag(api, "reuse_source", reuse_source)
+    basic_block = compile_time_flag(api, "basic_block", basic_block)
+    if compile_time_flag(api, "data_format_nz", data_format_nz):
         raise NotSupportedError("asc.adv.softmax(data_format_nz=True)")
     kind = _state_dtypes(api, dst, sum_t, max_t, src)
     m, k, ori_m, _ori_k = row_shape(api, src)

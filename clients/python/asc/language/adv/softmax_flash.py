@@ -12,7 +12,8 @@ ShapeInfo when that is zero), `membase/common/softmax_flashv2_impl/softmax_flash
 from asc.codegen.builder import require_builder
 from asc.codegen.errors import NotSupportedError
 from asc.language.adv._common import ONE_BLK_SIZE, static_int, temp_buffer_of
-from asc.language.adv.softmax import _basic_block_rows, _flag, _minimum, row_shape
+from asc.language.adv.softmax import (basic_block_rows, compile_time_flag, row_shape,
+                                      scalar_min)
 from asc.language.basic.common import check_ub, require_local_tensors
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import KnownTypes as KT
@@ -78,8 +79,8 @@ def _flash_split(work_floats, m, k, half_source, state_k, basic_block):
     if basic_block and k % _FLOAT_REPEAT == 0 and static_int(m) is not None and \
             m % _BASIC_TILE == 0:
         per_row = state_k + _FLOAT_REPEAT + (k if half_source else 0)
-        split = _minimum(work_floats // per_row, m)
-        split = _basic_block_rows(split, m, k)
+        split = scalar_min(work_floats // per_row, m)
+        split = basic_block_rows(split, m, k)
     else:
         per_row = (2 * state_k + k + _FLOAT_REPEAT) if half_source else state_k + _FLOAT_REPEAT
         split = work_floats // per_row
@@ -89,7 +90,7 @@ def _flash_split(work_floats, m, k, half_source, state_k, basic_block):
         split = min(split, m)
     else:
         split = select((to_value(split, KT.int32) < m) & (split > _BASIC_TILE), rounded, split)
-        split = _minimum(split, m)
+        split = scalar_min(split, m)
     return split, m // split, m % split
 
 
@@ -151,10 +152,10 @@ def softmax_flash_v2(dst_tensor, exp_sum_tensor, max_tensor, src_tensor, exp_max
     if not isinstance(tiling, SoftmaxTiling):
         raise TypeError(f"{api}(): tiling must be an asc.adv.SoftmaxTiling, got "
                         f"{type(tiling).__name__}")
-    is_update = _flag(api, "is_update", is_update)
-    _flag(api, "is_reuse_source", is_reuse_source)
-    basic_block = _flag(api, "is_basic_block", is_basic_block)
-    if _flag(api, "is_data_format_nz", is_data_format_nz):
+    is_update = compile_time_flag(api, "is_update", is_update)
+    compile_time_flag(api, "is_reuse_source", is_reuse_source)
+    basic_block = compile_time_flag(api, "is_basic_block", is_basic_block)
+    if compile_time_flag(api, "is_data_format_nz", is_data_format_nz):
         raise NotSupportedError("asc.adv.softmax_flash_v2(is_data_format_nz=True)")
     config = ConstExpr.unwrap(config)
     if config is None:
