@@ -1,6 +1,8 @@
-// The bounded pool that runs simulations (and the session operations serialized with them).
-// Admission control counts launches and one-shot runs from acceptance to completion; past
-// workers + max_queue of them new ones are refused, so a burst cannot queue unbounded work.
+// Where the daemon's work runs. Simulations run on `workers` threads that serve clients in turn
+// (FairQueue); memory calls, copies and Synchronize run on their own small executor, so they never
+// wait behind another session's simulation. Admission control counts launches and one-shot runs
+// from acceptance to completion: past workers + max_queue of them, or past max_client_queue of
+// one client, new ones are refused, so a burst cannot queue unbounded work nor crowd others out.
 #pragma once
 
 #include <atomic>
@@ -11,24 +13,28 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
+
+#include "src/fair_queue.h"
 
 namespace aicore::daemon {
 
 class JobPool {
  public:
-  using Executor = boost::asio::thread_pool::executor_type;
+  // Memory calls are short copies: two threads keep one big copy from delaying every other one.
+  static constexpr size_t kMemoryThreads = 2;
 
-  JobPool(size_t workers, size_t max_queue);
+  JobPool(size_t workers, size_t max_queue, size_t max_client_queue);
   ~JobPool();
 
   // A slot of admitted work, released when destroyed (i.e. when the job is done).
   class Ticket {
    public:
     Ticket() = default;
-    explicit Ticket(JobPool* pool) : pool_(pool) {}
-    Ticket(Ticket&& other) noexcept : pool_(other.pool_) { other.pool_ = nullptr; }
+    Ticket(Ticket&& other) noexcept;
     Ticket& operator=(Ticket&& other) noexcept;
     Ticket(const Ticket&) = delete;
     Ticket& operator=(const Ticket&) = delete;
@@ -36,22 +42,41 @@ class JobPool {
     explicit operator bool() const { return pool_ != nullptr; }
 
    private:
+    friend class JobPool;
+    Ticket(JobPool* pool, std::string client) : pool_(pool), client_(std::move(client)) {}
+    void Release();
     JobPool* pool_ = nullptr;
+    std::string client_;
   };
 
-  // Empty ticket when the pool is full.
-  Ticket TryAdmit();
+  enum class Refusal { kNone, kDaemonFull, kClientFull };
+  // An empty ticket when the daemon, or this client's share of it, is full; `why` says which.
+  // `client` is a session id, or the identity of a one-shot run's caller.
+  Ticket TryAdmit(const std::string& client, Refusal* why = nullptr);
 
-  Executor executor() { return pool_.get_executor(); }
+  // A simulation job, queued behind `client`'s earlier ones; clients take turns for workers.
+  void PostSimulation(const std::string& client, std::function<void()> job);
+  // A memory call, copy or Synchronize: runs at once on the memory executor.
+  void PostMemory(std::function<void()> job);
+
   size_t workers() const { return workers_; }
   size_t capacity() const { return capacity_; }
-  size_t admitted() const { return admitted_.load(); }
+  size_t max_client_queue() const { return max_client_queue_; }
+  size_t admitted() const;
+  size_t admitted_by(const std::string& client) const;
+  size_t simulations_running() const { return simulations_.running(); }
+  size_t simulations_queued() const { return simulations_.queued(); }
+
+  // What a refused client is told to wait before it retries: about the time until a worker takes
+  // its turn, from the recent simulations' wall times and the queue ahead.
+  std::chrono::milliseconds SuggestedRetryDelay() const;
 
   // Shutdown: jobs that have not started by `deadline` are failed instead of run.
   void SetShutdownDeadline(std::chrono::steady_clock::time_point deadline);
   bool PastShutdownDeadline() const;
 
-  // Waits for every posted job to finish.
+  // Waits for every posted job to finish (jobs may post more: a session's next call), then stops
+  // the threads.
   void Join();
 
   // The shared watchdog of running simulations: one thread for the whole pool (not one per job)
@@ -95,11 +120,27 @@ class JobPool {
   bool watch_stop_ = false;
   std::thread watchdog_;
 
+  // Every job counts from Post until it has run, so Join knows when nothing can post again.
+  void JobStarted();
+  void JobEnded();
+
   const size_t workers_;
   const size_t capacity_;
-  boost::asio::thread_pool pool_;
-  std::atomic<size_t> admitted_{0};
+  const size_t max_client_queue_;
+  FairQueue simulations_;
+  boost::asio::thread_pool memory_;
+
+  mutable std::mutex admit_mutex_;
+  size_t admitted_ = 0;
+  std::unordered_map<std::string, size_t> admitted_by_;  // clients with admitted work only
+
+  std::mutex jobs_mutex_;
+  std::condition_variable jobs_idle_;
+  size_t outstanding_jobs_ = 0;
+  bool joined_ = false;
+
   std::atomic<int64_t> shutdown_deadline_ns_{INT64_MAX};
+  std::atomic<double> mean_simulation_ms_{50.0};  // moving average of the recent simulations
 };
 
 }  // namespace aicore::daemon

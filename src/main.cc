@@ -21,6 +21,7 @@
 #include <thread>
 
 #include "src/job_pool.h"
+#include "src/memory_budget.h"
 #include "src/options.h"
 #include "src/session_manager.h"
 #include "src/simulator_service.h"
@@ -43,10 +44,11 @@ int Serve(const DaemonOptions& options) {
   boost::asio::signal_set signals(io, SIGINT, SIGTERM);
   int received = 0;
 
-  JobPool pool(options.workers, options.max_queue);
-  SessionManager sessions(&pool, options.max_sessions,
+  JobPool pool(options.workers, options.max_queue, options.max_client_queue);
+  MemoryBudget budget(options.memory_budget, options.program_cache_bytes);
+  SessionManager sessions(&pool, &budget, options.max_sessions,
                           std::chrono::seconds(options.session_idle_seconds));
-  SimulatorService service(options, &pool, &sessions);
+  SimulatorService service(options, &pool, &sessions, &budget);
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();

@@ -6,8 +6,11 @@
 
 #include <exception>
 #include <new>
+#include <optional>
 #include <string>
 
+#include "google/rpc/error_details.pb.h"
+#include "google/rpc/status.pb.h"
 #include "grpc_code_name.h"
 
 namespace aicore::daemon::detail {
@@ -56,19 +59,43 @@ void RequestLog::Done(const grpc::Status& status, const std::string& fields) con
   }
 }
 
+grpc::Status CheckParsed(const google::protobuf::Message& request) {
+  std::optional<std::string> failure = aicore::service::ParseFailure(request);
+  if (!failure) return grpc::Status::OK;
+  return {grpc::StatusCode::INVALID_ARGUMENT, *failure};
+}
+
 sim::StatusOr<SessionUse> AcquireSession(SimulatorService* service, const std::string& id) {
   if (id.empty()) return sim::InvalidArgument("session_id is empty; call CreateSession first");
   return service->sessions()->Acquire(id);
 }
 
-grpc::Status BusyStatus(const JobPool* pool, const DaemonOptions& options) {
-  return {grpc::StatusCode::RESOURCE_EXHAUSTED,
-          "the daemon is busy: " + std::to_string(pool->admitted()) +
-              " launches/runs are running or queued, its capacity (--workers " +
-              std::to_string(options.workers) + " + --max-queue " +
-              std::to_string(options.max_queue) +
-              "); retry with backoff or send the work to another daemon"};
+grpc::Status BusyStatus(const JobPool* pool, const DaemonOptions& options, JobPool::Refusal why) {
+  const auto delay = pool->SuggestedRetryDelay();
+  std::string message =
+      why == JobPool::Refusal::kClientFull
+          ? "this client already has " + std::to_string(pool->max_client_queue()) +
+                " launches/runs running or queued, its share of the daemon (--max-client-queue); "
+                "retry in about " +
+                std::to_string(delay.count()) + " ms, after some of them finish"
+          : "the daemon is busy: " + std::to_string(pool->admitted()) +
+                " launches/runs are running or queued, its capacity (--workers " +
+                std::to_string(options.workers) + " + --max-queue " +
+                std::to_string(options.max_queue) + "); retry in about " +
+                std::to_string(delay.count()) + " ms or send the work to another daemon";
+  google::rpc::RetryInfo retry;
+  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(delay);
+  retry.mutable_retry_delay()->set_seconds(seconds.count());
+  retry.mutable_retry_delay()->set_nanos(static_cast<int32_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(delay - seconds).count()));
+  google::rpc::Status details;
+  details.set_code(static_cast<int32_t>(grpc::StatusCode::RESOURCE_EXHAUSTED));
+  details.set_message(message);
+  details.add_details()->PackFrom(retry);
+  return {grpc::StatusCode::RESOURCE_EXHAUSTED, message, details.SerializeAsString()};
 }
+
+std::string RunClient(const grpc::CallbackServerContext* ctx) { return "run:" + ctx->peer(); }
 
 grpc::Status DrainingStatus() {
   return {grpc::StatusCode::UNAVAILABLE,

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "report.pb.h"
+#include "service_parse_traits.h"
 #include "sim/core/status.h"
 #include "src/job_pool.h"
 #include "src/options.h"
@@ -52,9 +53,17 @@ class RequestLog {
   const Clock::time_point start_;
 };
 
+// OK, or INVALID_ARGUMENT when gRPC could not parse the request (service_parse_traits.h).
+grpc::Status CheckParsed(const google::protobuf::Message& request);
+
 sim::StatusOr<SessionUse> AcquireSession(SimulatorService* service, const std::string& id);
 
-grpc::Status BusyStatus(const JobPool* pool, const DaemonOptions& options);
+// RESOURCE_EXHAUSTED for refused admission, with a google.rpc.RetryInfo in its details that says
+// how long to wait (the runtime's client honours it with bounded backoff).
+grpc::Status BusyStatus(const JobPool* pool, const DaemonOptions& options, JobPool::Refusal why);
+
+// Who a one-shot run belongs to, for the fair queue and admission: its caller's identity.
+std::string RunClient(const grpc::CallbackServerContext* ctx);
 
 grpc::Status DrainingStatus();
 

@@ -19,12 +19,45 @@ int64_t NowNs() {
 
 std::string ShortId(const std::string& id) { return id.substr(0, 8); }
 
-Session::Session(std::string id, std::string client_name, sim::SocConfig config, Strand strand)
+Session::Session(std::string id, std::string client_name, sim::SocConfig config,
+                 std::shared_ptr<SessionLane> lane, MemoryBudget* budget)
     : id_(std::move(id)),
       client_name_(std::move(client_name)),
       host_(std::move(config)),
-      strand_(std::move(strand)),
+      lane_(std::move(lane)),
+      budget_(budget),
       last_used_ns_(NowNs()) {}
+
+Session::~Session() { budget_->Give(host_.device().bytes_allocated()); }
+
+sim::StatusOr<uint64_t> Session::Malloc(uint64_t bytes) {
+  sim::Device& device = host_.device();
+  if (sim::Status s = budget_->Take(bytes, "a Malloc of " + std::to_string(bytes) + " bytes");
+      !s.ok()) {
+    return s;
+  }
+  const uint64_t before = device.bytes_allocated();
+  auto address = device.Malloc(bytes);
+  const uint64_t after = device.bytes_allocated();
+  // The budget holds what the device really took (its allocator may round up).
+  budget_->Give(bytes);
+  if (after > before) {
+    if (sim::Status s = budget_->Take(after - before, "a Malloc"); !s.ok()) {
+      if (address.ok()) (void)device.Free(*address);
+      return s;
+    }
+  }
+  return address;
+}
+
+sim::Status Session::Free(uint64_t address) {
+  sim::Device& device = host_.device();
+  const uint64_t before = device.bytes_allocated();
+  sim::Status status = device.Free(address);
+  const uint64_t after = device.bytes_allocated();
+  if (before > after) budget_->Give(before - after);
+  return status;
+}
 
 std::chrono::steady_clock::duration Session::IdleFor(
     std::chrono::steady_clock::time_point now) const {
@@ -54,9 +87,9 @@ void SessionUse::Release() {
   session_.reset();
 }
 
-SessionManager::SessionManager(JobPool* pool, uint32_t max_sessions,
+SessionManager::SessionManager(JobPool* pool, MemoryBudget* budget, uint32_t max_sessions,
                                std::chrono::seconds idle_timeout)
-    : pool_(pool), max_sessions_(max_sessions), idle_timeout_(idle_timeout) {}
+    : pool_(pool), budget_(budget), max_sessions_(max_sessions), idle_timeout_(idle_timeout) {}
 
 SessionManager::RunSlot::~RunSlot() {
   if (manager_ == nullptr) return;
@@ -97,8 +130,10 @@ sim::StatusOr<std::shared_ptr<Session>> SessionManager::Create(const std::string
 
   auto config = sim::LoadSocConfig(platform);
   if (!config.ok()) return config.status();
-  auto session = std::make_shared<Session>(NewSessionId(), client_name, std::move(*config),
-                                           boost::asio::make_strand(pool_->executor()));
+  std::string id = NewSessionId();
+  auto lane = SessionLane::Create(pool_, id);
+  auto session = std::make_shared<Session>(std::move(id), client_name, std::move(*config),
+                                           std::move(lane), budget_);
   std::lock_guard<std::mutex> lock(mu_);
   sessions_.emplace(session->id(), session);
   return session;

@@ -1,11 +1,10 @@
-// Sessions of the daemon: each owns one sim::DeviceHost (its GM and allocations) and a strand of
-// the job pool, so everything that touches that Device (memory copies, launches) runs one at a time
-// and in arrival order without blocking any gRPC thread. Ids are 128 random bits; a session is
+// Sessions of the daemon: each owns one sim::DeviceHost (its GM and allocations) and a lane
+// (session_lane.h), so everything that touches that Device (memory copies, launches) runs one at a
+// time and in arrival order without blocking any gRPC thread. Ids are 128 random bits; a session is
 // reachable only by its id, so one client can never touch another's memory.
 #pragma once
 
 #include <atomic>
-#include <boost/asio/strand.hpp>
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -16,22 +15,30 @@
 #include "sim/core/status.h"
 #include "sim/host/device_host.h"
 #include "src/job_pool.h"
+#include "src/memory_budget.h"
+#include "src/session_lane.h"
 
 namespace aicore::daemon {
 
-using Strand = boost::asio::strand<JobPool::Executor>;
-
 class Session {
  public:
-  Session(std::string id, std::string client_name, sim::SocConfig config, Strand strand);
+  Session(std::string id, std::string client_name, sim::SocConfig config,
+          std::shared_ptr<SessionLane> lane, MemoryBudget* budget);
+  ~Session();  // gives the device memory it still holds back to the daemon's budget
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
 
   const std::string& id() const { return id_; }
   const std::string& client_name() const { return client_name_; }
   const sim::SocConfig& config() const { return host_.config(); }
-  Strand& strand() { return strand_; }
-  // Only from jobs running on strand(): the Device is not thread-safe.
+  SessionLane& lane() { return *lane_; }
+  // Only from jobs running on lane(): the Device is not thread-safe.
   sim::DeviceHost& host() { return host_; }
   sim::Device& device() { return host_.device(); }
+
+  // Only from jobs running on lane(): Malloc and Free through the daemon's memory budget.
+  sim::StatusOr<uint64_t> Malloc(uint64_t bytes);
+  sim::Status Free(uint64_t address);
 
   int users() const { return users_.load(); }
   std::chrono::steady_clock::duration IdleFor(std::chrono::steady_clock::time_point now) const;
@@ -41,7 +48,8 @@ class Session {
   const std::string id_;
   const std::string client_name_;
   sim::DeviceHost host_;
-  Strand strand_;
+  std::shared_ptr<SessionLane> lane_;
+  MemoryBudget* const budget_;
   std::atomic<int> users_{0};
   std::atomic<int64_t> last_used_ns_;
 };
@@ -69,7 +77,8 @@ class SessionUse {
 
 class SessionManager {
  public:
-  SessionManager(JobPool* pool, uint32_t max_sessions, std::chrono::seconds idle_timeout);
+  SessionManager(JobPool* pool, MemoryBudget* budget, uint32_t max_sessions,
+                 std::chrono::seconds idle_timeout);
 
   // A one-shot Run holds one of the max_sessions slots while it exists.
   class RunSlot {
@@ -100,6 +109,7 @@ class SessionManager {
   static std::string NewSessionId();
 
   JobPool* const pool_;
+  MemoryBudget* const budget_;
   const uint32_t max_sessions_;
   const std::chrono::seconds idle_timeout_;
   mutable std::mutex mu_;

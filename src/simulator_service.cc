@@ -4,7 +4,6 @@
 // whatever a client sends, an exception becomes a status, never a crashed daemon.
 #include "src/simulator_service.h"
 
-#include <boost/asio/post.hpp>
 #include <memory>
 #include <string>
 #include <utility>
@@ -22,6 +21,7 @@ namespace aicore::daemon {
 
 using detail::AcquireSession;
 using detail::BusyStatus;
+using detail::CheckParsed;
 using detail::DrainingStatus;
 using detail::ExecuteWatched;
 using detail::Guarded;
@@ -30,8 +30,12 @@ using detail::RequestLog;
 using detail::StartDeadline;
 
 SimulatorService::SimulatorService(const DaemonOptions& options, JobPool* pool,
-                                   SessionManager* sessions)
-    : options_(options), pool_(pool), sessions_(sessions) {}
+                                   SessionManager* sessions, MemoryBudget* budget)
+    : options_(options),
+      pool_(pool),
+      sessions_(sessions),
+      budget_(budget),
+      programs_(kProgramCacheEntries, options.program_cache_bytes) {}
 
 grpc::ServerUnaryReactor* SimulatorService::CreateSession(grpc::CallbackServerContext* ctx,
                                                           const svc::CreateSessionRequest* request,
@@ -40,6 +44,7 @@ grpc::ServerUnaryReactor* SimulatorService::CreateSession(grpc::CallbackServerCo
   RequestLog log(this, ctx, "CreateSession");
   std::string session_id;
   grpc::Status status = Guarded([&] {
+    if (grpc::Status parsed = CheckParsed(*request); !parsed.ok()) return parsed;
     if (draining()) return DrainingStatus();
     auto session = sessions_->Create(request->platform(), request->client_name());
     if (!session.ok()) return ToGrpcStatus(session.status());
@@ -60,6 +65,7 @@ grpc::ServerUnaryReactor* SimulatorService::CloseSession(grpc::CallbackServerCon
   auto* reactor = ctx->DefaultReactor();
   RequestLog log(this, ctx, "CloseSession");
   grpc::Status status = Guarded([&] {
+    if (grpc::Status parsed = CheckParsed(*request); !parsed.ok()) return parsed;
     if (request->session_id().empty()) {
       return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "session_id is empty");
     }
@@ -70,23 +76,26 @@ grpc::ServerUnaryReactor* SimulatorService::CloseSession(grpc::CallbackServerCon
   return reactor;
 }
 
-// Posts `body` onto the session's strand and finishes the unary RPC with its status; the session
-// stays in use (cannot expire) until the body has run.
+// Posts `body` onto the session's lane (as memory work) and finishes the unary RPC with its status;
+// the session stays in use (cannot expire) until the body has run.
 template <typename Body>
 static grpc::ServerUnaryReactor* RunOnSession(SimulatorService* service,
                                               grpc::CallbackServerContext* ctx, const char* rpc,
+                                              const google::protobuf::Message& request,
                                               const std::string& session_id, Body body) {
   auto* reactor = ctx->DefaultReactor();
   auto log = std::make_shared<RequestLog>(service, ctx, rpc);
-  auto use = AcquireSession(service, session_id);
-  if (!use.ok()) {
-    grpc::Status status = ToGrpcStatus(use.status());
+  grpc::Status parsed = CheckParsed(request);
+  auto use = parsed.ok() ? AcquireSession(service, session_id)
+                         : sim::StatusOr<SessionUse>(sim::Status::Ok());
+  if (!parsed.ok() || !use.ok()) {
+    grpc::Status status = parsed.ok() ? ToGrpcStatus(use.status()) : parsed;
     log->Done(status, "session=" + ShortId(session_id));
     reactor->Finish(status);
     return reactor;
   }
   auto session = std::make_shared<SessionUse>(std::move(*use));
-  boost::asio::post((*session)->strand(), [reactor, log, session, body] {
+  (*session)->lane().Post(SessionLane::Work::kMemory, [reactor, log, session, body] {
     std::string fields = "session=" + ShortId((*session)->id());
     grpc::Status status = Guarded([&] { return body(**session, &fields); });
     log->Done(status, fields);
@@ -102,11 +111,10 @@ grpc::ServerUnaryReactor* SimulatorService::Malloc(grpc::CallbackServerContext* 
   const uint64_t limit = options_.session_memory_limit;
   const bool service_draining = draining();
   return RunOnSession(
-      this, ctx, "Malloc", request->session_id(),
+      this, ctx, "Malloc", *request, request->session_id(),
       [request, response, limit, service_draining](Session& session, std::string* fields) {
         if (service_draining) return DrainingStatus();
-        sim::Device& device = session.device();
-        const uint64_t used = device.bytes_allocated();
+        const uint64_t used = session.device().bytes_allocated();
         *fields += " bytes=" + std::to_string(request->bytes());
         if (request->bytes() > limit || used > limit - request->bytes()) {
           return grpc::Status(
@@ -115,7 +123,7 @@ grpc::ServerUnaryReactor* SimulatorService::Malloc(grpc::CallbackServerContext* 
                   std::to_string(request->bytes()) + " requested > " + std::to_string(limit) +
                   " bytes (--session-memory-limit); free buffers or use another session");
         }
-        auto address = device.Malloc(request->bytes());
+        auto address = session.Malloc(request->bytes());
         if (!address.ok()) return ToGrpcStatus(address.status());
         response->set_address(*address);
         return grpc::Status::OK;
@@ -125,18 +133,18 @@ grpc::ServerUnaryReactor* SimulatorService::Malloc(grpc::CallbackServerContext* 
 grpc::ServerUnaryReactor* SimulatorService::Free(grpc::CallbackServerContext* ctx,
                                                  const svc::FreeRequest* request,
                                                  svc::FreeResponse* response) {
-  return RunOnSession(this, ctx, "Free", request->session_id(),
+  return RunOnSession(this, ctx, "Free", *request, request->session_id(),
                       [request](Session& session, std::string*) {
-                        return ToGrpcStatus(session.device().Free(request->address()));
+                        return ToGrpcStatus(session.Free(request->address()));
                       });
 }
 
 grpc::ServerUnaryReactor* SimulatorService::Synchronize(grpc::CallbackServerContext* ctx,
                                                         const svc::SynchronizeRequest* request,
                                                         svc::SynchronizeResponse* response) {
-  // Everything of a session runs in order on its strand: reaching the strand means every earlier
+  // Everything of a session runs in order on its lane: reaching the lane's head means every earlier
   // launch and copy of the session (whatever its stream) has finished.
-  return RunOnSession(this, ctx, "Synchronize", request->session_id(),
+  return RunOnSession(this, ctx, "Synchronize", *request, request->session_id(),
                       [](Session&, std::string*) { return grpc::Status::OK; });
 }
 
@@ -167,6 +175,7 @@ grpc::ServerUnaryReactor* SimulatorService::Launch(grpc::CallbackServerContext* 
     return reactor;
   };
 
+  if (grpc::Status parsed = CheckParsed(*request); !parsed.ok()) return fail(parsed);
   if (draining()) return fail(DrainingStatus());
   auto use = AcquireSession(this, request->session_id());
   if (!use.ok()) return fail(ToGrpcStatus(use.status()));
@@ -189,14 +198,16 @@ grpc::ServerUnaryReactor* SimulatorService::Launch(grpc::CallbackServerContext* 
                          "] has no value: set int_value, float_value or address"});
     }
   }
-  auto ticket = std::make_shared<JobPool::Ticket>(pool_->TryAdmit());
-  if (!*ticket) return fail(BusyStatus(pool_, options_));
+  JobPool::Refusal refusal = JobPool::Refusal::kNone;
+  auto ticket = std::make_shared<JobPool::Ticket>(pool_->TryAdmit((*use)->id(), &refusal));
+  if (!*ticket) return fail(BusyStatus(pool_, options_, refusal));
 
   auto session = std::make_shared<SessionUse>(std::move(*use));
   const StartDeadline deadline =
       StartDeadline::For(ctx, options_.max_wall_ms, request->options().max_wall_ms());
-  boost::asio::post((*session)->strand(), [this, ctx, reactor, log, session, ticket, deadline,
-                                           request, response, args = std::move(args)] {
+  (*session)->lane().Post(SessionLane::Work::kSimulation, [this, ctx, reactor, log, session, ticket,
+                                                           deadline, request, response,
+                                                           args = std::move(args)] {
     grpc::Status status = Guarded([&] {
       return ExecuteWatched(this, ctx, deadline, &(*session)->host(), request->kernel(),
                             request->block_dim(), args, request->options(),

@@ -1,6 +1,6 @@
 // The aicore.service.v1.Simulator service on gRPC's callback API. Handlers never simulate on a
-// gRPC thread: work that touches a session's Device runs on that session's strand of the job
-// pool, one-shot runs on the pool directly, so gRPC threads only move bytes.
+// gRPC thread: work that touches a session's Device runs in order on that session's lane
+// (session_lane.h), one-shot runs on the fair simulation workers, so gRPC threads only move bytes.
 #pragma once
 
 #include <atomic>
@@ -9,6 +9,7 @@
 #include "sim/host/program_cache.h"
 #include "simulator.grpc.pb.h"
 #include "src/job_pool.h"
+#include "src/memory_budget.h"
 #include "src/options.h"
 #include "src/session_manager.h"
 
@@ -18,7 +19,11 @@ namespace svc = aicore::service::v1;
 
 class SimulatorService final : public svc::Simulator::CallbackService {
  public:
-  SimulatorService(const DaemonOptions& options, JobPool* pool, SessionManager* sessions);
+  // Distinct kernels kept decoded; the byte bound (--program-cache-bytes) usually binds first.
+  static constexpr size_t kProgramCacheEntries = 4096;
+
+  SimulatorService(const DaemonOptions& options, JobPool* pool, SessionManager* sessions,
+                   MemoryBudget* budget);
 
   grpc::ServerUnaryReactor* CreateSession(grpc::CallbackServerContext* ctx,
                                           const svc::CreateSessionRequest* request,
@@ -48,6 +53,7 @@ class SimulatorService final : public svc::Simulator::CallbackService {
   const DaemonOptions& options() const { return options_; }
   JobPool* pool() { return pool_; }
   SessionManager* sessions() { return sessions_; }
+  MemoryBudget* budget() { return budget_; }
   sim::ProgramCache* programs() { return &programs_; }
   uint64_t NextRequestId() { return next_request_id_.fetch_add(1); }
 
@@ -64,6 +70,7 @@ class SimulatorService final : public svc::Simulator::CallbackService {
   const DaemonOptions options_;
   JobPool* const pool_;
   SessionManager* const sessions_;
+  MemoryBudget* const budget_;
   sim::ProgramCache programs_;
   std::atomic<uint64_t> next_request_id_{1};
   std::atomic<bool> draining_{false};

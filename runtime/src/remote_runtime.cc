@@ -8,10 +8,15 @@
 #include <chrono>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "aicore/runtime.h"
+#include "deep_parse.h"
+#include "google/rpc/error_details.pb.h"
+#include "google/rpc/status.pb.h"
 #include "grpc_code_name.h"
 #include "runtime/src/check_level.h"
 #include "runtime/src/rpc_status.h"
@@ -25,8 +30,48 @@ namespace {
 namespace svc = aicore::service::v1;
 
 constexpr uint64_t kChunkBytes = 1 << 20;
+// A daemon that refuses a launch for being busy says how long to wait (google.rpc.RetryInfo);
+// the client waits that long, growing, a bounded number of times before it reports the refusal.
+constexpr int kMaxBusyRetries = 12;
+constexpr auto kMaxBusyWait = std::chrono::seconds(120);
 constexpr auto kConnectTimeout = std::chrono::seconds(10);
 constexpr auto kCloseTimeout = std::chrono::seconds(2);
+
+// The wait a RESOURCE_EXHAUSTED status asks for, if it carries a google.rpc.RetryInfo; the limits
+// that have no such hint (session memory, --max-sessions) are not retried.
+std::optional<std::chrono::milliseconds> RetryDelay(const grpc::Status& status) {
+  if (status.error_code() != grpc::StatusCode::RESOURCE_EXHAUSTED) return std::nullopt;
+  google::rpc::Status details;
+  if (status.error_details().empty() || !details.ParseFromString(status.error_details())) {
+    return std::nullopt;
+  }
+  for (const google::protobuf::Any& any : details.details()) {
+    google::rpc::RetryInfo retry;
+    if (any.UnpackTo(&retry)) {
+      return std::chrono::milliseconds(retry.retry_delay().seconds() * 1000 +
+                                       retry.retry_delay().nanos() / 1'000'000);
+    }
+  }
+  return std::nullopt;
+}
+
+// Runs `call` (one RPC with a fresh ClientContext each time) and retries it while the daemon
+// answers busy with a retry hint: the hint, doubled each time, within kMaxBusyRetries and
+// kMaxBusyWait in total. The last answer is returned either way.
+template <typename Call>
+grpc::Status CallRetryingWhenBusy(Call call) {
+  auto waited = std::chrono::milliseconds(0);
+  for (int attempt = 0;; ++attempt) {
+    grpc::Status status = call();
+    std::optional<std::chrono::milliseconds> hint = RetryDelay(status);
+    if (!hint || attempt >= kMaxBusyRetries) return status;
+    const auto wait = std::min(*hint * (int64_t{1} << std::min(attempt, 6)),
+                               std::chrono::milliseconds(std::chrono::seconds(10)));
+    if (waited + wait > kMaxBusyWait) return status;
+    std::this_thread::sleep_for(wait);
+    waited += wait;
+  }
+}
 
 class RemoteRuntime final : public Runtime {
  public:
@@ -167,7 +212,7 @@ class RemoteRuntime final : public Runtime {
     svc::LaunchRequest request;
     request.set_session_id(session_id_);
     request.set_stream_id(stream);
-    if (!request.mutable_kernel()->ParseFromString(kernel_ir)) {
+    if (!aicore::ir::ParseDeep(kernel_ir, request.mutable_kernel())) {
       return Status(
           StatusCode::kInvalidArgument,
           "kernel IR is not a valid serialized aicore.ir.v1.Kernel message (protobuf parse "
@@ -198,9 +243,12 @@ class RemoteRuntime final : public Runtime {
     // files are written here (LaunchOptions.trace_dir would write on the daemon's host).
     request.mutable_options()->set_record_timeline(settings.record_timeline ||
                                                    !settings.trace_dir.empty());
-    grpc::ClientContext ctx;
     svc::LaunchResponse response;
-    grpc::Status status = stub_->Launch(&ctx, request, &response);
+    grpc::Status status = CallRetryingWhenBusy([&] {
+      grpc::ClientContext ctx;
+      response.Clear();
+      return stub_->Launch(&ctx, request, &response);
+    });
     if (!status.ok()) return Annotate(status);
     if (!settings.trace_dir.empty()) {
       auto written = sim::WriteLaunchTrace(response.report(), settings.trace_dir);

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ir_limits.h"
 #include "kernel.pb.h"
 #include "sim/core/status.h"
 #include "sim/isa/program.h"
@@ -21,7 +22,7 @@ namespace ir = aicore::ir::v1;
 
 // Bounds that keep a hostile message from making the decoder allocate without limit.
 inline constexpr uint32_t kMaxValues = 1u << 20;
-inline constexpr uint32_t kMaxRegionDepth = 64;
+using aicore::ir::kMaxRegionDepth;  // proto/ir_limits.h
 
 inline DType ToDType(int v) { return static_cast<DType>(v); }
 // "DT_FLOAT16", or the number of a value the IR does not define.

@@ -122,7 +122,9 @@ Status DecodeContext::DecodeKernel() {
 
 Status DecodeContext::DecodeRegion(const ir::Region& region, uint32_t index, uint32_t depth) {
   if (depth > kMaxRegionDepth) {
-    return OpError("body", "regions nest deeper than " + std::to_string(kMaxRegionDepth));
+    return OpError("body", "regions nest deeper than " + std::to_string(kMaxRegionDepth) +
+                               " levels, the IR validator's limit; split the kernel's control "
+                               "flow into fewer nested ifs and loops");
   }
   std::vector<Instr> ops;
   ops.reserve(region.ops_size());

@@ -17,9 +17,13 @@ namespace aicore::sim {
 
 class Program;
 
+// Bounded both in entries and in bytes (each entry's key plus its decoded program): a flood of
+// large distinct kernels evicts old entries instead of growing the host's memory for good. A
+// program larger than the whole byte bound is decoded and returned but not kept.
 class ProgramCache {
  public:
-  explicit ProgramCache(size_t capacity = 256);
+  static constexpr size_t kDefaultMaxBytes = size_t{256} << 20;
+  explicit ProgramCache(size_t capacity = 256, size_t max_bytes = kDefaultMaxBytes);
 
   // Returns the decoded program for `serialized` (an aicore.ir.v1.Kernel). `parsed` may point at
   // the already-parsed message to avoid parsing again; it must be the same kernel. Decode errors
@@ -30,11 +34,20 @@ class ProgramCache {
 
   size_t hits() const;
   size_t misses() const;
+  size_t bytes() const;  // what the kept entries hold now
+  size_t entries() const;
+  size_t max_bytes() const { return max_bytes_; }
 
  private:
-  using Entry = std::pair<std::string, std::shared_ptr<const Program>>;
+  struct Entry {
+    std::string key;
+    std::shared_ptr<const Program> program;
+    size_t bytes = 0;
+  };
 
   const size_t capacity_;
+  const size_t max_bytes_;
+  size_t bytes_ = 0;
   mutable std::mutex mu_;
   std::list<Entry> lru_;  // most recently used first
   std::unordered_map<std::string_view, std::list<Entry>::iterator> index_;  // views into lru_

@@ -4,6 +4,35 @@
 #include <iterator>
 
 namespace aicore::sim {
+namespace {
+
+template <typename T>
+size_t VectorBytes(const std::vector<T>& v) {
+  return v.capacity() * sizeof(T);
+}
+
+size_t StringBytes(const std::string& s) { return s.capacity() + 1; }
+
+}  // namespace
+
+size_t Program::ApproxBytes() const {
+  size_t bytes = sizeof(Program) + StringBytes(name);
+  bytes += VectorBytes(params) + VectorBytes(files) + VectorBytes(value_dtypes);
+  for (const ParamInfo& p : params) bytes += StringBytes(p.name);
+  for (const std::string& f : files) bytes += StringBytes(f);
+  bytes += VectorBytes(regions);
+  for (const Region& r : regions) bytes += VectorBytes(r.ops);
+  bytes += VectorBytes(mem_ops) + VectorBytes(move_ops) + VectorBytes(cube_ops);
+  bytes += VectorBytes(fors) + VectorBytes(ifs) + VectorBytes(whiles) + VectorBytes(slot_lists);
+  bytes += VectorBytes(queues) + VectorBytes(pools) + VectorBytes(fwk_ops);
+  bytes += VectorBytes(debug_ops);
+  for (const DebugInfo& d : debug_ops) {
+    bytes += VectorBytes(d.pieces);
+    for (const FormatPiece& piece : d.pieces)
+      bytes += StringBytes(piece.literal) + StringBytes(piece.spec);
+  }
+  return bytes;
+}
 
 std::string_view MemSpaceName(MemSpace s) {
   constexpr std::string_view kNames[] = {"INVALID", "GM", "UB", "L1",  "L0A",    "L0B",

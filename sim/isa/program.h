@@ -425,6 +425,9 @@ class Program {
   std::vector<DebugInfo> debug_ops;  // Instr::aux of debug opcodes
 
   const uint32_t* Slots(SlotSpan s) const { return slot_lists.data() + s.offset; }
+  // The host memory this program holds, to the nearest allocation: what caches of programs count
+  // against their byte bound.
+  size_t ApproxBytes() const;
   // "add.py:34" (or "<unknown>" when the op has no file).
   std::string Where(const Instr& instr) const;
   const std::string& FileName(const Instr& instr) const;

@@ -23,8 +23,10 @@ uint32_t ScratchPool::Acquire(uint64_t bytes) {
     index = free_.back();
     free_.pop_back();
   }
-  // Only grow: a smaller instruction reuses the buffer without touching its bytes.
-  if (buffers_[index].size() < bytes) buffers_[index].resize(bytes);
+  // Only grow: a smaller instruction reuses the buffer without touching its bytes. Never empty,
+  // so a 0-byte move still gets a real pointer (memset and memcpy take no null, even for 0).
+  const uint64_t size = std::max<uint64_t>(bytes, 1);
+  if (buffers_[index].size() < size) buffers_[index].resize(size);
   return index;
 }
 

@@ -13,7 +13,8 @@
 namespace aicore::sim::trace {
 
 // Shortest round-trip decimal in fixed notation: deterministic across runs and libcs, and plain
-// enough for CSV readers that dislike exponents. Shared so a time reads alike in every file.
+// enough for CSV readers that dislike exponents. Shared so a time reads alike in every CSV (the
+// JSON files print numbers through nlohmann-json, see chrome_json.cc).
 std::string FormatDouble(double v);
 
 // msprof's pc_addr form ("0x1f"); the JSON args and the instruction CSV must print it alike.

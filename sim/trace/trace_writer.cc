@@ -6,6 +6,10 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <ostream>
+#include <sstream>
+#include <utility>
 
 #include "sim/trace/chrome_json.h"
 #include "sim/trace/msprof_csv.h"
@@ -30,28 +34,59 @@ std::string FolderName(const std::string& kernel_name) {
   return out;
 }
 
+Status CheckClock(const std::string& kernel_name, double clock_mhz) {
+  if (clock_mhz > 0 && std::isfinite(clock_mhz)) return Status::Ok();
+  return InvalidArgument("trace of " + kernel_name +
+                         ": the clock must be a positive MHz value, "
+                         "got " +
+                         trace::FormatDouble(clock_mhz) +
+                         " (set SocConfig.clock_mhz or TraceRequest.clock_mhz)");
+}
+
+// One file of the launch folder and how to produce it. Files are produced one at a time and
+// the trace JSON streams, so writing a launch of millions of instructions holds no file whole.
+struct PlannedFile {
+  std::string path;
+  std::function<void(std::ostream&)> write;
+};
+
+// The files of RenderTrace, in its order. `result` and `layout` must outlive the plan.
+std::vector<PlannedFile> PlanFiles(const LaunchResult& result, const trace::Layout& layout,
+                                   const std::string& kernel_name, double clock_mhz) {
+  std::vector<PlannedFile> files;
+  files.push_back({"OpBasicInfo.csv", [&result, kernel_name, clock_mhz](std::ostream& out) {
+                     out << trace::OpBasicInfoCsv(result, kernel_name, clock_mhz);
+                   }});
+  files.push_back({"PipeUtilization.csv", [&result, clock_mhz](std::ostream& out) {
+                     out << trace::PipeUtilizationCsv(result, clock_mhz);
+                   }});
+  files.push_back({"simulator/trace.json",
+                   [&layout](std::ostream& out) { trace::WriteMergedTraceJson(layout, out); }});
+  for (size_t c = 0; c < layout.cores.size(); ++c) {
+    const std::string name = layout.cores[c].Name();
+    const std::string folder = "simulator/" + name + "/";
+    files.push_back({folder + "trace.json", [&layout, c](std::ostream& out) {
+                       trace::WriteCoreTraceJson(layout, c, out);
+                     }});
+    files.push_back({folder + name + "_instr_exe.csv",
+                     [&layout, c](std::ostream& out) { out << trace::InstrExeCsv(layout, c); }});
+    files.push_back({folder + name + "_code_exe.csv",
+                     [&layout, c](std::ostream& out) { out << trace::CodeExeCsv(layout, c); }});
+  }
+  return files;
+}
+
 }  // namespace
 
 StatusOr<std::vector<TraceFile>> RenderTrace(const LaunchResult& result,
                                              const std::string& kernel_name, double clock_mhz) {
-  if (!(clock_mhz > 0) || !std::isfinite(clock_mhz)) {
-    return InvalidArgument("trace of " + kernel_name +
-                           ": the clock must be a positive MHz value, "
-                           "got " +
-                           trace::FormatDouble(clock_mhz) +
-                           " (set SocConfig.clock_mhz or TraceRequest.clock_mhz)");
-  }
+  if (Status clock = CheckClock(kernel_name, clock_mhz); !clock.ok()) return clock;
   const trace::Layout layout = trace::BuildLayout(result, clock_mhz);
   std::vector<TraceFile> files;
-  files.push_back({"OpBasicInfo.csv", trace::OpBasicInfoCsv(result, kernel_name, clock_mhz)});
-  files.push_back({"PipeUtilization.csv", trace::PipeUtilizationCsv(result, clock_mhz)});
-  files.push_back({"simulator/trace.json", trace::MergedTraceJson(layout)});
-  for (size_t c = 0; c < layout.cores.size(); ++c) {
-    const std::string name = layout.cores[c].Name();
-    const std::string folder = "simulator/" + name + "/";
-    files.push_back({folder + "trace.json", trace::CoreTraceJson(layout, c)});
-    files.push_back({folder + name + "_instr_exe.csv", trace::InstrExeCsv(layout, c)});
-    files.push_back({folder + name + "_code_exe.csv", trace::CodeExeCsv(layout, c)});
+  for (const PlannedFile& planned : PlanFiles(result, layout, kernel_name, clock_mhz)) {
+    std::ostringstream text;
+    planned.write(text);
+    files.push_back({planned.path, std::move(text).str()});
   }
   return files;
 }
@@ -61,8 +96,7 @@ StatusOr<std::string> WriteTrace(const LaunchResult& result, const TraceRequest&
       !request.kernel_name.empty() ? request.kernel_name
                                    : (!result.kernel_name.empty() ? result.kernel_name : "kernel");
   const double mhz = request.clock_mhz > 0 ? request.clock_mhz : result.clock_mhz;
-  auto files = RenderTrace(result, kernel_name, mhz);
-  if (!files.ok()) return files.status();
+  if (Status clock = CheckClock(kernel_name, mhz); !clock.ok()) return clock;
   if (request.dir.empty()) return InvalidArgument("trace of " + kernel_name + ": empty trace_dir");
 
   std::error_code ec;
@@ -84,7 +118,8 @@ StatusOr<std::string> WriteTrace(const LaunchResult& result, const TraceRequest&
                                 ec.message());
     }
   }
-  for (const TraceFile& file : *files) {
+  const trace::Layout layout = trace::BuildLayout(result, mhz);
+  for (const PlannedFile& file : PlanFiles(result, layout, kernel_name, mhz)) {
     const fs::path path = launch_dir / fs::path(file.path);
     fs::create_directories(path.parent_path(), ec);
     if (ec) {
@@ -92,7 +127,8 @@ StatusOr<std::string> WriteTrace(const LaunchResult& result, const TraceRequest&
                                 ec.message());
     }
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(file.contents.data(), static_cast<std::streamsize>(file.contents.size()));
+    if (!out) return FailedPrecondition("cannot create the trace file " + path.string());
+    file.write(out);
     out.close();
     if (!out) return FailedPrecondition("cannot write the trace file " + path.string());
   }

@@ -36,8 +36,10 @@ StatusOr<std::vector<TraceFile>> RenderTrace(const LaunchResult& result,
                                              const std::string& kernel_name, double clock_mhz);
 
 // Renders the trace and writes it to <dir>/<kernel>_<n>/, n being the first index whose folder
-// does not exist yet (claimed atomically, so concurrent writers never share a folder). Returns
-// the launch folder's path. FailedPrecondition naming the path when a folder or file cannot be
+// does not exist yet (claimed atomically, so concurrent writers never share a folder), with the
+// same bytes as RenderTrace. One file at a time, the JSON streamed event by event, so a launch
+// of millions of instructions needs little memory beyond its result. Returns the launch
+// folder's path. FailedPrecondition naming the path when a folder or file cannot be
 // written.
 StatusOr<std::string> WriteTrace(const LaunchResult& result, const TraceRequest& request);
 

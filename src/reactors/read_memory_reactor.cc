@@ -3,7 +3,6 @@
 #include "src/reactors/read_memory_reactor.h"
 
 #include <algorithm>
-#include <boost/asio/post.hpp>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -26,6 +25,10 @@ class ReadMemoryReactor final : public grpc::ServerWriteReactor<svc::MemoryChunk
   ReadMemoryReactor(SimulatorService* service, grpc::CallbackServerContext* ctx,
                     const svc::ReadMemoryRequest* request)
       : request_(request), log_(service, ctx, "ReadMemory") {
+    if (grpc::Status parsed = detail::CheckParsed(*request); !parsed.ok()) {
+      FinishWith(parsed);
+      return;
+    }
     auto use = AcquireSession(service, request->session_id());
     if (!use.ok()) {
       FinishWith(ToGrpcStatus(use.status()));
@@ -56,7 +59,7 @@ class ReadMemoryReactor final : public grpc::ServerWriteReactor<svc::MemoryChunk
  private:
   void NextChunk() {
     if (offset_ >= request_->bytes()) return FinishWith(grpc::Status::OK);
-    boost::asio::post(session_->strand(), [this] {
+    session_->lane().Post(SessionLane::Work::kMemory, [this] {
       const uint64_t n = std::min(chunk_bytes_, request_->bytes() - offset_);
       grpc::Status status = Guarded([&] {
         chunk_.set_address(request_->address() + offset_);

@@ -3,7 +3,6 @@
 #include "src/reactors/run_reactor.h"
 
 #include <algorithm>
-#include <boost/asio/post.hpp>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -50,6 +49,7 @@ class RunReactor final : public grpc::ServerBidiReactor<svc::RunRequest, svc::Ru
       return StartRun();  // all inputs received
     }
     grpc::Status status = Guarded([&] {
+      if (grpc::Status parsed = detail::CheckParsed(request_); !parsed.ok()) return parsed;
       if (!host_) {
         if (!request_.has_header()) {
           return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
@@ -75,6 +75,7 @@ class RunReactor final : public grpc::ServerBidiReactor<svc::RunRequest, svc::Ru
 
   void OnDone() override {
     log_.Done(status_, report_sent_ ? LaunchFields(report_) : "kernel=" + header_.kernel().name());
+    service_->budget()->Give(budget_taken_);
     delete this;
   }
 
@@ -109,6 +110,12 @@ class RunReactor final : public grpc::ServerBidiReactor<svc::RunRequest, svc::Ru
               "the run's buffers need " + std::to_string(total) + " bytes, over the limit of " +
                   std::to_string(limit) + " bytes per run (--session-memory-limit)"};
     }
+    if (sim::Status s = service_->budget()->Take(
+            total, "the run's buffers (" + std::to_string(total) + " bytes)");
+        !s.ok()) {
+      return ToGrpcStatus(s);
+    }
+    budget_taken_ = total;
     auto config = sim::LoadSocConfig(header.platform());
     if (!config.ok()) return ToGrpcStatus(config.status());
     host_ = std::make_unique<sim::DeviceHost>(std::move(*config));
@@ -169,9 +176,11 @@ class RunReactor final : public grpc::ServerBidiReactor<svc::RunRequest, svc::Ru
   }
 
   void StartRun() {
-    auto ticket = std::make_shared<JobPool::Ticket>(service_->pool()->TryAdmit());
-    if (!*ticket) return FinishWith(BusyStatus(service_->pool(), service_->options()));
-    boost::asio::post(service_->pool()->executor(), [this, ticket] {
+    const std::string client = detail::RunClient(ctx_);
+    JobPool::Refusal refusal = JobPool::Refusal::kNone;
+    auto ticket = std::make_shared<JobPool::Ticket>(service_->pool()->TryAdmit(client, &refusal));
+    if (!*ticket) return FinishWith(BusyStatus(service_->pool(), service_->options(), refusal));
+    service_->pool()->PostSimulation(client, [this, ticket] {
       grpc::Status status = Guarded([&] {
         return ExecuteWatched(service_, ctx_, deadline_, host_.get(), header_.kernel(),
                               header_.block_dim(), args_, header_.options(), &report_);
@@ -229,6 +238,7 @@ class RunReactor final : public grpc::ServerBidiReactor<svc::RunRequest, svc::Ru
   StartDeadline deadline_;
   aicore::report::v1::LaunchReport report_;
   bool report_sent_ = false;
+  uint64_t budget_taken_ = 0;  // of the daemon's memory budget, given back in OnDone
   size_t next_output_ = 0;
   uint64_t output_offset_ = 0;
   grpc::Status status_;

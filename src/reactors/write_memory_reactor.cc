@@ -2,7 +2,6 @@
 // previous one is written, so a fast client cannot queue unbounded data in the daemon.
 #include "src/reactors/write_memory_reactor.h"
 
-#include <boost/asio/post.hpp>
 #include <memory>
 #include <string>
 #include <utility>
@@ -40,7 +39,7 @@ class WriteMemoryReactor final : public grpc::ServerReadReactor<svc::MemoryChunk
       return FinishWith({grpc::StatusCode::INVALID_ARGUMENT,
                          "every chunk of one WriteMemory call must name the same session"});
     }
-    boost::asio::post(session_->strand(), [this] {
+    session_->lane().Post(SessionLane::Work::kMemory, [this] {
       grpc::Status status = Guarded([&] {
         const std::string& data = chunk_.data();
         if (!started_) call_start_ = chunk_.address();  // the call stays in this allocation

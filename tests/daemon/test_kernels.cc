@@ -3,6 +3,7 @@
 #include "tests/daemon/test_kernels.h"
 
 #include <string>
+#include <vector>
 
 namespace aicore::testing {
 namespace {
@@ -113,9 +114,19 @@ class Builder {
     f->set_step(step);
     f->set_induction(NewId());
     f->set_dtype(ir::DT_INT64);
+    outer_.push_back(region_);
     region_ = f->mutable_body();
   }
-  void EndFor() { region_ = kernel_.mutable_body(); }
+  void EndFor() { EndRegion(); }
+
+  // Ops added between BeginIf and EndIf go into the then-region (no else, no yields).
+  void BeginIf(uint32_t cond) {
+    ir::IfOp* f = NewOp()->mutable_if_op();
+    f->set_cond(cond);
+    outer_.push_back(region_);
+    region_ = f->mutable_then_region();
+  }
+  void EndIf() { EndRegion(); }
 
   void Barrier(ir::Pipe pipe) { NewOp()->mutable_pipe_barrier()->set_pipe(pipe); }
 
@@ -126,6 +137,10 @@ class Builder {
 
  private:
   uint32_t NewId() { return next_id_++; }
+  void EndRegion() {
+    region_ = outer_.back();
+    outer_.pop_back();
+  }
   ir::Op* NewOp() {
     if (region_ == nullptr) region_ = kernel_.mutable_body();
     ir::Op* op = region_->add_ops();
@@ -135,7 +150,8 @@ class Builder {
   }
 
   ir::Kernel kernel_;
-  ir::Region* region_ = nullptr;  // where NewOp appends
+  ir::Region* region_ = nullptr;    // where NewOp appends
+  std::vector<ir::Region*> outer_;  // the regions around it, innermost last
   uint32_t next_id_ = 1;
   uint32_t line_ = 0;
 };
@@ -186,6 +202,18 @@ ir::Kernel SpinKernel(int64_t iterations) {
   b.Add(dst, src, src, count);
   b.Barrier(ir::PIPE_V);
   b.EndFor();
+  return b.Finish();
+}
+
+ir::Kernel NestedIfKernel(uint32_t depth) {
+  Builder b("nested_if", "nested_if.cc");
+  const uint32_t yes = b.Const(ir::DT_BOOL, 1);
+  const uint32_t src = b.Const(ir::DT_INT32, 0);
+  const uint32_t dst = b.Const(ir::DT_INT32, 8192);
+  const uint32_t count = b.Const(ir::DT_INT32, 64);
+  for (uint32_t i = 0; i < depth; ++i) b.BeginIf(yes);
+  b.Add(dst, src, src, count);
+  for (uint32_t i = 0; i < depth; ++i) b.EndIf();
   return b.Finish();
 }
 

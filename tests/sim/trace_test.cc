@@ -1,15 +1,18 @@
 // Trace writer tests: the msprof layout, Chrome trace-event validity (parsed by a strict JSON
-// reader below, no new dependency), set/wait flows, lanes for overlapping instructions, the CSVs,
+// reader below, written apart from the nlohmann-json encoder it checks, and by nlohmann's parser
+// as a second opinion), set/wait flows, lanes for overlapping instructions, the CSVs,
 // determinism, and one real launch through sim::Device.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <deque>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -839,6 +842,108 @@ TEST(TraceWriter, EscapesStringsAndKeepsThemRecoverable) {
     }
   }
   EXPECT_TRUE(found);
+}
+
+// Instruction names, details and messages are arbitrary text: quotes, backslashes, every
+// control character and non-ASCII must come out as JSON that parses back to the same string.
+TEST(TraceWriter, AwkwardNamesParseBackToTheSameStrings) {
+  std::string awkward = "add \"q\" \\ back/slash";
+  for (char c = 1; c < 0x20; ++c) awkward.push_back(c);
+  awkward += "\x7f 加算 ñ \xF0\x9F\x99\x82";  // DEL, CJK, Latin-1, an emoji beyond the BMP
+  LaunchResult r = HandBuilt();
+  r.kernel_name = awkward;
+  r.timeline[5].op = awkward;  // core 1's add
+  r.timeline[5].detail = "detail " + awkward;
+  Diagnostic note;
+  note.severity = Diagnostic::Severity::kNote;
+  note.kind = Diagnostic::Kind::kUninitializedRead;
+  note.message = "message " + awkward;
+  note.core = 1;
+  note.cores = {1};
+  note.pipe = "V";
+  note.location = {awkward, 14, 0};
+  note.cycle = 108;
+  r.diagnostics = {note};
+  auto files = Render(r);
+  for (const char* path : {"simulator/core0.veccore1/trace.json", "simulator/trace.json"}) {
+    SCOPED_TRACE(path);
+    const std::string& text = files[path];
+    ValidateTrace(text, std::string(path) == "simulator/trace.json" ? 2 : 1);
+    const nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    ASSERT_FALSE(doc.is_discarded()) << "not JSON";
+    int slices = 0;
+    int markers = 0;
+    for (const nlohmann::json& e : doc.at("traceEvents")) {
+      if (e.at("ph") == "X" && e.at("name") == awkward) {
+        ++slices;
+        EXPECT_EQ(e.at("args").at("detail"), "detail " + awkward);
+      }
+      if (e.at("ph") == "i") {
+        ++markers;
+        EXPECT_EQ(e.at("args").at("message"), "message " + awkward);
+        EXPECT_EQ(e.at("args").at("code"), awkward + ":14");
+      }
+    }
+    EXPECT_EQ(slices, 1);
+    EXPECT_EQ(markers, 1);
+    // One event per line keeps the files greppable and diffable: no raw line break inside one.
+    const size_t lines = static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+    EXPECT_EQ(lines, doc.at("traceEvents").size() + 2);
+  }
+
+  // Two writes of the same launch are byte-identical, awkward names included.
+  const fs::path dir =
+      fs::path(::testing::TempDir()) / ("aicore_trace_awkward_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  SocConfig config;
+  config.clock_mhz = kMhz;
+  auto first = WriteTrace(r, config, dir.string());
+  auto second = WriteTrace(r, config, dir.string());
+  ASSERT_TRUE(first.ok()) << first.status().message();
+  ASSERT_TRUE(second.ok()) << second.status().message();
+  ASSERT_NE(*first, *second);
+  auto read = [](const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    EXPECT_TRUE(in.good()) << p;
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  auto rendered = RenderTrace(r, r.kernel_name, kMhz);
+  ASSERT_TRUE(rendered.ok());
+  for (const TraceFile& f : *rendered) {
+    SCOPED_TRACE(f.path);
+    EXPECT_EQ(read(fs::path(*first) / f.path), read(fs::path(*second) / f.path));
+    EXPECT_EQ(read(fs::path(*first) / f.path), f.contents);
+  }
+  fs::remove_all(dir);
+}
+
+// The bytes readers see: keys in msprof's order, whole microseconds as integers, other times as
+// the shortest double that reads back, one event per line, and an empty event list still valid.
+TEST(TraceWriter, TraceJsonHasAStableCompactForm) {
+  auto files = Render(HandBuilt());
+  const std::string& text = files["simulator/core0.veccore0/trace.json"];
+  const std::string head =
+      R"({"schemaVersion":1,"displayTimeUnit":"ns","profilingType":"op","traceEvents":[)"
+      "\n"
+      R"({"name":"process_name","ph":"M","ts":0,"pid":60,"tid":60000,"args":{"name":"MTE2"}},)"
+      "\n";
+  EXPECT_EQ(text.substr(0, head.size()), head);
+  const std::string first_copy =
+      R"({"name":"data_copy","ph":"X","ts":0,"dur":0.05405405405405406,"pid":60,"tid":60000,)"
+      R"("cname":"thread_state_iowait","args":{"code":"kernel.py:10","detail":"",)"
+      R"("pc_addr":"0x1","op_index":1,"block_idx":0,"cycles":100}},)"
+      "\n";
+  EXPECT_NE(text.find("\n" + first_copy), std::string::npos) << text;
+  EXPECT_EQ(text.substr(text.size() - 5), "}\n]}\n");
+
+  LaunchResult empty = HandBuilt();
+  empty.timeline.clear();
+  empty.diagnostics.clear();
+  auto bare = Render(empty);
+  EXPECT_EQ(bare["simulator/trace.json"],
+            R"({"schemaVersion":2,"displayTimeUnit":"ns","profilingType":"op","traceEvents":[)"
+            "\n]}\n");
+  ValidateTrace(bare["simulator/trace.json"], 2);
 }
 
 TEST(TraceWriter, InstrAndCodeCsvAggregatePerInstructionAndLine) {

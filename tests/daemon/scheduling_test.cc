@@ -1,0 +1,247 @@
+// End-to-end tests of how the daemon schedules and admits work (issue 21): memory calls never
+// wait behind simulations, one session's flood does not starve another's launch, a busy daemon's
+// refusal carries a retry hint the runtime honours, and requests the transport used to refuse
+// (deep kernels, unparsable bytes) get the daemon's own answer. Order of events, never timing.
+#include <grpcpp/generic/generic_stub.h>
+#include <grpcpp/grpcpp.h>
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "aicore/runtime.h"
+#include "tests/daemon/daemon_process.h"
+#include "tests/daemon/test_client.h"
+#include "tests/daemon/test_kernels.h"
+
+namespace aicore::testing {
+namespace {
+
+// Starts a launch of `kernel` in `session` on its own thread; `done` is raised when it returns.
+class BackgroundLaunch {
+ public:
+  BackgroundLaunch(Client* client, const std::string& session, const ir::Kernel& kernel)
+      : thread_([this, client, session, kernel] {
+          status_ = client->Launch(session, kernel, 1, {}, &report_);
+          done_.store(true);
+        }) {}
+  ~BackgroundLaunch() { Join(); }
+  void Join() {
+    if (thread_.joinable()) thread_.join();
+  }
+  bool done() const { return done_.load(); }
+  const grpc::Status& status() const { return status_; }
+
+ private:
+  std::atomic<bool> done_{false};
+  grpc::Status status_;
+  LaunchReport report_;
+  std::thread thread_;
+};
+
+TEST(SchedulingTest, MemoryCallsCompleteWhileEveryWorkerSimulates) {
+  DaemonProcess daemon({"--workers", "2", "--max-cycles", "0", "--log-level", "debug"});
+  ASSERT_TRUE(daemon.started()) << daemon.Stderr();
+  Client client(daemon.address());
+  std::string busy_a, busy_b, idle;
+  ASSERT_TRUE(client.CreateSession(&busy_a).ok());
+  ASSERT_TRUE(client.CreateSession(&busy_b).ok());
+  ASSERT_TRUE(client.CreateSession(&idle).ok());
+  const ir::Kernel long_kernel = SpinKernel(CalibrateSpin(&client, idle, 2.0));
+
+  BackgroundLaunch a(&client, busy_a, long_kernel);
+  BackgroundLaunch b(&client, busy_b, long_kernel);
+  // Both long launches have started (after the calibration's), so both workers simulate.
+  ASSERT_TRUE(WaitForLog(daemon, "rpc=Launch event=start", 3)) << daemon.Stderr();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+
+  uint64_t address = 0;
+  ASSERT_TRUE(client.Malloc(idle, 1 << 20, &address).ok());
+  const std::string data = RandomBytes(1 << 20, 7);
+  ASSERT_TRUE(client.Write(idle, address, data).ok());
+  std::string back;
+  ASSERT_TRUE(client.Read(idle, address, data.size(), &back).ok());
+  EXPECT_EQ(back, data);
+  {
+    grpc::ClientContext ctx;
+    svc::SynchronizeRequest request;
+    request.set_session_id(idle);
+    svc::SynchronizeResponse response;
+    EXPECT_TRUE(client.stub()->Synchronize(&ctx, request, &response).ok());
+  }
+  {
+    grpc::ClientContext ctx;
+    svc::FreeRequest request;
+    request.set_session_id(idle);
+    request.set_address(address);
+    svc::FreeResponse response;
+    EXPECT_TRUE(client.stub()->Free(&ctx, request, &response).ok());
+  }
+  // Every memory call has finished while neither simulation has.
+  EXPECT_FALSE(a.done());
+  EXPECT_FALSE(b.done());
+  a.Join();
+  b.Join();
+  EXPECT_TRUE(a.status().ok()) << a.status().error_message();
+  EXPECT_TRUE(b.status().ok()) << b.status().error_message();
+}
+
+TEST(SchedulingTest, OneSessionsFloodDoesNotStarveAnothersLaunch) {
+  DaemonProcess daemon({"--workers", "1", "--max-cycles", "0", "--log-level", "debug"});
+  ASSERT_TRUE(daemon.started()) << daemon.Stderr();
+  Client client(daemon.address());
+  std::string flood, single;
+  ASSERT_TRUE(client.CreateSession(&flood).ok());
+  ASSERT_TRUE(client.CreateSession(&single).ok());
+  const ir::Kernel medium = SpinKernel(CalibrateSpin(&client, single, 0.1));
+
+  constexpr int kFlood = 8;
+  std::atomic<int> finished{0};
+  std::vector<int> flood_order(kFlood, -1);
+  std::vector<std::thread> flooders;
+  std::vector<grpc::Status> flood_status(kFlood);
+  for (int i = 0; i < kFlood; ++i) {
+    flooders.emplace_back([&, i] {
+      flood_status[i] = client.Launch(flood, medium, 1, {}, nullptr);
+      flood_order[i] = finished.fetch_add(1);
+    });
+  }
+  // Every flood launch has reached the daemon (plus the calibration's) before the single one.
+  ASSERT_TRUE(WaitForLog(daemon, "rpc=Launch event=start", kFlood + 1)) << daemon.Stderr();
+  grpc::Status single_status = client.Launch(single, SpinKernel(10), 1, {}, nullptr);
+  const int single_order = finished.fetch_add(1);
+  for (std::thread& t : flooders) t.join();
+  ASSERT_TRUE(single_status.ok()) << single_status.error_message();
+  for (const grpc::Status& s : flood_status) EXPECT_TRUE(s.ok()) << s.error_message();
+  // The single launch waits for the flood launch that holds the worker, not for the flood: at
+  // most two flood launches finish before it (the running one, and one that may have been
+  // handed the worker as it arrived).
+  EXPECT_LE(single_order, 2) << "the single launch finished after " << single_order
+                             << " of the flood's " << kFlood << " launches";
+}
+
+TEST(SchedulingTest, ThirtyTwoClientsWithRetriesAllSucceed) {
+  // Capacity 2 + 2: most of the 32 clients are refused at first and retry on the hint.
+  DaemonProcess daemon({"--workers", "2", "--max-queue", "2"});
+  ASSERT_TRUE(daemon.started()) << daemon.Stderr();
+  constexpr int kClients = 32;
+  constexpr int kLaunches = 200;
+  const ir::Kernel kernel = SpinKernel(10);
+  std::string ir_bytes;
+  ASSERT_TRUE(kernel.SerializeToString(&ir_bytes));
+  std::atomic<int> failures{0};
+  std::vector<std::string> first_error(kClients);
+  std::vector<std::thread> clients;
+  for (int c = 0; c < kClients; ++c) {
+    clients.emplace_back([&, c] {
+      auto runtime = runtime::Runtime::CreateRemote("", daemon.address());
+      if (!runtime.ok()) {
+        failures.fetch_add(kLaunches);
+        first_error[c] = runtime.status().message();
+        return;
+      }
+      for (int i = 0; i < kLaunches; ++i) {
+        auto report = (*runtime)->Launch(ir_bytes, 1, {}, 0, runtime::LaunchSettings{});
+        if (!report.ok()) {
+          if (first_error[c].empty()) first_error[c] = report.status().message();
+          failures.fetch_add(1);
+        }
+      }
+    });
+  }
+  for (std::thread& t : clients) t.join();
+  std::string errors;
+  for (const std::string& e : first_error) {
+    if (!e.empty()) errors += e + "\n";
+  }
+  EXPECT_EQ(failures.load(), 0) << errors;
+  // The refusals happened: the retries, not a lucky schedule, carried every launch.
+  EXPECT_NE(daemon.Stderr().find("status=RESOURCE_EXHAUSTED"), std::string::npos);
+}
+
+TEST(SchedulingTest, ABusyRefusalCarriesARetryDelay) {
+  DaemonProcess daemon(
+      {"--workers", "1", "--max-queue", "0", "--max-cycles", "0", "--log-level", "debug"});
+  ASSERT_TRUE(daemon.started()) << daemon.Stderr();
+  Client client(daemon.address());
+  std::string busy, other;
+  ASSERT_TRUE(client.CreateSession(&busy).ok());
+  ASSERT_TRUE(client.CreateSession(&other).ok());
+  BackgroundLaunch running(&client, busy, SpinKernel(CalibrateSpin(&client, other, 2.0)));
+  ASSERT_TRUE(WaitForLog(daemon, "rpc=Launch event=start", 2)) << daemon.Stderr();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  grpc::Status refused = client.Launch(other, SpinKernel(10), 1, {}, nullptr);
+  running.Join();
+  ASSERT_EQ(refused.error_code(), StatusCode::RESOURCE_EXHAUSTED) << refused.error_message();
+  EXPECT_NE(refused.error_message().find("retry in about"), std::string::npos);
+  google::rpc::Status details;
+  ASSERT_TRUE(details.ParseFromString(refused.error_details()));
+  ASSERT_EQ(details.details_size(), 1);
+  google::rpc::RetryInfo retry;
+  ASSERT_TRUE(details.details(0).UnpackTo(&retry));
+  const int64_t ms = retry.retry_delay().seconds() * 1000 + retry.retry_delay().nanos() / 1000000;
+  EXPECT_GE(ms, 10);
+  EXPECT_LE(ms, 5000);
+}
+
+TEST(SchedulingTest, AKernelWithSixtyNestedIfsIsAccepted) {
+  DaemonProcess daemon;
+  ASSERT_TRUE(daemon.started()) << daemon.Stderr();
+  Client client(daemon.address());
+  std::string session;
+  ASSERT_TRUE(client.CreateSession(&session).ok());
+  LaunchReport report;
+  grpc::Status status = client.Launch(session, NestedIfKernel(60), 1, {}, &report);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(report.status(), LaunchReport::OK) << report.check().summary();
+  // Past the IR validator's own limit the answer names that limit, not the transport's.
+  status = client.Launch(session, NestedIfKernel(70), 1, {}, &report);
+  ASSERT_EQ(status.error_code(), StatusCode::INVALID_ARGUMENT) << status.error_message();
+  EXPECT_NE(status.error_message().find("nest deeper than 64"), std::string::npos)
+      << status.error_message();
+}
+
+TEST(SchedulingTest, AnUnparsableRequestIsInvalidArgumentNamingTheMessage) {
+  DaemonProcess daemon;
+  ASSERT_TRUE(daemon.started()) << daemon.Stderr();
+  auto channel = grpc::CreateChannel(daemon.address(), grpc::InsecureChannelCredentials());
+  grpc::GenericStub stub(channel);
+  const std::string garbage = "\xff\xff\xff\xff\x0f not a protobuf";
+  for (const char* method :
+       {"/aicore.service.v1.Simulator/Launch", "/aicore.service.v1.Simulator/Malloc",
+        "/aicore.service.v1.Simulator/CreateSession"}) {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+    grpc::Slice slice(garbage);
+    grpc::ByteBuffer request(&slice, 1);
+    grpc::ByteBuffer response;
+    std::mutex mu;
+    std::condition_variable cv;
+    bool done = false;
+    grpc::Status status;
+    stub.UnaryCall(&ctx, method, grpc::StubOptions(), &request, &response, [&](grpc::Status s) {
+      std::lock_guard<std::mutex> lock(mu);
+      status = std::move(s);
+      done = true;
+      cv.notify_one();
+    });
+    std::unique_lock<std::mutex> lock(mu);
+    cv.wait(lock, [&] { return done; });
+    EXPECT_EQ(status.error_code(), StatusCode::INVALID_ARGUMENT) << method;
+    EXPECT_NE(status.error_message().find("is not a valid serialized message"), std::string::npos)
+        << method << ": " << status.error_message();
+  }
+  // The daemon keeps serving.
+  Client client(daemon.address());
+  std::string session;
+  EXPECT_TRUE(client.CreateSession(&session).ok());
+}
+
+}  // namespace
+}  // namespace aicore::testing
