@@ -57,7 +57,8 @@ grpc::Status ExecuteKernel(SimulatorService* service, sim::DeviceHost* host,
   sim::Status status = host->Launch(*service->programs(), sim::SerializeKernelForCache(kernel),
                                     &kernel, launch, report, &folder);
   if (!status.ok()) return ToGrpcStatus(status);
-  if (!folder.empty()) spdlog::info("kernel={} trace={}", kernel.name(), folder);
+  service->metrics()->CountLaunch(report->cycles(), report->simulated_instructions());
+  if (!folder.empty()) spdlog::info("kernel={} trace={}", sim::Quoted(kernel.name()), folder);
   return grpc::Status::OK;
 }
 

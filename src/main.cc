@@ -22,6 +22,7 @@
 
 #include "src/job_pool.h"
 #include "src/memory_budget.h"
+#include "src/metrics_server.h"
 #include "src/options.h"
 #include "src/session_manager.h"
 #include "src/simulator_service.h"
@@ -68,6 +69,20 @@ int Serve(const DaemonOptions& options) {
     return 1;
   }
   const std::string host = options.listen.substr(0, options.listen.rfind(':'));
+  std::unique_ptr<MetricsServer> metrics;
+  if (!options.metrics_listen.empty()) {
+    std::string error;
+    metrics = MetricsServer::Start(
+        options.metrics_listen, [&service] { return service.metrics()->Render(); }, &error);
+    if (!metrics) {
+      spdlog::critical("cannot serve metrics on --metrics-listen {}: {}", options.metrics_listen,
+                       error);
+      return 1;
+    }
+    const std::string metrics_host =
+        options.metrics_listen.substr(0, options.metrics_listen.rfind(':'));
+    spdlog::info("event=metrics listen={}:{} path=/metrics", metrics_host, metrics->port());
+  }
   std::cout << "listening on " << host << ":" << port << std::endl;  // endl flushes
   spdlog::info(
       "event=start listen={}:{} workers={} max_queue={} max_sessions={} "
@@ -117,9 +132,18 @@ int Serve(const DaemonOptions& options) {
   // cancelled and connections closed at once (a graceful HTTP/2 close would wait on idle
   // clients). Cancellation is polled, not instant, so still bound the wait and leave anyway.
   pool.SetShutdownDeadline(std::chrono::steady_clock::now());
+  // Let the cancelled simulations and refused queued jobs answer with the daemon's own status
+  // ("shutting down ... retry on another daemon") before gRPC cancels what is left with its
+  // generic text. The watchdog polls every 10 ms and a simulation checks its flag often.
+  const auto answer_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  while ((pool.admitted() > 0 || service.active_rpcs() > 0) &&
+         std::chrono::steady_clock::now() < answer_deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
   std::promise<void> stopped;
   std::thread stopper([&] {
-    server->Shutdown(std::chrono::system_clock::now());
+    // Calls that have their answer flush it; what still waits on a client is cancelled.
+    server->Shutdown(std::chrono::system_clock::now() + std::chrono::milliseconds(500));
     pool.Join();
     stopped.set_value();
   });

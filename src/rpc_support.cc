@@ -4,6 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <cctype>
 #include <exception>
 #include <new>
 #include <optional>
@@ -12,6 +13,8 @@
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
 #include "grpc_code_name.h"
+#include "sim/core/quote.h"
+#include "src/service_metrics.h"
 
 namespace aicore::daemon::detail {
 namespace {
@@ -37,25 +40,50 @@ grpc::Status Guarded(const std::function<grpc::Status()>& body) {
   }
 }
 
-RequestLog::RequestLog(SimulatorService* service, grpc::CallbackServerContext* ctx, const char* rpc)
-    : service_(service), id_(service->NextRequestId()), rpc_(rpc), start_(Clock::now()) {
+// The client's x-request-id, made safe for a log line and a header, or the daemon's next number.
+static std::string RequestIdFor(SimulatorService* service, const grpc::CallbackServerContext* ctx) {
+  constexpr size_t kMaxClientId = 64;
+  const auto& metadata = ctx->client_metadata();
+  auto it = metadata.find("x-request-id");
+  if (it != metadata.end() && !it->second.empty()) {
+    std::string id;
+    for (char c : std::string(it->second.data(), it->second.size())) {
+      if (id.size() >= kMaxClientId) break;
+      const bool plain = std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' ||
+                         c == '.' || c == ':' || c == '/';
+      id.push_back(plain ? c : '_');
+    }
+    return id;
+  }
+  return std::to_string(service->NextRequestId());
+}
+
+RequestLog::RequestLog(SimulatorService* service, grpc::CallbackServerContext* ctx, const char* rpc,
+                       Level level)
+    : service_(service),
+      id_(RequestIdFor(service, ctx)),
+      rpc_(rpc),
+      level_(level),
+      start_(Clock::now()) {
   service_->RpcStarted();
-  ctx->AddInitialMetadata("x-request-id", std::to_string(id_));
+  ctx->AddInitialMetadata("x-request-id", id_);
   spdlog::debug("rid={} rpc={} event=start peer={}", id_, rpc_, ctx->peer());
 }
 
 RequestLog::~RequestLog() { service_->RpcEnded(); }
 
 void RequestLog::Done(const grpc::Status& status, const std::string& fields) const {
+  service_->metrics()->CountRpc(rpc_, status.error_code());
   if (status.ok()) {
-    spdlog::info("rid={} rpc={} status=OK ms={:.3f}{}{}", id_, rpc_, ElapsedMs(),
-                 fields.empty() ? "" : " ", fields);
+    spdlog::log(level_ == Level::kInfo ? spdlog::level::info : spdlog::level::debug,
+                "rid={} rpc={} status=OK ms={:.3f}{}{}", id_, rpc_, ElapsedMs(),
+                fields.empty() ? "" : " ", fields);
   } else {
     auto level = status.error_code() == grpc::StatusCode::INTERNAL ? spdlog::level::err
                                                                    : spdlog::level::warn;
-    spdlog::log(level, "rid={} rpc={} status={} ms={:.3f}{}{} error=\"{}\"", id_, rpc_,
+    spdlog::log(level, "rid={} rpc={} status={} ms={:.3f}{}{} error={}", id_, rpc_,
                 GrpcCodeName(status.error_code()), ElapsedMs(), fields.empty() ? "" : " ", fields,
-                status.error_message());
+                sim::Quoted(status.error_message(), 512));
   }
 }
 
@@ -104,10 +132,18 @@ grpc::Status DrainingStatus() {
 }
 
 std::string LaunchFields(const aicore::report::v1::LaunchReport& report) {
-  return "kernel=" + report.kernel_name() + " block_dim=" + std::to_string(report.block_dim()) +
-         " report=" + ReportStatusName(report.status()) +
-         " cycles=" + std::to_string(report.cycles()) + " check=\"" + report.check().summary() +
-         "\"";
+  std::string fields = "kernel=" + sim::Quoted(report.kernel_name()) +
+                       " block_dim=" + std::to_string(report.block_dim()) +
+                       " report=" + ReportStatusName(report.status()) +
+                       " cycles=" + std::to_string(report.cycles()) + " check=\"" +
+                       report.check().summary() + "\"";
+  // A failed launch names its first finding, so one log line says what went wrong and where.
+  if (report.status() != aicore::report::v1::LaunchReport::OK && report.diagnostics_size() > 0) {
+    const aicore::report::v1::Diagnostic& first = report.diagnostics(0);
+    fields += " finding=" + aicore::report::v1::Diagnostic::Kind_Name(first.kind()) + "@" +
+              first.location().file() + ":" + std::to_string(first.location().line());
+  }
+  return fields;
 }
 
 }  // namespace aicore::daemon::detail

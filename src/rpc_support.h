@@ -31,15 +31,21 @@ inline constexpr uint64_t kMaxChunkBytes = 2 << 20;
 // fails one RPC instead of the process.
 grpc::Status Guarded(const std::function<grpc::Status()>& body);
 
-// One log line per finished RPC: request id, rpc, outcome, wall time, plus RPC-specific fields.
+// One log line per finished RPC: request id, rpc, outcome, wall time, plus RPC-specific fields;
+// and the RPC counted in the metrics. The request id is the client's `x-request-id` header when
+// it sends one (escaped, at most 64 bytes), else a number of the daemon's; either way it is
+// echoed in the response's `x-request-id` header. Memory calls (`Level::kDebugWhenOk`) log
+// successes at debug, so an info log holds one line per launch, not one per copied chunk.
 class RequestLog {
  public:
-  RequestLog(SimulatorService* service, grpc::CallbackServerContext* ctx, const char* rpc);
+  enum class Level { kInfo, kDebugWhenOk };
+  RequestLog(SimulatorService* service, grpc::CallbackServerContext* ctx, const char* rpc,
+             Level level = Level::kInfo);
   ~RequestLog();
   RequestLog(const RequestLog&) = delete;
   RequestLog& operator=(const RequestLog&) = delete;
 
-  uint64_t id() const { return id_; }
+  const std::string& id() const { return id_; }
   double ElapsedMs() const {
     return std::chrono::duration<double, std::milli>(Clock::now() - start_).count();
   }
@@ -48,8 +54,9 @@ class RequestLog {
 
  private:
   SimulatorService* const service_;
-  const uint64_t id_;
+  const std::string id_;
   const char* const rpc_;
+  const Level level_;
   const Clock::time_point start_;
 };
 

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/core/quote.h"
 #include "sim/soc/device.h"
 #include "src/launch_execution.h"
 #include "src/reactors/read_memory_reactor.h"
@@ -35,7 +36,8 @@ SimulatorService::SimulatorService(const DaemonOptions& options, JobPool* pool,
       pool_(pool),
       sessions_(sessions),
       budget_(budget),
-      programs_(kProgramCacheEntries, options.program_cache_bytes) {}
+      programs_(kProgramCacheEntries, options.program_cache_bytes),
+      metrics_(pool, budget, &programs_, sessions) {}
 
 grpc::ServerUnaryReactor* SimulatorService::CreateSession(grpc::CallbackServerContext* ctx,
                                                           const svc::CreateSessionRequest* request,
@@ -53,8 +55,9 @@ grpc::ServerUnaryReactor* SimulatorService::CreateSession(grpc::CallbackServerCo
     *response->mutable_config() = (*session)->host().config_proto();
     return grpc::Status::OK;
   });
-  log.Done(status, "session=" + ShortId(session_id) + " platform=" + request->platform() +
-                       " client=" + request->client_name());
+  log.Done(status, "session=" + ShortId(session_id) +
+                       " platform=" + sim::Quoted(request->platform()) +
+                       " client=" + sim::Quoted(request->client_name()));
   reactor->Finish(status);
   return reactor;
 }
@@ -84,7 +87,7 @@ static grpc::ServerUnaryReactor* RunOnSession(SimulatorService* service,
                                               const google::protobuf::Message& request,
                                               const std::string& session_id, Body body) {
   auto* reactor = ctx->DefaultReactor();
-  auto log = std::make_shared<RequestLog>(service, ctx, rpc);
+  auto log = std::make_shared<RequestLog>(service, ctx, rpc, RequestLog::Level::kDebugWhenOk);
   grpc::Status parsed = CheckParsed(request);
   auto use = parsed.ok() ? AcquireSession(service, session_id)
                          : sim::StatusOr<SessionUse>(sim::Status::Ok());
@@ -169,8 +172,8 @@ grpc::ServerUnaryReactor* SimulatorService::Launch(grpc::CallbackServerContext* 
   auto* reactor = ctx->DefaultReactor();
   auto log = std::make_shared<RequestLog>(this, ctx, "Launch");
   auto fail = [&](const grpc::Status& status) {
-    log->Done(status,
-              "session=" + ShortId(request->session_id()) + " kernel=" + request->kernel().name());
+    log->Done(status, "session=" + ShortId(request->session_id()) +
+                          " kernel=" + sim::Quoted(request->kernel().name()));
     reactor->Finish(status);
     return reactor;
   };
@@ -205,23 +208,24 @@ grpc::ServerUnaryReactor* SimulatorService::Launch(grpc::CallbackServerContext* 
   auto session = std::make_shared<SessionUse>(std::move(*use));
   const StartDeadline deadline =
       StartDeadline::For(ctx, options_.max_wall_ms, request->options().max_wall_ms());
-  (*session)->lane().Post(SessionLane::Work::kSimulation, [this, ctx, reactor, log, session, ticket,
-                                                           deadline, request, response,
-                                                           args = std::move(args)] {
-    grpc::Status status = Guarded([&] {
-      return ExecuteWatched(this, ctx, deadline, &(*session)->host(), request->kernel(),
-                            request->block_dim(), args, request->options(),
-                            response->mutable_report());
-    });
-    std::string fields = "session=" + ShortId((*session)->id()) + " ";
-    fields += status.ok() ? LaunchFields(response->report()) : "kernel=" + request->kernel().name();
-    log->Done(status, fields);
-    // Free the pool slot and the session before the client can see the answer, or its next
-    // launch could find them still taken.
-    *ticket = JobPool::Ticket();
-    *session = SessionUse();
-    reactor->Finish(status);
-  });
+  (*session)->lane().Post(
+      SessionLane::Work::kSimulation, [this, ctx, reactor, log, session, ticket, deadline, request,
+                                       response, args = std::move(args)] {
+        grpc::Status status = Guarded([&] {
+          return ExecuteWatched(this, ctx, deadline, &(*session)->host(), request->kernel(),
+                                request->block_dim(), args, request->options(),
+                                response->mutable_report());
+        });
+        std::string fields = "session=" + ShortId((*session)->id()) + " ";
+        fields += status.ok() ? LaunchFields(response->report())
+                              : "kernel=" + sim::Quoted(request->kernel().name());
+        log->Done(status, fields);
+        // Free the pool slot and the session before the client can see the answer, or its next
+        // launch could find them still taken.
+        *ticket = JobPool::Ticket();
+        *session = SessionUse();
+        reactor->Finish(status);
+      });
   return reactor;
 }
 

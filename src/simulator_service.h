@@ -11,6 +11,7 @@
 #include "src/job_pool.h"
 #include "src/memory_budget.h"
 #include "src/options.h"
+#include "src/service_metrics.h"
 #include "src/session_manager.h"
 
 namespace aicore::daemon {
@@ -55,6 +56,7 @@ class SimulatorService final : public svc::Simulator::CallbackService {
   SessionManager* sessions() { return sessions_; }
   MemoryBudget* budget() { return budget_; }
   sim::ProgramCache* programs() { return &programs_; }
+  ServiceMetrics* metrics() { return &metrics_; }
   uint64_t NextRequestId() { return next_request_id_.fetch_add(1); }
 
   // Graceful shutdown, first phase: new sessions, launches and runs are refused with UNAVAILABLE;
@@ -72,6 +74,7 @@ class SimulatorService final : public svc::Simulator::CallbackService {
   SessionManager* const sessions_;
   MemoryBudget* const budget_;
   sim::ProgramCache programs_;
+  ServiceMetrics metrics_;  // after what it reads
   std::atomic<uint64_t> next_request_id_{1};
   std::atomic<bool> draining_{false};
   std::atomic<int> active_rpcs_{0};

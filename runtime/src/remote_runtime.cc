@@ -9,6 +9,7 @@
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -31,9 +32,10 @@ namespace svc = aicore::service::v1;
 
 constexpr uint64_t kChunkBytes = 1 << 20;
 // A daemon that refuses a launch for being busy says how long to wait (google.rpc.RetryInfo);
-// the client waits that long, growing, a bounded number of times before it reports the refusal.
-constexpr int kMaxBusyRetries = 12;
-constexpr auto kMaxBusyWait = std::chrono::seconds(120);
+// the client waits about that long, growing, until the work is admitted or kMaxBusyWait has
+// passed in waits, and only then reports the refusal.
+constexpr auto kMaxBusyWait = std::chrono::seconds(60);
+constexpr auto kMaxOneWait = std::chrono::seconds(2);
 constexpr auto kConnectTimeout = std::chrono::seconds(10);
 constexpr auto kCloseTimeout = std::chrono::seconds(2);
 
@@ -56,17 +58,22 @@ std::optional<std::chrono::milliseconds> RetryDelay(const grpc::Status& status) 
 }
 
 // Runs `call` (one RPC with a fresh ClientContext each time) and retries it while the daemon
-// answers busy with a retry hint: the hint, doubled each time, within kMaxBusyRetries and
-// kMaxBusyWait in total. The last answer is returned either way.
+// answers busy with a retry hint: the hint, doubled each time up to kMaxOneWait, with jitter so
+// clients refused together do not come back together. The last answer is returned either way.
 template <typename Call>
 grpc::Status CallRetryingWhenBusy(Call call) {
+  thread_local std::minstd_rand jitter(std::random_device{}());
   auto waited = std::chrono::milliseconds(0);
   for (int attempt = 0;; ++attempt) {
     grpc::Status status = call();
     std::optional<std::chrono::milliseconds> hint = RetryDelay(status);
-    if (!hint || attempt >= kMaxBusyRetries) return status;
-    const auto wait = std::min(*hint * (int64_t{1} << std::min(attempt, 6)),
-                               std::chrono::milliseconds(std::chrono::seconds(10)));
+    if (!hint) return status;
+    const auto grown = std::min<std::chrono::milliseconds>(
+        *hint * (int64_t{1} << std::min(attempt, 8)),
+        std::chrono::duration_cast<std::chrono::milliseconds>(kMaxOneWait));
+    // Between half and all of the grown wait.
+    const auto wait = std::chrono::milliseconds(
+        grown.count() / 2 + static_cast<int64_t>(jitter() % (grown.count() / 2 + 1)));
     if (waited + wait > kMaxBusyWait) return status;
     std::this_thread::sleep_for(wait);
     waited += wait;

@@ -24,7 +24,7 @@ class ReadMemoryReactor final : public grpc::ServerWriteReactor<svc::MemoryChunk
  public:
   ReadMemoryReactor(SimulatorService* service, grpc::CallbackServerContext* ctx,
                     const svc::ReadMemoryRequest* request)
-      : request_(request), log_(service, ctx, "ReadMemory") {
+      : request_(request), log_(service, ctx, "ReadMemory", RequestLog::Level::kDebugWhenOk) {
     if (grpc::Status parsed = detail::CheckParsed(*request); !parsed.ok()) {
       FinishWith(parsed);
       return;

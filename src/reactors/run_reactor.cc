@@ -13,6 +13,7 @@
 
 #include "report.pb.h"
 #include "sim/bridge/bridge.h"
+#include "sim/core/quote.h"
 #include "sim/host/device_host.h"
 #include "sim/soc/device.h"
 #include "src/job_pool.h"
@@ -74,7 +75,8 @@ class RunReactor final : public grpc::ServerBidiReactor<svc::RunRequest, svc::Ru
   }
 
   void OnDone() override {
-    log_.Done(status_, report_sent_ ? LaunchFields(report_) : "kernel=" + header_.kernel().name());
+    log_.Done(status_, report_sent_ ? LaunchFields(report_)
+                                    : "kernel=" + sim::Quoted(header_.kernel().name()));
     service_->budget()->Give(budget_taken_);
     delete this;
   }

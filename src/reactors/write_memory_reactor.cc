@@ -21,7 +21,9 @@ class WriteMemoryReactor final : public grpc::ServerReadReactor<svc::MemoryChunk
  public:
   WriteMemoryReactor(SimulatorService* service, grpc::CallbackServerContext* ctx,
                      svc::WriteMemoryResponse* response)
-      : service_(service), response_(response), log_(service, ctx, "WriteMemory") {
+      : service_(service),
+        response_(response),
+        log_(service, ctx, "WriteMemory", RequestLog::Level::kDebugWhenOk) {
     StartRead(&chunk_);
   }
 

@@ -46,8 +46,11 @@ class BackgroundLaunch {
 };
 
 TEST(SchedulingTest, MemoryCallsCompleteWhileEveryWorkerSimulates) {
-  DaemonProcess daemon({"--workers", "2", "--max-cycles", "0", "--log-level", "debug"});
+  DaemonProcess daemon({"--workers", "2", "--max-cycles", "0", "--log-level", "debug",
+                        "--metrics-listen", "127.0.0.1:0"});
   ASSERT_TRUE(daemon.started()) << daemon.Stderr();
+  const int metrics_port = MetricsPort(daemon);
+  ASSERT_NE(metrics_port, 0) << daemon.Stderr();
   Client client(daemon.address());
   std::string busy_a, busy_b, idle;
   ASSERT_TRUE(client.CreateSession(&busy_a).ok());
@@ -83,9 +86,13 @@ TEST(SchedulingTest, MemoryCallsCompleteWhileEveryWorkerSimulates) {
     svc::FreeResponse response;
     EXPECT_TRUE(client.stub()->Free(&ctx, request, &response).ok());
   }
-  // Every memory call has finished while neither simulation has.
+  // Every memory call has finished while neither simulation has, and the daemon says both
+  // workers are simulating.
+  const std::string scrape = HttpGet(metrics_port, "/metrics");
   EXPECT_FALSE(a.done());
   EXPECT_FALSE(b.done());
+  EXPECT_EQ(MetricValue(scrape, "aicore_inflight_launches"), 2) << scrape;
+  EXPECT_EQ(MetricValue(scrape, "aicore_workers"), 2) << scrape;
   a.Join();
   b.Join();
   EXPECT_TRUE(a.status().ok()) << a.status().error_message();
@@ -188,6 +195,60 @@ TEST(SchedulingTest, ABusyRefusalCarriesARetryDelay) {
   const int64_t ms = retry.retry_delay().seconds() * 1000 + retry.retry_delay().nanos() / 1000000;
   EXPECT_GE(ms, 10);
   EXPECT_LE(ms, 5000);
+}
+
+TEST(SchedulingTest, TheProgramCacheStaysWithinItsBytesUnderAFloodOfLargeKernels) {
+  // Ten distinct kernels of about 1.6 MB of IR each (the flood was ten of 40 MB; the
+  // rule is the same, the test is quicker) against a 16 MiB cache: every launch decodes, old
+  // programs go, the cache never holds more than its bound.
+  DaemonProcess daemon({"--program-cache-bytes", "16M", "--metrics-listen", "127.0.0.1:0"});
+  ASSERT_TRUE(daemon.started()) << daemon.Stderr();
+  const int metrics_port = MetricsPort(daemon);
+  ASSERT_NE(metrics_port, 0) << daemon.Stderr();
+  Client client(daemon.address());
+  std::string session;
+  ASSERT_TRUE(client.CreateSession(&session).ok());
+  constexpr int kKernels = 10;
+  for (int i = 0; i < kKernels; ++i) {
+    const ir::Kernel kernel = StraightLineKernel(20'000, i);
+    ASSERT_GT(kernel.ByteSizeLong(), 1u << 20);
+    LaunchReport report;
+    grpc::Status status = client.Launch(session, kernel, 1, {}, &report);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+    const std::string scrape = HttpGet(metrics_port, "/metrics");
+    EXPECT_LE(MetricValue(scrape, "aicore_memory_bytes{kind=\"program_cache\"}"), 16 << 20)
+        << scrape;
+  }
+  const std::string scrape = HttpGet(metrics_port, "/metrics");
+  EXPECT_EQ(MetricValue(scrape, "aicore_program_cache_misses"), kKernels) << scrape;
+  EXPECT_LT(MetricValue(scrape, "aicore_program_cache_entries"), kKernels) << scrape;
+  EXPECT_GT(MetricValue(scrape, "aicore_program_cache_entries"), 0) << scrape;
+}
+
+TEST(SchedulingTest, TheDaemonMemoryBudgetRefusesWhatDoesNotFit) {
+  DaemonProcess daemon({"--memory-budget", "48M", "--program-cache-bytes", "16M"});
+  ASSERT_TRUE(daemon.started()) << daemon.Stderr();
+  Client client(daemon.address());
+  std::string a, b;
+  ASSERT_TRUE(client.CreateSession(&a).ok());
+  ASSERT_TRUE(client.CreateSession(&b).ok());
+  uint64_t first = 0, second = 0;
+  ASSERT_TRUE(client.Malloc(a, 20 << 20, &first).ok());
+  // 20 MiB held of the 32 MiB the cache leaves: another session's 20 MiB does not fit.
+  grpc::Status refused = client.Malloc(b, 20 << 20, &second);
+  ASSERT_EQ(refused.error_code(), StatusCode::RESOURCE_EXHAUSTED) << refused.error_message();
+  EXPECT_NE(refused.error_message().find("--memory-budget"), std::string::npos)
+      << refused.error_message();
+  // Closing the first session gives its memory back.
+  {
+    grpc::ClientContext ctx;
+    svc::CloseSessionRequest request;
+    request.set_session_id(a);
+    svc::CloseSessionResponse response;
+    ASSERT_TRUE(client.stub()->CloseSession(&ctx, request, &response).ok());
+  }
+  grpc::Status fits = client.Malloc(b, 20 << 20, &second);
+  EXPECT_TRUE(fits.ok()) << fits.error_message();
 }
 
 TEST(SchedulingTest, AKernelWithSixtyNestedIfsIsAccepted) {

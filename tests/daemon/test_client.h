@@ -186,4 +186,16 @@ inline int64_t CalibrateSpin(Client* client, const std::string& session, double 
   return static_cast<int64_t>(std::clamp(iterations, 1e5, 1e9));
 }
 
+// GET http://127.0.0.1:port/path with a plain socket; the whole response (status line, headers,
+// body), or "" when the connection fails.
+std::string HttpGet(int port, const std::string& path);
+
+// The port of the daemon's metrics endpoint, from its `event=metrics listen=` log line; 0 if the
+// line did not appear.
+int MetricsPort(const DaemonProcess& daemon);
+
+// The value of the sample `series` (e.g. `aicore_inflight_launches` or
+// `aicore_memory_bytes{kind="device"}`) in a Prometheus text scrape; NaN when absent.
+double MetricValue(const std::string& scrape, const std::string& series);
+
 }  // namespace aicore::testing

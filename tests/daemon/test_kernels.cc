@@ -217,6 +217,21 @@ ir::Kernel NestedIfKernel(uint32_t depth) {
   return b.Finish();
 }
 
+ir::Kernel StraightLineKernel(uint32_t adds, uint32_t salt) {
+  Builder b("straight_" + std::to_string(salt), "straight.cc");
+  const uint32_t never = b.Const(ir::DT_BOOL, 0);
+  const uint32_t src = b.Const(ir::DT_INT32, 0);
+  const uint32_t dst = b.Const(ir::DT_INT32, 8192);
+  const uint32_t count = b.Const(ir::DT_INT32, 64);
+  b.BeginIf(never);  // decoded in full, never run: the launch is quick and finds nothing
+  for (uint32_t i = 0; i < adds; ++i) {
+    b.Add(dst, src, src, count);
+    b.Barrier(ir::PIPE_V);
+  }
+  b.EndIf();
+  return b.Finish();
+}
+
 ir::Kernel DeadlockKernel() {
   Builder b("deadlock", "deadlock.cc");
   const uint32_t x = b.PointerParam("x");

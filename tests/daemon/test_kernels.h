@@ -21,6 +21,11 @@ aicore::ir::v1::Kernel SpinKernel(int64_t iterations);
 // One vector add inside `depth` nested ifs whose condition is true: the IR's nesting at depth.
 aicore::ir::v1::Kernel NestedIfKernel(uint32_t depth);
 
+// `adds` vector adds in a row (each behind a pipe_barrier) inside an if that is never taken: a
+// kernel whose IR and decoded program grow with `adds` (about 40 bytes each) but whose launch is
+// quick; `salt` makes the name, and so the kernel, distinct.
+aicore::ir::v1::Kernel StraightLineKernel(uint32_t adds, uint32_t salt);
+
 // Copies x into UB, then waits on MTE2_V event 0 which is never set: every run deadlocks.
 aicore::ir::v1::Kernel DeadlockKernel();
 
