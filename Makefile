@@ -58,5 +58,41 @@ calibrate: build
 isa-docs: build
 	$(BUILD_DIR)/bin/aicore-isa markdown > docs/isa.md
 
+# libFuzzer targets on the IR decoder (ir_fuzz) and the daemon's launch handling (service_fuzz),
+# in their own clang build with ASan/UBSan (docs/fuzzing.md). Each runs FUZZ_SECONDS from the
+# committed seeds (tests/fuzz/corpus/), which stay untouched: new inputs go to the scratch corpus
+# in $(FUZZ_BUILD_DIR)/corpus/, findings to $(FUZZ_BUILD_DIR)/findings/. `make fuzz-ci`: 30 s each.
+.PHONY: fuzz-build fuzz fuzz-ci
+FUZZ_BUILD_DIR ?= build-fuzz
+FUZZ_CXX ?= clang++-19
+FUZZ_SECONDS ?= 300
+FUZZ_MAX_LEN ?= 32768
+FUZZ_TARGETS = ir_fuzz service_fuzz
+# Stacks with function names and lines: clang's symbolizer if installed, else binutils' addr2line.
+FUZZ_SYMBOLIZER ?= $(firstword $(shell for t in llvm-symbolizer-19 llvm-symbolizer addr2line; do \
+	command -v $$t; done))
+FUZZ_ENV = ASAN_OPTIONS=external_symbolizer_path=$(FUZZ_SYMBOLIZER) \
+	UBSAN_OPTIONS=print_stacktrace=1:external_symbolizer_path=$(FUZZ_SYMBOLIZER)
+
+fuzz-build: deps
+	@mkdir -p $(FUZZ_BUILD_DIR)
+	@cmake -S . -B $(FUZZ_BUILD_DIR) -DAICORE_FUZZ=ON -DCMAKE_CXX_COMPILER=$(FUZZ_CXX) \
+	  -DPython3_EXECUTABLE=$(PYTHON) > $(FUZZ_BUILD_DIR)/configure.log 2>&1 \
+	  || (cat $(FUZZ_BUILD_DIR)/configure.log; exit 1)
+	@cmake --build $(FUZZ_BUILD_DIR) -j $(JOBS) --target $(FUZZ_TARGETS)
+
+fuzz: fuzz-build
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  c=$(FUZZ_BUILD_DIR)/corpus/$$(case $$t in ir_fuzz) echo ir;; *) echo launch;; esac); \
+	  mkdir -p $$c $(FUZZ_BUILD_DIR)/findings; \
+	  echo "== $$t for $(FUZZ_SECONDS) s (scratch corpus $$c)"; \
+	  $(FUZZ_ENV) $(FUZZ_BUILD_DIR)/bin/$$t -max_total_time=$(FUZZ_SECONDS) \
+	    -max_len=$(FUZZ_MAX_LEN) -timeout=30 -rss_limit_mb=2048 -print_final_stats=1 \
+	    -artifact_prefix=$(FUZZ_BUILD_DIR)/findings/$$t- $$c tests/fuzz/corpus/$$(basename $$c); \
+	done
+
+fuzz-ci:
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
+
 clean:
 	rm -rf $(BUILD_DIR) $(BUILD_DIR).configure.log

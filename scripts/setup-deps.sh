@@ -7,7 +7,7 @@ PACKAGES=(
   build-essential cmake ccache pkg-config
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libspdlog-dev libboost-dev libgtest-dev libgmock-dev libbenchmark-dev
-  libcli11-dev nlohmann-json3-dev
+  libcli11-dev nlohmann-json3-dev openssl
   pybind11-dev python3-dev python3-numpy python3-pytest python3-protobuf python3-torch
   clang-format clang-tidy-19
 )

@@ -31,13 +31,21 @@ grpc::Status ExecuteKernel(SimulatorService* service, sim::DeviceHost* host,
                            const aicore::ir::v1::Kernel& kernel, uint32_t block_dim,
                            const std::vector<sim::ArgValue>& args,
                            const svc::LaunchOptions& requested, const std::atomic<bool>* cancel,
-                           aicore::report::v1::LaunchReport* report) {
+                           aicore::report::v1::LaunchReport* report, uint64_t* trace_bytes) {
   sim::HostLaunch launch;
   if (!requested.trace_dir().empty()) {
     // Checked before the launch, which changes device memory.
     grpc::Status where =
         ResolveTraceDir(service->options().trace_root, requested.trace_dir(), &launch.trace_dir);
     if (!where.ok()) return where;
+    const uint64_t quota = service->options().trace_quota;
+    if (*trace_bytes >= quota) {
+      return {grpc::StatusCode::RESOURCE_EXHAUSTED,
+              "this session has written " + std::to_string(*trace_bytes) +
+                  " bytes of traces, its quota (--trace-quota " + std::to_string(quota) +
+                  "); launch without LaunchOptions.trace_dir, or write traces on the client "
+                  "(AICORE_SIM_TRACE)"};
+    }
   }
   launch.block_dim = block_dim;
   launch.args = args;
@@ -58,7 +66,14 @@ grpc::Status ExecuteKernel(SimulatorService* service, sim::DeviceHost* host,
                                     &kernel, launch, report, &folder);
   if (!status.ok()) return ToGrpcStatus(status);
   service->metrics()->CountLaunch(report->cycles(), report->simulated_instructions());
-  if (!folder.empty()) spdlog::info("kernel={} trace={}", sim::Quoted(kernel.name()), folder);
+  if (!folder.empty()) {
+    std::error_code error;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(folder, error)) {
+      if (entry.is_regular_file(error)) *trace_bytes += entry.file_size(error);
+    }
+    spdlog::info("kernel={} trace={} session_trace_bytes={}", sim::Quoted(kernel.name()), folder,
+                 *trace_bytes);
+  }
   return grpc::Status::OK;
 }
 
@@ -132,7 +147,7 @@ grpc::Status ExecuteWatched(SimulatorService* service, grpc::CallbackServerConte
                             const aicore::ir::v1::Kernel& kernel, uint32_t block_dim,
                             const std::vector<sim::ArgValue>& args,
                             const svc::LaunchOptions& requested,
-                            aicore::report::v1::LaunchReport* report) {
+                            aicore::report::v1::LaunchReport* report, uint64_t* trace_bytes) {
   JobPool* pool = service->pool();
   if (grpc::Status s = deadline.Check(pool); !s.ok()) return s;
   const Clock::time_point wall_end =
@@ -156,7 +171,7 @@ grpc::Status ExecuteWatched(SimulatorService* service, grpc::CallbackServerConte
     return kNotCancelled;
   });
   grpc::Status status = ExecuteKernel(service, host, kernel, block_dim, args, requested,
-                                      watch->cancel_flag(), report);
+                                      watch->cancel_flag(), report, trace_bytes);
   // A launch that finished as the flag went up keeps its own outcome.
   if (!watch->cancelled() || status.error_code() != grpc::StatusCode::FAILED_PRECONDITION) {
     return status;

@@ -50,11 +50,14 @@ struct StartDeadline {
 // A cancelled launch leaves its device usable: the session keeps serving copies, launches and
 // frees, and GM holds whatever the partial run had written when it stopped (outputs may be
 // partly updated; the client must not rely on them).
+//
+// `*trace_bytes` counts what the session's (or run's) launches have written below --trace-root;
+// a launch asking for a trace once it has reached --trace-quota is refused before it runs.
 grpc::Status ExecuteWatched(SimulatorService* service, grpc::CallbackServerContext* ctx,
                             const StartDeadline& deadline, sim::DeviceHost* host,
                             const aicore::ir::v1::Kernel& kernel, uint32_t block_dim,
                             const std::vector<sim::ArgValue>& args,
                             const svc::LaunchOptions& requested,
-                            aicore::report::v1::LaunchReport* report);
+                            aicore::report::v1::LaunchReport* report, uint64_t* trace_bytes);
 
 }  // namespace aicore::daemon::detail

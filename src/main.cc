@@ -14,12 +14,16 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <functional>
 #include <future>
 #include <iostream>
+#include <iterator>
 #include <memory>
 #include <thread>
 
+#include "aicore/version.h"
+#include "src/auth.h"
 #include "src/job_pool.h"
 #include "src/memory_budget.h"
 #include "src/metrics_server.h"
@@ -29,6 +33,13 @@
 
 namespace aicore::daemon {
 namespace {
+
+bool ReadFile(const std::string& path, std::string* out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  out->assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return true;
+}
 
 void SetUpLogging(const std::string& level) {
   // stderr only: stdout carries the machine-read `listening on` line.
@@ -45,17 +56,40 @@ int Serve(const DaemonOptions& options) {
   boost::asio::signal_set signals(io, SIGINT, SIGTERM);
   int received = 0;
 
+  TokenSet tokens;
+  if (!options.token_file.empty()) {
+    auto loaded = TokenSet::Load(options.token_file);
+    if (!loaded.ok()) {
+      spdlog::critical("{}", loaded.status().message());
+      return 1;
+    }
+    tokens = std::move(*loaded);
+  }
+  std::shared_ptr<grpc::ServerCredentials> credentials = grpc::InsecureServerCredentials();
+  if (!options.tls_cert.empty()) {
+    std::string cert, key;
+    if (!ReadFile(options.tls_cert, &cert) || !ReadFile(options.tls_key, &key)) {
+      spdlog::critical("cannot read --tls-cert {} or --tls-key {}", options.tls_cert,
+                       options.tls_key);
+      return 1;
+    }
+    grpc::SslServerCredentialsOptions ssl;
+    ssl.pem_key_cert_pairs.push_back({key, cert});
+    credentials = grpc::SslServerCredentials(ssl);
+  }
+
   JobPool pool(options.workers, options.max_queue, options.max_client_queue);
   MemoryBudget budget(options.memory_budget, options.program_cache_bytes);
   SessionManager sessions(&pool, &budget, options.max_sessions,
                           std::chrono::seconds(options.session_idle_seconds));
-  SimulatorService service(options, &pool, &sessions, &budget);
+  const size_t token_count = tokens.size();
+  SimulatorService service(options, &pool, &sessions, &budget, std::move(tokens));
 
   grpc::EnableDefaultHealthCheckService(true);
-  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  if (options.reflection) grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   int port = 0;
-  builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(), &port);
+  builder.AddListeningPort(options.listen, credentials, &port);
   // Two daemons must not silently share one fixed port.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   // Buffers travel in chunks, but one Launch carries a whole kernel IR.
@@ -86,10 +120,12 @@ int Serve(const DaemonOptions& options) {
   std::cout << "listening on " << host << ":" << port << std::endl;  // endl flushes
   spdlog::info(
       "event=start listen={}:{} workers={} max_queue={} max_sessions={} "
-      "session_memory_limit={} max_cycles={} max_wall_ms={} session_idle_seconds={}",
+      "session_memory_limit={} max_cycles={} max_wall_ms={} session_idle_seconds={} "
+      "memory_budget={} program_cache_bytes={} tls={} tokens={} version={}",
       host, port, options.workers, options.max_queue, options.max_sessions,
       options.session_memory_limit, options.max_cycles, options.max_wall_ms,
-      options.session_idle_seconds);
+      options.session_idle_seconds, options.memory_budget, options.program_cache_bytes,
+      options.tls_cert.empty() ? "off" : "on", token_count, AICORE_SIM_VERSION);
 
   signals.async_wait([&](const boost::system::error_code& ec, int signal) {
     if (ec) return;

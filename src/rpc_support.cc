@@ -14,6 +14,7 @@
 #include "google/rpc/status.pb.h"
 #include "grpc_code_name.h"
 #include "sim/core/quote.h"
+#include "src/rpc_status.h"
 #include "src/service_metrics.h"
 
 namespace aicore::daemon::detail {
@@ -93,9 +94,22 @@ grpc::Status CheckParsed(const google::protobuf::Message& request) {
   return {grpc::StatusCode::INVALID_ARGUMENT, *failure};
 }
 
-sim::StatusOr<SessionUse> AcquireSession(SimulatorService* service, const std::string& id) {
-  if (id.empty()) return sim::InvalidArgument("session_id is empty; call CreateSession first");
-  return service->sessions()->Acquire(id);
+grpc::Status Authenticate(SimulatorService* service, const grpc::CallbackServerContext* ctx,
+                          std::string* identity) {
+  return service->tokens().Authenticate(ctx, identity);
+}
+
+grpc::Status AcquireSession(SimulatorService* service, const grpc::CallbackServerContext* ctx,
+                            const std::string& id, SessionUse* out) {
+  std::string caller;
+  if (grpc::Status s = Authenticate(service, ctx, &caller); !s.ok()) return s;
+  if (id.empty()) {
+    return {grpc::StatusCode::INVALID_ARGUMENT, "session_id is empty; call CreateSession first"};
+  }
+  auto use = service->sessions()->Acquire(id, caller);
+  if (!use.ok()) return ToGrpcStatus(use.status());
+  *out = std::move(*use);
+  return grpc::Status::OK;
 }
 
 grpc::Status BusyStatus(const JobPool* pool, const DaemonOptions& options, JobPool::Refusal why) {
@@ -123,7 +137,10 @@ grpc::Status BusyStatus(const JobPool* pool, const DaemonOptions& options, JobPo
   return {grpc::StatusCode::RESOURCE_EXHAUSTED, message, details.SerializeAsString()};
 }
 
-std::string RunClient(const grpc::CallbackServerContext* ctx) { return "run:" + ctx->peer(); }
+std::string RunClient(const grpc::CallbackServerContext* ctx, const std::string& identity) {
+  // With tokens, one credential is one client however many connections it opens.
+  return identity == "anonymous" ? "run:" + ctx->peer() : "run:" + identity;
+}
 
 grpc::Status DrainingStatus() {
   return {grpc::StatusCode::UNAVAILABLE,

@@ -63,14 +63,21 @@ class RequestLog {
 // OK, or INVALID_ARGUMENT when gRPC could not parse the request (service_parse_traits.h).
 grpc::Status CheckParsed(const google::protobuf::Message& request);
 
-sim::StatusOr<SessionUse> AcquireSession(SimulatorService* service, const std::string& id);
+// The caller (its token's name, "anonymous" without --token-file), or UNAUTHENTICATED.
+grpc::Status Authenticate(SimulatorService* service, const grpc::CallbackServerContext* ctx,
+                          std::string* identity);
+
+// The caller's session `id` in `*out`, or the error to answer: UNAUTHENTICATED, or NOT_FOUND for
+// an id that is unknown or belongs to another caller (the two look the same from outside).
+grpc::Status AcquireSession(SimulatorService* service, const grpc::CallbackServerContext* ctx,
+                            const std::string& id, SessionUse* out);
 
 // RESOURCE_EXHAUSTED for refused admission, with a google.rpc.RetryInfo in its details that says
 // how long to wait (the runtime's client honours it with bounded backoff).
 grpc::Status BusyStatus(const JobPool* pool, const DaemonOptions& options, JobPool::Refusal why);
 
 // Who a one-shot run belongs to, for the fair queue and admission: its caller's identity.
-std::string RunClient(const grpc::CallbackServerContext* ctx);
+std::string RunClient(const grpc::CallbackServerContext* ctx, const std::string& identity);
 
 grpc::Status DrainingStatus();
 

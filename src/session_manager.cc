@@ -19,10 +19,11 @@ int64_t NowNs() {
 
 std::string ShortId(const std::string& id) { return id.substr(0, 8); }
 
-Session::Session(std::string id, std::string client_name, sim::SocConfig config,
+Session::Session(std::string id, std::string client_name, std::string owner, sim::SocConfig config,
                  std::shared_ptr<SessionLane> lane, MemoryBudget* budget)
     : id_(std::move(id)),
       client_name_(std::move(client_name)),
+      owner_(std::move(owner)),
       host_(std::move(config)),
       lane_(std::move(lane)),
       budget_(budget),
@@ -120,7 +121,8 @@ std::string SessionManager::NewSessionId() {
 }
 
 sim::StatusOr<std::shared_ptr<Session>> SessionManager::Create(const std::string& platform,
-                                                               const std::string& client_name) {
+                                                               const std::string& client_name,
+                                                               const std::string& owner) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (sessions_.size() + reserved_ >= max_sessions_) return CapacityError();
@@ -132,17 +134,17 @@ sim::StatusOr<std::shared_ptr<Session>> SessionManager::Create(const std::string
   if (!config.ok()) return config.status();
   std::string id = NewSessionId();
   auto lane = SessionLane::Create(pool_, id);
-  auto session = std::make_shared<Session>(std::move(id), client_name, std::move(*config),
+  auto session = std::make_shared<Session>(std::move(id), client_name, owner, std::move(*config),
                                            std::move(lane), budget_);
   std::lock_guard<std::mutex> lock(mu_);
   sessions_.emplace(session->id(), session);
   return session;
 }
 
-sim::StatusOr<SessionUse> SessionManager::Acquire(const std::string& id) {
+sim::StatusOr<SessionUse> SessionManager::Acquire(const std::string& id, const std::string& owner) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = sessions_.find(id);
-  if (it == sessions_.end()) {
+  if (it == sessions_.end() || it->second->owner() != owner) {
     return sim::NotFound("unknown session '" + ShortId(id) +
                          "...': never created, closed, or expired after " +
                          std::to_string(idle_timeout_.count()) + " s idle");
@@ -150,11 +152,11 @@ sim::StatusOr<SessionUse> SessionManager::Acquire(const std::string& id) {
   return SessionUse(it->second);
 }
 
-sim::Status SessionManager::Close(const std::string& id) {
+sim::Status SessionManager::Close(const std::string& id, const std::string& owner) {
   std::shared_ptr<Session> doomed;  // destroyed after the lock is released
   std::lock_guard<std::mutex> lock(mu_);
   auto it = sessions_.find(id);
-  if (it == sessions_.end()) {
+  if (it == sessions_.end() || it->second->owner() != owner) {
     return sim::NotFound("unknown session '" + ShortId(id) +
                          "...': never created or already closed");
   }

@@ -22,7 +22,7 @@ namespace aicore::daemon {
 
 class Session {
  public:
-  Session(std::string id, std::string client_name, sim::SocConfig config,
+  Session(std::string id, std::string client_name, std::string owner, sim::SocConfig config,
           std::shared_ptr<SessionLane> lane, MemoryBudget* budget);
   ~Session();  // gives the device memory it still holds back to the daemon's budget
   Session(const Session&) = delete;
@@ -30,6 +30,7 @@ class Session {
 
   const std::string& id() const { return id_; }
   const std::string& client_name() const { return client_name_; }
+  const std::string& owner() const { return owner_; }  // the identity that opened it
   const sim::SocConfig& config() const { return host_.config(); }
   SessionLane& lane() { return *lane_; }
   // Only from jobs running on lane(): the Device is not thread-safe.
@@ -40,6 +41,9 @@ class Session {
   sim::StatusOr<uint64_t> Malloc(uint64_t bytes);
   sim::Status Free(uint64_t address);
 
+  // Only from jobs running on lane(): trace bytes its launches wrote (--trace-quota).
+  uint64_t& trace_bytes() { return trace_bytes_; }
+
   int users() const { return users_.load(); }
   std::chrono::steady_clock::duration IdleFor(std::chrono::steady_clock::time_point now) const;
 
@@ -47,9 +51,11 @@ class Session {
   friend class SessionUse;
   const std::string id_;
   const std::string client_name_;
+  const std::string owner_;
   sim::DeviceHost host_;
   std::shared_ptr<SessionLane> lane_;
   MemoryBudget* const budget_;
+  uint64_t trace_bytes_ = 0;
   std::atomic<int> users_{0};
   std::atomic<int64_t> last_used_ns_;
 };
@@ -95,9 +101,11 @@ class SessionManager {
   };
 
   sim::StatusOr<std::shared_ptr<Session>> Create(const std::string& platform,
-                                                 const std::string& client_name);
-  sim::StatusOr<SessionUse> Acquire(const std::string& id);
-  sim::Status Close(const std::string& id);
+                                                 const std::string& client_name,
+                                                 const std::string& owner);
+  // NOT_FOUND for an unknown id and for another owner's session alike.
+  sim::StatusOr<SessionUse> Acquire(const std::string& id, const std::string& owner);
+  sim::Status Close(const std::string& id, const std::string& owner);
   sim::StatusOr<RunSlot> ReserveRunSlot();
 
   // Closes sessions idle longer than the timeout and not in use; returns their ids.

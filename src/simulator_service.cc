@@ -31,11 +31,12 @@ using detail::RequestLog;
 using detail::StartDeadline;
 
 SimulatorService::SimulatorService(const DaemonOptions& options, JobPool* pool,
-                                   SessionManager* sessions, MemoryBudget* budget)
+                                   SessionManager* sessions, MemoryBudget* budget, TokenSet tokens)
     : options_(options),
       pool_(pool),
       sessions_(sessions),
       budget_(budget),
+      tokens_(std::move(tokens)),
       programs_(kProgramCacheEntries, options.program_cache_bytes),
       metrics_(pool, budget, &programs_, sessions) {}
 
@@ -47,8 +48,10 @@ grpc::ServerUnaryReactor* SimulatorService::CreateSession(grpc::CallbackServerCo
   std::string session_id;
   grpc::Status status = Guarded([&] {
     if (grpc::Status parsed = CheckParsed(*request); !parsed.ok()) return parsed;
+    std::string caller;
+    if (grpc::Status s = detail::Authenticate(this, ctx, &caller); !s.ok()) return s;
     if (draining()) return DrainingStatus();
-    auto session = sessions_->Create(request->platform(), request->client_name());
+    auto session = sessions_->Create(request->platform(), request->client_name(), caller);
     if (!session.ok()) return ToGrpcStatus(session.status());
     session_id = (*session)->id();
     response->set_session_id(session_id);
@@ -69,10 +72,12 @@ grpc::ServerUnaryReactor* SimulatorService::CloseSession(grpc::CallbackServerCon
   RequestLog log(this, ctx, "CloseSession");
   grpc::Status status = Guarded([&] {
     if (grpc::Status parsed = CheckParsed(*request); !parsed.ok()) return parsed;
+    std::string caller;
+    if (grpc::Status s = detail::Authenticate(this, ctx, &caller); !s.ok()) return s;
     if (request->session_id().empty()) {
       return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "session_id is empty");
     }
-    return ToGrpcStatus(sessions_->Close(request->session_id()));
+    return ToGrpcStatus(sessions_->Close(request->session_id(), caller));
   });
   log.Done(status, "session=" + ShortId(request->session_id()));
   reactor->Finish(status);
@@ -88,16 +93,15 @@ static grpc::ServerUnaryReactor* RunOnSession(SimulatorService* service,
                                               const std::string& session_id, Body body) {
   auto* reactor = ctx->DefaultReactor();
   auto log = std::make_shared<RequestLog>(service, ctx, rpc, RequestLog::Level::kDebugWhenOk);
-  grpc::Status parsed = CheckParsed(request);
-  auto use = parsed.ok() ? AcquireSession(service, session_id)
-                         : sim::StatusOr<SessionUse>(sim::Status::Ok());
-  if (!parsed.ok() || !use.ok()) {
-    grpc::Status status = parsed.ok() ? ToGrpcStatus(use.status()) : parsed;
+  SessionUse use;
+  grpc::Status status = CheckParsed(request);
+  if (status.ok()) status = AcquireSession(service, ctx, session_id, &use);
+  if (!status.ok()) {
     log->Done(status, "session=" + ShortId(session_id));
     reactor->Finish(status);
     return reactor;
   }
-  auto session = std::make_shared<SessionUse>(std::move(*use));
+  auto session = std::make_shared<SessionUse>(std::move(use));
   (*session)->lane().Post(SessionLane::Work::kMemory, [reactor, log, session, body] {
     std::string fields = "session=" + ShortId((*session)->id());
     grpc::Status status = Guarded([&] { return body(**session, &fields); });
@@ -180,8 +184,10 @@ grpc::ServerUnaryReactor* SimulatorService::Launch(grpc::CallbackServerContext* 
 
   if (grpc::Status parsed = CheckParsed(*request); !parsed.ok()) return fail(parsed);
   if (draining()) return fail(DrainingStatus());
-  auto use = AcquireSession(this, request->session_id());
-  if (!use.ok()) return fail(ToGrpcStatus(use.status()));
+  SessionUse use;
+  if (grpc::Status s = AcquireSession(this, ctx, request->session_id(), &use); !s.ok()) {
+    return fail(s);
+  }
   std::vector<sim::ArgValue> args;
   for (int i = 0; i < request->args_size(); ++i) {
     const svc::KernelArg& arg = request->args(i);
@@ -202,10 +208,10 @@ grpc::ServerUnaryReactor* SimulatorService::Launch(grpc::CallbackServerContext* 
     }
   }
   JobPool::Refusal refusal = JobPool::Refusal::kNone;
-  auto ticket = std::make_shared<JobPool::Ticket>(pool_->TryAdmit((*use)->id(), &refusal));
+  auto ticket = std::make_shared<JobPool::Ticket>(pool_->TryAdmit(use->id(), &refusal));
   if (!*ticket) return fail(BusyStatus(pool_, options_, refusal));
 
-  auto session = std::make_shared<SessionUse>(std::move(*use));
+  auto session = std::make_shared<SessionUse>(std::move(use));
   const StartDeadline deadline =
       StartDeadline::For(ctx, options_.max_wall_ms, request->options().max_wall_ms());
   (*session)->lane().Post(
@@ -214,7 +220,7 @@ grpc::ServerUnaryReactor* SimulatorService::Launch(grpc::CallbackServerContext* 
         grpc::Status status = Guarded([&] {
           return ExecuteWatched(this, ctx, deadline, &(*session)->host(), request->kernel(),
                                 request->block_dim(), args, request->options(),
-                                response->mutable_report());
+                                response->mutable_report(), &(*session)->trace_bytes());
         });
         std::string fields = "session=" + ShortId((*session)->id()) + " ";
         fields += status.ok() ? LaunchFields(response->report())

@@ -8,6 +8,7 @@
 
 #include "sim/host/program_cache.h"
 #include "simulator.grpc.pb.h"
+#include "src/auth.h"
 #include "src/job_pool.h"
 #include "src/memory_budget.h"
 #include "src/options.h"
@@ -24,7 +25,7 @@ class SimulatorService final : public svc::Simulator::CallbackService {
   static constexpr size_t kProgramCacheEntries = 4096;
 
   SimulatorService(const DaemonOptions& options, JobPool* pool, SessionManager* sessions,
-                   MemoryBudget* budget);
+                   MemoryBudget* budget, TokenSet tokens = TokenSet());
 
   grpc::ServerUnaryReactor* CreateSession(grpc::CallbackServerContext* ctx,
                                           const svc::CreateSessionRequest* request,
@@ -55,6 +56,7 @@ class SimulatorService final : public svc::Simulator::CallbackService {
   JobPool* pool() { return pool_; }
   SessionManager* sessions() { return sessions_; }
   MemoryBudget* budget() { return budget_; }
+  const TokenSet& tokens() const { return tokens_; }
   sim::ProgramCache* programs() { return &programs_; }
   ServiceMetrics* metrics() { return &metrics_; }
   uint64_t NextRequestId() { return next_request_id_.fetch_add(1); }
@@ -73,6 +75,7 @@ class SimulatorService final : public svc::Simulator::CallbackService {
   JobPool* const pool_;
   SessionManager* const sessions_;
   MemoryBudget* const budget_;
+  const TokenSet tokens_;
   sim::ProgramCache programs_;
   ServiceMetrics metrics_;  // after what it reads
   std::atomic<uint64_t> next_request_id_{1};

@@ -6,7 +6,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <random>
@@ -82,15 +85,17 @@ grpc::Status CallRetryingWhenBusy(Call call) {
 
 class RemoteRuntime final : public Runtime {
  public:
-  RemoteRuntime(std::string address, std::shared_ptr<grpc::Channel> channel)
+  RemoteRuntime(std::string address, std::shared_ptr<grpc::Channel> channel, std::string token)
       : address_(std::move(address)),
         channel_(std::move(channel)),
-        stub_(svc::Simulator::NewStub(channel_)) {}
+        stub_(svc::Simulator::NewStub(channel_)),
+        token_(std::move(token)) {}
 
   ~RemoteRuntime() override {
     if (session_id_.empty()) return;
     // Best effort: if the daemon is gone the session expires there by itself.
     grpc::ClientContext ctx;
+    Authorize(&ctx);
     ctx.set_deadline(std::chrono::system_clock::now() + kCloseTimeout);
     svc::CloseSessionRequest request;
     request.set_session_id(session_id_);
@@ -100,6 +105,7 @@ class RemoteRuntime final : public Runtime {
 
   Status Open(const std::string& platform) {
     grpc::ClientContext ctx;
+    Authorize(&ctx);
     ctx.set_deadline(std::chrono::system_clock::now() + kConnectTimeout);
     svc::CreateSessionRequest request;
     request.set_platform(platform);
@@ -129,6 +135,7 @@ class RemoteRuntime final : public Runtime {
 
   StatusOr<uint64_t> Malloc(uint64_t bytes) override {
     grpc::ClientContext ctx;
+    Authorize(&ctx);
     svc::MallocRequest request;
     request.set_session_id(session_id_);
     request.set_bytes(bytes);
@@ -140,6 +147,7 @@ class RemoteRuntime final : public Runtime {
 
   Status Free(uint64_t address) override {
     grpc::ClientContext ctx;
+    Authorize(&ctx);
     svc::FreeRequest request;
     request.set_session_id(session_id_);
     request.set_address(address);
@@ -150,6 +158,7 @@ class RemoteRuntime final : public Runtime {
   Status MemcpyToDevice(uint64_t dst, const void* src, uint64_t bytes) override {
     if (bytes == 0) return Status::Ok();
     grpc::ClientContext ctx;
+    Authorize(&ctx);
     svc::WriteMemoryResponse response;
     std::unique_ptr<grpc::ClientWriter<svc::MemoryChunk>> writer =
         stub_->WriteMemory(&ctx, &response);
@@ -177,6 +186,7 @@ class RemoteRuntime final : public Runtime {
   Status MemcpyToHost(void* dst, uint64_t src, uint64_t bytes) override {
     if (bytes == 0) return Status::Ok();
     grpc::ClientContext ctx;
+    Authorize(&ctx);
     svc::ReadMemoryRequest request;
     request.set_session_id(session_id_);
     request.set_address(src);
@@ -253,6 +263,7 @@ class RemoteRuntime final : public Runtime {
     svc::LaunchResponse response;
     grpc::Status status = CallRetryingWhenBusy([&] {
       grpc::ClientContext ctx;
+      Authorize(&ctx);
       response.Clear();
       return stub_->Launch(&ctx, request, &response);
     });
@@ -274,6 +285,7 @@ class RemoteRuntime final : public Runtime {
   Status Synchronize(uint32_t stream) override {
     if (Status s = streams_.Check(stream); !s.ok()) return s;
     grpc::ClientContext ctx;
+    Authorize(&ctx);
     svc::SynchronizeRequest request;
     request.set_session_id(session_id_);
     request.set_stream_id(stream);
@@ -293,9 +305,16 @@ class RemoteRuntime final : public Runtime {
     return FromGrpcStatus(status);
   }
 
+  // A daemon started with --token-file wants `authorization: Bearer <token>` on every call
+  // (set per call: gRPC sends channel call-credentials only over TLS).
+  void Authorize(grpc::ClientContext* ctx) const {
+    if (!token_.empty()) ctx->AddMetadata("authorization", "Bearer " + token_);
+  }
+
   const std::string address_;
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<svc::Simulator::Stub> stub_;
+  const std::string token_;  // AICORE_SIM_TOKEN
   std::string session_id_;
   std::string platform_;
   StreamTable streams_;
@@ -313,8 +332,23 @@ StatusOr<std::unique_ptr<Runtime>> Runtime::CreateRemote(const std::string& plat
   // Buffers are chunked at 1 MiB, but a launch carries the whole kernel IR and report.
   args.SetMaxReceiveMessageSize(64 << 20);
   args.SetMaxSendMessageSize(64 << 20);
-  auto channel = grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args);
-  auto runtime = std::make_unique<RemoteRuntime>(address, std::move(channel));
+  // AICORE_SIM_TLS_CA=FILE: talk TLS, trusting the daemon's certificate chain in FILE (PEM).
+  std::shared_ptr<grpc::ChannelCredentials> credentials = grpc::InsecureChannelCredentials();
+  if (const char* ca = std::getenv("AICORE_SIM_TLS_CA"); ca != nullptr && *ca != '\0') {
+    std::ifstream in(ca, std::ios::binary);
+    if (!in) {
+      return Status(StatusCode::kInvalidArgument,
+                    std::string("AICORE_SIM_TLS_CA names ") + ca +
+                        ", which cannot be read; give the PEM file of the daemon's CA");
+    }
+    grpc::SslCredentialsOptions ssl;
+    ssl.pem_root_certs.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    credentials = grpc::SslCredentials(ssl);
+  }
+  const char* token = std::getenv("AICORE_SIM_TOKEN");
+  auto channel = grpc::CreateCustomChannel(address, credentials, args);
+  auto runtime =
+      std::make_unique<RemoteRuntime>(address, std::move(channel), token == nullptr ? "" : token);
   if (Status s = runtime->Open(platform); !s.ok()) return s;
   return std::unique_ptr<Runtime>(std::move(runtime));
 }

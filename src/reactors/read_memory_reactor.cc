@@ -29,12 +29,10 @@ class ReadMemoryReactor final : public grpc::ServerWriteReactor<svc::MemoryChunk
       FinishWith(parsed);
       return;
     }
-    auto use = AcquireSession(service, request->session_id());
-    if (!use.ok()) {
-      FinishWith(ToGrpcStatus(use.status()));
+    if (grpc::Status s = AcquireSession(service, ctx, request->session_id(), &session_); !s.ok()) {
+      FinishWith(s);
       return;
     }
-    session_ = std::move(*use);
     if (request->address() + request->bytes() < request->address()) {
       FinishWith({grpc::StatusCode::INVALID_ARGUMENT, "address + bytes overflows 64 bits"});
       return;

@@ -90,6 +90,7 @@ class RunReactor final : public grpc::ServerBidiReactor<svc::RunRequest, svc::Ru
   };
 
   grpc::Status AcceptHeader(const svc::RunHeader& header) {
+    if (grpc::Status s = detail::Authenticate(service_, ctx_, &caller_); !s.ok()) return s;
     if (service_->draining()) return DrainingStatus();
     auto slot = service_->sessions()->ReserveRunSlot();
     if (!slot.ok()) return ToGrpcStatus(slot.status());
@@ -178,14 +179,15 @@ class RunReactor final : public grpc::ServerBidiReactor<svc::RunRequest, svc::Ru
   }
 
   void StartRun() {
-    const std::string client = detail::RunClient(ctx_);
+    const std::string client = detail::RunClient(ctx_, caller_);
     JobPool::Refusal refusal = JobPool::Refusal::kNone;
     auto ticket = std::make_shared<JobPool::Ticket>(service_->pool()->TryAdmit(client, &refusal));
     if (!*ticket) return FinishWith(BusyStatus(service_->pool(), service_->options(), refusal));
     service_->pool()->PostSimulation(client, [this, ticket] {
       grpc::Status status = Guarded([&] {
         return ExecuteWatched(service_, ctx_, deadline_, host_.get(), header_.kernel(),
-                              header_.block_dim(), args_, header_.options(), &report_);
+                              header_.block_dim(), args_, header_.options(), &report_,
+                              &trace_bytes_);
       });
       *ticket = JobPool::Ticket();  // streaming the outputs back is not simulation work
       if (!status.ok()) return FinishWith(status);
@@ -240,7 +242,10 @@ class RunReactor final : public grpc::ServerBidiReactor<svc::RunRequest, svc::Ru
   StartDeadline deadline_;
   aicore::report::v1::LaunchReport report_;
   bool report_sent_ = false;
-  uint64_t budget_taken_ = 0;  // of the daemon's memory budget, given back in OnDone
+  uint64_t budget_taken_ = 0;
+  std::string caller_;        // the authenticated identity
+  uint64_t trace_bytes_ = 0;  // written below --trace-root by this run  // of the daemon's memory
+                              // budget, given back in OnDone
   size_t next_output_ = 0;
   uint64_t output_offset_ = 0;
   grpc::Status status_;

@@ -22,6 +22,7 @@ class WriteMemoryReactor final : public grpc::ServerReadReactor<svc::MemoryChunk
   WriteMemoryReactor(SimulatorService* service, grpc::CallbackServerContext* ctx,
                      svc::WriteMemoryResponse* response)
       : service_(service),
+        ctx_(ctx),
         response_(response),
         log_(service, ctx, "WriteMemory", RequestLog::Level::kDebugWhenOk) {
     StartRead(&chunk_);
@@ -34,9 +35,10 @@ class WriteMemoryReactor final : public grpc::ServerReadReactor<svc::MemoryChunk
       return;
     }
     if (!session_) {
-      auto use = AcquireSession(service_, chunk_.session_id());
-      if (!use.ok()) return FinishWith(ToGrpcStatus(use.status()));
-      session_ = std::move(*use);
+      if (grpc::Status s = AcquireSession(service_, ctx_, chunk_.session_id(), &session_);
+          !s.ok()) {
+        return FinishWith(s);
+      }
     } else if (chunk_.session_id() != session_->id()) {
       return FinishWith({grpc::StatusCode::INVALID_ARGUMENT,
                          "every chunk of one WriteMemory call must name the same session"});
@@ -68,6 +70,7 @@ class WriteMemoryReactor final : public grpc::ServerReadReactor<svc::MemoryChunk
   }
 
   SimulatorService* const service_;
+  grpc::CallbackServerContext* const ctx_;
   svc::WriteMemoryResponse* const response_;
   RequestLog log_;
   svc::MemoryChunk chunk_;
