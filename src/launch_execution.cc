@@ -179,7 +179,15 @@ grpc::Status ExecuteWatched(SimulatorService* service, grpc::CallbackServerConte
   const auto ran_ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - deadline.arrival)
           .count();
-  const std::string name = "kernel " + kernel.name();
+  // The simulator's message says where it stopped ("... cancelled at cycle N ..."): keep that.
+  std::string at_cycle;
+  const std::string& sim_message = status.error_message();
+  if (size_t at = sim_message.find("at cycle "); at != std::string::npos) {
+    const size_t digits = at + 9;
+    const size_t end = sim_message.find_first_not_of("0123456789", digits);
+    at_cycle = " at simulated cycle " + sim_message.substr(digits, end - digits);
+  }
+  const std::string name = "kernel " + sim::Quoted(kernel.name()) + at_cycle;
   switch (watch->reason()) {
     case kWallTime: {
       const uint32_t server_ms = service->options().max_wall_ms;

@@ -10,9 +10,12 @@
 #include <optional>
 #include <string>
 
+#include "aicore/version.h"
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
 #include "grpc_code_name.h"
+#include "kernel.pb.h"
+#include "protocol_version.h"
 #include "sim/core/quote.h"
 #include "src/rpc_status.h"
 #include "src/service_metrics.h"
@@ -92,6 +95,32 @@ grpc::Status CheckParsed(const google::protobuf::Message& request) {
   std::optional<std::string> failure = aicore::service::ParseFailure(request);
   if (!failure) return grpc::Status::OK;
   return {grpc::StatusCode::INVALID_ARGUMENT, *failure};
+}
+
+grpc::Status CheckVersions(uint32_t protocol_version, int ir_version) {
+  using aicore::service::kMinProtocolVersion;
+  using aicore::service::kProtocolVersion;
+  const uint32_t protocol = protocol_version == 0 ? 1 : protocol_version;
+  const std::string daemon = std::string("this daemon (aicore-simd ") + AICORE_SIM_VERSION +
+                             ") serves protocol versions " + std::to_string(kMinProtocolVersion) +
+                             ".." + std::to_string(kProtocolVersion);
+  if (protocol > kProtocolVersion) {
+    return {grpc::StatusCode::FAILED_PRECONDITION,
+            "the client speaks protocol version " + std::to_string(protocol) + ", but " + daemon +
+                "; upgrade the daemon, or use a client of its version"};
+  }
+  if (protocol < kMinProtocolVersion) {
+    return {grpc::StatusCode::FAILED_PRECONDITION, "the client speaks protocol version " +
+                                                       std::to_string(protocol) + ", but " +
+                                                       daemon + "; upgrade the client"};
+  }
+  if (ir_version != 0 && ir_version != aicore::ir::v1::IR_VERSION_1) {
+    return {grpc::StatusCode::FAILED_PRECONDITION,
+            "the client's kernels are IR version " + std::to_string(ir_version) +
+                ", but this daemon (aicore-simd " + AICORE_SIM_VERSION +
+                ") decodes IR version 1 only; upgrade the daemon"};
+  }
+  return grpc::Status::OK;
 }
 
 grpc::Status Authenticate(SimulatorService* service, const grpc::CallbackServerContext* ctx,

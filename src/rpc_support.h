@@ -63,6 +63,11 @@ class RequestLog {
 // OK, or INVALID_ARGUMENT when gRPC could not parse the request (service_parse_traits.h).
 grpc::Status CheckParsed(const google::protobuf::Message& request);
 
+// OK when this daemon serves the client's protocol version (0 = before versioning, taken as 1)
+// and decodes its IR version (0 = not said); else FAILED_PRECONDITION saying which side to
+// upgrade (docs/versions.md).
+grpc::Status CheckVersions(uint32_t protocol_version, int ir_version);
+
 // The caller (its token's name, "anonymous" without --token-file), or UNAUTHENTICATED.
 grpc::Status Authenticate(SimulatorService* service, const grpc::CallbackServerContext* ctx,
                           std::string* identity);

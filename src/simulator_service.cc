@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "aicore/version.h"
+#include "protocol_version.h"
 #include "sim/core/quote.h"
 #include "sim/soc/device.h"
 #include "src/launch_execution.h"
@@ -50,17 +52,25 @@ grpc::ServerUnaryReactor* SimulatorService::CreateSession(grpc::CallbackServerCo
     if (grpc::Status parsed = CheckParsed(*request); !parsed.ok()) return parsed;
     std::string caller;
     if (grpc::Status s = detail::Authenticate(this, ctx, &caller); !s.ok()) return s;
+    if (grpc::Status v = detail::CheckVersions(request->protocol_version(), request->ir_version());
+        !v.ok()) {
+      return v;
+    }
     if (draining()) return DrainingStatus();
     auto session = sessions_->Create(request->platform(), request->client_name(), caller);
     if (!session.ok()) return ToGrpcStatus(session.status());
     session_id = (*session)->id();
     response->set_session_id(session_id);
+    response->set_protocol_version(aicore::service::kProtocolVersion);
+    response->set_daemon_version(AICORE_SIM_VERSION);
     *response->mutable_config() = (*session)->host().config_proto();
     return grpc::Status::OK;
   });
   log.Done(status, "session=" + ShortId(session_id) +
                        " platform=" + sim::Quoted(request->platform()) +
-                       " client=" + sim::Quoted(request->client_name()));
+                       " client=" + sim::Quoted(request->client_name()) +
+                       " client_version=" + sim::Quoted(request->client_version()) +
+                       " protocol=" + std::to_string(request->protocol_version()));
   reactor->Finish(status);
   return reactor;
 }

@@ -18,10 +18,12 @@
 #include <vector>
 
 #include "aicore/runtime.h"
+#include "aicore/version.h"
 #include "deep_parse.h"
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
 #include "grpc_code_name.h"
+#include "protocol_version.h"
 #include "runtime/src/check_level.h"
 #include "runtime/src/rpc_status.h"
 #include "runtime/src/stream_table.h"
@@ -110,6 +112,9 @@ class RemoteRuntime final : public Runtime {
     svc::CreateSessionRequest request;
     request.set_platform(platform);
     request.set_client_name("aicore-runtime");
+    request.set_protocol_version(aicore::service::kProtocolVersion);
+    request.set_ir_version(aicore::ir::v1::IR_VERSION_1);
+    request.set_client_version(AICORE_SIM_VERSION);
     svc::CreateSessionResponse response;
     grpc::Status status = stub_->CreateSession(&ctx, request, &response);
     if (status.error_code() == grpc::StatusCode::UNAVAILABLE ||

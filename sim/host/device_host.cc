@@ -1,6 +1,7 @@
 // The launch path shared by the embedded runtime and the daemon (see device_host.h).
 #include "sim/host/device_host.h"
 
+#include "aicore/version.h"
 #include "sim/bridge/bridge.h"
 #include "sim/host/trace_output.h"
 
@@ -35,6 +36,7 @@ Status DeviceHost::Launch(ProgramCache& programs, const std::string& serialized,
   ToProto(*result, report);
   *report->mutable_config() = config_proto_;
   report->set_config_hash(config_hash_);
+  report->set_simulator_version(AICORE_SIM_VERSION);
   return Status::Ok();
 }
 

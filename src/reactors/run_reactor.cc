@@ -91,6 +91,11 @@ class RunReactor final : public grpc::ServerBidiReactor<svc::RunRequest, svc::Ru
 
   grpc::Status AcceptHeader(const svc::RunHeader& header) {
     if (grpc::Status s = detail::Authenticate(service_, ctx_, &caller_); !s.ok()) return s;
+    if (grpc::Status v =
+            detail::CheckVersions(header.protocol_version(), header.kernel().version());
+        !v.ok()) {
+      return v;
+    }
     if (service_->draining()) return DrainingStatus();
     auto slot = service_->sessions()->ReserveRunSlot();
     if (!slot.ok()) return ToGrpcStatus(slot.status());

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <iostream>
 #include <memory>
 #include <random>
 #include <string>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "aicore/runtime.h"
+#include "aicore/version.h"
 #include "health.grpc.pb.h"
 #include "report.pb.h"
 #include "simulator.grpc.pb.h"
@@ -162,6 +164,41 @@ TEST_F(DaemonTest, UnknownOrClosedSessionIsNotFound) {
   svc::CloseSessionResponse response;
   ASSERT_TRUE(client_->stub()->CloseSession(&ctx, request, &response).ok());
   EXPECT_EQ(client_->Malloc(session, 64, &address).error_code(), StatusCode::NOT_FOUND);
+}
+
+TEST_F(DaemonTest, VersionsAreCheckedWhenASessionOpensAndReportsCarryThem) {
+  svc::CreateSessionResponse response;
+  {
+    grpc::ClientContext ctx;
+    svc::CreateSessionRequest request;  // protocol 0: a client from before versioning
+    ASSERT_TRUE(client_->stub()->CreateSession(&ctx, request, &response).ok());
+    EXPECT_EQ(response.protocol_version(), 1u);
+    EXPECT_EQ(response.daemon_version(), AICORE_SIM_VERSION);
+  }
+  {
+    grpc::ClientContext ctx;
+    svc::CreateSessionRequest request;
+    request.set_protocol_version(99);
+    svc::CreateSessionResponse refused;
+    grpc::Status status = client_->stub()->CreateSession(&ctx, request, &refused);
+    EXPECT_EQ(status.error_code(), StatusCode::FAILED_PRECONDITION);
+    EXPECT_NE(status.error_message().find("upgrade the daemon"), std::string::npos)
+        << status.error_message();
+  }
+  {
+    grpc::ClientContext ctx;
+    svc::CreateSessionRequest request;
+    request.set_ir_version(static_cast<ir::IrVersion>(7));
+    svc::CreateSessionResponse refused;
+    grpc::Status status = client_->stub()->CreateSession(&ctx, request, &refused);
+    EXPECT_EQ(status.error_code(), StatusCode::FAILED_PRECONDITION);
+    EXPECT_NE(status.error_message().find("IR version 7"), std::string::npos)
+        << status.error_message();
+  }
+  LaunchReport report;
+  ASSERT_TRUE(client_->Launch(response.session_id(), SpinKernel(10), 1, {}, &report).ok());
+  EXPECT_EQ(report.simulator_version(), AICORE_SIM_VERSION);
+  EXPECT_EQ(report.config_hash().size(), 16u);
 }
 
 TEST_F(DaemonTest, UnknownPlatformIsRejected) {
@@ -574,7 +611,11 @@ TEST(DaemonLimitsTest, RequestWallTimeLimitCancelsARunningLaunch) {
   Client client(daemon.address());
   std::string session;
   ASSERT_TRUE(client.CreateSession(&session).ok());
-  const ir::Kernel long_kernel = SpinKernel(CalibrateSpin(&client, session, 4.0));
+  const int64_t iterations = CalibrateSpin(&client, session, 4.0);
+  const ir::Kernel long_kernel = SpinKernel(iterations);
+  LaunchReport probe;
+  ASSERT_TRUE(client.Launch(session, SpinKernel(1000), 1, {}, &probe).ok());
+  const double full_run_cycles = static_cast<double>(probe.cycles()) * iterations / 1000;
 
   grpc::ClientContext ctx;
   ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
@@ -583,6 +624,17 @@ TEST(DaemonLimitsTest, RequestWallTimeLimitCancelsARunningLaunch) {
       client.stub()->Launch(&ctx, SpinRequest(session, long_kernel, 100), &response);
   ASSERT_EQ(status.error_code(), StatusCode::DEADLINE_EXCEEDED) << status.error_message();
   const std::string& message = status.error_message();
+  // It stopped early: the cycle it reached is a small part of the full run's.
+  const size_t at = message.find("at simulated cycle ");
+  ASSERT_NE(at, std::string::npos) << message;
+  const double stopped_at = std::stod(message.substr(at + 19));
+  EXPECT_LT(stopped_at, full_run_cycles / 2) << message;
+  // Printed, not asserted: how long past its 100 ms limit the launch ran before it stopped.
+  const size_t after = message.find("cancelled after ");
+  if (after != std::string::npos) {
+    std::cout << "cancellation latency: " << std::stoi(message.substr(after + 16)) - 100
+              << " ms past a 100 ms wall-time limit\n";
+  }
   EXPECT_NE(message.find("100 ms"), std::string::npos) << message;
   EXPECT_NE(message.find(long_kernel.name()), std::string::npos) << message;
   EXPECT_NE(message.find("max_wall_ms"), std::string::npos) << message;

@@ -5,6 +5,7 @@ Kernels written for pyasc run unchanged: `@asc.jit` traces the Python body into 
 `asc.runtime.config.set_platform(config.Backend.Model)`.
 """
 from asc import _unsupported
+from asc._version import __version__  # noqa: F401
 from asc.codegen.function_visitor import CodegenOptions
 from asc.language import *  # noqa: F401,F403
 from asc.language import __all__ as _language_all
