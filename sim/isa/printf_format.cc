@@ -2,8 +2,10 @@
 #include "sim/isa/printf_format.h"
 
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 
 namespace aicore::sim {
 namespace {
@@ -109,6 +111,57 @@ std::string ParsePrintfFormat(std::string_view format, std::vector<FormatPiece>*
   return "";
 }
 
+namespace {
+
+// A float as an integer conversion sees it: truncated toward zero, NaN as 0 and out-of-range
+// values saturated (C leaves those undefined; the simulator must not be).
+int64_t FloatToInt64(double f) {
+  if (std::isnan(f)) return 0;
+  if (f >= 9.2233720368547758e18) return std::numeric_limits<int64_t>::max();
+  if (f <= -9.2233720368547758e18) return std::numeric_limits<int64_t>::min();
+  return static_cast<int64_t>(f);
+}
+
+// Bytes that are not valid UTF-8 (a %c of 0x80..0xff on its own) become "\xNN": the report's
+// text is a protobuf string, which every client would otherwise refuse to parse. Valid
+// sequences, including ones a kernel prints byte by byte with %c, are kept.
+std::string EscapeInvalidUtf8(const std::string& text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  size_t i = 0;
+  while (i < text.size()) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    size_t length = lead < 0x80           ? 1
+                    : (lead >> 5) == 0x6  ? 2
+                    : (lead >> 4) == 0xe  ? 3
+                    : (lead >> 3) == 0x1e ? 4
+                                          : 0;
+    bool valid = length != 0 && i + length <= text.size();
+    for (size_t k = 1; valid && k < length; ++k) {
+      valid = (static_cast<unsigned char>(text[i + k]) & 0xc0) == 0x80;
+    }
+    if (valid && length > 1) {  // no overlong forms or surrogates
+      const auto second = static_cast<unsigned char>(text[i + 1]);
+      valid = !(lead == 0xc0 || lead == 0xc1) && !(lead == 0xe0 && second < 0xa0) &&
+              !(lead == 0xed && second >= 0xa0) && !(lead == 0xf0 && second < 0x90) &&
+              !(lead == 0xf4 && second >= 0x90) && lead <= 0xf4;
+    }
+    if (valid) {
+      out.append(text, i, length);
+      i += length;
+    } else {
+      out += "\\x";
+      out += kHex[lead >> 4];
+      out += kHex[lead & 0xf];
+      ++i;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 uint32_t CountConversions(const std::vector<FormatPiece>& pieces) {
   uint32_t n = 0;
   for (const FormatPiece& p : pieces) n += p.conversion != 0 ? 1 : 0;
@@ -135,9 +188,11 @@ std::string FormatPrintf(const std::vector<FormatPiece>& pieces, const ScalarVal
       out += "0x";
       Append(&out, p.spec, PRIx64, v.u);
     } else if (conv == 'c') {
-      Append(&out, p.spec, "c", static_cast<int>(is_float ? v.f : AsInt64(v, t)));
+      // C's %c prints the argument converted to unsigned char.
+      const int64_t value = is_float ? FloatToInt64(v.f) : AsInt64(v, t);
+      Append(&out, p.spec, "c", static_cast<int>(static_cast<unsigned char>(value & 0xff)));
     } else {
-      int64_t i = is_float ? static_cast<int64_t>(v.f) : AsInt64(v, t);
+      int64_t i = is_float ? FloatToInt64(v.f) : AsInt64(v, t);
       bool is_signed_conv = conv == 'd' || conv == 'i';
       if (is_signed_conv) {
         Append(&out, p.spec, Int64Conversion(conv), i);
@@ -152,7 +207,7 @@ std::string FormatPrintf(const std::vector<FormatPiece>& pieces, const ScalarVal
       }
     }
   }
-  return out;
+  return EscapeInvalidUtf8(out);
 }
 
 }  // namespace aicore::sim

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -46,6 +47,21 @@ TEST(Printf, FloatsAndMixedConversions) {
   EXPECT_EQ(
       Format("100%% %c %p", {IntValue(65), IntValue(0x1000)}, {DType::kInt32, DType::kUInt64}),
       "100% A 0x1000");
+}
+
+// Found by service_fuzz (tests/fuzz): a %c of a byte >= 0x80 made the report's text invalid
+// UTF-8, and conversions of large or NaN values went through undefined casts.
+TEST(Printf, EveryValueFormatsDefinedAndAsValidUtf8) {
+  EXPECT_EQ(Format("[%c]", {IntValue(0x80)}, {DType::kInt32}), "[\\x80]");
+  EXPECT_EQ(Format("[%c]", {IntValue(-3)}, {DType::kInt32}), "[\\xfd]");
+  // The low byte of a wide value, as C's conversion to unsigned char gives it.
+  EXPECT_EQ(Format("[%c]", {IntValue((int64_t{1} << 40) + 'A')}, {DType::kInt64}), "[A]");
+  // A UTF-8 sequence printed byte by byte stays itself.
+  EXPECT_EQ(Format("%c%c", {IntValue(0xc3), IntValue(0xa9)}, {DType::kInt32, DType::kInt32}),
+            "\xc3\xa9");
+  EXPECT_EQ(Format("%d %d %c", {F(std::nan("")), F(1e30), F(1e30)},
+                   {DType::kFloat32, DType::kFloat32, DType::kFloat32}),
+            "0 9223372036854775807 \\xff");
 }
 
 TEST(Printf, BadFormatsAreRejectedWithTheReason) {
