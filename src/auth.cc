@@ -62,7 +62,7 @@ sim::StatusOr<TokenSet> TokenSet::Load(const std::string& path) {
 grpc::Status TokenSet::Authenticate(const grpc::CallbackServerContext* ctx,
                                     std::string* identity) const {
   if (!enabled()) {
-    *identity = "anonymous";
+    *identity = kAnonymous;
     return grpc::Status::OK;
   }
   const auto& metadata = ctx->client_metadata();

@@ -18,6 +18,9 @@ namespace aicore::daemon {
 
 class TokenSet {
  public:
+  // The identity of every caller when authentication is off.
+  static constexpr const char* kAnonymous = "anonymous";
+
   TokenSet() = default;  // authentication off
 
   // The file's non-empty lines that do not start with '#': `NAME:TOKEN`, or a bare TOKEN (named

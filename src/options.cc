@@ -250,7 +250,7 @@ void DefineFlags(CLI::App& app, DaemonOptions& options) {
            "Device memory one session (or one run) may allocate.");
   const std::optional<uint64_t> half_memory = HalfOfPhysicalMemory();
   AddBytes(app, "--memory-budget", &options.memory_budget, 0,
-           "Device memory of all sessions and runs, the program cache and in-flight copies "
+           "Device memory of all sessions and runs plus the program cache's bound, "
            "together. 0 = half of this machine's physical memory (here " +
                (half_memory ? GiB(*half_memory) : std::string("unknown")) +
                "); a container's memory limit does not change that, so set it below the limit.");

@@ -168,7 +168,7 @@ grpc::Status BusyStatus(const JobPool* pool, const DaemonOptions& options, JobPo
 
 std::string RunClient(const grpc::CallbackServerContext* ctx, const std::string& identity) {
   // With tokens, one credential is one client however many connections it opens.
-  return identity == "anonymous" ? "run:" + ctx->peer() : "run:" + identity;
+  return identity == TokenSet::kAnonymous ? "run:" + ctx->peer() : "run:" + identity;
 }
 
 grpc::Status DrainingStatus() {

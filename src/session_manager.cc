@@ -39,14 +39,14 @@ sim::StatusOr<uint64_t> Session::Malloc(uint64_t bytes) {
   }
   const uint64_t before = device.bytes_allocated();
   auto address = device.Malloc(bytes);
-  const uint64_t after = device.bytes_allocated();
-  // The budget holds what the device really took (its allocator may round up).
-  budget_->Give(bytes);
-  if (after > before) {
-    if (sim::Status s = budget_->Take(after - before, "a Malloc"); !s.ok()) {
-      if (address.ok()) (void)device.Free(*address);
-      return s;
-    }
+  const uint64_t taken = device.bytes_allocated() - before;
+  // The budget holds what the device really took: nothing on failure, more if it rounded up.
+  if (taken <= bytes) {
+    budget_->Give(bytes - taken);
+  } else if (sim::Status s = budget_->Take(taken - bytes, "a Malloc"); !s.ok()) {
+    budget_->Give(bytes);
+    (void)device.Free(*address);
+    return s;
   }
   return address;
 }
