@@ -11,19 +11,13 @@
 #include <memory>
 #include <string>
 
-#include "sim/core/check_level_wire.h"
 #include "sim/core/quote.h"
 #include "sim/host/program_cache.h"
+#include "src/launch_request.h"
 #include "src/rpc_status.h"
 
 namespace aicore::daemon::detail {
 namespace {
-
-uint64_t EffectiveMaxCycles(uint64_t server_max, uint64_t requested) {
-  if (requested == 0) return server_max;
-  if (server_max == 0) return requested;
-  return std::min(server_max, requested);
-}
 
 // Runs one launch on `host` through the launch path the embedded runtime shares (decode once per
 // distinct kernel, launch, trace, report); fills `report`.
@@ -31,12 +25,13 @@ grpc::Status ExecuteKernel(SimulatorService* service, sim::DeviceHost* host,
                            const aicore::ir::v1::Kernel& kernel, uint32_t block_dim,
                            const std::vector<sim::ArgValue>& args,
                            const svc::LaunchOptions& requested, const std::atomic<bool>* cancel,
-                           aicore::report::v1::LaunchReport* report, uint64_t* trace_bytes) {
+                           sim::LaunchProgress* progress, aicore::report::v1::LaunchReport* report,
+                           uint64_t* trace_bytes) {
   sim::HostLaunch launch;
   if (!requested.trace_dir().empty()) {
     // Checked before the launch, which changes device memory.
-    grpc::Status where =
-        ResolveTraceDir(service->options().trace_root, requested.trace_dir(), &launch.trace_dir);
+    grpc::Status where = ResolveTraceDir(service->options().trace_root, requested.trace_dir(),
+                                         &launch.trace_dir, &launch.trace_root);
     if (!where.ok()) return where;
     const uint64_t quota = service->options().trace_quota;
     if (*trace_bytes >= quota) {
@@ -49,21 +44,14 @@ grpc::Status ExecuteKernel(SimulatorService* service, sim::DeviceHost* host,
   }
   launch.block_dim = block_dim;
   launch.args = args;
-  launch.max_cycles = EffectiveMaxCycles(service->options().max_cycles, requested.max_cycles());
-  launch.record_timeline = requested.record_timeline();
-  launch.timing_only = requested.timing_only();
+  const LaunchDefaults defaults{service->options().max_cycles, service->options().check};
+  if (sim::Status s = ToHostLaunch(requested, defaults, &launch); !s.ok()) return ToGrpcStatus(s);
   launch.trace_failure = "the daemon could not write its trace";
   launch.cancel = cancel;
-  // LaunchOptions.check, else the daemon's --check.
-  static_assert(aicore::report::v1::CHECK_STRICT_ALL == sim::kMaxWireCheckLevel);
-  int level = static_cast<int>(requested.check());
-  if (!sim::CheckLevelFromWire(level, service->options().check, &launch.check)) {
-    return {grpc::StatusCode::INVALID_ARGUMENT,
-            "LaunchOptions.check = " + std::to_string(level) + " is not a CheckLevel value"};
-  }
+  launch.progress = progress;
   std::string folder;
-  sim::Status status = host->Launch(*service->programs(), sim::SerializeKernelForCache(kernel),
-                                    &kernel, launch, report, &folder);
+  const std::string key = sim::SerializeKernelForCache(kernel);
+  sim::Status status = host->Launch(*service->programs(), key, &kernel, launch, report, &folder);
   if (!status.ok()) return ToGrpcStatus(status);
   service->metrics()->CountLaunch(report->cycles(), report->simulated_instructions());
   if (!folder.empty()) {
@@ -77,6 +65,57 @@ grpc::Status ExecuteKernel(SimulatorService* service, sim::DeviceHost* host,
   return grpc::Status::OK;
 }
 
+// Turns the simulator's progress snapshots into LaunchProgress messages for a sink, on the
+// watchdog's ticks: at most one per interval, none before the first interval has passed, and
+// none when the simulation published nothing new.
+class ProgressTicker {
+ public:
+  ProgressTicker(const ProgressSink* sink, const sim::LaunchProgress* progress)
+      : sink_(sink), progress_(progress), start_(Clock::now()) {
+    if (sink_ != nullptr) next_ = start_ + sink_->interval;
+  }
+
+  void Tick() {
+    if (sink_ == nullptr) return;
+    const Clock::time_point now = Clock::now();
+    if (now < next_) return;
+    uint64_t publications = 0;
+    const sim::ProgressSnapshot snapshot = progress_->Read(&publications);
+    if (publications == seen_) return;
+    seen_ = publications;
+    next_ = now + sink_->interval;
+    svc::LaunchProgress message;
+    message.set_cycle(snapshot.cycle);
+    message.set_block_dim(snapshot.block_dim);
+    message.set_blocks_done(snapshot.blocks_done);
+    message.set_wall_ms(
+        std::chrono::duration_cast<std::chrono::milliseconds>(now - start_).count());
+    for (size_t i = 0; i < snapshot.cores.size(); ++i) {
+      const sim::CoreProgress& from = snapshot.cores[i];
+      svc::LaunchProgress::Core* core = message.add_cores();
+      core->set_core(static_cast<uint32_t>(i));
+      core->set_cube(from.cube);
+      core->set_state(kCoreStates[static_cast<int>(from.state)]);
+      core->set_block(from.block);
+      core->set_blocks_done(from.blocks_done);
+      core->set_blocks_assigned(from.blocks_assigned);
+    }
+    sink_->send(message);
+  }
+
+ private:
+  // By sim::CoreProgress::State.
+  static constexpr svc::LaunchProgress::Core::State kCoreStates[] = {
+      svc::LaunchProgress::Core::IDLE, svc::LaunchProgress::Core::RUNNING,
+      svc::LaunchProgress::Core::FINISHED};
+
+  const ProgressSink* const sink_;
+  const sim::LaunchProgress* const progress_;
+  const Clock::time_point start_;
+  Clock::time_point next_;
+  uint64_t seen_ = 0;
+};
+
 // Why the watchdog stopped a running simulation (JobPool::Watch reasons).
 enum CancelReason : int {
   kNotCancelled = 0,
@@ -89,7 +128,7 @@ enum CancelReason : int {
 }  // namespace
 
 grpc::Status ResolveTraceDir(const std::string& root, const std::string& requested,
-                             std::string* out) {
+                             std::string* out, std::string* canonical_root) {
   namespace fs = std::filesystem;
   if (root.empty()) {
     return {grpc::StatusCode::FAILED_PRECONDITION,
@@ -98,7 +137,9 @@ grpc::Status ResolveTraceDir(const std::string& root, const std::string& request
             "client (LaunchSettings.trace_dir / AICORE_SIM_TRACE)"};
   }
   // weakly_canonical resolves the symlinks of the part that exists: a link inside the root that
-  // points elsewhere is seen where it points.
+  // points elsewhere is seen where it points. The trace writer then walks down from the root
+  // with O_NOFOLLOW (sim/trace/confined_dir.h), so a link swapped in after this check is refused
+  // rather than followed.
   std::error_code error;
   const fs::path base = fs::weakly_canonical(fs::absolute(fs::path(root)), error);
   fs::path path = fs::path(requested).is_absolute() ? fs::path(requested) : base / requested;
@@ -111,6 +152,7 @@ grpc::Status ResolveTraceDir(const std::string& root, const std::string& request
                 " (symlinks resolved); give a path relative to it"};
   }
   *out = path.string();
+  if (canonical_root != nullptr) *canonical_root = base.string();
   return grpc::Status::OK;
 }
 
@@ -147,7 +189,8 @@ grpc::Status ExecuteWatched(SimulatorService* service, grpc::CallbackServerConte
                             const aicore::ir::v1::Kernel& kernel, uint32_t block_dim,
                             const std::vector<sim::ArgValue>& args,
                             const svc::LaunchOptions& requested,
-                            aicore::report::v1::LaunchReport* report, uint64_t* trace_bytes) {
+                            aicore::report::v1::LaunchReport* report, uint64_t* trace_bytes,
+                            const ProgressSink* sink) {
   JobPool* pool = service->pool();
   if (grpc::Status s = deadline.Check(pool); !s.ok()) return s;
   const Clock::time_point wall_end =
@@ -155,7 +198,10 @@ grpc::Status ExecuteWatched(SimulatorService* service, grpc::CallbackServerConte
           ? Clock::time_point::max()
           : deadline.arrival + std::chrono::milliseconds(deadline.wall_budget_ms);
   const auto client_deadline = deadline.client_deadline;
-  std::unique_ptr<JobPool::Watch> watch = pool->StartWatch([=]() -> int {
+  sim::LaunchProgress progress;
+  ProgressTicker ticker(sink, &progress);
+  std::unique_ptr<JobPool::Watch> watch = pool->StartWatch([=, &ticker]() -> int {
+    ticker.Tick();
     if (pool->PastShutdownDeadline()) return kShutdown;
     if (Clock::now() >= wall_end) return kWallTime;
     // A passed deadline also marks the call cancelled: test the deadline first.
@@ -171,24 +217,21 @@ grpc::Status ExecuteWatched(SimulatorService* service, grpc::CallbackServerConte
     return kNotCancelled;
   });
   grpc::Status status = ExecuteKernel(service, host, kernel, block_dim, args, requested,
-                                      watch->cancel_flag(), report, trace_bytes);
+                                      watch->cancel_flag(), &progress, report, trace_bytes);
+  const bool cancelled = watch->cancelled();
+  const int reason = watch->reason();
+  watch.reset();  // no more ticks: from here the sink's stream may carry the answer
   // A launch that finished as the flag went up keeps its own outcome.
-  if (!watch->cancelled() || status.error_code() != grpc::StatusCode::FAILED_PRECONDITION) {
+  if (!cancelled || status.error_code() != grpc::StatusCode::FAILED_PRECONDITION) {
     return status;
   }
   const auto ran_ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - deadline.arrival)
           .count();
-  // The simulator's message says where it stopped ("... cancelled at cycle N ..."): keep that.
-  std::string at_cycle;
-  const std::string& sim_message = status.error_message();
-  if (size_t at = sim_message.find("at cycle "); at != std::string::npos) {
-    const size_t digits = at + 9;
-    const size_t end = sim_message.find_first_not_of("0123456789", digits);
-    at_cycle = " at simulated cycle " + sim_message.substr(digits, end - digits);
-  }
+  // The last snapshot holds the cycle the simulation reached when it stopped.
+  const std::string at_cycle = " at simulated cycle " + std::to_string(progress.Read().cycle);
   const std::string name = "kernel " + sim::Quoted(kernel.name()) + at_cycle;
-  switch (watch->reason()) {
+  switch (reason) {
     case kWallTime: {
       const uint32_t server_ms = service->options().max_wall_ms;
       const bool server_bound = server_ms != 0 && server_ms == deadline.wall_budget_ms;
@@ -217,6 +260,24 @@ grpc::Status ExecuteWatched(SimulatorService* service, grpc::CallbackServerConte
     default:
       return status;
   }
+}
+
+grpc::Status AdmitLaunch(SimulatorService* service, grpc::CallbackServerContext* ctx,
+                         const svc::LaunchRequest& request, AdmittedLaunch* out) {
+  if (grpc::Status parsed = CheckParsed(request); !parsed.ok()) return parsed;
+  if (service->draining()) return DrainingStatus();
+  SessionUse use;
+  if (grpc::Status s = AcquireSession(service, ctx, request.session_id(), &use); !s.ok()) {
+    return s;
+  }
+  if (sim::Status s = ToArgValues(request.args(), &out->args); !s.ok()) return ToGrpcStatus(s);
+  JobPool::Refusal refusal = JobPool::Refusal::kNone;
+  out->ticket = std::make_shared<JobPool::Ticket>(service->pool()->TryAdmit(use->id(), &refusal));
+  if (!*out->ticket) return BusyStatus(service->pool(), service->options(), refusal);
+  out->session = std::make_shared<SessionUse>(std::move(use));
+  out->deadline =
+      StartDeadline::For(ctx, service->options().max_wall_ms, request.options().max_wall_ms());
+  return grpc::Status::OK;
 }
 
 }  // namespace aicore::daemon::detail

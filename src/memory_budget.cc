@@ -1,6 +1,8 @@
 // MemoryBudget (see memory_budget.h).
 #include "src/memory_budget.h"
 
+#include <spdlog/spdlog.h>
+
 #include <string>
 
 namespace aicore::daemon {
@@ -24,7 +26,18 @@ sim::Status MemoryBudget::Take(uint64_t bytes, const std::string& what) {
 
 void MemoryBudget::Give(uint64_t bytes) {
   std::lock_guard<std::mutex> lock(mu_);
-  used_ = bytes > used_ ? 0 : used_ - bytes;
+  if (bytes > used_) {
+    // Our bug, not a client's: something gave back more than it took. Said loudly, but called
+    // from clean-up paths (a session closing, a run ending) that must not fail, so it is not
+    // thrown; the budget stays usable at zero.
+    spdlog::error(
+        "INTERNAL: the memory budget was given back {} bytes while it held {}; the daemon's "
+        "accounting is wrong, please report this with the daemon's log",
+        bytes, used_);
+    used_ = 0;
+    return;
+  }
+  used_ -= bytes;
 }
 
 uint64_t MemoryBudget::device_bytes() const {

@@ -19,6 +19,8 @@ class MemoryBudget {
   // Takes `bytes` for `what` ("Malloc of 4096 bytes"), or RESOURCE_EXHAUSTED saying how much the
   // daemon holds and what the client can do.
   sim::Status Take(uint64_t bytes, const std::string& what);
+  // Gives back what a Take took. More than is held is the daemon's own accounting bug: logged as
+  // INTERNAL, and the budget goes to zero rather than wrapping.
   void Give(uint64_t bytes);
 
   uint64_t total() const { return total_; }

@@ -14,6 +14,7 @@
 #include "sim/core/quote.h"
 #include "sim/soc/device.h"
 #include "src/launch_execution.h"
+#include "src/reactors/launch_progress_reactor.h"
 #include "src/reactors/read_memory_reactor.h"
 #include "src/reactors/run_reactor.h"
 #include "src/reactors/write_memory_reactor.h"
@@ -23,14 +24,13 @@
 namespace aicore::daemon {
 
 using detail::AcquireSession;
-using detail::BusyStatus;
+using detail::AdmitLaunch;
 using detail::CheckParsed;
 using detail::DrainingStatus;
 using detail::ExecuteWatched;
 using detail::Guarded;
 using detail::LaunchFields;
 using detail::RequestLog;
-using detail::StartDeadline;
 
 SimulatorService::SimulatorService(const DaemonOptions& options, JobPool* pool,
                                    SessionManager* sessions, MemoryBudget* budget, TokenSet tokens)
@@ -192,57 +192,30 @@ grpc::ServerUnaryReactor* SimulatorService::Launch(grpc::CallbackServerContext* 
     return reactor;
   };
 
-  if (grpc::Status parsed = CheckParsed(*request); !parsed.ok()) return fail(parsed);
-  if (draining()) return fail(DrainingStatus());
-  SessionUse use;
-  if (grpc::Status s = AcquireSession(this, ctx, request->session_id(), &use); !s.ok()) {
-    return fail(s);
-  }
-  std::vector<sim::ArgValue> args;
-  for (int i = 0; i < request->args_size(); ++i) {
-    const svc::KernelArg& arg = request->args(i);
-    switch (arg.value_case()) {
-      case svc::KernelArg::kIntValue:
-        args.push_back(sim::ArgValue::Int(arg.int_value()));
-        break;
-      case svc::KernelArg::kFloatValue:
-        args.push_back(sim::ArgValue::Float(arg.float_value()));
-        break;
-      case svc::KernelArg::kAddress:
-        args.push_back(sim::ArgValue::Address(arg.address()));
-        break;
-      default:
-        return fail({grpc::StatusCode::INVALID_ARGUMENT,
-                     "args[" + std::to_string(i) +
-                         "] has no value: set int_value, float_value or address"});
-    }
-  }
-  JobPool::Refusal refusal = JobPool::Refusal::kNone;
-  auto ticket = std::make_shared<JobPool::Ticket>(pool_->TryAdmit(use->id(), &refusal));
-  if (!*ticket) return fail(BusyStatus(pool_, options_, refusal));
-
-  auto session = std::make_shared<SessionUse>(std::move(use));
-  const StartDeadline deadline =
-      StartDeadline::For(ctx, options_.max_wall_ms, request->options().max_wall_ms());
-  (*session)->lane().Post(
-      SessionLane::Work::kSimulation, [this, ctx, reactor, log, session, ticket, deadline, request,
-                                       response, args = std::move(args)] {
+  auto launch = std::make_shared<detail::AdmittedLaunch>();
+  if (grpc::Status s = AdmitLaunch(this, ctx, *request, launch.get()); !s.ok()) return fail(s);
+  (*launch->session)
+      ->lane()
+      .Post(SessionLane::Work::kSimulation, [this, ctx, reactor, log, launch, request, response] {
+        Session& session = **launch->session;
         grpc::Status status = Guarded([&] {
-          return ExecuteWatched(this, ctx, deadline, &(*session)->host(), request->kernel(),
-                                request->block_dim(), args, request->options(),
-                                response->mutable_report(), &(*session)->trace_bytes());
+          return ExecuteWatched(this, ctx, launch->deadline, &session.host(), request->kernel(),
+                                request->block_dim(), launch->args, request->options(),
+                                response->mutable_report(), &session.trace_bytes());
         });
-        std::string fields = "session=" + ShortId((*session)->id()) + " ";
+        std::string fields = "session=" + ShortId(session.id()) + " ";
         fields += status.ok() ? LaunchFields(response->report())
                               : "kernel=" + sim::Quoted(request->kernel().name());
         log->Done(status, fields);
-        // Free the pool slot and the session before the client can see the answer, or its next
-        // launch could find them still taken.
-        *ticket = JobPool::Ticket();
-        *session = SessionUse();
+        launch->Release();
         reactor->Finish(status);
       });
   return reactor;
+}
+
+grpc::ServerWriteReactor<svc::LaunchEvent>* SimulatorService::LaunchWithProgress(
+    grpc::CallbackServerContext* ctx, const svc::LaunchRequest* request) {
+  return NewLaunchProgressReactor(this, ctx, request);
 }
 
 }  // namespace aicore::daemon

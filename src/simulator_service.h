@@ -45,6 +45,8 @@ class SimulatorService final : public svc::Simulator::CallbackService {
   grpc::ServerUnaryReactor* Launch(grpc::CallbackServerContext* ctx,
                                    const svc::LaunchRequest* request,
                                    svc::LaunchResponse* response) override;
+  grpc::ServerWriteReactor<svc::LaunchEvent>* LaunchWithProgress(
+      grpc::CallbackServerContext* ctx, const svc::LaunchRequest* request) override;
   grpc::ServerUnaryReactor* Synchronize(grpc::CallbackServerContext* ctx,
                                         const svc::SynchronizeRequest* request,
                                         svc::SynchronizeResponse* response) override;

@@ -22,13 +22,14 @@ Status DeviceHost::Launch(ProgramCache& programs, const std::string& serialized,
   // A trace needs the timeline even when the caller does not want it in the report.
   options.record_timeline = launch.record_timeline || !launch.trace_dir.empty();
   options.cancel = launch.cancel;
+  options.progress = launch.progress;
   options.check = launch.check;
   options.timing_only = launch.timing_only;
   StatusOr<LaunchResult> result = device_.Launch(**program, launch.block_dim, launch.args, options);
   if (!result.ok()) return result.status();
   if (!launch.trace_dir.empty()) {
     StatusOr<std::string> folder =
-        WriteLaunchTrace(*result, launch.trace_dir, launch.trace_failure);
+        WriteLaunchTrace(*result, launch.trace_dir, launch.trace_failure, launch.trace_root);
     if (!folder.ok()) return folder.status();
     if (trace_folder != nullptr) *trace_folder = *folder;
     if (!launch.record_timeline) result->timeline.clear();

@@ -25,10 +25,12 @@ struct HostLaunch {
   uint64_t max_cycles = 0;       // 0 = none
   bool record_timeline = false;  // keep the timeline in the returned report
   std::string trace_dir;         // on this host, already checked by the caller; "" = no trace
+  std::string trace_root;        // if set, trace_dir lies below it: see TraceRequest::confine_root
   // Completes "kernel K ran (device memory holds its results), but ...: why" when the trace
   // cannot be written.
   std::string trace_failure = "its trace was not written";
   const std::atomic<bool>* cancel = nullptr;  // see LaunchOptions::cancel
+  LaunchProgress* progress = nullptr;         // see LaunchOptions::progress
   CheckLevel check = CheckLevel::kWarn;
   bool timing_only = false;  // see LaunchOptions::timing_only
 };

@@ -7,9 +7,10 @@
 namespace aicore::sim {
 
 StatusOr<std::string> WriteLaunchTrace(const LaunchResult& result, const std::string& trace_dir,
-                                       const std::string& writer) {
+                                       const std::string& writer, const std::string& confine_root) {
   TraceRequest request;
   request.dir = trace_dir;
+  request.confine_root = confine_root;
   auto written = WriteTrace(result, request);
   if (written.ok()) return written;
   return Status(written.status().code(), "kernel " + result.kernel_name +

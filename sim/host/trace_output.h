@@ -15,8 +15,10 @@ namespace aicore::sim {
 // Writes <trace_dir>/OPPROF_<kernel>_<n>/ and returns that folder. A failure keeps its code and
 // says the kernel did run, since device memory already holds its results; `writer` names who
 // failed ("its trace was not written", "the daemon could not write its trace").
+// `confine_root`, when given, is TraceRequest::confine_root.
 StatusOr<std::string> WriteLaunchTrace(const LaunchResult& result, const std::string& trace_dir,
-                                       const std::string& writer = "its trace was not written");
+                                       const std::string& writer = "its trace was not written",
+                                       const std::string& confine_root = "");
 StatusOr<std::string> WriteLaunchTrace(const aicore::report::v1::LaunchReport& report,
                                        const std::string& trace_dir);
 

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -63,6 +64,9 @@ struct LaunchContext {
   bool stopped = false;       // a fault, the cycle limit or a cancel ended the launch
   const std::atomic<bool>* cancel = nullptr;
   bool cancelled = false;
+  // Set by the launch engine when the host follows progress (LaunchOptions::progress): publishes
+  // a snapshot at the given cycle. Called where the cancel flag is polled.
+  std::function<void(Cycle)> publish_progress;
   LaunchResult::Status status = LaunchResult::Status::kOk;
 
   // Polls the host's cancel flag; true (and stopped) once it is set.

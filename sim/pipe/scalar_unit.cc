@@ -388,7 +388,10 @@ void ScalarUnit::Run(Cycle now) {
   uint32_t steps = 0;
   while (!ctx_.stopped) {
     // Scalar-only loops never return to the event loop: poll the host's cancel flag here too.
-    if ((++steps & 0xffff) == 0 && ctx_.CheckCancel()) return;
+    if ((++steps & 0xffff) == 0) {
+      if (ctx_.publish_progress) ctx_.publish_progress(time_);
+      if (ctx_.CheckCancel()) return;
+    }
     if (ctx_.max_cycles != 0 && time_.value() > ctx_.max_cycles) {
       // Scalar-only loops never reach the event queue; the limit is checked here too.
       ScheduleResume(time_);

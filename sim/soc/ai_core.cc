@@ -242,6 +242,7 @@ void AiCore::CheckBlockEnd(Cycle now) {
   scalar_->ResetStats();
   end_cycle_ = end;
   running_ = false;
+  ++blocks_done_;
   if (pending_blocks_.empty()) {
     finished_ = true;
     return;
@@ -249,6 +250,18 @@ void AiCore::CheckBlockEnd(Cycle now) {
   uint32_t next = pending_blocks_.front();
   pending_blocks_.pop_front();
   StartBlock(next, end);
+}
+
+CoreProgress AiCore::Progress() const {
+  CoreProgress p;
+  p.cube = spec_.type == CoreType::kAic;
+  p.state = finished_  ? CoreProgress::State::kFinished
+            : running_ ? CoreProgress::State::kRunning
+                       : CoreProgress::State::kIdle;
+  p.block = block_;
+  p.blocks_done = blocks_done_;
+  p.blocks_assigned = blocks_assigned_;
+  return p;
 }
 
 std::vector<CoreStats> AiCore::TakeStats(Cycle now) {

@@ -13,6 +13,7 @@
 
 #include "sim/check/deadlock.h"
 #include "sim/core/event_queue.h"
+#include "sim/core/launch_progress.h"
 #include "sim/mem/memory_map.h"
 #include "sim/pipe/pipe.h"
 #include "sim/pipe/route.h"
@@ -38,7 +39,10 @@ class AiCore : public PipeListener, public ScalarHost, public CrossCoreHost {
          const std::vector<ScalarValue>& initial_values);
   ~AiCore() override;
 
-  void AddBlock(uint32_t block) { pending_blocks_.push_back(block); }
+  void AddBlock(uint32_t block) {
+    pending_blocks_.push_back(block);
+    ++blocks_assigned_;
+  }
   // Starts the first assigned block at `at`.
   void Begin(Cycle at);
   void HandleEvent(const Event& e);
@@ -50,6 +54,8 @@ class AiCore : public PipeListener, public ScalarHost, public CrossCoreHost {
   // Cycle at which this core's last block ended.
   Cycle end_cycle() const { return end_cycle_; }
   void CollectWaiters(std::vector<WaiterInfo>* out) const;
+  // Where this core is, for LaunchProgress.
+  CoreProgress Progress() const;
   // "core 3 (block 3) PIPE_V at add (add.py:12)": the unit event `e` drives, for invariant
   // messages.
   std::string DescribeEvent(const Event& e) const;
@@ -104,6 +110,8 @@ class AiCore : public PipeListener, public ScalarHost, public CrossCoreHost {
   uint32_t block_ = 0;
   bool running_ = false;
   bool finished_ = false;
+  uint32_t blocks_assigned_ = 0;
+  uint32_t blocks_done_ = 0;
   Cycle end_cycle_;
   uint32_t pending_flag_events_ = 0;
   std::vector<const Instr*> last_setter_;            // per flag: the set_flag that set it last

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/core/config.h"
+#include "sim/core/launch_progress.h"
 #include "sim/core/launch_result.h"
 #include "sim/core/status.h"
 
@@ -41,6 +42,10 @@ struct LaunchOptions {
   // the launch stops and Launch returns FailedPrecondition "cancelled". Lets a host enforce wall
   // time limits and client deadlines. Must outlive the call.
   const std::atomic<bool>* cancel = nullptr;
+  // When set, receives a snapshot of the launch's progress every few thousand events and a last
+  // one (stopped = true) when it ends, however it ends: a cancelled launch's last snapshot holds
+  // the cycle it reached. Must outlive the call.
+  LaunchProgress* progress = nullptr;
   // Which checks run (races, initialisation, sync hygiene); faults are reported at every level.
   CheckLevel check = CheckLevel::kWarn;
   // The composition of the vector cores (pipes, memories, data paths); nullptr: the platform's,

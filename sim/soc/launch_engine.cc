@@ -193,8 +193,28 @@ StatusOr<LaunchResult> LaunchEngine::Run(const Program& program, uint32_t block_
 
   Cycle now;
   uint64_t processed = 0;
+  auto publish_progress = [&](Cycle at, bool stopped) {
+    if (options.progress == nullptr) return;
+    ProgressSnapshot snapshot;
+    snapshot.cycle = at.value();
+    snapshot.events = processed;
+    snapshot.block_dim = block_dim;
+    snapshot.stopped = stopped;
+    snapshot.cores.reserve(cores.size());
+    for (const AiCore* core : cores) {
+      snapshot.cores.push_back(core->Progress());
+      snapshot.blocks_done += snapshot.cores.back().blocks_done;
+    }
+    options.progress->Publish(snapshot);
+  };
+  if (options.progress != nullptr) {
+    ctx.publish_progress = [&](Cycle at) { publish_progress(MaxCycle(at, now), false); };
+  }
   while (!ctx.events.empty() && !ctx.stopped) {
-    if ((++processed & (kCancelPollInterval - 1)) == 0 && ctx.CheckCancel()) break;
+    if ((++processed & (kCancelPollInterval - 1)) == 0) {
+      publish_progress(now, false);
+      if (ctx.CheckCancel()) break;
+    }
     Event e = ctx.events.Pop();
     if (ctx.max_cycles != 0 && e.cycle.value() > ctx.max_cycles) {
       Site site{e.core, 0, PipeId::kS, nullptr, Cycle(ctx.max_cycles)};
@@ -217,6 +237,8 @@ StatusOr<LaunchResult> LaunchEngine::Run(const Program& program, uint32_t block_
     }
   }
 
+  publish_progress(now, true);
+  ctx.publish_progress = nullptr;
   if (ctx.cancelled || ctx.CheckCancel()) {
     return FailedPrecondition("launch of " + program.name + " cancelled at cycle " +
                               std::to_string(now.value()));

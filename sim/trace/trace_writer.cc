@@ -5,13 +5,14 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <ostream>
 #include <sstream>
 #include <utility>
+#include <vector>
 
 #include "sim/trace/chrome_json.h"
+#include "sim/trace/confined_dir.h"
 #include "sim/trace/msprof_csv.h"
 #include "sim/trace/trace_layout.h"
 
@@ -99,40 +100,48 @@ StatusOr<std::string> WriteTrace(const LaunchResult& result, const TraceRequest&
   if (Status clock = CheckClock(kernel_name, mhz); !clock.ok()) return clock;
   if (request.dir.empty()) return InvalidArgument("trace of " + kernel_name + ": empty trace_dir");
 
-  std::error_code ec;
-  const fs::path dir(request.dir);
-  fs::create_directories(dir, ec);
-  if (ec) {
-    return FailedPrecondition("cannot create the trace folder " + dir.string() + ": " +
-                              ec.message());
-  }
-  // create_directory reports "already there" without an error, which makes claiming an index
-  // atomic between processes tracing into the same folder.
-  const std::string base = FolderName(kernel_name);
-  fs::path launch_dir;
-  for (uint64_t n = 0;; ++n) {
-    launch_dir = dir / ("OPPROF_" + base + "_" + std::to_string(n));
-    if (fs::create_directory(launch_dir, ec)) break;
-    if (ec) {
-      return FailedPrecondition("cannot create the trace folder " + launch_dir.string() + ": " +
-                                ec.message());
+  // Folders and files by descriptor, never through a symlink below the parent folder (and with
+  // confine_root, none below the root either).
+  StatusOr<ConfinedDir> parent = InvalidArgument("");
+  if (request.confine_root.empty()) {
+    parent = ConfinedDir::Open(request.dir);
+  } else {
+    const fs::path inside = fs::path(request.dir).lexically_relative(request.confine_root);
+    if (inside.empty() || *inside.begin() == "..") {
+      return InvalidArgument("trace folder " + request.dir + " is not below " +
+                             request.confine_root);
     }
+    parent = ConfinedDir::OpenBelow(request.confine_root, inside.string());
   }
+  if (!parent.ok()) return parent.status();
+  // A folder that mkdir creates is this writer's alone, which makes claiming an index atomic
+  // between processes tracing into the same folder.
+  const std::string base = FolderName(kernel_name);
+  StatusOr<ConfinedDir> launch_dir = InvalidArgument("");
+  for (uint64_t n = 0;; ++n) {
+    bool created = false;
+    launch_dir = parent->Sub("OPPROF_" + base + "_" + std::to_string(n), &created);
+    if (!launch_dir.ok() || created) break;
+  }
+  if (!launch_dir.ok()) return launch_dir.status();
   const trace::Layout layout = trace::BuildLayout(result, mhz);
   for (const PlannedFile& file : PlanFiles(result, layout, kernel_name, mhz)) {
-    const fs::path path = launch_dir / fs::path(file.path);
-    fs::create_directories(path.parent_path(), ec);
-    if (ec) {
-      return FailedPrecondition("cannot create " + path.parent_path().string() + ": " +
-                                ec.message());
+    // "simulator/<core>/trace.json": the folders, then the file.
+    const fs::path path(file.path);
+    std::vector<std::string> parts;
+    for (const auto& part : path) parts.push_back(part.string());
+    const ConfinedDir* into = &*launch_dir;
+    std::vector<ConfinedDir> opened;
+    opened.reserve(parts.size());
+    for (size_t i = 0; i + 1 < parts.size(); ++i) {
+      StatusOr<ConfinedDir> sub = into->Sub(parts[i]);
+      if (!sub.ok()) return sub.status();
+      opened.push_back(std::move(*sub));
+      into = &opened.back();
     }
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out) return FailedPrecondition("cannot create the trace file " + path.string());
-    file.write(out);
-    out.close();
-    if (!out) return FailedPrecondition("cannot write the trace file " + path.string());
+    if (Status s = into->WriteFile(parts.back(), file.write); !s.ok()) return s;
   }
-  return launch_dir.string();
+  return launch_dir->path();
 }
 
 StatusOr<std::string> WriteTrace(const LaunchResult& result, const SocConfig& config,

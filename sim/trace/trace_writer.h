@@ -22,6 +22,9 @@ struct TraceRequest {
   std::string dir;          // parent folder (created if missing); the launch folder goes inside
   std::string kernel_name;  // empty: result.kernel_name
   double clock_mhz = 0;     // 0: result.clock_mhz. Converts cycles to microseconds.
+  // When set, `dir` must lie below it and every folder from here down is opened without
+  // following a symlink (a daemon's --trace-root: no link inside it leads out).
+  std::string confine_root;
 };
 
 // Renders every file of one launch folder from `result` (which should carry a timeline; without

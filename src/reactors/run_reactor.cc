@@ -3,7 +3,9 @@
 #include "src/reactors/run_reactor.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -18,6 +20,7 @@
 #include "sim/soc/device.h"
 #include "src/job_pool.h"
 #include "src/launch_execution.h"
+#include "src/reactors/progress_writes.h"
 #include "src/rpc_status.h"
 #include "src/rpc_support.h"
 #include "src/session_manager.h"
@@ -69,6 +72,11 @@ class RunReactor final : public grpc::ServerBidiReactor<svc::RunRequest, svc::Ru
   }
 
   void OnWriteDone(bool ok) override {
+    std::function<void()> next;
+    if (writes_.Complete(&next)) {  // a progress write
+      if (next) next();
+      return;
+    }
     if (!ok) return FinishWith({grpc::StatusCode::CANCELLED, "the client stopped reading"});
     grpc::Status status = Guarded([&] { return SendNextOutput(); });
     if (!status.ok()) FinishWith(status);
@@ -188,17 +196,27 @@ class RunReactor final : public grpc::ServerBidiReactor<svc::RunRequest, svc::Ru
     JobPool::Refusal refusal = JobPool::Refusal::kNone;
     auto ticket = std::make_shared<JobPool::Ticket>(service_->pool()->TryAdmit(client, &refusal));
     if (!*ticket) return FinishWith(BusyStatus(service_->pool(), service_->options(), refusal));
+    if (const uint32_t ms = header_.options().progress_interval_ms(); ms != 0) {
+      sink_.interval = std::chrono::milliseconds(ms);
+      sink_.send = [this](const svc::LaunchProgress& progress) {
+        if (!writes_.TryBegin()) return;
+        *progress_.mutable_progress() = progress;
+        StartWrite(&progress_);
+      };
+    }
     service_->pool()->PostSimulation(client, [this, ticket] {
       grpc::Status status = Guarded([&] {
         return ExecuteWatched(service_, ctx_, deadline_, host_.get(), header_.kernel(),
                               header_.block_dim(), args_, header_.options(), &report_,
-                              &trace_bytes_);
+                              &trace_bytes_, sink_.send ? &sink_ : nullptr);
       });
       *ticket = JobPool::Ticket();  // streaming the outputs back is not simulation work
-      if (!status.ok()) return FinishWith(status);
-      *response_.mutable_report() = report_;
-      report_sent_ = true;
-      StartWrite(&response_);
+      writes_.Close([this, status] {
+        if (!status.ok()) return FinishWith(status);
+        *response_.mutable_report() = report_;
+        report_sent_ = true;
+        StartWrite(&response_);
+      });
     });
   }
 
@@ -247,10 +265,12 @@ class RunReactor final : public grpc::ServerBidiReactor<svc::RunRequest, svc::Ru
   StartDeadline deadline_;
   aicore::report::v1::LaunchReport report_;
   bool report_sent_ = false;
-  uint64_t budget_taken_ = 0;
-  std::string caller_;        // the authenticated identity
-  uint64_t trace_bytes_ = 0;  // written below --trace-root by this run  // of the daemon's memory
-                              // budget, given back in OnDone
+  uint64_t budget_taken_ = 0;  // of the daemon's memory budget, given back in OnDone
+  std::string caller_;         // the authenticated identity
+  uint64_t trace_bytes_ = 0;   // written below --trace-root by this run
+  detail::ProgressSink sink_;  // set only when the header asks for progress
+  ProgressWrites writes_;
+  svc::RunResponse progress_;  // the progress write in flight
   size_t next_output_ = 0;
   uint64_t output_offset_ = 0;
   grpc::Status status_;

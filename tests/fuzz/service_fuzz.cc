@@ -6,10 +6,9 @@
 // oversized error message, a report the client could not parse, or a device left unusable after
 // the launch is a finding.
 //
-// The handler's own conversions are mirrored here, not called: they sit in
-// SimulatorService::Launch (inline, needs a live gRPC call) and in launch_execution.cc's
-// ExecuteKernel (file-local, needs a SimulatorService and a gRPC context). Keep them in step with
-// src/. The request is parsed as the daemon's transport parses it (aicore::ir::ParseDeep).
+// The request is parsed as the daemon's transport parses it (aicore::ir::ParseDeep) and converted
+// by the handlers' own code (src/launch_request.h); what needs a live gRPC call (the watchdog,
+// the --trace-root sandbox) is not fuzzed.
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/message.h>
 #include <google/protobuf/stubs/common.h>
@@ -22,11 +21,11 @@
 
 #include "deep_parse.h"
 #include "sim/bridge/bridge.h"
-#include "sim/core/check_level_wire.h"
 #include "sim/core/quote.h"
 #include "sim/host/device_host.h"
 #include "sim/host/program_cache.h"
 #include "simulator.pb.h"
+#include "src/launch_request.h"
 #include "tests/fuzz/fuzz_support.h"
 
 namespace {
@@ -54,45 +53,18 @@ const sim::SocConfig* g_config = nullptr;
 // Daemon-wide, as the daemon's: later inputs may hit what earlier ones decoded.
 sim::ProgramCache* g_programs = nullptr;
 
-// SimulatorService::Launch: KernelArg -> sim::ArgValue.
-sim::Status ConvertArgs(const svc::LaunchRequest& request, std::vector<sim::ArgValue>* args) {
-  for (int i = 0; i < request.args_size(); ++i) {
-    const svc::KernelArg& arg = request.args(i);
-    switch (arg.value_case()) {
-      case svc::KernelArg::kIntValue:
-        args->push_back(sim::ArgValue::Int(arg.int_value()));
-        break;
-      case svc::KernelArg::kFloatValue:
-        args->push_back(sim::ArgValue::Float(arg.float_value()));
-        break;
-      case svc::KernelArg::kAddress:
-        args->push_back(sim::ArgValue::Address(arg.address()));
-        break;
-      default:
-        return sim::InvalidArgument("args[" + std::to_string(i) +
-                                    "] has no value: set int_value, float_value or address");
-    }
-  }
-  return sim::Status::Ok();
-}
-
-// ExecuteKernel: LaunchOptions -> sim::HostLaunch, on a daemon started without --trace-root.
-sim::Status ConvertOptions(const svc::LaunchRequest& request, sim::HostLaunch* launch) {
-  const svc::LaunchOptions& requested = request.options();
-  if (!requested.trace_dir().empty()) {
+// The conversions the daemon's handlers use (src/launch_request.h), on a daemon started with
+// --max-cycles kMaxCycles and without --trace-root.
+sim::Status ConvertRequest(const svc::LaunchRequest& request, sim::HostLaunch* launch) {
+  if (!request.options().trace_dir().empty()) {
     return {sim::StatusCode::kFailedPrecondition, "no --trace-root: trace_dir is refused"};
   }
-  launch->block_dim = request.block_dim();
-  launch->max_cycles =
-      requested.max_cycles() == 0 ? kMaxCycles : std::min(kMaxCycles, requested.max_cycles());
-  launch->record_timeline = requested.record_timeline();
-  launch->timing_only = requested.timing_only();
-  const int level = static_cast<int>(requested.check());
-  if (!sim::CheckLevelFromWire(level, sim::CheckLevel::kWarn, &launch->check)) {
-    return sim::InvalidArgument("LaunchOptions.check = " + std::to_string(level) +
-                                " is not a CheckLevel value");
+  if (sim::Status s = aicore::daemon::ToArgValues(request.args(), &launch->args); !s.ok()) {
+    return s;
   }
-  return sim::Status::Ok();
+  launch->block_dim = request.block_dim();
+  return aicore::daemon::ToHostLaunch(request.options(), {kMaxCycles, sim::CheckLevel::kWarn},
+                                      launch);
 }
 
 void AllocateBuffers(sim::Device& device) {
@@ -191,12 +163,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
 
-  std::vector<sim::ArgValue> args;
   sim::HostLaunch launch;
-  sim::Status status = ConvertArgs(request, &args);
-  if (status.ok()) status = ConvertOptions(request, &launch);
+  sim::Status status = ConvertRequest(request, &launch);
   if (!status.ok()) return 0;
-  launch.args = std::move(args);
 
   sim::DeviceHost host(*g_config);
   AllocateBuffers(host.device());

@@ -1098,6 +1098,72 @@ TEST(TraceWriter, ReportsAnUnwritableFolder) {
   fs::remove(file);
 }
 
+// A daemon's trace root with a folder "inside" and, next to the root, a folder "outside"; both
+// removed at the end of the test.
+struct TraceRootFixture {
+  fs::path top =
+      fs::path(::testing::TempDir()) / ("aicore_trace_confine_" + std::to_string(::getpid()));
+  fs::path root = top / "root";
+  fs::path outside = top / "outside";
+  TraceRootFixture() {
+    fs::remove_all(top);
+    fs::create_directories(root / "inside");
+    fs::create_directories(outside);
+  }
+  ~TraceRootFixture() { fs::remove_all(top); }
+};
+
+TEST(TraceWriter, AConfinedTraceIsNotWrittenThroughALinkSwappedInBelowTheRoot) {
+  // The daemon checks trace_dir with symlinks resolved, then writes; a folder replaced by a
+  // link to somewhere else between the two must not lead the writer out of the root.
+  TraceRootFixture f;
+  fs::remove_all(f.root / "inside");
+  fs::create_directory_symlink(f.outside, f.root / "inside");
+  TraceRequest request;
+  request.dir = (f.root / "inside" / "run").string();
+  request.confine_root = f.root.string();
+  request.clock_mhz = kMhz;
+  auto written = WriteTrace(HandBuilt(), request);
+  ASSERT_FALSE(written.ok());
+  EXPECT_EQ(written.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(written.status().message().find("symbolic link"), std::string::npos)
+      << written.status().message();
+  EXPECT_TRUE(fs::is_empty(f.outside));
+}
+
+TEST(TraceWriter, AConfinedTraceRefusesALinkedLaunchFolderAndFile) {
+  TraceRootFixture f;
+  // A link where the launch folder's sub-folder will go: the writer claims OPPROF_k_0 itself, so
+  // plant the link one level further down, in a folder that already exists from a first trace.
+  TraceRequest request;
+  request.dir = (f.root / "inside").string();
+  request.confine_root = f.root.string();
+  request.clock_mhz = kMhz;
+  request.kernel_name = "k";
+  auto first = WriteTrace(HandBuilt(), request);
+  ASSERT_TRUE(first.ok()) << first.status().message();
+  EXPECT_TRUE(fs::exists(fs::path(*first) / "simulator" / "trace.json"));
+  // A second trace into the same parent claims OPPROF_k_1; make its would-be name a link.
+  fs::create_directory_symlink(f.outside, f.root / "inside" / "OPPROF_k_1");
+  auto second = WriteTrace(HandBuilt(), request);
+  ASSERT_FALSE(second.ok());
+  EXPECT_NE(second.status().message().find("symbolic link"), std::string::npos)
+      << second.status().message();
+  EXPECT_TRUE(fs::is_empty(f.outside));
+}
+
+TEST(TraceWriter, AConfinedTraceMustLieBelowItsRoot) {
+  TraceRootFixture f;
+  TraceRequest request;
+  request.dir = f.outside.string();
+  request.confine_root = f.root.string();
+  request.clock_mhz = kMhz;
+  auto written = WriteTrace(HandBuilt(), request);
+  ASSERT_FALSE(written.ok());
+  EXPECT_EQ(written.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_TRUE(fs::is_empty(f.outside));
+}
+
 // ---- end to end -------------------------------------------------------------------------------
 
 TEST(TraceWriter, RealLaunchThroughTheDeviceGivesAConsistentTrace) {
