@@ -158,9 +158,22 @@ int Serve(const DaemonOptions& options) {
   // are refused, and work already admitted runs to completion within the grace period.
   server->GetHealthCheckService()->SetServingStatus(false);
   service.BeginDrain();
+  // Clients that keep calling are answered with the daemon's UNAVAILABLE ("retry on another
+  // daemon") until they have been quiet for kQuietPeriod, so a call racing the stop gets that
+  // text rather than the transport's bare CANCELLED; at most kMaxLinger beyond the work, and
+  // never past the grace period.
+  constexpr auto kQuietPeriod = std::chrono::milliseconds(100);
+  constexpr auto kMaxLinger = std::chrono::seconds(1);
   const auto drain_deadline = std::chrono::steady_clock::now() + grace;
-  while ((pool.admitted() > 0 || service.active_rpcs() > 0) &&
-         std::chrono::steady_clock::now() < drain_deadline) {
+  std::chrono::steady_clock::time_point work_done{};
+  while (std::chrono::steady_clock::now() < drain_deadline) {
+    const auto now = std::chrono::steady_clock::now();
+    if (pool.admitted() > 0 || service.active_rpcs() > 0) {
+      work_done = {};
+    } else {
+      if (work_done == std::chrono::steady_clock::time_point{}) work_done = now;
+      if (now - service.last_rpc_start() >= kQuietPeriod || now - work_done >= kMaxLinger) break;
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   // Phase 2, stop: queued work that has not started fails with UNAVAILABLE, running simulations

@@ -173,8 +173,8 @@ std::string RunClient(const grpc::CallbackServerContext* ctx, const std::string&
 
 grpc::Status DrainingStatus() {
   return {grpc::StatusCode::UNAVAILABLE,
-          "the daemon is shutting down and accepts no new sessions, launches or runs; retry on "
-          "another daemon"};
+          "the daemon is shutting down and accepts no new sessions, allocations, launches or "
+          "runs; retry on another daemon"};
 }
 
 std::string LaunchFields(const aicore::report::v1::LaunchReport& report) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 
 #include "sim/host/program_cache.h"
@@ -69,7 +70,15 @@ class SimulatorService final : public svc::Simulator::CallbackService {
   bool draining() const { return draining_.load(); }
   // RPCs of this service that have started and not yet completed.
   int active_rpcs() const { return active_rpcs_.load(); }
-  void RpcStarted() { active_rpcs_.fetch_add(1); }
+  void RpcStarted() {
+    active_rpcs_.fetch_add(1);
+    last_rpc_start_ns_.store(std::chrono::steady_clock::now().time_since_epoch().count());
+  }
+  // When the last RPC started (steady clock): shutdown waits for clients to go quiet.
+  std::chrono::steady_clock::time_point last_rpc_start() const {
+    return std::chrono::steady_clock::time_point(
+        std::chrono::steady_clock::duration(last_rpc_start_ns_.load()));
+  }
   void RpcEnded() { active_rpcs_.fetch_sub(1); }
 
  private:
@@ -83,6 +92,7 @@ class SimulatorService final : public svc::Simulator::CallbackService {
   std::atomic<uint64_t> next_request_id_{1};
   std::atomic<bool> draining_{false};
   std::atomic<int> active_rpcs_{0};
+  std::atomic<int64_t> last_rpc_start_ns_{0};
 };
 
 }  // namespace aicore::daemon

@@ -7,10 +7,13 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <random>
 #include <string>
 #include <thread>
@@ -118,6 +121,38 @@ TEST_F(DaemonTest, AWritePastItsAllocationIsRefusedAndTheNextAllocationKeepsItsB
   EXPECT_EQ(spans.error_code(), StatusCode::INVALID_ARGUMENT) << spans.error_message();
   ASSERT_TRUE(client_->Read(session, after, mark.size(), &back).ok());
   EXPECT_TRUE(back == mark);
+}
+
+TEST_F(DaemonTest, AnInt32ArgumentThatDoesNotFitIsInvalidArgument) {
+  // 2^32 + 64 for an int32 parameter once ran as 64 with the report saying OK.
+  std::string session;
+  ASSERT_TRUE(client_->CreateSession(&session).ok());
+  for (const int64_t value : {(int64_t{1} << 32) + 64, int64_t{1} << 62}) {
+    grpc::ClientContext ctx;
+    svc::LaunchRequest request;
+    request.set_session_id(session);
+    *request.mutable_kernel() = Int32ParamKernel();
+    request.set_block_dim(1);
+    request.add_args()->set_int_value(value);
+    svc::LaunchResponse response;
+    grpc::Status status = client_->stub()->Launch(&ctx, request, &response);
+    EXPECT_EQ(status.error_code(), StatusCode::INVALID_ARGUMENT) << status.error_message();
+    EXPECT_NE(status.error_message().find("(n) is DT_INT32"), std::string::npos)
+        << status.error_message();
+    EXPECT_NE(status.error_message().find(std::to_string(value)), std::string::npos)
+        << status.error_message();
+  }
+  LaunchReport report;
+  grpc::ClientContext ctx;
+  svc::LaunchRequest request;
+  request.set_session_id(session);
+  *request.mutable_kernel() = Int32ParamKernel();
+  request.set_block_dim(1);
+  request.add_args()->set_int_value(-(int64_t{1} << 31));
+  svc::LaunchResponse response;
+  grpc::Status fits = client_->stub()->Launch(&ctx, request, &response);
+  EXPECT_TRUE(fits.ok()) << fits.error_message();
+  EXPECT_EQ(response.report().status(), LaunchReport::OK);
 }
 
 TEST_F(DaemonTest, SessionsCannotTouchEachOthersMemory) {
@@ -799,6 +834,99 @@ TEST(DaemonShutdownTest, SigtermCancelsALaunchRunningPastTheGracePeriod) {
   EXPECT_NE(log.find("grace period (--shutdown-grace-ms) is over"), std::string::npos) << log;
   EXPECT_EQ(log.find("event=shutdown_forced"), std::string::npos) << log;
   EXPECT_NE(log.find("event=stopped"), std::string::npos) << log;
+}
+
+TEST(DaemonShutdownTest, SigtermUnderLoadLosesNoAcknowledgedResult) {
+  // Six clients, each in its own session, Malloc, WriteMemory, Launch and ReadMemory in a loop
+  // until the daemon goes. Every call the daemon logged as OK reached its client as OK (a Malloc
+  // logged OK once reached its client as UNAVAILABLE), every answered vadd is right, and every
+  // call that failed failed as UNAVAILABLE.
+  DaemonProcess daemon({"--shutdown-grace-ms", "300", "--log-level", "debug", "--workers", "2"});
+  ASSERT_TRUE(daemon.started()) << daemon.Stderr();
+  constexpr int kClients = 6;
+  constexpr uint32_t kElems = kVaddElemsPerCore * kVaddCores;
+  const ir::Kernel vadd = VaddKernel(kVaddElemsPerCore);
+  std::atomic<int> ok_launches{0}, ok_mallocs{0}, wrong{0}, not_unavailable{0};
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> clients;
+  std::mutex failures_mutex;
+  std::vector<std::string> failures;
+  for (int c = 0; c < kClients; ++c) {
+    clients.emplace_back([&, c] {
+      Client client(daemon.address());
+      std::string session;
+      if (!client.CreateSession(&session).ok()) return;
+      const std::vector<float> x = Iota(kElems, 1.0f + c, 0.5f);
+      const std::vector<float> y = Iota(kElems, 2.0f, -0.25f);
+      const std::string xs(reinterpret_cast<const char*>(x.data()), kElems * sizeof(float));
+      const std::string ys(reinterpret_cast<const char*>(y.data()), kElems * sizeof(float));
+      auto note = [&](const grpc::Status& s, const char* call) {
+        if (s.error_code() != StatusCode::UNAVAILABLE) {
+          not_unavailable.fetch_add(1);
+          std::lock_guard<std::mutex> lock(failures_mutex);
+          failures.push_back(std::string(call) + ": " + std::to_string(s.error_code()) + ": " +
+                             s.error_message());
+        }
+      };
+      while (!stop.load()) {
+        uint64_t a[3] = {0, 0, 0};
+        bool all = true;
+        for (uint64_t& address : a) {
+          grpc::Status s = client.Malloc(session, kElems * sizeof(float), &address);
+          if (!s.ok()) {
+            note(s, "Malloc");
+            all = false;
+            break;
+          }
+          ok_mallocs.fetch_add(1);
+        }
+        if (!all) return;
+        grpc::Status s = client.Write(session, a[0], xs);
+        if (s.ok()) s = client.Write(session, a[1], ys);
+        if (!s.ok()) return note(s, "WriteMemory");
+        LaunchReport report;
+        s = client.Launch(session, vadd, kVaddCores, {a[0], a[1], a[2]}, &report);
+        if (!s.ok()) return note(s, "Launch");
+        ok_launches.fetch_add(1);
+        std::string z;
+        s = client.Read(session, a[2], kElems * sizeof(float), &z);
+        if (!s.ok()) return note(s, "ReadMemory");
+        const float* zf = reinterpret_cast<const float*>(z.data());
+        for (uint32_t i = 0; i < kElems; ++i) {
+          if (zf[i] != x[i] + y[i]) {
+            wrong.fetch_add(1);
+            break;
+          }
+        }
+        for (uint64_t address : a) {
+          grpc::ClientContext ctx;
+          svc::FreeRequest request;
+          request.set_session_id(session);
+          request.set_address(address);
+          svc::FreeResponse response;
+          client.stub()->Free(&ctx, request, &response);
+        }
+      }
+    });
+  }
+  // Load first: every client has launched at least once.
+  const auto loaded_by = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (ok_launches.load() < 2 * kClients && std::chrono::steady_clock::now() < loaded_by) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_GE(ok_launches.load(), 2 * kClients) << daemon.Stderr();
+  auto status = daemon.SignalAndWait(SIGTERM, std::chrono::seconds(30));
+  stop.store(true);
+  for (std::thread& t : clients) t.join();
+  ASSERT_TRUE(status.has_value()) << daemon.Stderr();
+  EXPECT_EQ(WEXITSTATUS(*status), 0);
+  const std::string log = daemon.Stderr();
+  EXPECT_EQ(CountOf(log, "rpc=Launch status=OK"), static_cast<size_t>(ok_launches.load()));
+  EXPECT_EQ(CountOf(log, "rpc=Malloc status=OK"), static_cast<size_t>(ok_mallocs.load()));
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_EQ(not_unavailable.load(), 0) << (failures.empty() ? "" : failures.front()) << "\n" << log;
+  std::printf("under SIGTERM: %d launches and %d mallocs answered OK, all logged OK\n",
+              ok_launches.load(), ok_mallocs.load());
 }
 
 TEST(DaemonShutdownTest, SigintWithAnOpenSessionExitsZero) {

@@ -32,6 +32,15 @@ class Builder {
     return p->value();
   }
 
+  uint32_t ScalarParam(const std::string& name, ir::DType dtype) {
+    ir::Param* p = kernel_.add_params();
+    p->set_name(name);
+    p->set_kind(ir::Param::KIND_SCALAR);
+    p->set_dtype(dtype);
+    p->set_value(NewId());
+    return p->value();
+  }
+
   uint32_t Const(ir::DType dtype, int64_t value) {
     ir::ConstOp* c = NewOp()->mutable_constant();
     c->set_result(NewId());
@@ -229,6 +238,16 @@ ir::Kernel StraightLineKernel(uint32_t adds, uint32_t salt) {
     b.Barrier(ir::PIPE_V);
   }
   b.EndIf();
+  return b.Finish();
+}
+
+ir::Kernel Int32ParamKernel() {
+  Builder b("int32_param", "int32_param.cc");
+  b.ScalarParam("n", ir::DT_INT32);
+  const uint32_t src = b.Const(ir::DT_INT32, 0);
+  const uint32_t dst = b.Const(ir::DT_INT32, 8192);
+  const uint32_t count = b.Const(ir::DT_INT32, 64);
+  b.Add(dst, src, src, count);
   return b.Finish();
 }
 

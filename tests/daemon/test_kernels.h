@@ -18,6 +18,9 @@ aicore::ir::v1::Kernel VaddKernel(uint32_t elems_per_core);
 // the long-running launch of the admission, deadline and shutdown tests.
 aicore::ir::v1::Kernel SpinKernel(int64_t iterations);
 
+// One vector add on UB and an unused int32 scalar parameter `n`: for argument validation.
+aicore::ir::v1::Kernel Int32ParamKernel();
+
 // One vector add inside `depth` nested ifs whose condition is true: the IR's nesting at depth.
 aicore::ir::v1::Kernel NestedIfKernel(uint32_t depth);
 
