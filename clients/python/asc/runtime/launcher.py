@@ -138,16 +138,46 @@ class Launcher:
         timing-only skips is left out: it cannot run that way)."""
         if any(_is_mock(a) for a in user_args):
             raise TypeError("MockTensor/MockValue arguments can be traced but not launched")
+        dump_dir = os.environ.get("AICORE_SIM_DUMP_IR", "")
+        # The inputs as given, before the launch's results overwrite them.
+        inputs = [np.array(a.array, copy=True) if a.spec.kind == "ptr" else a.value
+                  for a in user_args] if dump_dir else None
         if not self.timing_only and os.environ.get("AICORE_SIM_TIMING_CHECK", "") not in ("", "0"):
             timing = self._launch(kernel, user_args, timing_only=True, trace=False)
             report = self._launch(kernel, user_args, timing_only=False)
             _compare_timing(report, timing)
         else:
             report = self._launch(kernel, user_args, self.timing_only)
+        if dump_dir:
+            self._dump_job(dump_dir, kernel, function_name, user_args, inputs, report)
         _append_report_file(report)
         print_debug_output(report)
         check_report(report)
         return report
+
+    def _dump_job(self, root: str, kernel: CompiledKernel, function_name: str,
+                  user_args: List[HostArg], inputs: list, report: LaunchReport) -> None:
+        """AICORE_SIM_DUMP_IR=DIR: this launch as a job folder below DIR (docs/jobs.md)."""
+        from asc.lib import runtime as rt
+        from asc.runtime import jobs
+        args = []
+        for arg, value in zip(user_args, inputs):
+            if arg.spec.kind == "ptr":
+                args.append(jobs.JobArg("buffer", array=value, name=arg.spec.name))
+            elif arg.spec.dtype.is_float():
+                args.append(jobs.JobArg("float", value=float(value), name=arg.spec.name))
+            else:
+                args.append(jobs.JobArg("int", value=int(value), name=arg.spec.name))
+        options = {"max_cycles": _max_cycles(), "timing_only": bool(self.timing_only),
+                   "record_timeline": bool(self.record_timeline),
+                   "check": self.check or os.environ.get("AICORE_SIM_CHECK", "") or "warn"}
+        job = jobs.Job(kernel_name=report.kernel_name or function_name,
+                       kernel_ir=kernel.ir_bytes, platform=rt.current_platform(),
+                       block_dim=int(self.options.core_num), args=args, options=options,
+                       recorded={"cycles": int(report.cycles), "status": report.status,
+                                 "simulator_version": report.proto.simulator_version,
+                                 "config_hash": report.config_hash})
+        jobs.write_job(root, job)
 
     def _launch(self, kernel: CompiledKernel, user_args: List[HostArg], timing_only: bool,
                 trace: bool = True):
