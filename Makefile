@@ -44,6 +44,19 @@ test-python:
 lint: deps
 	@BUILD_DIR=$(BUILD_DIR) scripts/lint.sh
 
+# aicore-farm over examples/ and tests/farm/ (reduced calibration kernels) on two local daemons,
+# against the committed baseline (docs/tools.md). A cycle count that grows fails it; after an
+# intended timing change, `make farm-baseline` rewrites the baseline (commit it with the change).
+FARM = $(PYTHON) clients/python/bin/aicore-farm run examples tests/farm --spawn 2 \
+	--simd $(BUILD_DIR)/bin/aicore-simd --baseline tests/farm/baseline.json --threshold 0 \
+	--no-cache --no-progress
+.PHONY: farm farm-baseline
+farm: build
+	$(FARM) --junit $(BUILD_DIR)/farm-junit.xml
+
+farm-baseline: build
+	$(FARM) --update-baseline
+
 bench: build
 	$(PYTHON) bench/vadd_1m.py
 	$(PYTHON) bench/mmad_large.py --repeat 5

@@ -25,6 +25,7 @@
 #include "grpc_code_name.h"
 #include "protocol_version.h"
 #include "runtime/src/check_level.h"
+#include "runtime/src/daemon_addresses.h"
 #include "runtime/src/rpc_status.h"
 #include "runtime/src/stream_table.h"
 #include "sim/host/trace_output.h"
@@ -119,6 +120,7 @@ class RemoteRuntime final : public Runtime {
     grpc::Status status = stub_->CreateSession(&ctx, request, &response);
     if (status.error_code() == grpc::StatusCode::UNAVAILABLE ||
         status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED) {
+      unreachable_ = true;
       return Status(StatusCode::kFailedPrecondition,
                     "cannot reach the simulator daemon at " + address_ +
                         " (AICORE_SIM_ADDRESS; gRPC " + GrpcCodeName(status.error_code()) + ": " +
@@ -134,6 +136,9 @@ class RemoteRuntime final : public Runtime {
     platform_ = response.config().name().empty() ? platform : response.config().name();
     return Status::Ok();
   }
+
+  // Open failed because no daemon answered at this address (another one may).
+  bool unreachable() const { return unreachable_; }
 
   std::string transport() const override { return "remote " + address_; }
   const std::string& platform() const override { return platform_; }
@@ -323,16 +328,15 @@ class RemoteRuntime final : public Runtime {
   std::string session_id_;
   std::string platform_;
   StreamTable streams_;
+  bool unreachable_ = false;
 };
 
 }  // namespace
 
 StatusOr<std::unique_ptr<Runtime>> Runtime::CreateRemote(const std::string& platform,
                                                          const std::string& address) {
-  if (address.empty() || address.find(':') == std::string::npos) {
-    return Status(StatusCode::kInvalidArgument,
-                  "AICORE_SIM_ADDRESS must be HOST:PORT, got '" + address + "'");
-  }
+  StatusOr<std::vector<std::string>> daemons = ParseDaemonAddresses(address);
+  if (!daemons.ok()) return daemons.status();
   grpc::ChannelArguments args;
   // Buffers are chunked at 1 MiB, but a launch carries the whole kernel IR and report.
   args.SetMaxReceiveMessageSize(64 << 20);
@@ -351,11 +355,26 @@ StatusOr<std::unique_ptr<Runtime>> Runtime::CreateRemote(const std::string& plat
     credentials = grpc::SslCredentials(ssl);
   }
   const char* token = std::getenv("AICORE_SIM_TOKEN");
-  auto channel = grpc::CreateCustomChannel(address, credentials, args);
-  auto runtime =
-      std::make_unique<RemoteRuntime>(address, std::move(channel), token == nullptr ? "" : token);
-  if (Status s = runtime->Open(platform); !s.ok()) return s;
-  return std::unique_ptr<Runtime>(std::move(runtime));
+  // The session goes to the next daemon of the round robin, or the first after it that answers.
+  Status first_failure = Status::Ok();
+  std::vector<std::string> unreachable;
+  for (const std::string& daemon : SessionOrder(*daemons)) {
+    auto channel = grpc::CreateCustomChannel(daemon, credentials, args);
+    auto runtime =
+        std::make_unique<RemoteRuntime>(daemon, std::move(channel), token == nullptr ? "" : token);
+    Status s = runtime->Open(platform);
+    if (s.ok()) return std::unique_ptr<Runtime>(std::move(runtime));
+    if (!runtime->unreachable()) return s;  // the daemon answered: its answer stands
+    if (first_failure.ok()) first_failure = s;
+    unreachable.push_back(daemon);
+  }
+  if (unreachable.size() == 1) return first_failure;
+  std::string list;
+  for (const std::string& d : unreachable) list += (list.empty() ? "" : ", ") + d;
+  return Status(StatusCode::kFailedPrecondition,
+                "none of the " + std::to_string(unreachable.size()) +
+                    " simulator daemons in AICORE_SIM_ADDRESS answers (" + list +
+                    "); the first said: " + first_failure.message());
 }
 
 }  // namespace aicore::runtime

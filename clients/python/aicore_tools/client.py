@@ -28,6 +28,13 @@ class RunFailed(RuntimeError):
         self.code = code
         self.message = message
 
+    @property
+    def unreachable(self) -> bool:
+        """No daemon answered (gRPC's own UNAVAILABLE, not a daemon's refusal)."""
+        text = self.message.lower()
+        return self.code == "UNAVAILABLE" and ("failed to connect" in text or
+                                               "connections to all backends failing" in text)
+
 
 @dataclass
 class RunResult:
@@ -83,10 +90,30 @@ def _requests(job: Job, options: simulator_pb2.LaunchOptions):
             yield chunk.SerializeToString()
 
 
+def grpc_target(target: str) -> str:
+    """HOST:PORT, dns:///NAME:PORT, or a comma-separated list of IPv4 HOST:PORTs (gRPC's ipv4:
+    scheme: one channel over all of them)."""
+    if "," not in target:
+        return target
+    entries = [e.strip() for e in target.split(",")]
+    for e in entries:
+        host, _, port = e.rpartition(":")
+        parts = host.split(".")
+        if not (port.isdigit() and len(parts) == 4 and all(p.isdigit() for p in parts)):
+            raise ValueError(f"--target {target}: {e!r} is not an IPv4 HOST:PORT; a list takes "
+                             "IPv4 addresses, or give dns:///NAME:PORT for a name with several "
+                             "records")
+    return "ipv4:" + ",".join(entries)
+
+
 def open_channel(target: str, tls_ca: str = ""):
+    """One channel to the daemon, or to several (grpc_target): one-shot Runs carry no state, so
+    gRPC's round_robin policy sends each call to the next daemon."""
     import grpc
+    target = grpc_target(target)
     limit = [("grpc.max_receive_message_length", 64 << 20),
-             ("grpc.max_send_message_length", 64 << 20)]
+             ("grpc.max_send_message_length", 64 << 20),
+             ("grpc.lb_policy_name", "round_robin")]
     if tls_ca:
         with open(tls_ca, "rb") as f:
             credentials = grpc.ssl_channel_credentials(root_certificates=f.read())

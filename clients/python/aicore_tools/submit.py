@@ -27,7 +27,8 @@ def parser() -> argparse.ArgumentParser:
                "3 the daemon refused the run or could not be reached. Job format: docs/jobs.md.")
     p.add_argument("job", metavar="FILE", help="job folder, job.json, or kernel .pb")
     p.add_argument("--target", required=True, metavar="HOST:PORT",
-                   help="the daemon's address (aicore-simd --listen)")
+                   help="the daemon's address (aicore-simd --listen); also dns:///NAME:PORT or "
+                        "IP:PORT,IP:PORT,... for several (the run goes to one of them)")
     p.add_argument("--platform", help="override the job's platform (e.g. Ascend910B1)")
     p.add_argument("--block-dim", type=int, help="override the job's block_dim")
     p.add_argument("--check", choices=sorted(client.CHECK_LEVELS),
@@ -111,12 +112,16 @@ def main(argv=None) -> int:
         def on_progress(p):
             bar.update(p.cycle - bar.n)
             bar.set_postfix_str(f"blocks {p.blocks_done}/{p.block_dim}")
-    channel = client.open_channel(args.target, args.tls_ca)
+    try:
+        channel = client.open_channel(args.target, args.tls_ca)
+    except (ValueError, OSError) as e:
+        client.eprint(f"aicore-submit: {e}")
+        return EXIT_USAGE
     try:
         result = client.run_job(channel, job, options, token=token, timeout=args.timeout,
                                 on_progress=on_progress)
     except client.RunFailed as e:
-        if e.code == "UNAVAILABLE" and "failed to connect" in e.message:
+        if e.unreachable:
             client.eprint(f"aicore-submit: no daemon answers at {args.target} ({e.message}); "
                           "is aicore-simd running there, and is --target its --listen address?")
         else:

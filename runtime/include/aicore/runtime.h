@@ -55,6 +55,9 @@ class Runtime {
   virtual ~Runtime() = default;
 
   // Embedded unless AICORE_SIM_ADDRESS is set in the environment (then remote to that address).
+  // CreateRemote's `address` is HOST:PORT, a comma-separated list of them, or dns:///NAME:PORT
+  // (every address record of NAME a daemon): the session is pinned to one daemon, the next of a
+  // process-wide round robin that answers (docs/daemon.md "Several daemons").
   static StatusOr<std::unique_ptr<Runtime>> Create(const std::string& platform);
   static StatusOr<std::unique_ptr<Runtime>> CreateEmbedded(const std::string& platform);
   static StatusOr<std::unique_ptr<Runtime>> CreateRemote(const std::string& platform,
