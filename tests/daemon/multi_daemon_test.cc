@@ -18,8 +18,8 @@ TEST(MultiDaemonTest, SessionsThroughAListLandOnEveryDaemonAndStayThere) {
   std::vector<std::unique_ptr<DaemonProcess>> daemons;
   std::string list;
   for (int i = 0; i < 3; ++i) {
-    daemons.push_back(std::make_unique<DaemonProcess>(
-        std::vector<std::string>{"--log-level", "debug"}));
+    daemons.push_back(
+        std::make_unique<DaemonProcess>(std::vector<std::string>{"--log-level", "debug"}));
     ASSERT_TRUE(daemons.back()->started()) << daemons.back()->Stderr();
     list += (list.empty() ? "" : ",") + daemons.back()->address();
   }
@@ -72,8 +72,8 @@ TEST(MultiDaemonTest, ADnsNameStandsForEveryAddressItResolvesTo) {
 }
 
 TEST(MultiDaemonTest, MalformedListsAreRefusedNamingTheEntry) {
-  for (const std::string bad : {"127.0.0.1:1,,127.0.0.1:2", "127.0.0.1", "a:b", "",
-                                "dns:///no-port"}) {
+  for (const std::string bad :
+       {"127.0.0.1:1,,127.0.0.1:2", "127.0.0.1", "a:b", "", "dns:///no-port"}) {
     auto remote = runtime::Runtime::CreateRemote("Ascend910B1", bad);
     ASSERT_FALSE(remote.ok()) << bad;
     EXPECT_EQ(remote.status().code(), runtime::StatusCode::kInvalidArgument) << bad;

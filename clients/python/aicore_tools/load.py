@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Callable, Dict, List, Optional
 
@@ -235,6 +235,24 @@ def _rpc_error_of(failure: client.RunFailed):
 
 # --- one client -----------------------------------------------------------------------------
 
+def own_channel(target: str, tls_ca: str = ""):
+    """client.open_channel's channel on a connection of its own. gRPC shares one connection
+    between channels of the same target and options (its global subchannel pool), and the daemon
+    tells clients apart by connection: without this, N clients would be one client to it, held
+    to --max-client-queue."""
+    import grpc
+    options = [("grpc.max_receive_message_length", 64 << 20),
+               ("grpc.max_send_message_length", 64 << 20),
+               ("grpc.lb_policy_name", "round_robin"),
+               ("grpc.use_local_subchannel_pool", 1)]
+    target = client.grpc_target(target)
+    if tls_ca:
+        with open(tls_ca, "rb") as f:
+            credentials = grpc.ssl_channel_credentials(root_certificates=f.read())
+        return grpc.secure_channel(target, credentials, options=options)
+    return grpc.insecure_channel(target, options=options)
+
+
 def report_problem(report: report_pb2.LaunchReport) -> str:
     """Why a report is not a success, or "" when it is."""
     if report.status != report_pb2.LaunchReport.OK:
@@ -279,7 +297,7 @@ class Worker:
         return call(request, timeout=self.s.timeout, metadata=self.s.metadata)
 
     def open(self, attempts: Attempts) -> None:
-        self.channel = client.open_channel(self.s.target, self.s.tls_ca)
+        self.channel = own_channel(self.s.target, self.s.tls_ca)
         if self.s.mode != "session":
             return
         request = simulator_pb2.CreateSessionRequest(
