@@ -235,15 +235,16 @@ def _rpc_error_of(failure: client.RunFailed):
 
 # --- one client -----------------------------------------------------------------------------
 
-def own_channel(target: str, tls_ca: str = ""):
+def own_channel(target: str, tls_ca: str = "", spread: bool = True):
     """client.open_channel's channel on a connection of its own. gRPC shares one connection
     between channels of the same target and options (its global subchannel pool), and the daemon
     tells clients apart by connection: without this, N clients would be one client to it, held
-    to --max-client-queue."""
+    to --max-client-queue. `spread`: round_robin over several daemons (one-shot runs), else
+    pick_first (a session lives on one daemon)."""
     import grpc
     options = [("grpc.max_receive_message_length", 64 << 20),
                ("grpc.max_send_message_length", 64 << 20),
-               ("grpc.lb_policy_name", "round_robin"),
+               ("grpc.lb_policy_name", "round_robin" if spread else "pick_first"),
                ("grpc.use_local_subchannel_pool", 1)]
     target = client.grpc_target(target)
     if tls_ca:
@@ -275,8 +276,10 @@ def check_outputs(job: Job, expected: Optional[np.ndarray], outputs: Dict[int, n
 class Worker:
     """One client thread: its own channel, its own session in mode `session`."""
 
-    def __init__(self, settings, job: Job, options, expected: Optional[np.ndarray], seed: int):
+    def __init__(self, settings, job: Job, options, expected: Optional[np.ndarray], index: int,
+                 seed: int):
         self.s = settings
+        self.index = index
         self.job = job
         self.options = options
         self.expected = expected
@@ -297,9 +300,14 @@ class Worker:
         return call(request, timeout=self.s.timeout, metadata=self.s.metadata)
 
     def open(self, attempts: Attempts) -> None:
-        self.channel = own_channel(self.s.target, self.s.tls_ca)
         if self.s.mode != "session":
+            self.channel = own_channel(self.s.target, self.s.tls_ca)
             return
+        # A session's calls must all reach the daemon that holds it: of a list of daemons,
+        # client i takes the i-th (round the list).
+        entries = self.s.target.split(",")
+        self.channel = own_channel(entries[self.index % len(entries)].strip(), self.s.tls_ca,
+                                   spread=False)
         request = simulator_pb2.CreateSessionRequest(
             platform=self.job.platform, client_name="aicore-load",
             protocol_version=client.PROTOCOL_VERSION, client_version="aicore-load")
@@ -485,13 +493,18 @@ def parser() -> argparse.ArgumentParser:
                "output, Free, in the client's session (CreateSession once per client). "
                "RESOURCE_EXHAUSTED refusals carrying a RetryInfo (the daemon's admission) are "
                "retried after the suggested delay (jittered, at most 2 s a wait and 60 s a "
-               "request) and counted as retries, not errors. Exit codes: 0 no request failed; "
+               "request) and counted as retries, not errors; any other gRPC error, a report "
+               "that is not OK or fails its check, or a wrong built-in result fails the "
+               "request. p50/p99: latencies of the successful requests, retry waits included; "
+               "rps: successful requests per second from the first measured request's start "
+               "to the last one's end. Exit codes: 0 no request failed; "
                "1 some request failed (the first distinct errors are printed on stderr); 2 bad "
                "arguments or an unreadable job; 3 no daemon answers at --target. "
                "Docs: docs/tools.md.")
     p.add_argument("--target", required=True, metavar="HOST:PORT",
                    help="the daemon's address (aicore-simd --listen); also dns:///NAME:PORT or "
-                        "IP:PORT,IP:PORT,... (each channel spreads its calls round-robin)")
+                        "IP:PORT,IP:PORT,...: mode run spreads each client's Runs over them "
+                        "round-robin, mode session puts client i on the i-th")
     p.add_argument("--clients", type=int, default=1, metavar="N",
                    help="concurrent clients, each a thread with its own channel (default 1)")
     p.add_argument("--requests", type=int, default=10, metavar="M",
@@ -507,7 +520,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=float, default=120, metavar="SECONDS",
                    help="deadline of each call (a Run stream, or each session call); admission "
                         "waits come on top (default 120)")
-    p.add_argument("--token-file", default="",
+    p.add_argument("--token-file", default="", metavar="FILE",
                    help="bearer token file (NAME:TOKEN lines; default: AICORE_SIM_TOKEN)")
     p.add_argument("--tls-ca", default=os.environ.get("AICORE_SIM_TLS_CA", ""), metavar="FILE",
                    help="trust this CA for TLS (default: AICORE_SIM_TLS_CA; none: plaintext)")
@@ -596,7 +609,8 @@ def main(argv=None) -> int:
                 bar.set_postfix_str(f"errors {failed[0]}")
 
     seed = random.SystemRandom().randrange(1 << 30)
-    workers = [Worker(settings, job, options, expected, seed + i) for i in range(args.clients)]
+    workers = [Worker(settings, job, options, expected, i, seed + i)
+               for i in range(args.clients)]
     start_line = threading.Barrier(args.clients)
     threads = [threading.Thread(target=w.run, args=(start_line, on_done), daemon=True,
                                 name=f"aicore-load-{i}") for i, w in enumerate(workers)]
