@@ -7,7 +7,8 @@ A suite is a folder. Its cases:
     `<kernel>_<n>` folder name). Runs as one-shot Runs, cached by what determines their cycles.
   - Python scripts (*.py) outside job folders: each runs as a subprocess on one daemon
     (AICORE_SIM_ADDRESS), and every launch it makes is a case `<file>::<kernel>#<n>` (n counts
-    that kernel's launches in the script), read from AICORE_SIM_REPORT. A script always runs.
+    that kernel's launches in the script), read from AICORE_SIM_REPORT. A script always runs;
+    its launches use the same cache (AICORE_SIM_RESULT_CACHE), by IR, inputs and runtime.
 
 Exit codes: 0 no regression and no failure; 1 a case regressed past --threshold, failed, or a
 baseline case is missing; 2 bad arguments, suite or baseline; 3 a daemon cannot be reached."""
@@ -285,7 +286,7 @@ def run_job_case(name: str, folder: str, target: str, daemons: Daemons, cache: C
 
 
 def run_script(rel: str, path: str, target: str, timeout: float, token: str,
-               tls_ca: str) -> List[Outcome]:
+               tls_ca: str, cache: Optional[str] = None) -> List[Outcome]:
     """Runs the script at `path`; its cases are named `<rel>::<kernel>#<n>`."""
     """Runs one script against `target`; one outcome per launch, or one ERROR for the script."""
     start = time.monotonic()
@@ -296,6 +297,10 @@ def run_script(rel: str, path: str, target: str, timeout: float, token: str,
                        [os.path.join(REPO, "clients", "python"),
                         os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep))
         env.pop("AICORE_SIM_DUMP_IR", None)
+        env.pop("AICORE_SIM_RESULT_CACHE", None)
+        if cache:
+            # The script still runs; its launches whose result is known are not simulated.
+            env["AICORE_SIM_RESULT_CACHE"] = cache
         if token:
             env["AICORE_SIM_TOKEN"] = token
         if tls_ca:
@@ -324,6 +329,7 @@ def run_script(rel: str, path: str, target: str, timeout: float, token: str,
         counts[kernel] = n + 1
         outcomes.append(Outcome(f"{rel}::{kernel}#{n}", cycles=int(r.get("cycles", 0)),
                                 status=r.get("status", ""), target=target,
+                                cached=bool(r.get("from_cache")),
                                 seconds=seconds / max(len(records), 1)))
     if not outcomes:
         # A helper module of the suite's scripts, say: no case (a script whose launches vanish
@@ -515,8 +521,10 @@ def run(args) -> int:
                     futures.append(pool.submit(lambda n=name, f=folder, t=target: [
                         run_job_case(n, f, t, daemons, cache, args.timeout)]))
                 else:
+                    script_cache = os.path.join(cache.folder, "launches") if cache.folder \
+                        else None
                     futures.append(pool.submit(run_script, name, folder, target,
-                                               args.timeout, token, args.tls_ca))
+                                               args.timeout, token, args.tls_ca, script_cache))
             for future in concurrent.futures.as_completed(futures):
                 outcomes.extend(future.result())
                 if bar is not None:

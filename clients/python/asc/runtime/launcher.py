@@ -142,18 +142,45 @@ class Launcher:
         # The inputs as given, before the launch's results overwrite them.
         inputs = [np.array(a.array, copy=True) if a.spec.kind == "ptr" else a.value
                   for a in user_args] if dump_dir else None
-        if not self.timing_only and os.environ.get("AICORE_SIM_TIMING_CHECK", "") not in ("", "0"):
+        cache_key = self._result_cache_key(kernel, user_args)
+        cached = None
+        if cache_key:
+            from asc.runtime import result_cache
+            found = result_cache.load(_result_cache_dir(), cache_key, user_args)
+            cached = LaunchReport(found) if found is not None else None
+        if cached is not None:
+            report = cached
+        elif not self.timing_only and \
+                os.environ.get("AICORE_SIM_TIMING_CHECK", "") not in ("", "0"):
             timing = self._launch(kernel, user_args, timing_only=True, trace=False)
             report = self._launch(kernel, user_args, timing_only=False)
             _compare_timing(report, timing)
         else:
             report = self._launch(kernel, user_args, self.timing_only)
+        if cache_key and cached is None and report.status == "OK":
+            from asc.runtime import result_cache
+            result_cache.store(_result_cache_dir(), cache_key, report.proto, user_args)
         if dump_dir:
             self._dump_job(dump_dir, kernel, function_name, user_args, inputs, report)
-        _append_report_file(report)
+        _append_report_file(report, from_cache=cached is not None)
         print_debug_output(report)
         check_report(report)
         return report
+
+    def _result_cache_key(self, kernel: CompiledKernel, user_args: List[HostArg]) -> str:
+        """The result cache's key for this launch, or "" when the cache is off or the launch
+        must really run: a trace asked for (files to write), timing-only (its arrays stay as
+        they were), or the timing check. A recorded timeline is part of the cached report."""
+        if not _result_cache_dir() or self.timing_only or \
+                os.environ.get("AICORE_SIM_TRACE") or \
+                os.environ.get("AICORE_SIM_TIMING_CHECK", "") not in ("", "0"):
+            return ""
+        from asc.lib import runtime as rt
+        from asc.runtime import result_cache
+        options = {"check": self.check or os.environ.get("AICORE_SIM_CHECK", ""),
+                   "max_cycles": _max_cycles(), "record_timeline": self.record_timeline}
+        return result_cache.key(kernel.ir_bytes, user_args, int(self.options.core_num), options,
+                                rt.current_platform(), rt._runtime_identity())
 
     def _dump_job(self, root: str, kernel: CompiledKernel, function_name: str,
                   user_args: List[HostArg], inputs: list, report: LaunchReport) -> None:
@@ -324,11 +351,16 @@ def _check_failure_message(report: LaunchReport) -> str:
     return "\n".join(lines)
 
 
-def _append_report_file(report: LaunchReport) -> None:
+def _result_cache_dir() -> str:
+    return os.environ.get("AICORE_SIM_RESULT_CACHE", "")
+
+
+def _append_report_file(report: LaunchReport, from_cache: bool = False) -> None:
     path = os.environ.get("AICORE_SIM_REPORT")
     if not path:
         return
     record = {
+        "from_cache": from_cache,
         "kernel": report.kernel_name,
         "platform": report.platform,
         "status": report.status,

@@ -33,8 +33,8 @@ class _State:
     runtime = None            # native Runtime
     runtime_platform: Optional[str] = None
     streams: dict = {}
-    # (cube_cores, vector_cores) per platform, as the runtime resolved its config.
-    core_counts: Dict[str, Tuple[int, int]] = {}
+    # ((AIC, AIV) counts, (simulator version, config hash)) per platform, from _probe.
+    core_counts: Dict[str, tuple] = {}
 
 
 _state = _State()
@@ -169,16 +169,30 @@ def _core_counts() -> Tuple[int, int]:
     config query, but every launch report carries the resolved SoC config it ran on, so one
     launch of an empty kernel per platform asks the very runtime (embedded, or the daemon of
     AICORE_SIM_ADDRESS, honouring AICORE_SIM_CONFIG_DIR) that later launches use."""
-    counts = _state.core_counts.get(_state.platform)
-    if counts is None:
+    return _probe()[0]
+
+
+def _runtime_identity() -> Tuple[str, str]:
+    """(simulator version, resolved config hash) of the current platform's runtime: what, with
+    a kernel and its inputs, decides a launch's result (the farm's result cache keys on it)."""
+    return _probe()[1]
+
+
+def _probe():
+    """((AIC, AIV), (version, config hash)) of the current platform, from one launch of an empty
+    kernel per platform (see _core_counts)."""
+    found = _state.core_counts.get(_state.platform)
+    if found is None:
         from asc.codegen.builder import IRBuilder
         from asc.runtime.report import LaunchReport
         probe = IRBuilder("aicore_sim_device_info").finish()
         raw = get_runtime().launch(probe.SerializeToString(), 1, [], check="off")
-        config = LaunchReport.from_bytes(raw).config
-        counts = (int(config["cube_cores"]), int(config["vector_cores"]))
-        _state.core_counts[_state.platform] = counts
-    return counts
+        report = LaunchReport.from_bytes(raw)
+        config = report.config
+        found = ((int(config["cube_cores"]), int(config["vector_cores"])),
+                 (report.proto.simulator_version, report.config_hash))
+        _state.core_counts[_state.platform] = found
+    return found
 
 
 def c2c_ctrl_addr() -> int:
