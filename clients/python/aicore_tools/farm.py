@@ -52,11 +52,14 @@ class Outcome:
     cached: bool = False
     seconds: float = 0.0
     target: str = ""
+    platform: str = ""
+    identity: Optional["Identity"] = None  # what the launch ran with, when its report says
 
 
 @dataclass
 class Identity:
-    """What a daemon computes with, per platform: part of every cache key and of the baseline."""
+    """What a launch was computed with, per platform: the simulator version and a config hash
+    (the report's, in the baseline; a hash of the daemon's resolved config, in cache keys)."""
     version: str
     config_hash: str
 
@@ -262,7 +265,9 @@ def run_job_case(name: str, folder: str, target: str, daemons: Daemons, cache: C
     hit = cache.get(key)
     if hit is not None:
         return Outcome(name, cycles=hit["cycles"], status=hit["status"], cached=True,
-                       target="cache")
+                       target="cache", platform=job.platform,
+                       identity=Identity(hit.get("simulator_version", ""),
+                                         hit.get("config_hash", "")))
     try:
         result = client.run_job(daemons.channels[target], job, options_of(job),
                                 token=daemons.token, timeout=timeout)
@@ -276,12 +281,15 @@ def run_job_case(name: str, folder: str, target: str, daemons: Daemons, cache: C
     if report.check.failed:
         status = "CHECK_FAILED"
     outcome = Outcome(name, cycles=int(report.cycles), status=status, target=target,
-                      seconds=time.monotonic() - start)
+                      seconds=time.monotonic() - start, platform=job.platform,
+                      identity=Identity(report.simulator_version, report.config_hash))
     if status != "OK":
         outcome.error = report.check.summary or (report.diagnostics[0].message
                                                  if report.diagnostics else status)
     else:
-        cache.put(key, {"cycles": outcome.cycles, "status": status, "case": name})
+        cache.put(key, {"cycles": outcome.cycles, "status": status, "case": name,
+                        "simulator_version": report.simulator_version,
+                        "config_hash": report.config_hash})
     return outcome
 
 
@@ -330,6 +338,9 @@ def run_script(rel: str, path: str, target: str, timeout: float, token: str,
         outcomes.append(Outcome(f"{rel}::{kernel}#{n}", cycles=int(r.get("cycles", 0)),
                                 status=r.get("status", ""), target=target,
                                 cached=bool(r.get("from_cache")),
+                                platform=r.get("platform", ""),
+                                identity=Identity(r.get("simulator_version", ""),
+                                                  r.get("config_hash", "")),
                                 seconds=seconds / max(len(records), 1)))
     if not outcomes:
         # A helper module of the suite's scripts, say: no case (a script whose launches vanish
@@ -531,7 +542,11 @@ def run(args) -> int:
                     bar.update(1)
         if bar is not None:
             bar.close()
-        identities = dict(daemons._identities)
+        # What the reports say the cases ran with (the daemons' probe only keys the cache).
+        identities: Dict[str, Identity] = {}
+        for o in outcomes:
+            if o.identity is not None and o.identity.version and o.platform:
+                identities.setdefault(o.platform, o.identity)
     finally:
         daemons.close()
         stop_daemons(procs)
@@ -542,6 +557,12 @@ def run(args) -> int:
         if baseline.get("simulator_version") and baseline["simulator_version"] != versions:
             print(f"note: the baseline was made with simulator {baseline['simulator_version']}, "
                   f"this run used {versions}", file=sys.stderr)
+        for platform, identity in sorted(identities.items()):
+            made = baseline.get("config_hashes", {}).get(platform)
+            if made and made != identity.config_hash:
+                print(f"note: the baseline's {platform} config was {made}, this run's is "
+                      f"{identity.config_hash}: cycle changes may come from the config",
+                      file=sys.stderr)
     print_table(rows, missing, args.threshold, sys.stdout)
     if args.junit:
         write_junit(args.junit, rows, missing, args.threshold)

@@ -361,6 +361,8 @@ def _append_report_file(report: LaunchReport, from_cache: bool = False) -> None:
         return
     record = {
         "from_cache": from_cache,
+        "simulator_version": report.proto.simulator_version,
+        "config_hash": report.config_hash,
         "kernel": report.kernel_name,
         "platform": report.platform,
         "status": report.status,
