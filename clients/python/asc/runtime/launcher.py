@@ -138,6 +138,7 @@ class Launcher:
         timing-only skips is left out: it cannot run that way)."""
         if any(_is_mock(a) for a in user_args):
             raise TypeError("MockTensor/MockValue arguments can be traced but not launched")
+        _check_writable(kernel, user_args)
         dump_dir = os.environ.get("AICORE_SIM_DUMP_IR", "")
         # The inputs as given, before the launch's results overwrite them.
         inputs = [np.array(a.array, copy=True) if a.spec.kind == "ptr" else a.value
@@ -273,6 +274,36 @@ def _compare_timing(full: LaunchReport, timing: LaunchReport) -> None:
             "aicore-sim's bug (INTERNAL): please report it with the kernel.")
 
 
+def _written_params(kernel: CompiledKernel):
+    """asc.runtime.outputs.written_params of the kernel, computed once per compiled kernel."""
+    found = getattr(kernel, "_written", None)
+    if found is None:
+        from asc.runtime.outputs import written_params
+        found = written_params(kernel.ir)
+        kernel._written = found
+    return found
+
+
+def _check_writable(kernel: CompiledKernel, user_args: List[HostArg]) -> None:
+    """Read-only arrays (`x.setflags(write=False)`, `np.broadcast_to`): an input is accepted and
+    never copied back; an output (an argument the kernel's IR stores to) is refused here, before
+    the launch, naming the kernel and the argument."""
+    readonly = [a for a in user_args
+                if a.spec.kind == "ptr" and a.copy_back and not a.array.flags.writeable]
+    if not readonly:
+        return
+    written, complete = _written_params(kernel)
+    for arg in readonly:
+        if arg.spec.name in written:
+            raise ValueError(
+                f"kernel {kernel.name}: argument '{arg.spec.name}' is a read-only array, but the "
+                "kernel writes it (its IR stores to that tensor), so its results could not be "
+                f"copied back. Pass a writable array (e.g. {arg.spec.name}.copy(); "
+                "np.broadcast_to views are read-only)")
+        if complete:
+            arg.copy_back = False  # provably only read: nothing to copy back
+
+
 def _copy_back(runtime, arg: HostArg) -> None:
     """Overwrite the host array (numpy, or the numpy view of a CPU torch tensor) in place."""
     arr = arg.array
@@ -281,6 +312,14 @@ def _copy_back(runtime, arg: HostArg) -> None:
         return
     staging = np.empty(arr.shape, dtype=arr.dtype)
     runtime.memcpy_d2h(staging.reshape(-1).view(np.uint8), arg.device_addr)
+    if not arr.flags.writeable:
+        # A read-only array the analysis could not clear (an address read from memory): fine if
+        # the kernel left it as it was.
+        if np.array_equal(staging.view(np.uint8), np.ascontiguousarray(arr).view(np.uint8)):
+            return
+        raise ValueError(f"argument '{arg.spec.name}' is a read-only array, but the kernel "
+                         "changed it; its results are in device memory only. Pass a writable "
+                         f"array (e.g. {arg.spec.name}.copy())")
     arr[...] = staging
 
 

@@ -1,0 +1,45 @@
+"""Read-only host arrays (issue 23): a read-only input runs and is never copied back; a read-only
+output is refused before the launch, naming the kernel and the argument; the analysis of which
+arguments a kernel writes (asc.runtime.outputs) on real kernels."""
+import numpy as np
+import pytest
+
+import asc.lib.runtime as rt
+from asc.runtime.outputs import written_params
+from kernels import run_vadd, vadd_kernel
+
+
+def test_read_only_inputs_run_and_stay_as_they_were():
+    x = np.arange(2048, dtype=np.float32)
+    x.setflags(write=False)
+    y = np.broadcast_to(np.float32(2.0), (2048,))
+    z, report = run_vadd(x, y, 2)
+    assert report.status == "OK"
+    np.testing.assert_array_equal(z, x + 2.0)
+    assert not x.flags.writeable and not y.flags.writeable
+
+
+def test_a_read_only_output_is_refused_before_the_launch(monkeypatch):
+    launched = []
+    from asc.runtime import launcher
+    real = launcher.Launcher._launch
+    monkeypatch.setattr(launcher.Launcher, "_launch",
+                        lambda self, *a, **k: launched.append(1) or real(self, *a, **k))
+    x = np.ones(1024, dtype=np.float32)
+    z = np.zeros(1024, dtype=np.float32)
+    z.setflags(write=False)
+    with pytest.raises(ValueError) as e:
+        vadd_kernel[1, rt.current_stream()](x, x, z, 1024)
+    text = str(e.value)
+    assert "argument 'z' is a read-only array, but the kernel writes it" in text, text
+    assert "vadd_kernel" in text and "z.copy()" in text, text
+    assert not launched, "the kernel was launched"
+
+
+def test_the_written_arguments_of_a_vadd_are_its_output_only():
+    x = np.ones(1024, dtype=np.float32)
+    z = np.zeros_like(x)
+    compiled = vadd_kernel.compile(x, x, z, 1024)
+    ir = getattr(compiled, "ir", None) or compiled
+    written, complete = written_params(ir)
+    assert complete and written == {"z"}
