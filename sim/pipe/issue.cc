@@ -193,6 +193,27 @@ bool PadGeometry(const MemOpInfo& m, bool gm_read, uint64_t esize, const Evaluat
 
 }  // namespace
 
+// A UB -> GM data_copy_pad reads whole 32-byte blocks but writes only block_len bytes of each:
+// the rest of its last block is read (a race if another pipe writes it meanwhile) but its values
+// reach no output, so it is no uninitialised read. Splits the source range `index` into the
+// `data` bytes of each chunk and the padding after them (MemRange::hull).
+void SplitPadReadout(int index, uint64_t data, IssuedInstr* out) {
+  if (index >= out->num_ranges || out->num_ranges >= IssuedInstr::kMaxRanges) return;
+  MemRange& src = out->ranges[index];
+  const uint64_t chunk = src.chunk != 0 ? src.chunk : src.hi - src.lo;
+  if (data == 0 || data >= chunk) return;
+  const uint64_t pitch = src.chunk != 0 ? src.pitch : chunk;
+  MemRange padding = src;
+  padding.lo = src.lo + data;
+  padding.chunk = chunk - data;
+  padding.pitch = pitch;
+  padding.hull = true;
+  src.chunk = data;
+  src.pitch = pitch;
+  src.hi -= chunk - data;
+  out->ranges[out->num_ranges++] = padding;
+}
+
 bool BuildDataCopy(const Instr& instr, const std::vector<ScalarValue>& /*values*/,
                    const Evaluator& ev, const IssueEnv& env, const Site& site, IssuedInstr* out) {
   const MemOpInfo& m = env.program.mem_ops[instr.aux];
@@ -239,9 +260,13 @@ bool BuildDataCopy(const Instr& instr, const std::vector<ScalarValue>& /*values*
   uint64_t dst_span = chunks > 0 ? (chunks - 1) * dst_pitch + dst_chunk : 0;
   uint8_t* src_host = nullptr;
   uint8_t* dst_host = nullptr;
+  const int src_range = out->num_ranges;
   if (!ResolveSide(m.src0, src_addr, src_span, {"src", false}, env, site, &src_host, out, src_chunk,
                    src_pitch)) {
     return false;
+  }
+  if (m.pad_form && route->kind == TransferKind::kGmWrite) {
+    SplitPadReadout(src_range, dst_chunk, out);
   }
   if (!ResolveSide(m.dst, dst_addr, dst_span, {"dst", true}, env, site, &dst_host, out, dst_chunk,
                    dst_pitch)) {
