@@ -151,7 +151,7 @@ bool Pipe::StartHead(Cycle now) {
       // Blocked: the flag's visibility event calls TryStart again.
       if (!flags_.IsSet(in.flag)) return false;
       flags_.Clear(in.flag);
-      stats_.wait_flag_cycles += (now - earliest).value();
+      stats_.wait_flag_cycles += (now - MaxCycle(earliest, last_start_)).value();
       Record(in, now, now);
       last_activity_ = MaxCycle(last_activity_, now);
       listener_.OnWaitPassed(in.flag, in.instr, now);
@@ -227,6 +227,7 @@ bool Pipe::StartHead(Cycle now) {
     }
   }
   queue_.pop_front();
+  last_start_ = now;
   if (ctx_.unknown != nullptr) held_.pop_front();
   listener_.OnQueueSpace(id_, now);
   // A wait or barrier is done once it starts: a PIPE_ALL drain may be waiting for just that.

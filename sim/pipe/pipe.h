@@ -173,6 +173,9 @@ class Pipe {
   Cycle max_end_;     // latest end of every started instruction
   Cycle busy_until_;  // for the union of busy intervals
   Cycle last_activity_;
+  // When the previous instruction left the queue: the head has waited only since then (a wait
+  // right after another sync instruction must not count the time its predecessor waited).
+  Cycle last_start_;
   Cycle pending_start_ = Cycle::Max();  // a kStart event is scheduled for this cycle
   Cycle blocked_since_ = Cycle::Max();  // head wait_flag blocked since
   PipeStats stats_;

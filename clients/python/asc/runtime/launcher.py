@@ -368,7 +368,8 @@ def check_report(report: LaunchReport) -> None:
              (notes or d.severity != "NOTE")]
     for d in fresh:
         _warned_sites.add(d.site())
-        warnings.warn(str(d), KernelWarning, stacklevel=5)
+        label = "NOTE" if d.severity == "NOTE" else "WARNING"
+        warnings.warn(d.text(label), KernelWarning, stacklevel=5)
     if fresh:
         sys.stderr.write(f"aicore-sim: kernel '{report.kernel_name}': {report.check.summary}"
                          f" (check level {report.check.level})\n")

@@ -2,6 +2,7 @@
 (`report.cores[0].pipes['V'].busy_cycles == report['cores'][0]['pipes']['V']['busy_cycles']`)."""
 from __future__ import annotations
 
+import math
 from typing import Dict, Iterable, List, Optional, Tuple
 
 from asc._proto import report_pb2
@@ -124,6 +125,12 @@ class Diagnostic(_Record):
                 self.memory, self.pipe, self.other_pipe)
 
     def __str__(self):
+        return self.text(self.severity)
+
+    def text(self, label: str) -> str:
+        """The finding as one line, labelled `[<label> <kind>]`: the launcher labels the findings
+        of a launch its check level passed WARNING whatever their severity, since they failed
+        nothing (a race is an ERROR only where the level makes it fail the launch)."""
         where = []
         if self.core >= 0:
             where.append(f"core {self.core}")
@@ -133,7 +140,7 @@ class Diagnostic(_Record):
             where.append(self.op)
         if self.file or self.line:
             where.append(f"{self.file}:{self.line}")
-        prefix = f"[{self.severity} {self.kind}]"
+        prefix = f"[{label} {self.kind}]"
         # The checkers' messages name their place themselves; others get it in front.
         if not where or (self.file and f"{self.file}:{self.line}" in self.message):
             return f"{prefix} {self.message}"
@@ -231,7 +238,8 @@ class LaunchReport(_Record):
     with its field names) with `config_hash`, which is equal for equal figures."""
     _fields = ("status", "kernel_name", "platform", "block_dim", "cycles", "duration_us",
                "clock_mhz", "simulated_instructions", "cores", "diagnostics", "timeline",
-               "config", "config_hash", "check", "debug_output", "bound_pipe", "timing_only")
+               "config", "config_hash", "check", "debug_output", "bound_pipe", "timing_only",
+               "simulator_version")
 
     def __init__(self, msg: report_pb2.LaunchReport):
         self.proto = msg
@@ -257,6 +265,8 @@ class LaunchReport(_Record):
         # A timing-only launch (run option timing_only): the full run's cycles, but the output
         # arrays were not written (docs/timing_only.md).
         self.timing_only = bool(msg.timing_only)
+        # The simulator (the repository's VERSION) that computed the report.
+        self.simulator_version = msg.simulator_version
 
     @property
     def debug_text(self) -> str:
@@ -300,5 +310,112 @@ class LaunchReport(_Record):
         return result or []
 
     def summary(self) -> str:
+        """One line: kernel, platform, block_dim, status, total cycles and microseconds, as
+        "vadd_kernel on Ascend910B1 x8: OK, 9177 cycles, 4.961 us" (microseconds with three
+        decimals). The pipe table is `str(report)` / `table()`."""
         return (f"{self.kernel_name} on {self.platform} x{self.block_dim}: {self.status}, "
                 f"{self.cycles} cycles, {self.duration_us:.3f} us")
+
+    def table(self, per_core: bool = False) -> str:
+        """The report as text: the header line, then one row per pipe aggregated over the cores
+        of one type (a value that differs between cores is shown "min-max"), or with `per_core`
+        one block per core; diagnostics follow. Columns are described in docs/report.md."""
+        lines = [self._header()]
+        if per_core:
+            for core in self.cores:
+                lines.append("")
+                lines.append(f"core {core.core} ({core.core_type}, block {core.block_idx}): "
+                             f"{core.cycles} cycles, bound {core.bound_pipe or '-'}, "
+                             f"queue-full stall {core.queue_full_stall_cycles}")
+                # The block line names the core; its rows drop the "cores" column.
+                rows = [_pipe_row(p.pipe, core.core_type, [p], self.cycles)
+                        for p in core.pipes.values()]
+                lines.extend(_layout(rows, with_cores=False))
+        elif self.cores:
+            groups: Dict[Tuple[str, str], List[PipeReport]] = {}
+            for core in self.cores:  # report order: a core type's pipes in their own order
+                for pipe in core.pipes.values():
+                    groups.setdefault((core.core_type, pipe.pipe), []).append(pipe)
+            rows = [_pipe_row(pipe, ctype, stats, self.cycles)
+                    for (ctype, pipe), stats in groups.items()]
+            lines.extend(_layout(rows))
+        shown = self.diagnostics[:_TABLE_DIAGNOSTICS]
+        lines.extend(str(d) for d in shown)
+        if len(self.diagnostics) > len(shown):
+            lines.append(f"... {len(self.diagnostics) - len(shown)} more diagnostics "
+                         f"(report.diagnostics)")
+        return "\n".join(lines)
+
+    def _header(self) -> str:
+        parts = [f"{self.kernel_name or '?'} on {self.platform or '?'}: {self.status}",
+                 f"block_dim {self.block_dim}",
+                 f"{self.cycles} cycles ({format_us(self.duration_us)} us"
+                 f" at {self.clock_mhz:g} MHz)",
+                 f"bound {self.bound_pipe or '-'}"]
+        if self.check.summary:
+            parts.append(f"check {self.check.level}: {self.check.summary}"
+                         + (" (failed)" if self.check.failed else ""))
+        if self.timing_only:
+            parts.append("timing-only")
+        return ", ".join(parts)
+
+    def __str__(self):
+        return self.table()
+
+    def __repr__(self):
+        return (f"<LaunchReport {self.kernel_name} on {self.platform} x{self.block_dim}: "
+                f"{self.status}, {self.cycles} cycles>")
+
+
+# Diagnostics listed under the table; the rest are counted.
+_TABLE_DIAGNOSTICS = 5
+# The table's columns: title, and whether the column is left-aligned.
+TABLE_COLUMNS = (("pipe", True), ("cores", True), ("instr", False), ("busy%", False),
+                 ("busy", False), ("wait", False), ("qfull", False), ("bw", False),
+                 ("bank", False), ("bytes", False))
+
+
+def format_us(us: float) -> str:
+    """Microseconds to three significant digits, never in exponent form: 0.0123, 4.96, 49.6,
+    496, 4961."""
+    if us <= 0:
+        return "0"
+    digits = max(0, 2 - math.floor(math.log10(us)))
+    return f"{us:.{digits}f}"
+
+
+def _span(values: List[int], fmt=str, blank_zero: bool = False) -> str:
+    """One value, or "min-max" over cores that differ; "-" when every value is zero and zero
+    means "not applicable" for the column."""
+    lo, hi = min(values), max(values)
+    if blank_zero and hi == 0:
+        return "-"
+    return fmt(lo) if fmt(lo) == fmt(hi) else f"{fmt(lo)}-{fmt(hi)}"
+
+
+def _pipe_row(pipe: str, core_type: str, stats: List["PipeReport"], cycles: int) -> List[str]:
+    def percent(busy: int) -> str:
+        return f"{100.0 * busy / cycles:.1f}" if cycles else "-"
+    return [pipe, f"{core_type} {len(stats)}",
+            _span([s.instructions for s in stats]),
+            _span([s.busy_cycles for s in stats], percent),
+            _span([s.busy_cycles for s in stats]),
+            _span([s.wait_flag_cycles for s in stats]),
+            _span([s.queue_full_stall_cycles for s in stats], blank_zero=True),
+            _span([s.bandwidth_stall_cycles for s in stats], blank_zero=True),
+            _span([s.bank_conflict_cycles for s in stats], blank_zero=True),
+            _span([s.bytes for s in stats], blank_zero=True)]
+
+
+def _layout(rows: List[List[str]], with_cores: bool = True) -> List[str]:
+    """The column titles and rows, each column as wide as its widest cell."""
+    keep = [i for i, (title, _) in enumerate(TABLE_COLUMNS) if with_cores or title != "cores"]
+    columns = [TABLE_COLUMNS[i] for i in keep]
+    table = [[title for title, _ in columns]] + [[r[i] for i in keep] for r in rows]
+    widths = [max(len(r[i]) for r in table) for i in range(len(columns))]
+    out = []
+    for row in table:
+        cells = [c.ljust(w) if left else c.rjust(w)
+                 for c, w, (_, left) in zip(row, widths, columns)]
+        out.append("  ".join(cells).rstrip())
+    return out
