@@ -399,7 +399,8 @@ def test_data_copy_into_l0_or_out_of_l0c_is_no_data_copy_path():
         asc.data_copy(asc.LocalTensor(asc.float16, asc.TPosition.A2, 0, 256), x_gm, 256)
 
     exc, text = cause(into_l0a_kernel, F16)
-    assert isinstance(exc, TypeError) and "MEM_GM to MEM_L0A is not supported" in text
+    assert isinstance(exc, TypeError) and \
+        "data_copy(): copying from GM to A2 (L0A) is not supported" in text, text
 
 
 # ---- Nd2NzParams --------------------------------------------------------------------------------

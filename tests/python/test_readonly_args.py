@@ -43,3 +43,21 @@ def test_the_written_arguments_of_a_vadd_are_its_output_only():
     ir = getattr(compiled, "ir", None) or compiled
     written, complete = written_params(ir)
     assert complete and written == {"z"}
+
+
+def test_more_blocks_than_cores_warns_once_naming_the_waves():
+    import warnings as w
+
+    from asc.runtime.errors import KernelWarning
+    cores = rt._core_counts()[1]  # the platform's vector cores
+    blocks = cores * 2 + 3
+    x = np.ones(blocks * 1024, dtype=np.float32)
+    with w.catch_warnings(record=True) as caught:
+        w.simplefilter("always", KernelWarning)
+        z, report = run_vadd(x, x, blocks)
+        run_vadd(x, x, blocks)
+    texts = [str(c.message) for c in caught if "waves" in str(c.message)]
+    assert len(texts) == 1, texts
+    assert f"block_dim {blocks} is more than the {cores} vector cores" in texts[0], texts
+    assert f"in 3 waves ({cores} + {cores} + 3)" in texts[0], texts
+    np.testing.assert_array_equal(z, x + x)

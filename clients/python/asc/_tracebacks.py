@@ -9,15 +9,18 @@ script dies of the error.
 """
 from __future__ import annotations
 
+import ast
 import contextlib
+import inspect
 import os
 import sys
 import types
 
 DEBUG_ENV = "AICORE_SIM_DEBUG_FRONTEND"
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
-# Standard-library helpers the frontend raises through (contextmanager-based error capture).
-_HELPER_FILES = {os.path.abspath(contextlib.__file__)}
+# Standard-library helpers the frontend raises through (contextmanager-based error capture,
+# argument binding).
+_HELPER_FILES = {os.path.abspath(contextlib.__file__), os.path.abspath(inspect.__file__)}
 _previous_hook = None
 
 
@@ -47,6 +50,7 @@ def hide_internals(exc: BaseException) -> BaseException:
     """Make `exc` print as the user's frames and its message only: its traceback and that of
     the exception it wraps (`__cause__`, kept for programs that inspect it) lose the frontend's
     frames, and a script that dies of it prints no chained exception."""
+    _explain_binding(exc)
     if debug():
         return exc
     exc.__traceback__ = user_traceback(exc.__traceback__)
@@ -55,6 +59,35 @@ def hide_internals(exc: BaseException) -> BaseException:
     exc._asc_hide_internals = True
     _install_hook()
     return exc
+
+
+def _explain_binding(exc: BaseException) -> None:
+    """A launch's arguments that do not bind to the kernel's parameters fail in inspect's
+    Signature.bind with pyasc's TypeError text; a hint adds the kernel and its signature, as the
+    user wrote it. The kernel is the JITFunction whose frame called bind."""
+    if not isinstance(exc, TypeError) or getattr(exc, "hint", None):
+        return
+    from asc.runtime.jit import JITFunction
+    tb, kernel, binding = exc.__traceback__, None, False
+    while tb is not None:
+        frame = tb.tb_frame
+        owner = frame.f_locals.get("self")
+        if os.path.abspath(frame.f_code.co_filename) in _HELPER_FILES:
+            binding = binding or frame.f_code.co_name in ("bind", "_bind")
+        elif isinstance(owner, JITFunction):
+            kernel = owner
+        tb = tb.tb_next
+    if not binding or kernel is None:
+        return
+    try:
+        fdef = kernel.source.fdef
+        where = f"{os.path.basename(kernel.source.filename)}:{fdef.lineno}"
+        signature = f"{fdef.name}({ast.unparse(fdef.args)})"
+    except Exception:  # noqa: BLE001 - no source: the signature inspect knows
+        where, signature = None, f"{kernel.fn.__name__}{kernel.signature}"
+    exc.hint = (f"kernel {signature}" + (f" ({where})" if where else "") +
+                " needs an argument for each parameter")
+    exc.add_note(f"hint: {exc.hint}")
 
 
 def _hook(exc_type, exc, tb):

@@ -7,7 +7,9 @@ line). A module's `__getattr__` only runs for names the module does not define, 
 name makes it win automatically; delete it here when you do (tests/python/test_layout.py fails
 while a listed name is also defined).
 """
-from typing import Dict, FrozenSet, Tuple
+import dis
+import sys
+from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from asc import _tracebacks
 from asc.codegen.errors import NotSupportedError
@@ -49,14 +51,60 @@ def listed_modules() -> Tuple[str, ...]:
     return tuple(_NOT_YET) + tuple(_FLATTENED)
 
 
+# The public modules a name asked of the wrong one is looked up in: (name users write it under,
+# module that holds it, how to import from it).
+_HOMES = (
+    ("asc", "asc", "from asc import {name}"),
+    ("asc.adv", "asc.language.adv", "asc.adv.{name}"),
+    ("asc.lib.host", "asc.lib.host", "from asc.lib.host import {name}"),
+    ("asc.lib.runtime", "asc.lib.runtime", "from asc.lib.runtime import {name}"),
+    ("asc.runtime.config", "asc.runtime.config", "from asc.runtime.config import {name}"),
+)
+_IMPORT_FROM = dis.opmap["IMPORT_FROM"]
+
+
+def _home_hint(module: str, name: str) -> Optional[str]:
+    """Where `name` really is, among the public modules already imported (a hint must not import
+    the runtime)."""
+    homes: List[str] = []
+    for public, real, spelling in _HOMES:
+        held = sys.modules.get(real)
+        if real == module or held is None or name not in getattr(held, "__all__", ()):
+            continue
+        homes.append(spelling.format(name=name))
+    if not homes:
+        return None
+    return f"{name} is not in {module}; write {' or '.join(homes)}"
+
+
+def _importing(frame) -> bool:
+    """Whether `frame` is running `from MODULE import NAME` (Python's IMPORT_FROM discards an
+    AttributeError's text, so that statement gets an ImportError of its own)."""
+    code = frame.f_code.co_code
+    return 0 <= frame.f_lasti < len(code) and code[frame.f_lasti] == _IMPORT_FROM
+
+
 def module_getattr(module: str):
     """A module-level `__getattr__` for `module`: listed names raise NotSupportedError, others
-    the usual AttributeError."""
+    the usual AttributeError (an ImportError in `from module import name`), with a hint naming
+    the module that has the name, if one has."""
     names = not_yet(module)
 
     def __getattr__(name: str):
         if name in names:
             raise _tracebacks.hide_internals(NotSupportedError(f"{module}.{name}"))
-        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        hint = None if name.startswith("__") else _home_hint(module, name)
+        if hint is None:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        if _importing(sys._getframe(1)):
+            held = sys.modules.get(module)
+            exc: Exception = ImportError(
+                f"cannot import name {name!r} from {module!r} "
+                f"({getattr(held, '__file__', 'unknown location')})",
+                name=module, path=getattr(held, "__file__", None))
+        else:
+            exc = AttributeError(f"module {module!r} has no attribute {name!r}")
+        exc.add_note(f"hint: {hint}")
+        raise _tracebacks.hide_internals(exc)
 
     return __getattr__

@@ -20,7 +20,8 @@ from asc.codegen import mutable
 from asc.codegen.builder import IRBuilder
 from asc.codegen.errors import CodegenError, UnsupportedSyntaxError
 from asc.codegen.source import FunctionSource
-from asc.language.core.constexpr import ConstExpr, constexpr_types, is_constexpr_annotation
+from asc.language.core.constexpr import (ConstExpr, constexpr_types, is_constexpr_annotation,
+                                        required_error)
 from asc.language.core.dtype import DataType, KnownTypes
 from asc.language.core.ir_value import (PlainValue, const, is_runtime_int, logical, python_dtype,
                                         select, to_bool, to_value)
@@ -83,6 +84,11 @@ class FunctionVisitor:
     # ---- entry --------------------------------------------------------------------------------
 
     def run(self):
+        if self.is_kernel:
+            # Runtime scalar parameters by SSA id, for hints that name the one to annotate.
+            self.builder.state["kernel_params"] = {
+                value.id: name for name, value in self.scope.items()
+                if isinstance(value, PlainValue)}
         self._body(self.src.fdef.body, allow_return=True)
         if self.is_kernel and self.return_value is not None:
             raise CodegenError(f"kernel '{self.src.fdef.name}' must not return a value",
@@ -528,7 +534,14 @@ class FunctionVisitor:
             return self.global_ns[name]
         if name in _BUILTINS:
             return _BUILTINS[name]
-        raise NameError(f"{name} is not defined")  # pyasc's text
+        exc = NameError(f"{name} is not defined")  # pyasc's text
+        if name == "print":
+            exc.hint = ("kernels print with asc.printf (pyasc's device print), e.g. "
+                        'asc.printf("x = %d\\n", x)')
+        elif hasattr(builtins, name):
+            exc.hint = (f"Python's {name} is not visible in a kernel; its builtins are "
+                        f"{', '.join(sorted(_BUILTINS))}")
+        raise exc
 
     def expr_Attribute(self, node):
         return getattr(self.expr(node.value), node.attr)
@@ -730,9 +743,7 @@ def check_constexpr(name: str, annotation, value):
     payload = ConstExpr.unwrap(value)
     types = constexpr_types(annotation)
     if types and not isinstance(payload, types):
-        names = ", ".join(getattr(t, "__name__", repr(t)) for t in types)
-        raise RuntimeError(f"ConstExpr[{names}] is required for '{name}' argument, "
-                           f"{type(payload).__name__} was provided: {payload!r}")
+        raise required_error(name, payload, types)
     return payload
 
 

@@ -139,6 +139,7 @@ class Launcher:
         if any(_is_mock(a) for a in user_args):
             raise TypeError("MockTensor/MockValue arguments can be traced but not launched")
         _check_writable(kernel, user_args)
+        _warn_waves(kernel, int(self.options.core_num))
         dump_dir = os.environ.get("AICORE_SIM_DUMP_IR", "")
         # The inputs as given, before the launch's results overwrite them.
         inputs = [np.array(a.array, copy=True) if a.spec.kind == "ptr" else a.value
@@ -272,6 +273,38 @@ def _compare_timing(full: LaunchReport, timing: LaunchReport) -> None:
             f"{full.kernel_name}: the timing-only launch took {timing.cycles} cycles "
             f"({timing.status}), the full launch {full.cycles} ({full.status}). This is "
             "aicore-sim's bug (INTERNAL): please report it with the kernel.")
+
+
+# (kernel, block_dim, platform) already warned about: once per process, not once per launch.
+_warned_waves = set()
+
+
+def _warn_waves(kernel: CompiledKernel, block_dim: int) -> None:
+    """A block count above the platform's cores is legal (the chip runs the blocks in waves, a
+    wave starting as cores of the previous one finish) but rarely meant: a KernelWarning, once,
+    before the launch, naming the waves and the fix."""
+    from asc.lib import runtime as rt
+    from asc._proto import kernel_pb2
+    platform = rt.current_platform()
+    if (kernel.name, block_dim, platform) in _warned_waves:
+        return
+    cube, vector = rt._core_counts()
+    aiv_only = kernel.ir.kernel_type == kernel_pb2.KERNEL_AIV_ONLY
+    cores, what = (vector, "vector cores") if aiv_only else \
+        (cube, "cube cores" if kernel.ir.kernel_type == kernel_pb2.KERNEL_AIC_ONLY
+         else "core groups (one cube core with its vector cores)")
+    if cores <= 0 or block_dim <= cores:
+        return
+    _warned_waves.add((kernel.name, block_dim, platform))
+    full, rest = divmod(block_dim, cores)
+    waves = full + (1 if rest else 0)
+    sizes = " + ".join([str(cores)] * full + ([str(rest)] if rest else []))
+    warnings.warn(
+        f"kernel {kernel.name}: block_dim {block_dim} is more than the {cores} {what} of "
+        f"{platform}, so its blocks run in {waves} waves ({sizes}), each starting as cores of "
+        f"the previous one finish, as on the chip. For one wave, launch at most {cores} blocks "
+        "and loop over the work inside the kernel (asc.get_block_num()).",
+        KernelWarning, stacklevel=5)
 
 
 def _written_params(kernel: CompiledKernel):

@@ -13,7 +13,7 @@ from asc.language.core.dispatch import Overload, Param, dispatch, of_type
 from asc.language.core.dtype import KnownTypes as KT
 from asc.language.core.enums import CO2Layout, QuantModes, TPosition
 from asc.language.core.ir_value import to_bool, to_value
-from asc.language.core.tensor import GlobalTensor, LocalTensor, tensor_ref
+from asc.language.core.tensor import GlobalTensor, LocalTensor, place_name, tensor_ref
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.enums import PipeID
 from asc.language.core.types import (DataCopyCO12DstParams, FixpipeConfig, FixpipeParamsV220,
@@ -68,9 +68,8 @@ def nd2nz_copy(dst, src, params: Nd2NzParams) -> None:
                                 "UB -> GM -> L1 emulation)")
     if (dst_ref.space, src_ref.space) != (kernel_pb2.MEM_L1, kernel_pb2.MEM_GM):
         raise TypeError(f"{api}(): Nd2NzParams copies GM -> L1 (a GlobalTensor into a "
-                        f"LocalTensor of A1/B1/C1), got "
-                        f"{kernel_pb2.MemSpace.Name(src_ref.space)} -> "
-                        f"{kernel_pb2.MemSpace.Name(dst_ref.space)}")
+                        f"LocalTensor of A1/B1/C1), got {place_name(src)} -> "
+                        f"{place_name(dst)}")
     ids = _field_ids(params, _ND2NZ_FIELDS)
     op = builder.emit("nd2nz_copy")
     op.dst.CopyFrom(dst_ref)

@@ -7,7 +7,8 @@ from asc.codegen.builder import require_builder
 from asc.language.core.dispatch import Overload, Param, dispatch, of_type
 from asc.language.core.dtype import KnownTypes
 from asc.language.core.ir_value import to_value
-from asc.language.core.tensor import GlobalTensor, LocalTensor, memory_of, tensor_ref
+from asc.language.core.tensor import (GlobalTensor, LocalTensor, memory_of, place_name,
+                                      tensor_ref)
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.enums import TPosition
 from asc.language.core.ir_value import is_runtime_number
@@ -29,6 +30,24 @@ _PATHS = {
 }
 
 
+def _no_path(dst, src, dst_space, src_space) -> TypeError:
+    """A copy data_copy has no form for, in the user's terms, with the API that does it. None of
+    these paths exists for DataCopy on A2 (ascendc-semantics.md 8.1, hardware-910b.md 2.x)."""
+    exc = TypeError(f"data_copy(): copying from {place_name(src)} to {place_name(dst)} is "
+                    "not supported")
+    if dst_space in (kernel_pb2.MEM_L0A, kernel_pb2.MEM_L0B):
+        exc.hint = "L0A/L0B (A2/B2) are filled by asc.load_data (from L1 or GM)"
+    elif src_space == kernel_pb2.MEM_L0C:
+        exc.hint = "L0C (CO1) is drained by asc.fixpipe to GM or L1"
+    elif (dst_space, src_space) == (kernel_pb2.MEM_UB, kernel_pb2.MEM_L1):
+        exc.hint = ("on A2 the vector and cube cores exchange data through GM: copy L1 -> GM "
+                    "on the cube core, then GM -> UB")
+    else:
+        exc.hint = ("data_copy copies GM -> VECIN/A1/B1, VECOUT/A1/B1 -> GM, UB -> UB and "
+                    "C1 -> C2 (the bias table)")
+    return exc
+
+
 def _emit(dst, src):
     """Checks the operands, computes their refs, then emits the op (refs' scalar ops first)."""
     builder = require_builder("data_copy")
@@ -42,9 +61,7 @@ def _emit(dst, src):
         raise NotSupportedError("asc.data_copy(dst, src) from UB to L1 (the library's UB -> GM "
                                 "-> L1 copy through the cube core's message server)")
     if (dst_ref.space, src_ref.space) not in _PATHS:
-        raise TypeError("data_copy(): copying from "
-                        f"{kernel_pb2.MemSpace.Name(src_ref.space)} to "
-                        f"{kernel_pb2.MemSpace.Name(dst_ref.space)} is not supported")
+        raise _no_path(dst, src, dst_ref.space, src_ref.space)
     op = builder.emit("data_copy")
     op.dst.CopyFrom(dst_ref)
     op.src.CopyFrom(src_ref)
@@ -165,9 +182,12 @@ def data_copy_pad(dst, src, *args, **kwargs) -> None:
                                     "library's UB -> GM -> L1 copy through the cube core's "
                                     "message server)")
         if not (gm_in or gm_out):
-            raise TypeError(f"{api}(): copying from {kernel_pb2.MemSpace.Name(src_ref.space)} "
-                            f"to {kernel_pb2.MemSpace.Name(dst_ref.space)} is not supported "
-                            "(GM -> UB with pad params, UB -> GM without)")
+            # DataCopyPad's paths are GM <-> UB (and the UB -> L1 form above), on the chip too.
+            exc = TypeError(f"{api}(): copying from {place_name(src)} to {place_name(dst)} "
+                            "is not supported")
+            exc.hint = (f"{api} copies GM -> UB (VECIN/VECOUT/VECCALC) with pad params and "
+                        "UB -> GM without; use data_copy for GM -> L1 (A1/B1)")
+            raise exc
         if gm_in and pad_params is None:
             raise TypeError(f"{api}(): a GM -> UB copy needs pad_params "
                             "(DataCopyPadExtParams or DataCopyPadParams)")

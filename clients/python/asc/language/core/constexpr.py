@@ -58,3 +58,41 @@ def constexpr_types(annotation: Any):
     if isinstance(annotation, _ConstExprAlias):
         return annotation.__args__
     return ()
+
+
+def kernel_parameter_of(value: Any):
+    """The name of the runtime kernel parameter `value` is (unchanged), or None: hints name the
+    parameter to annotate. The kernel's visitor records them in builder.state."""
+    from asc.codegen.builder import current_builder
+    from asc.language.core.ir_value import PlainValue
+    builder = current_builder()
+    if builder is None or not isinstance(value, PlainValue):
+        return None
+    return builder.state.get("kernel_params", {}).get(value.id)
+
+
+def required_error(name: str, value: Any, types=(int,)) -> RuntimeError:
+    """pyasc's error for a non-compile-time value where it needs a ConstExpr, with a hint naming
+    the kernel parameter to annotate. A traced value's internal repr is left out."""
+    from asc.language.core.ir_value import PlainValue
+    names = ", ".join(getattr(t, "__name__", repr(t)) for t in types)
+    payload = ConstExpr.unwrap(value)
+    text = (f"ConstExpr[{names}] is required for '{name}' argument, "
+            f"{type(payload).__name__} was provided")
+    if isinstance(payload, PlainValue):
+        param = kernel_parameter_of(payload)
+        if param is not None:
+            hint = (f"'{name}' must be a compile-time value: annotate kernel parameter "
+                    f"`{param}: asc.ConstExpr[{names}]`")
+        else:
+            hint = (f"'{name}' must be a compile-time value: compute it from Python values or "
+                    f"parameters annotated `asc.ConstExpr[{names}]`")
+    else:
+        text += f": {payload!r}"
+        hint = (f"pass a Python {names} for '{name}' (or a kernel parameter annotated "
+                f"`asc.ConstExpr[{names}]`)")
+    exc = RuntimeError(text)
+    exc.hint = hint
+    # Shown under the message when raised outside a kernel (a CodegenError shows it itself).
+    exc.add_note(f"hint: {hint}")
+    return exc

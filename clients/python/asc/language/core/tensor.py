@@ -17,7 +17,7 @@ from asc import _isa
 from asc._proto import kernel_pb2
 from asc.codegen.builder import current_builder, require_builder
 from asc.language.core import scalar_access
-from asc.language.core.constexpr import ConstExpr
+from asc.language.core.constexpr import ConstExpr, required_error
 from asc.language.core.dtype import DataType, KnownTypes
 from asc.language.core.enums import CacheMode, CacheRwMode, TPosition
 from asc.language.core.ir_value import PlainValue, cast, is_runtime_int, to_value
@@ -46,8 +46,28 @@ def memory_of(pos: TPosition) -> int:
         return _SPACE_OF_POSITION[TPosition(pos)]
     except (KeyError, ValueError):
         reason = _NO_MEMORY.get(pos)
-        raise ValueError(f"position {pos!r} has no physical memory"
+        name = pos.name if isinstance(pos, TPosition) else pos
+        raise ValueError(f"position {name} has no physical memory"
                          + (f" ({reason})" if reason else "")) from None
+
+
+# Memories by the names Ascend C's documentation gives them (messages use these, not MEM_*).
+_MEMORY_NAMES = {kernel_pb2.MEM_GM: "GM", kernel_pb2.MEM_UB: "UB", kernel_pb2.MEM_L1: "L1",
+                 kernel_pb2.MEM_L0A: "L0A", kernel_pb2.MEM_L0B: "L0B", kernel_pb2.MEM_L0C: "L0C",
+                 kernel_pb2.MEM_BT: "BT", kernel_pb2.MEM_FB: "FB"}
+
+
+def memory_name(space: int) -> str:
+    return _MEMORY_NAMES.get(space, "an invalid memory")
+
+
+def place_name(tensor) -> str:
+    """Where a tensor lives in the user's terms: 'GM', or its TPosition and memory ('A1 (L1)')."""
+    pos = getattr(tensor, "pos", None)
+    if isinstance(tensor, GlobalTensor) or not isinstance(pos, TPosition):
+        return "GM"
+    memory = memory_name(_SPACE_OF_POSITION.get(pos, kernel_pb2.MEM_INVALID))
+    return pos.name if pos.name == memory else f"{pos.name} ({memory})"
 
 
 def offset_address(base, offset, elem_size: int, addr_dtype: DataType, api: str):
@@ -304,8 +324,7 @@ class LocalTensor(_ShapeInfoHolder):
                                "LocalTensor(dtype, pos, addr, tile_size)")
         pos = ConstExpr.unwrap(pos)
         if not isinstance(pos, numbers.Integral):
-            raise RuntimeError("ConstExpr[int] is required for 'pos' argument, "
-                               f"{type(pos).__name__} was provided: {pos!r}")
+            raise required_error("pos", pos)
         memory_of(pos)
         self.pos = TPosition(pos)
         self._addr = _to_uint32(addr, "addr")

@@ -80,8 +80,30 @@ class static_range:  # noqa: N801 - the name is API
         self.bounds = tuple(ConstExpr.unwrap(b) for b in bounds)
 
     def __iter__(self):
-        for b in self.bounds:
+        roles = _BOUND_NAMES[len(self.bounds)]
+        for role, b in zip(roles, self.bounds):
             if not isinstance(b, int):
-                raise TypeError("static_range bounds must be Python ints, got "
-                                f"{type(b).__name__}")
+                raise _bound_error(role, b)
         return iter(_builtin_range(*self.bounds))
+
+
+# The bounds of range(...) by argument count, as Python names them.
+_BOUND_NAMES = {1: ("stop",), 2: ("start", "stop"), 3: ("start", "stop", "step")}
+
+
+def _bound_error(role: str, bound) -> TypeError:
+    from asc.language.core.constexpr import kernel_parameter_of
+    from asc.language.core.ir_value import PlainValue
+    if isinstance(bound, PlainValue):
+        exc = TypeError(f"static_range bounds must be Python ints, but '{role}' is a runtime "
+                        "value")
+        param = kernel_parameter_of(bound)
+        made = (f"annotate kernel parameter `{param}: asc.ConstExpr[int]`" if param is not None
+                else "compute it from Python ints or ConstExpr parameters")
+        exc.hint = (f"static_range unrolls at compile time: {made}, or use range(...) for a "
+                    "runtime loop")
+    else:
+        exc = TypeError(f"static_range bounds must be Python ints, but '{role}' is a "
+                        f"{type(bound).__name__}: {bound!r}")
+        exc.hint = f"pass an int for '{role}'"
+    return exc

@@ -12,7 +12,7 @@ from typing import Optional, Sequence, Tuple
 
 from asc._proto import kernel_pb2
 from asc.codegen.builder import IRBuilder, require_builder
-from asc.language.core.constexpr import ConstExpr
+from asc.language.core.constexpr import ConstExpr, required_error
 from asc.language.core.dtype import DataType
 from asc.language.core.enums import HardEvent, TPosition
 from asc.language.core.ir_value import PlainValue, to_value
@@ -64,8 +64,7 @@ def compile_time_int(value, name: str) -> int:
     """pyasc's check for compile-time arguments (positions, depths, sizes of declarations)."""
     value = ConstExpr.unwrap(value)
     if not isinstance(value, numbers.Integral):
-        raise RuntimeError(f"ConstExpr[int] is required for '{name}' argument, "
-                           f"{type(value).__name__} was provided: {value!r}")
+        raise required_error(name, value)
     return int(value)
 
 
