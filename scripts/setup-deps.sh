@@ -9,7 +9,7 @@ PACKAGES=(
   libspdlog-dev libboost-dev libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev openssl
   pybind11-dev python3-dev python3-numpy python3-pytest python3-protobuf python3-torch
-  python3-grpcio python3-tqdm docker-compose yamllint python3-kubernetes
+  python3-grpcio python3-tqdm docker-compose yamllint python3-kubernetes codespell
   clang-format clang-tidy-19 clang-19 libclang-rt-19-dev
 )
 

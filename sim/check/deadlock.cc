@@ -242,6 +242,29 @@ void ReportAcrossCores(const std::vector<WaiterInfo>& waiters, Cycle now, Diagno
   sink.Error(sink.Make(Diagnostic::Kind::kDeadlock, Diagnostic::Severity::kError, site, msg));
 }
 
+bool IsInserted(const Instr* in) {
+  return in != nullptr && in->kind == static_cast<uint8_t>(SyncOrigin::kAutoSync);
+}
+
+// An inserted wait left without its set because the program's own wait took it: the finding is
+// the program's wait (`w.consumed_by`), the one the author wrote and can remove or pair.
+void ReportConsumedInsertedSet(const WaiterInfo& w, const std::string& pair, Cycle now,
+                               DiagnosticSink& sink) {
+  const Program& program = sink.program();
+  const HardEventInfo& ev = HardEvent(w.event);
+  Site site{w.core, w.block, ev.dst, w.consumed_by, now};
+  std::string msg = "deadlock: " + sink.Prefix(site) + ": this wait_flag(" + pair +
+                    ") has no set_flag of its own; it consumed the set_flag(" + pair +
+                    ") that auto_sync inserted on " + PipeLabel(ev.src);
+  msg += " for the instruction at " + program.Where(*w.wait) +
+         ", so the wait_flag auto_sync inserted there waits forever on " + PipeLabel(w.pipe) +
+         ". Fix: remove this wait_flag (auto_sync orders these pipes itself), or pair it with a "
+         "set_flag(" +
+         pair + ") of your own on " + PipeLabel(ev.src) +
+         " (or launch with auto_sync=False and place every flag yourself).";
+  sink.Error(sink.Make(Diagnostic::Kind::kDeadlock, Diagnostic::Severity::kError, site, msg));
+}
+
 }  // namespace
 
 void ReportDeadlock(const std::vector<WaiterInfo>& waiters, Cycle now, DiagnosticSink& sink) {
@@ -279,6 +302,11 @@ void ReportDeadlock(const std::vector<WaiterInfo>& waiters, Cycle now, Diagnosti
     }
     const HardEventInfo& ev = HardEvent(w.event);
     std::string pair = Pair(w.event, w.id);
+    if (w.consumed_by != nullptr && IsInserted(w.wait)) {
+      ReportConsumedInsertedSet(w, pair, now, sink);
+      continue;
+    }
+    if (IsInserted(w.wait)) msg += " (inserted by auto_sync for the instruction on that line)";
     msg += ": waits for flag " + std::string(ev.name) + " id " + std::to_string(w.id) + " (event " +
            std::string(ev.name) + " = " + std::to_string(w.event) + "), which is never set";
     if (w.queued_set != nullptr) {

@@ -50,6 +50,10 @@ struct WaiterInfo {
   // ..."), and the fix. Empty for every other waiter.
   std::string sync_wait;
   std::string sync_fix;
+  // `wait` is a wait_flag auto_sync inserted, and the program's own wait `consumed_by` took the
+  // set_flag auto_sync inserted for it (`inserted_set`): the report names the program's wait.
+  const Instr* consumed_by = nullptr;
+  const Instr* inserted_set = nullptr;
 };
 
 // One ERROR diagnostic of kind DEADLOCK per cycle of waits, then one per waiter; when cores wait

@@ -66,6 +66,7 @@ void AiCore::StartBlock(uint32_t block, Cycle at) {
         ->debug("block {} starts at cycle {}", block, at.value());
   }
   block_ = block;
+  consumed_inserted_.clear();
   running_ = true;
   for (auto& p : pipes_) {
     if (p != nullptr) p->set_block(block);
@@ -101,6 +102,15 @@ void AiCore::OnInstrEnd(PipeId pipe, Cycle now) { scalar_->OnDrainProgress(now);
 void AiCore::OnScalarDone(Cycle now) {}
 
 void AiCore::OnWaitPassed(uint32_t flag, const Instr* instr, Cycle now) {
+  // A wait of the program's own that consumed a set auto_sync inserted for another instruction:
+  // that instruction's inserted wait will find no set (the deadlock report names this wait).
+  const Instr* setter = last_setter_[flag];
+  const bool inserted_set =
+      setter != nullptr && setter->kind == static_cast<uint8_t>(SyncOrigin::kAutoSync);
+  const bool own_wait =
+      instr != nullptr && instr->kind != static_cast<uint8_t>(SyncOrigin::kAutoSync);
+  if (inserted_set && own_wait) consumed_inserted_[flag] = {instr, setter};
+  if (!own_wait) consumed_inserted_.erase(flag);  // an inserted wait found its set
   scalar_->OnWaitPassed(flag, instr, now);
 }
 
@@ -369,6 +379,14 @@ void AiCore::SyncWaiter(const WaiterInfo& base, std::vector<WaiterInfo>* out) co
   out->push_back(std::move(info));
 }
 
+void AiCore::CollectUnstarted(std::vector<std::pair<PipeId, const Instr*>>* out) const {
+  for (const auto& p : pipes_) {
+    if (p == nullptr) continue;
+    const RingQueue<IssuedInstr>& queue = p->queue();
+    for (size_t k = 0; k < queue.size(); ++k) out->emplace_back(p->id(), queue[k].instr);
+  }
+}
+
 void AiCore::CollectWaiters(std::vector<WaiterInfo>* out) const {
   if (!running_) return;
   const Program& program = ctx_.program;
@@ -452,6 +470,10 @@ void AiCore::CollectWaiters(std::vector<WaiterInfo>* out) const {
     info.wait = w->instr;
     info.event = flags_.EventOf(w->flag);
     info.id = flags_.IdOf(w->flag);
+    if (auto stolen = consumed_inserted_.find(w->flag); stolen != consumed_inserted_.end()) {
+      info.consumed_by = stolen->second.first;
+      info.inserted_set = stolen->second.second;
+    }
     queued_set(w->flag, &info);
     if (!scalar_->done()) {
       info.scalar_at = scalar_at;

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "sim/check/deadlock.h"
@@ -54,6 +56,8 @@ class AiCore : public PipeListener, public ScalarHost, public CrossCoreHost {
   // Cycle at which this core's last block ended.
   Cycle end_cycle() const { return end_cycle_; }
   void CollectWaiters(std::vector<WaiterInfo>* out) const;
+  // Every instruction still in a pipe queue (issued, never started), with its pipe.
+  void CollectUnstarted(std::vector<std::pair<PipeId, const Instr*>>* out) const;
   // Where this core is, for LaunchProgress.
   CoreProgress Progress() const;
   // "core 3 (block 3) PIPE_V at add (add.py:12)": the unit event `e` drives, for invariant
@@ -114,7 +118,10 @@ class AiCore : public PipeListener, public ScalarHost, public CrossCoreHost {
   uint32_t blocks_done_ = 0;
   Cycle end_cycle_;
   uint32_t pending_flag_events_ = 0;
-  std::vector<const Instr*> last_setter_;            // per flag: the set_flag that set it last
+  std::vector<const Instr*> last_setter_;  // per flag: the set_flag that set it last
+  // Per flag: the program's own wait_flag that consumed a set_flag auto_sync inserted, and that
+  // set (for the deadlock report of the inserted wait left without one).
+  std::unordered_map<uint32_t, std::pair<const Instr*, const Instr*>> consumed_inserted_;
   std::vector<CrossCoreSync::Delivery> deliveries_;  // scratch of OnCrossCoreSet
   std::vector<CoreStats> stats_;
 };

@@ -5,6 +5,11 @@
 #include <algorithm>
 #include <array>
 #include <memory>
+#include <set>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "sim/check/deadlock.h"
 #include "sim/core/invariant.h"
@@ -99,6 +104,31 @@ Status BindArguments(const Program& program, const std::vector<ArgValue>& args,
 }
 
 // Cross-core sets no wait consumed by the end of the launch (CrossCoreSync::Leftovers).
+// The race checker judges instructions as they are issued; after a deadlock, a race whose
+// instruction never left its pipe's queue never happened: it is not reported (the deadlock is).
+void DropRacesOfUnstarted(const std::vector<AiCore*>& cores, const Program& program,
+                          DiagnosticSink& diags) {
+  std::set<std::tuple<int32_t, std::string, std::string, std::string, uint32_t>> unstarted;
+  std::vector<std::pair<PipeId, const Instr*>> queued;
+  for (uint32_t c = 0; c < cores.size(); ++c) {
+    queued.clear();
+    cores[c]->CollectUnstarted(&queued);
+    for (const auto& [pipe, instr] : queued) {
+      unstarted.insert({static_cast<int32_t>(c), std::string(PipeName(pipe)),
+                        std::string(Info(instr->opcode).mnemonic), program.FileName(*instr),
+                        instr->line});
+    }
+  }
+  std::vector<Diagnostic>& all = diags.diagnostics();
+  all.erase(std::remove_if(all.begin(), all.end(),
+                           [&](const Diagnostic& d) {
+                             return d.kind == Diagnostic::Kind::kRace &&
+                                    unstarted.count({d.core, d.pipe, d.op, d.location.file,
+                                                     d.location.line}) > 0;
+                           }),
+            all.end());
+}
+
 void ReportCrossCoreLeftovers(LaunchContext& ctx, Cycle now) {
   for (const CrossCoreSync::Leftover& l : ctx.cross->Leftovers()) {
     const Instr* setter = l.setter;
@@ -251,6 +281,7 @@ StatusOr<LaunchResult> LaunchEngine::Run(const Program& program, uint32_t block_
     if (!waiters.empty()) {
       ReportDeadlock(waiters, now, ctx.diags);
       ctx.Stop(LaunchResult::Status::kDeadlock);
+      DropRacesOfUnstarted(cores, ctx.program, ctx.diags);
     }
   }
 

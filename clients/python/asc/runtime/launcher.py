@@ -251,7 +251,7 @@ class Launcher:
 
 def _native_launch(runtime, compiled, core_num, native_args, stream_id, record_timeline, check,
                    timing_only=False, trace=True):
-    # AICORE_SIM_TRACE=DIR: the runtime writes msprof-style trace files to DIR/<kernel>_<n>/.
+    # AICORE_SIM_TRACE=DIR: the runtime writes msprof-style trace files to DIR/OPPROF_<kernel>_<n>/.
     # An empty check lets the runtime read AICORE_SIM_CHECK (and reject a bad value).
     return runtime.launch(compiled.ir_bytes, core_num, native_args, stream=stream_id,
                           max_cycles=_max_cycles(), record_timeline=bool(record_timeline),
