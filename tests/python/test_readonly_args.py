@@ -61,3 +61,29 @@ def test_more_blocks_than_cores_warns_once_naming_the_waves():
     assert f"block_dim {blocks} is more than the {cores} vector cores" in texts[0], texts
     assert f"in 3 waves ({cores} + {cores} + 3)" in texts[0], texts
     np.testing.assert_array_equal(z, x + x)
+
+
+def test_a_float64_array_is_named_at_the_op_that_cannot_take_it():
+    import asc
+    from asc.codegen.errors import CodegenError
+
+    @asc.jit
+    def scale_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress):
+        gx, gy = asc.GlobalTensor(), asc.GlobalTensor()
+        gx.set_global_buffer(x)
+        gy.set_global_buffer(y)
+        ub = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, 64)
+        asc.data_copy(ub, gx, 64)
+        asc.set_flag(asc.HardEvent.MTE2_V, 0)
+        asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+        asc.muls(ub, ub, 2.0, 64)
+        asc.set_flag(asc.HardEvent.V_MTE3, 0)
+        asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+        asc.data_copy(gy, ub, 64)
+
+    with pytest.raises(CodegenError) as e:
+        scale_kernel[1, rt.current_stream()](np.ones(64), np.zeros(64, np.float32))
+    text = str(e.value)
+    assert "muls(): dtype float64 is not supported" in text, text
+    assert "hint: float64 comes from the kernel's argument 'x'" in text, text
+    assert "x.astype(np.float32)" in text, text

@@ -18,6 +18,7 @@ from asc.language.core.ir_value import PlainValue, is_runtime_int, is_runtime_nu
 from asc.language.core.tensor import tensor_ref
 from asc.language.core.types import BinaryRepeatParams, CopyRepeatParams, UnaryRepeatParams
 from asc.language.basic.common import (check_same_dtype as _check_dtypes, check_ub, dtypes_text,
+                                       unsupported_dtype,
                                        is_bool, local_tensor,
                                        require_local_tensors as _require_tensors, runtime_int)
 
@@ -422,8 +423,7 @@ def _compare(api, ir_op, kind, allowed):
                 {"dst": dst, "src0": src0, "src1": src1}
             check_ub(api, **tensors)
             if src0.dtype not in allowed:
-                raise TypeError(f"{api}(): dtype {src0.dtype} is not supported; allowed: "
-                                f"{dtypes_text(allowed)}")
+                raise unsupported_dtype(api, src0.dtype, allowed)
             scalar_id = 0
             if scalar_form:
                 if not _number(src1):
@@ -649,8 +649,7 @@ def _cmp_mask(api, ir_op, kind, allowed):
             _require_tensors(api, **{name: tensor})
             check_ub(api, **{name: tensor})
             if tensor.dtype not in allowed:
-                raise TypeError(f"{api}(): dtype {tensor.dtype} is not supported; allowed: "
-                                f"{dtypes_text(allowed)}")
+                raise unsupported_dtype(api, tensor.dtype, allowed)
             _emit_cmp_mask(api, kind, tensor)
 
         dispatch(api, [Overload([Param(name, lambda x: True)], move)], args, kwargs)
