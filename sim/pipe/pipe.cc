@@ -151,8 +151,10 @@ bool Pipe::StartHead(Cycle now) {
       // Blocked: the flag's visibility event calls TryStart again.
       if (!flags_.IsSet(in.flag)) return false;
       flags_.Clear(in.flag);
-      stats_.wait_flag_cycles += (now - MaxCycle(earliest, last_start_)).value();
-      Record(in, now, now);
+      // The record spans the wait, as the trace draws it: from when it became the head.
+      const Cycle waited_from = MaxCycle(earliest, last_start_);
+      stats_.wait_flag_cycles += (now - waited_from).value();
+      Record(in, waited_from, now);
       last_activity_ = MaxCycle(last_activity_, now);
       listener_.OnWaitPassed(in.flag, in.instr, now);
       break;

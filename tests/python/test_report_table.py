@@ -256,3 +256,30 @@ def test_no_pipe_is_busy_longer_than_the_launch(captured):
 def test_no_pipe_waits_longer_than_the_launch(captured):
     bad = _violations(captured, "wait_flag_cycles")
     assert not bad, f"{len(bad)} pipes:\n" + "\n".join(bad[:20])
+
+
+def test_wait_records_span_the_time_waited_and_add_up_to_the_wait_counters():
+    # The timeline's wait_flag records span the wait, as the trace draws it; per core and pipe
+    # their lengths sum to the pipe's wait_flag_cycles (the scalar unit's waits are not pipe
+    # records, so PIPE_S is left out).
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                    "examples"))
+    from add_framework import add_kernel
+    n = 8 * 4096
+    x = np.ones(n, np.float16)
+    z = np.zeros_like(x)
+    report = add_kernel[8, rt.current_stream()](x, x, z, n // 8, buffer_num=2,
+                                                record_timeline=True)
+    spans = {}
+    for r in report.timeline:
+        if r.op == "wait_flag":
+            assert r.end_cycle >= r.start_cycle
+            key = (r.core, r.pipe)
+            spans[key] = spans.get(key, 0) + r.end_cycle - r.start_cycle
+    assert any(v > 0 for v in spans.values()), spans
+    for core in report.cores:
+        for name, pipe in core.pipes.items():
+            if name == "S":
+                continue
+            assert spans.get((core.core, name), 0) == pipe.wait_flag_cycles, (core.core, name)
