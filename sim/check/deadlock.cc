@@ -306,7 +306,6 @@ void ReportDeadlock(const std::vector<WaiterInfo>& waiters, Cycle now, Diagnosti
       ReportConsumedInsertedSet(w, pair, now, sink);
       continue;
     }
-    if (IsInserted(w.wait)) msg += " (inserted by auto_sync for the instruction on that line)";
     msg += ": waits for flag " + std::string(ev.name) + " id " + std::to_string(w.id) + " (event " +
            std::string(ev.name) + " = " + std::to_string(w.event) + "), which is never set";
     if (w.queued_set != nullptr) {

@@ -6,7 +6,9 @@
 #include <cstdio>
 #include <unordered_map>
 
+#include "sim/isa/layout.h"
 #include "sim/isa/opcode.h"
+#include "sim/isa/program.h"
 
 namespace aicore::sim {
 
@@ -52,6 +54,11 @@ std::string DiagnosticSink::Prefix(const Site& site) const {
   if (site.instr != nullptr) {
     s +=
         " " + std::string(Info(site.instr->opcode).mnemonic) + " at " + program_.Where(*site.instr);
+    // A sync auto_sync placed carries the location of the instruction it was inserted for.
+    if (site.instr->kind == static_cast<uint8_t>(SyncOrigin::kAutoSync) &&
+        SyncRoleOf(Info(site.instr->opcode).op_class) != SyncRole::kNone) {
+      s += " (inserted by auto_sync for the instruction on that line)";
+    }
   }
   s += ", cycle " + std::to_string(site.cycle.value());
   return s;
