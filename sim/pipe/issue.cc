@@ -193,6 +193,8 @@ bool PadGeometry(const MemOpInfo& m, bool gm_read, uint64_t esize, const Evaluat
 
 }  // namespace
 
+namespace {
+
 // A UB -> GM data_copy_pad reads whole 32-byte blocks but writes only block_len bytes of each:
 // the rest of its last block is read (a race if another pipe writes it meanwhile) but its values
 // reach no output, so it is no uninitialised read. Splits the source range `index` into the
@@ -213,6 +215,8 @@ void SplitPadReadout(int index, uint64_t data, IssuedInstr* out) {
   src.hi -= chunk - data;
   out->ranges[out->num_ranges++] = padding;
 }
+
+}  // namespace
 
 bool BuildDataCopy(const Instr& instr, const std::vector<ScalarValue>& /*values*/,
                    const Evaluator& ev, const IssueEnv& env, const Site& site, IssuedInstr* out) {
