@@ -87,3 +87,18 @@ def test_a_float64_array_is_named_at_the_op_that_cannot_take_it():
     assert "muls(): dtype float64 is not supported" in text, text
     assert "hint: float64 comes from the kernel's argument 'x'" in text, text
     assert "x.astype(np.float32)" in text, text
+
+
+@pytest.mark.parametrize("bad", [np.ones(4, np.complex64), np.array(["a"]), np.ones(4, object)])
+def test_an_array_of_a_dtype_no_kernel_takes_is_named_at_the_call(bad):
+    import asc
+
+    @asc.jit
+    def takes_array(x: asc.GlobalAddress, n: int):
+        pass
+
+    with pytest.raises(TypeError) as e:
+        takes_array[1, rt.current_stream()](bad, 4)
+    text = str(e.value)
+    assert f"kernel takes_array: argument 'x' is a {bad.dtype} array" in text, text
+    assert "x.astype(np.float32)" in text, text

@@ -150,7 +150,7 @@ class JITFunction:
             if is_constexpr_annotation(param.annotation):
                 constexprs[name] = check_constexpr(name, param.annotation, value)
             else:
-                host_args.append(convert_arg(name, value))
+                host_args.append(convert_arg(name, value, self.fn.__name__))
         return codegen, compile_, constexprs, host_args
 
     def _compiled(self, codegen, compile_, constexprs, host_args) -> Optional[CompiledKernel]:

@@ -55,8 +55,9 @@ def _torch_tensor_type():
     return getattr(torch, "Tensor", None) if torch is not None else None
 
 
-def convert_arg(name: str, value) -> HostArg:
-    """Map a host value to a kernel argument, in pyasc's order of checks."""
+def convert_arg(name: str, value, kernel: str = "") -> HostArg:
+    """Map a host value to a kernel argument, in pyasc's order of checks. `kernel` names the
+    kernel in the errors about an array's dtype."""
     if isinstance(value, bool):
         return HostArg(ArgSpec(name, "scalar", KnownTypes.bool_), value=int(value))
     if isinstance(value, numbers.Integral) and not isinstance(value, np.generic):
@@ -66,7 +67,15 @@ def convert_arg(name: str, value) -> HostArg:
     if isinstance(value, float):
         return HostArg(ArgSpec(name, "scalar", KnownTypes.float32), value=float(value))
     if isinstance(value, np.ndarray):
-        return HostArg(ArgSpec(name, "ptr", DataType(str(value.dtype))), array=value)
+        dtype = DataType(str(value.dtype))
+        try:
+            dtype.to_ir()
+        except TypeError as e:
+            where = f"kernel {kernel}: " if kernel else ""
+            raise TypeError(f"{where}argument '{name}' is a {value.dtype} array: {e}; pass an "
+                            "array of int8-int64, uint8-uint64, float16, float32 or "
+                            f"float64 (e.g. {name}.astype(np.float32))") from None
+        return HostArg(ArgSpec(name, "ptr", dtype), array=value)
     if isinstance(value, np.generic):
         dtype = DataType(str(value.dtype))
         scalar = float(value) if dtype.is_float() else int(value)
