@@ -248,8 +248,11 @@ def test_asc_is_marked_typed():
 # --- codespell -----------------------------------------------------------------------------------
 
 def spelling_targets():
+    # Our texts: the docs, the Python, and the C++ whose strings become the simulator's,
+    # daemon's and runtime's messages.
     patterns = ["docs/*.md", "README.md", "clients/python/asc/**/*.py",
-                "clients/python/aicore_tools/*.py"]
+                "clients/python/aicore_tools/*.py", "sim/**/*.cc", "sim/**/*.h", "src/**/*.cc",
+                "src/**/*.h", "runtime/**/*.cc", "runtime/**/*.h", "proto/*.proto"]
     files = []
     for pattern in patterns:
         files += sorted(glob.glob(os.path.join(REPO, pattern), recursive=True))
