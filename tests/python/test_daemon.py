@@ -1,6 +1,7 @@
 """Daemon parity: the same kernels through a real aicore-simd (remote transport) and through the
 embedded simulator give bit-identical outputs, identical cycle counts and the same resolved
 config (by its hash)."""
+import contextlib
 import json
 import os
 import signal
@@ -17,16 +18,17 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SIMD = os.environ.get("AICORE_SIMD", os.path.join(REPO, "build", "bin", "aicore-simd"))
 
 
-@pytest.fixture
-def daemon():
+@contextlib.contextmanager
+def running_daemon(*flags, log_path=None):
+    """An aicore-simd with these flags on a free loopback port; yields its address, stops it
+    with SIGTERM after. Its log goes to `log_path` (a file the test may read), else to a
+    temporary file: an undrained pipe would fill up and block the daemon mid-run."""
     if not os.path.exists(SIMD):
         if "AICORE_SIMD" in os.environ:  # make test sets it: a missing daemon is a failure there
             pytest.fail(f"daemon binary {SIMD} (from AICORE_SIMD) does not exist")
         pytest.skip(f"daemon binary {SIMD} does not exist (set AICORE_SIMD or build it)")
-    # The daemon logs a line per call: a file takes them, where an undrained pipe would fill up
-    # and block the daemon mid-run.
-    log = tempfile.TemporaryFile(mode="w+")
-    proc = subprocess.Popen([SIMD, "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE,
+    log = open(log_path, "w+") if log_path else tempfile.TemporaryFile(mode="w+")
+    proc = subprocess.Popen([SIMD, "--listen", "127.0.0.1:0", *flags], stdout=subprocess.PIPE,
                             stderr=log, text=True)
     watchdog = threading.Timer(30, proc.kill)
     watchdog.start()
@@ -48,6 +50,12 @@ def daemon():
                 proc.wait()
         proc.stdout.close()
         log.close()
+
+
+@pytest.fixture
+def daemon():
+    with running_daemon() as address:
+        yield address
 
 
 def test_daemon_and_embedded_are_bit_identical(device, daemon):

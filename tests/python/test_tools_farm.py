@@ -1,57 +1,36 @@
 """aicore-farm (docs/tools.md): a suite of job folders and a kernel script spread over three
 daemons on loopback, a baseline written and then held, a second run served from the result
 cache, and an injected 10% cycle regression failing the run with JUnit XML naming the case."""
+import contextlib
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
-import tempfile
 import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
 
 from conftest import REPO
-from test_daemon import SIMD
+from test_daemon import running_daemon
 
 FARM = os.path.join(REPO, "clients", "python", "bin", "aicore-farm")
 
 
 @pytest.fixture
-def three_daemons():
-    if not os.path.exists(SIMD):
-        pytest.skip(f"daemon binary {SIMD} does not exist")
-    procs, logs, targets = [], [], []
-    try:
-        for _ in range(3):
-            log = tempfile.NamedTemporaryFile(mode="w+", suffix=".log")
-            proc = subprocess.Popen([SIMD, "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE,
-                                    stderr=log, text=True)
-            first = proc.stdout.readline().strip()
-            assert first.startswith("listening on "), first
-            procs.append(proc)
-            logs.append(log)
-            targets.append(first[len("listening on "):])
+def three_daemons(tmp_path):
+    """Three daemons on loopback: their addresses and their log files."""
+    logs = [str(tmp_path / f"daemon{i}.log") for i in range(3)]
+    with contextlib.ExitStack() as stack:
+        targets = [stack.enter_context(running_daemon(log_path=log)) for log in logs]
         yield targets, logs
-    finally:
-        for p in procs:
-            p.send_signal(signal.SIGTERM)
-        for p in procs:
-            try:
-                p.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                p.kill()
-            p.stdout.close()
-        for log in logs:
-            log.close()
 
 
 def runs_logged(logs):
     total = 0
     for log in logs:
-        with open(log.name) as f:
+        with open(log) as f:
             total += f.read().count("rpc=Run status=OK")
     return total
 

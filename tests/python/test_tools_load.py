@@ -4,19 +4,15 @@ retried, not counted as errors; an absent daemon, bad arguments and bad jobs get
 codes."""
 import os
 import re
-import signal
 import subprocess
 import sys
-import tempfile
-import threading
-from contextlib import contextmanager
 
 import grpc
 import numpy as np
 import pytest
 
 from conftest import REPO
-from test_daemon import SIMD, daemon  # noqa: F401  (the fixture)
+from test_daemon import daemon, running_daemon  # noqa: F401  (the fixture)
 
 from aicore_tools import client, load
 from asc._proto import kernel_pb2 as ir
@@ -42,36 +38,6 @@ def summary(done):
     retries = [int(line.split("=", 1)[1]) for line in lines[:-1] if line.startswith("retries=")]
     assert len(retries) == 1, lines
     return dict(requests=requests, errors=errors, p50=p50, p99=p99, rps=rps, retries=retries[0])
-
-
-@contextmanager
-def own_daemon(*flags):
-    """An aicore-simd with these flags on a free loopback port, as test_daemon's fixture."""
-    if not os.path.exists(SIMD):
-        pytest.skip(f"daemon binary {SIMD} does not exist (set AICORE_SIMD or build it)")
-    log = tempfile.TemporaryFile(mode="w+")  # a file: an undrained pipe would block the daemon
-    proc = subprocess.Popen([SIMD, "--listen", "127.0.0.1:0", *flags], stdout=subprocess.PIPE,
-                            stderr=log, text=True)
-    watchdog = threading.Timer(30, proc.kill)
-    watchdog.start()
-    try:
-        first = proc.stdout.readline().strip()
-        watchdog.cancel()
-        if not first.startswith("listening on "):
-            log.seek(0)
-            pytest.fail(f"unexpected first line from {SIMD}: {first!r} (stderr: {log.read()})")
-        yield first[len("listening on "):]
-    finally:
-        watchdog.cancel()
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-        proc.stdout.close()
-        log.close()
 
 
 @pytest.mark.parametrize("mode", ["run", "session"])
@@ -125,7 +91,7 @@ def test_a_busy_daemons_refusals_are_retried_not_failed(tmp_path, mode):
     spin.write_bytes(spin_kernel(400))
     # One worker and one queued job: most of 32 clients' launches are refused at first,
     # RetryInfo and all.
-    with own_daemon("--workers", "1", "--max-queue", "1") as target:
+    with running_daemon("--workers", "1", "--max-queue", "1") as target:
         done = run_load("--target", target, "--clients", "32", "--requests", "10",
                         "--mode", mode, "--job", str(spin))
     assert done.returncode == 0, done.stderr

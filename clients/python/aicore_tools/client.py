@@ -3,7 +3,7 @@
 import os
 import sys
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, Optional
 
 import numpy as np
 
@@ -158,6 +158,17 @@ def run_job(channel, job: Job, options: simulator_pb2.LaunchOptions, token: str 
         like = job.args[index].array
         outputs[index] = np.frombuffer(bytes(data), dtype=like.dtype).reshape(like.shape)
     return RunResult(report, outputs)
+
+
+def add_connection_options(parser) -> None:
+    """The options every tool shares, with one wording: --token-file, --tls-ca, --no-progress."""
+    parser.add_argument("--token-file", default="", metavar="FILE",
+                        help="bearer token file (NAME:TOKEN lines; default: AICORE_SIM_TOKEN)")
+    parser.add_argument("--tls-ca", default=os.environ.get("AICORE_SIM_TLS_CA", ""),
+                        metavar="FILE",
+                        help="trust this CA for TLS (default: AICORE_SIM_TLS_CA; none: plaintext)")
+    parser.add_argument("--no-progress", action="store_true",
+                        help="no progress bar (there is none unless stderr is a terminal)")
 
 
 def token_from(token_file: str) -> str:

@@ -488,10 +488,7 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     r.add_argument("--timeout", type=float, default=900, metavar="SECONDS",
                    help="per job run or script (default 900)")
-    r.add_argument("--token-file", default="", help="bearer token file (default AICORE_SIM_TOKEN)")
-    r.add_argument("--tls-ca", default=os.environ.get("AICORE_SIM_TLS_CA", ""), metavar="FILE",
-                   help="trust this CA for TLS (default AICORE_SIM_TLS_CA)")
-    r.add_argument("--no-progress", action="store_true", help="no progress bar")
+    client.add_connection_options(r)
     return p
 
 

@@ -11,7 +11,6 @@ Exit codes: 0 every request succeeded; 1 some failed; 2 bad arguments or job; 3 
 answers at --target."""
 
 import argparse
-import os
 import random
 import sys
 import threading
@@ -520,12 +519,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=float, default=120, metavar="SECONDS",
                    help="deadline of each call (a Run stream, or each session call); admission "
                         "waits come on top (default 120)")
-    p.add_argument("--token-file", default="", metavar="FILE",
-                   help="bearer token file (NAME:TOKEN lines; default: AICORE_SIM_TOKEN)")
-    p.add_argument("--tls-ca", default=os.environ.get("AICORE_SIM_TLS_CA", ""), metavar="FILE",
-                   help="trust this CA for TLS (default: AICORE_SIM_TLS_CA; none: plaintext)")
-    p.add_argument("--no-progress", action="store_true",
-                   help="no progress bar (there is none unless stderr is a terminal)")
+    client.add_connection_options(p)
     return p
 
 

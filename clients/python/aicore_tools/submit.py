@@ -42,12 +42,7 @@ def parser() -> argparse.ArgumentParser:
                    help="write each output buffer as DIR/argN.npy")
     p.add_argument("--json", action="store_true",
                    help="print the whole LaunchReport as JSON instead of the summary")
-    p.add_argument("--token-file", default="",
-                   help="bearer token file (NAME:TOKEN lines; default: AICORE_SIM_TOKEN)")
-    p.add_argument("--tls-ca", default=os.environ.get("AICORE_SIM_TLS_CA", ""), metavar="FILE",
-                   help="trust this CA for TLS (default: AICORE_SIM_TLS_CA; none: plaintext)")
-    p.add_argument("--no-progress", action="store_true",
-                   help="no progress bar (there is none unless stderr is a terminal)")
+    client.add_connection_options(p)
     return p
 
 
