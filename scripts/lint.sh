@@ -75,8 +75,10 @@ fi
 
 # Changed since the base, committed or not; deleted files drop out.
 mapfile -t changed < <(git diff --name-only --diff-filter=d "$base" -- "${CXX_SPECS[@]}")
-# tests/fuzz/ is compiled only by the clang fuzz build (make fuzz), not in $db: not tidied.
-mapfile -t changed < <(printf '%s\n' "${changed[@]}" | grep -v -e '^tests/fuzz/' -e '^$' || true)
+# tests/fuzz/ is compiled only by the clang fuzz build (make fuzz), tests/install/ only against an
+# install prefix (tests/python/test_install.py); neither is in $db: not tidied.
+mapfile -t changed < <(printf '%s\n' "${changed[@]}" |
+  grep -v -e '^tests/fuzz/' -e '^tests/install/' -e '^$' || true)
 tidy_files=()
 declare -A why  # file -> the changed header it stands for
 skipped=()

@@ -11,6 +11,7 @@ PACKAGES=(
   pybind11-dev python3-dev python3-numpy python3-pytest python3-protobuf python3-torch
   python3-grpcio python3-tqdm docker-compose yamllint python3-kubernetes codespell
   clang-format clang-tidy-19 clang-19 libclang-rt-19-dev
+  python3-pip python3-venv python3-setuptools python3-wheel dpkg-dev systemd
 )
 
 missing=()

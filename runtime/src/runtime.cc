@@ -5,10 +5,13 @@
 #include <cstdlib>
 #include <string>
 
+#include "aicore/version.h"
 #include "runtime/src/check_level.h"
 #include "sim/core/launch_result.h"
 
 namespace aicore::runtime {
+
+std::string Version() { return AICORE_SIM_VERSION; }
 
 bool ParseCheckLevel(const std::string& text, CheckLevel* out) {
   sim::CheckLevel level;

@@ -19,16 +19,21 @@ SIMD = os.environ.get("AICORE_SIMD", os.path.join(REPO, "build", "bin", "aicore-
 
 
 @contextlib.contextmanager
-def running_daemon(*flags, log_path=None):
-    """An aicore-simd with these flags on a free loopback port; yields its address, stops it
-    with SIGTERM after. Its log goes to `log_path` (a file the test may read), else to a
-    temporary file: an undrained pipe would fill up and block the daemon mid-run."""
-    if not os.path.exists(SIMD):
+def running_daemon(*flags, log_path=None, simd=None):
+    """An aicore-simd (the build's, or the binary `simd`) with these flags on a free loopback
+    port; yields its address, stops it with SIGTERM after. Its log goes to `log_path` (a file the
+    test may read), else to a temporary file: an undrained pipe would fill up and block the
+    daemon mid-run."""
+    if simd is not None:
+        if not os.path.exists(simd):
+            pytest.fail(f"daemon binary {simd} does not exist")
+    elif not os.path.exists(SIMD):
         if "AICORE_SIMD" in os.environ:  # make test sets it: a missing daemon is a failure there
             pytest.fail(f"daemon binary {SIMD} (from AICORE_SIMD) does not exist")
         pytest.skip(f"daemon binary {SIMD} does not exist (set AICORE_SIMD or build it)")
     log = open(log_path, "w+") if log_path else tempfile.TemporaryFile(mode="w+")
-    proc = subprocess.Popen([SIMD, "--listen", "127.0.0.1:0", *flags], stdout=subprocess.PIPE,
+    simd = simd or SIMD
+    proc = subprocess.Popen([simd, "--listen", "127.0.0.1:0", *flags], stdout=subprocess.PIPE,
                             stderr=log, text=True)
     watchdog = threading.Timer(30, proc.kill)
     watchdog.start()
@@ -37,7 +42,7 @@ def running_daemon(*flags, log_path=None):
         watchdog.cancel()
         if not first.startswith("listening on "):
             log.seek(0)
-            pytest.fail(f"unexpected first line from {SIMD}: {first!r} (stderr: {log.read()})")
+            pytest.fail(f"unexpected first line from {simd}: {first!r} (stderr: {log.read()})")
         yield first[len("listening on "):]
     finally:
         watchdog.cancel()

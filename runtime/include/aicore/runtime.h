@@ -13,6 +13,10 @@
 
 namespace aicore::runtime {
 
+// The version of this runtime library, "X.Y.Z": the project's VERSION file when it was built.
+// aicore/version.h's AICORE_SIM_VERSION is the version of the headers a program compiled with.
+std::string Version();
+
 // A runtime kernel argument, in the order of the kernel's params.
 struct ArgValue {
   enum class Kind { kInt, kFloat, kAddress };
