@@ -72,6 +72,8 @@ class DecodeContext {
   Status DecodeTensor(const ir::TensorRef& t, const std::string& name, bool ub_only,
                       TensorOperand* out);
   std::string DeclWhere(const ir::SourceLoc& loc) const;
+  // decode_framework.cc: the kernel's compile-time LocalTensors, for the launch's bound check.
+  Status DecodeStaticTensors();
 
   // The kernel's cores (its kernel type's group row) have memory `m`.
   bool KernelHasMemory(MemSpace m) const;

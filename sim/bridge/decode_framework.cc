@@ -217,6 +217,38 @@ Status DecodeContext::DecodeFrameworkDecls() {
     if (Status s = CheckMemoryOnCore(info.memory, pos, f + ".position"); !s.ok()) return s;
     p_->pools.push_back(std::move(info));
   }
+  return DecodeStaticTensors();
+}
+
+Status DecodeContext::DecodeStaticTensors() {
+  constexpr uint64_t kMaxAddr = UINT32_MAX;  // pyasc converts addr and tile_size to uint32
+  for (int i = 0; i < k_.static_tensors_size(); ++i) {
+    const ir::StaticTensorDecl& d = k_.static_tensors(i);
+    std::string f = "static_tensors[" + std::to_string(i) + "]";
+    MemSpace memory = MemoryOf(d.position());
+    if (memory == MemSpace::kInvalid || memory == MemSpace::kGm) {
+      return KernelError(f + ".position",
+                         PositionName(d.position()) + " is not a position of local memory");
+    }
+    if (d.addr() > kMaxAddr) {
+      return KernelError(f + ".addr", std::to_string(d.addr()) + " does not fit in uint32");
+    }
+    if (d.bytes() > kMaxAddr * 8) {  // tile_size is uint32 and an element is at most 8 bytes
+      return KernelError(f + ".bytes", std::to_string(d.bytes()) + " is more than a uint32 " +
+                                           "count of 8-byte elements");
+    }
+    StaticTensorInfo info;
+    info.position = static_cast<uint8_t>(d.position());
+    info.memory = memory;
+    info.addr = d.addr();
+    info.bytes = d.bytes();
+    info.name = DeclName(d.name(), "LocalTensor", static_cast<uint32_t>(i + 1));
+    info.where = DeclWhere(d.loc());
+    info.file =
+        d.loc().file() < static_cast<uint32_t>(k_.files_size()) ? d.loc().file() : Program::kNoFile;
+    info.line = d.loc().line();
+    p_->static_tensors.push_back(std::move(info));
+  }
   return Status::Ok();
 }
 

@@ -25,7 +25,9 @@ size_t Program::ApproxBytes() const {
   bytes += VectorBytes(mem_ops) + VectorBytes(move_ops) + VectorBytes(cube_ops);
   bytes += VectorBytes(fors) + VectorBytes(ifs) + VectorBytes(whiles) + VectorBytes(slot_lists);
   bytes += VectorBytes(queues) + VectorBytes(pools) + VectorBytes(fwk_ops);
-  bytes += VectorBytes(debug_ops);
+  bytes += VectorBytes(debug_ops) + VectorBytes(static_tensors);
+  for (const StaticTensorInfo& t : static_tensors)
+    bytes += StringBytes(t.name) + StringBytes(t.where);
   for (const DebugInfo& d : debug_ops) {
     bytes += VectorBytes(d.pieces);
     for (const FormatPiece& piece : d.pieces)

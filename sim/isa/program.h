@@ -337,6 +337,19 @@ struct PoolInfo {
   std::string where;
 };
 
+// A LocalTensor(dtype, pos, addr, tile_size) whose address and size were compile-time constants:
+// the launch checks that it lies inside its memory on the platform it runs on.
+struct StaticTensorInfo {
+  uint8_t position = 0;
+  MemSpace memory = MemSpace::kInvalid;
+  uint64_t addr = 0;
+  uint64_t bytes = 0;
+  std::string name;             // "xLocal", or "LocalTensor #2"
+  std::string where;            // "add.py:12"
+  uint32_t file = 0xffffffffu;  // index into Program::files, or Program::kNoFile
+  uint32_t line = 0;
+};
+
 // FrameworkOp kinds; values are the IR's.
 enum class FwkKind : uint8_t {
   kPipeInit = 1,
@@ -421,6 +434,7 @@ class Program {
   SyncMode sync;
   std::vector<QueueInfo> queues;  // QueueDecl id i is queues[i - 1]
   std::vector<PoolInfo> pools;    // BufPoolDecl id i is pools[i - 1]
+  std::vector<StaticTensorInfo> static_tensors;
   std::vector<FwkInfo> fwk_ops;
   std::vector<DebugInfo> debug_ops;  // Instr::aux of debug opcodes
 

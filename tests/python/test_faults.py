@@ -67,7 +67,11 @@ def test_ub_overflow_is_a_bounds_error_naming_ub_range_and_line(device):
     assert "UB" in text, text
     assert (str(start) in text or hex(start) in text.lower()), text
     bounds = [d for d in err.report.diagnostics if d.kind == "OUT_OF_BOUNDS"]
-    assert bounds and bounds[0].line == line
+    errors = [d for d in bounds if d.severity == "ERROR"]
+    assert errors and errors[0].line == line
+    # The declaration past the end was announced when the launch started, at its own line.
+    declared = [d for d in bounds if d.severity == "WARNING"]
+    assert [d.line for d in declared] == [_line(ub_overflow_kernel, "asc.LocalTensor(")], declared
 
 
 def test_in_bounds_neighbour_of_the_overflow_kernel_passes(device):

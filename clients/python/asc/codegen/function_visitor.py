@@ -31,6 +31,11 @@ from asc.language.core.utils import static_range
 
 @dataclasses.dataclass(frozen=True)
 class CodegenOptions:
+    """Tracing options (asc-api.md 1.1), given as `asc.jit` keywords.
+
+    With capture_exceptions a tracing failure is raised as a CodegenError at the kernel's
+    source line; ir_multithreading is pyasc's and unused here."""
+
     capture_exceptions: bool = True
     ir_multithreading: bool = True
 

@@ -8,7 +8,7 @@ import functools
 import inspect
 import numbers
 import os
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple, Union, overload
 
 from asc import _tracebacks
 from asc.codegen.function_visitor import CodegenOptions, check_constexpr
@@ -63,7 +63,7 @@ class JITFunction:
     compiler = Compiler
     launcher = Launcher
 
-    def __init__(self, fn, **options):
+    def __init__(self, fn: Callable[..., Any], **options: Any) -> None:
         _check_option_names(options)
         self.fn = fn
         self.signature = inspect.signature(fn)
@@ -248,8 +248,22 @@ class _BoundLaunch:
             raise
 
 
-def jit(fn=None, **options):
-    """`@asc.jit` or `@asc.jit(**options)` (options of asc-api.md 1.1)."""
+@overload
+def jit(fn: Callable[..., Any]) -> JITFunction: ...
+
+
+@overload
+def jit(fn: None = None, **options: Any) -> Callable[[Callable[..., Any]], JITFunction]: ...
+
+
+def jit(fn: Optional[Callable[..., Any]] = None,
+        **options: Any) -> Union[JITFunction, Callable[[Callable[..., Any]], JITFunction]]:
+    """Makes a kernel of a Python function: `@asc.jit` or `@asc.jit(**options)`.
+
+    The options are the fields of CodegenOptions, CompileOptions and LaunchOptions (asc-api.md
+    1.1); any other name is a RuntimeError. Launch the result as `kernel[core_num](args)` or
+    `kernel[core_num, stream](args)`: the body is traced into kernel IR once per specialization
+    and run on the simulator."""
     if fn is not None:
         if not callable(fn):
             raise TypeError("asc.jit expects a function")

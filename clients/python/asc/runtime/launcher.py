@@ -21,6 +21,11 @@ from asc.runtime.report import LaunchReport
 
 @dataclasses.dataclass(frozen=True)
 class LaunchOptions:
+    """Launch options of a kernel: the core count and the stream (asc-api.md 1.6).
+
+    Made by `kernel[core_num]` or `kernel[core_num, stream]`; stream None is
+    rt.current_stream()."""
+
     core_num: int = 0
     stream: Any = None
 

@@ -233,9 +233,11 @@ def _intersect(a: List[Interval], b: List[Interval]) -> List[Interval]:
 
 
 class LaunchReport(_Record):
-    """Status, total cycles and microseconds, per-core/per-pipe statistics, diagnostics, and the
+    """The result of a launch: its status, cycles, statistics, diagnostics and SoC config.
+
+    Status, total cycles and microseconds, per-core/per-pipe statistics, diagnostics, and the
     resolved SoC config the launch ran on (`config`, a nested dict of aicore.config.v1.SocConfig
-    with its field names) with `config_hash`, which is equal for equal figures."""
+    with its field names) with `config_hash`, which is equal for equal figures (docs/report.md)."""
     _fields = ("status", "kernel_name", "platform", "block_dim", "cycles", "duration_us",
                "clock_mhz", "simulated_instructions", "cores", "diagnostics", "timeline",
                "config", "config_hash", "check", "debug_output", "bound_pipe", "timing_only",

@@ -1,6 +1,10 @@
 """What the adv library's element-wise ops share at trace time: compile-time ints, the element
-count, and the temp buffer (the user's uint8 tensor or the framework's scratch: docs/adv.md)."""
+count, and the temp buffer (the user's uint8 tensor or the framework's scratch: docs/adv.md),
+and the docstrings of the element-wise ops (`documented`)."""
+import inspect
 import numbers
+import textwrap
+from typing import Callable
 
 from asc.codegen.builder import require_builder
 
@@ -92,3 +96,39 @@ def float_op_args(api, dst, src, count, temp_buffer, is_reuse_source, steps):
     tmp, split = float_chunks(api, temp_buffer, steps,
                               f"{steps} chunk(s) of {ONE_BLK_SIZE} floats for {src.dtype}")
     return count, tmp, split
+
+
+# What the parameters of an element-wise op are (the ops taking dst, src, count, temp_buffer and
+# is_reuse_source).
+ELEMENTWISE = ("dst and src are UB LocalTensors, both float16 or both float32; count is the "
+               "number of elements (all of src when None); temp_buffer is a uint8 UB tensor for "
+               "the intermediates (when None, the framework's scratch: the UB above the TPipe's "
+               "buffers); is_reuse_source is a compile-time bool, without effect unless said.")
+
+# How an op computed in float rounds: each instruction as docs/isa.md says, a float16 source
+# widened exactly and the result narrowed once.
+IN_FLOAT = ("Computed in float32 by the library's sequence of vector instructions, each rounding "
+            "its result to float32 nearest-even (exp and ln: the host libm's, docs/isa.md); a "
+            "float16 source is widened to float32 exactly and the result rounded once to "
+            "float16 ")
+
+
+def documented(summary: str, *paragraphs: str, numerics: str = "",
+               args: str = ELEMENTWISE) -> Callable:
+    """Gives an adv op its docstring: the one-line summary, the call form (its signature), what
+    its arguments are (`args`), the op's own paragraphs, the library sequence it is (docs/adv.md)
+    and, for an op that computes values, a 'Numerics:' paragraph."""
+    def apply(fn):
+        plain = [p.replace(annotation=inspect.Parameter.empty)
+                 for p in inspect.signature(fn).parameters.values()]
+        form = f"asc.adv.{fn.__name__}{inspect.Signature(plain)}"
+        text = [f"{form} (asc-api.md 6.7, 10.5): {args}" if args else form]
+        text += list(paragraphs)
+        text.append(f"Emitted as CANN 8.1's library sequence for the A2 vector core, with its temp "
+                    f"areas, mask settings and PIPE_V barriers (docs/adv.md, \"{fn.__name__}\").")
+        if numerics:
+            text.append("Numerics: " + numerics)
+        fn.__doc__ = "\n\n".join([summary] + [textwrap.fill(t, 92, break_on_hyphens=False)
+                                              for t in text])
+        return fn
+    return apply

@@ -7,17 +7,27 @@ argument; one for float), each its floats / steps rounded down to a multiple of 
 mode; per chunk [half: cast to float], mins 8.8, maxs -8.8, muls 2, exp, adds -1 into dst, adds
 1, div, [half: cast back], a PIPE_V barrier after each; the tail under its own mask.
 """
-from asc.language.adv._common import ONE_BLK_SIZE, float_op_args
+from __future__ import annotations
+
+from typing import Optional
+
+from asc.language.adv._common import IN_FLOAT, ONE_BLK_SIZE, documented, float_op_args
 from asc.language.core.dtype import KnownTypes as KT
+from asc.language.core.hints import RuntimeInt
+from asc.language.core.tensor import LocalTensor
 
 __all__ = ["tanh"]
 
 _CHUNK_ELEMENTS = ONE_BLK_SIZE  # a chunk is a multiple of 32 floats
 
 
-def tanh(dst, src, count=None, temp_buffer=None, is_reuse_source=False):
-    """dst = tanh(src) for the first `count` elements (all of src when None), in float
-    (module docstring). dst may be src."""
+@documented("Element-wise dst = tanh(src), as (e^2x - 1) / (e^2x + 1) of x clipped to +-8.8.",
+            "dst may be src (gelu's example calls it so).",
+            numerics=IN_FLOAT + "(CAST_NONE: nearest-even). Worst error against float64 "
+            "(docs/adv.md): float32 2.24 ULP for |x| >= 0.5, up to 4087 ULP but under 1.3e-7 "
+            "absolute nearer 0 (e^2x - 1 cancels); float16 0.50 ULP.")
+def tanh(dst: LocalTensor, src: LocalTensor, count: Optional[RuntimeInt] = None,
+         temp_buffer: Optional[LocalTensor] = None, is_reuse_source: bool = False) -> None:
     api = "tanh"
     from_half = getattr(src, "dtype", None) == KT.float16
     count, tmp, split = float_op_args(api, dst, src, count, temp_buffer, is_reuse_source,

@@ -18,14 +18,20 @@ sequence for the A2 vector core (docs/adv.md), from `impl/math/<op>/`.
   count. half src: src (and a half dst) cast to float in the temp, muls, add, cast back; the
   scalar rounded to half first.
 """
+from __future__ import annotations
+
 import numbers
+from typing import Optional
 
 from asc.codegen.builder import require_builder
-from asc.language.adv._common import ONE_BLK_SIZE, element_count, temp_buffer_of
+from asc.language.adv._common import (IN_FLOAT, ONE_BLK_SIZE, documented, element_count,
+                                      temp_buffer_of)
 from asc.language.basic.common import check_ub, require_local_tensors
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import KnownTypes as KT
+from asc.language.core.hints import RuntimeInt, RuntimeNumber
 from asc.language.core.ir_value import cast, is_runtime_number, to_value
+from asc.language.core.tensor import LocalTensor
 
 __all__ = ["exp", "power", "xor", "axpy"]
 
@@ -64,9 +70,21 @@ def _not_aliased(api, dst, why, **sources):
             raise ValueError(f"{api}(): dst must not be {name}: {why}. Pass another dst tensor")
 
 
-def exp(dst, src, count, taylor_expand_level, temp_buffer=None, is_reuse_source=False):
-    """dst = e^src for the first `count` elements: the basic exp for level 0, else the Taylor
-    sequence of `taylor_expand_level` terms (module docstring)."""
+@documented("Element-wise dst = e^src: the basic exp at level 0, else a Taylor sequence.",
+            "count is required here; taylor_expand_level is a compile-time int 0 .. 255. "
+            "Level 0 is the basic exp "
+            "instruction over the count (no temp). Level n computes e^floor(x) * (1 + f + "
+            "f^2/2! + ... + f^n/n!), f = x - floor(x), in float32. With is_reuse_source "
+            "(float32) x is kept in src, which is overwritten, and dst must not be src; "
+            "otherwise dst may be src. Not the basic asc.exp instruction, which stays as it is.",
+            numerics="level 0 as the basic exp: the host libm's expf in float32, a float16 "
+            "result rounded once (nearest-even). Level n: " + IN_FLOAT[0].lower() + IN_FLOAT[1:]
+            + "(CAST_NONE: nearest-even); floor is a CAST_FLOOR float -> float cast. Worst "
+            "error against float64 (docs/adv.md): float32 5.29 ULP at level 10 (the float "
+            "roundings of the sum and product), 9952 ULP at level 5 on [-1, 1]; float16 0.50 "
+            "ULP at level 10, 1.59 at level 5. At level >= 1 +-inf gives NaN.")
+def exp(dst: LocalTensor, src: LocalTensor, count: RuntimeInt, taylor_expand_level: int,
+        temp_buffer: Optional[LocalTensor] = None, is_reuse_source: bool = False) -> None:
     api = "exp"
     _tensors(api, dst=dst, src=src)
     _same_float(api, dst=dst, src=src)
@@ -104,9 +122,21 @@ def exp(dst, src, count, taylor_expand_level, temp_buffer=None, is_reuse_source=
                    (dst, src, floor_x, power_x, res, int_part, inverses, from_half))
 
 
-def power(dst, src0, src1, count=None, temp_buffer=None, is_reuse_source=False):
-    """dst = src0 ^ src1 element-wise, float16, float32 or int32 (module docstring). dst may be
-    a source for float16, and src1 for int32."""
+@documented("Element-wise dst = src0 ^ src1: float16, float32 or int32 tensors.",
+            "pyasc's tensor ^ tensor form (a scalar operand is an error). float: e^(y ln|x|) "
+            "with pow's signs and special cases fixed by compares and selects; dst may be a "
+            "source for float16, not for float32. int32: binary exponentiation, a loop whose "
+            "turns the scalar unit decides from reduce_sums of what is left; dst may be src1, "
+            "not src0.",
+            numerics="float: " + IN_FLOAT[0].lower() + IN_FLOAT[1:] + "(CAST_NONE: "
+            "nearest-even). The rounding of ln|x| is multiplied by y, so the error grows with "
+            "the result's exponent: worst against float64 (docs/adv.md) float32 8.4 ULP, "
+            "float16 0.50 ULP. A NaN operand gives 1 where IEEE gives NaN (the chip's NE "
+            "compare is false for NaN). int32: exact integer products, wrapping as int32 "
+            "multiplies do; a negative exponent gives trunc(1 / x^|y|).")
+def power(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor,
+          count: Optional[RuntimeInt] = None, temp_buffer: Optional[LocalTensor] = None,
+          is_reuse_source: bool = False) -> None:
     api = "power"
     for name, arg in (("src0", src0), ("src1", src1)):
         if is_runtime_number(arg):
@@ -156,9 +186,12 @@ def _power_int(api, dst, src0, src1, count, temp_buffer, is_reuse_source):
                    KT.int32, (dst, src0, src1, tmp.reinterpret_cast(KT.int32), split))
 
 
-def xor(dst, src0, src1, count=None, temp_buffer=None, is_reuse_source=False):
-    """dst = src0 ^ src1 bit by bit, int16 or uint16 (module docstring). dst must not be a
-    source."""
+@documented("Element-wise dst = src0 XOR src1, bit by bit, for int16 or uint16.",
+            "Computed as (x | y) & ~(x & y). dst must not be src0 or src1 (its first and writes "
+            "dst while its or reads the sources, with no barrier between).",
+            numerics="exact (bits).")
+def xor(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, count: Optional[RuntimeInt] = None,
+        temp_buffer: Optional[LocalTensor] = None, is_reuse_source: bool = False) -> None:
     api = "xor"
     _tensors(api, dst=dst, src0=src0, src1=src1)
     if src0.dtype not in (KT.int16, KT.uint16) or src1.dtype != src0.dtype \
@@ -188,9 +221,19 @@ def _half_scalar(scalar):
     return cast(to_value(scalar, KT.float16), KT.float32)
 
 
-def axpy(dst, src, scalar, count=None, temp_buffer=None, is_reuse_source=False):
-    """dst += src * scalar, the product rounded before the add (module docstring): (src, dst)
-    float16 / float16, float16 / float32 or float32 / float32. dst may be src."""
+@documented("Element-wise dst = dst + src * scalar, the product rounded before the add.",
+            "(src, dst) is float16 / float16, float16 / float32 or float32 / float32; scalar is "
+            "a number or a traced scalar. float32: the basic axpy instruction (no temp). "
+            "float16 src: src (and a float16 dst) cast to float32 in the temp, muls, add, cast "
+            "back. dst may be src for the same-type pairs.",
+            numerics="float32: the product rounded to float32 nearest-even, then the sum "
+            "(two roundings, the basic axpy). float16 src: the scalar is rounded to float16 "
+            "first (nearest-even: 0.1 multiplies as 0.0999755859375), the product and the sum "
+            "are rounded to float32, and a float16 dst is rounded once at the end (CAST_NONE, "
+            "nearest-even). Bit-exact against a numpy model of these roundings (docs/adv.md).")
+def axpy(dst: LocalTensor, src: LocalTensor, scalar: RuntimeNumber,
+         count: Optional[RuntimeInt] = None, temp_buffer: Optional[LocalTensor] = None,
+         is_reuse_source: bool = False) -> None:
     api = "axpy"
     _tensors(api, dst=dst, src=src)
     pairs = ((KT.float16, KT.float16), (KT.float16, KT.float32), (KT.float32, KT.float32))

@@ -17,13 +17,26 @@ emitted as CANN 8.1's library sequence for the A2 vector core (docs/adv.md), fro
   elements, a chunk its bytes / sizeof(T) / 3 rounded down to 32. Per chunk dst = 0, compares
   x < 0 and x > 0, selects against 1 and -1 loaded into CMPMASK, one add.
 """
-from asc.language.adv._common import ONE_BLK_SIZE, float_chunks, float_op_count, temp_buffer_of
+from __future__ import annotations
+
+from typing import Optional
+
+from asc.language.adv._common import (ONE_BLK_SIZE, documented, float_chunks, float_op_count,
+                                      temp_buffer_of)
 from asc.language.core.dtype import KnownTypes as KT
 from asc.language.core.enums import RoundMode
+from asc.language.core.hints import RuntimeInt
+from asc.language.core.tensor import LocalTensor
 
 __all__ = ["ceil", "floor", "round", "trunc", "frac", "sign"]
 
 _SIGN_AREAS = 3  # the library's SIGN_CALC_PROC: temp elements per chunk element
+
+# How the integral-value ops round: one float -> float cast, exact both ways for a half source.
+_INTEGRAL = ("exact: one float32 -> float32 cast rounds to an integral value ({mode}); a float16 "
+             "source is widened to float32 and narrowed back exactly (CAST_NONE). A zero result "
+             "is +0 (the chip's float -> float cast turns -0 into +0); inf and NaN pass through. "
+             "Bit-exact against numpy (docs/adv.md).")
 
 
 def _not_in_place(api, dst, src, why):
@@ -42,13 +55,19 @@ def _integral(api, dst, src, count, temp_buffer, is_reuse_source, mode, mask_dty
                    ONE_BLK_SIZE, mask_dtype or src.dtype, (dst, src, tmp, mode, from_half))
 
 
-def ceil(dst, src, count=None, temp_buffer=None, is_reuse_source=False):
-    """dst = the smallest integral value >= src (module docstring). dst may be src."""
+@documented("Element-wise dst = ceil(src), the smallest integral value >= src.",
+            "dst may be src.", numerics=_INTEGRAL.format(mode="CAST_CEIL, toward +inf"))
+def ceil(dst: LocalTensor, src: LocalTensor, count: Optional[RuntimeInt] = None,
+         temp_buffer: Optional[LocalTensor] = None, is_reuse_source: bool = False) -> None:
     _integral("ceil", dst, src, count, temp_buffer, is_reuse_source, RoundMode.CAST_CEIL, None)
 
 
-def floor(dst, src, count=None, temp_buffer=None, is_reuse_source=False):
-    """dst = the largest integral value <= src (module docstring). dst may be src."""
+@documented("Element-wise dst = floor(src), the largest integral value <= src.",
+            "dst may be src. A float32 source is one count-form cast (the library's float "
+            "overload): the temp is ignored.",
+            numerics=_INTEGRAL.format(mode="CAST_FLOOR, toward -inf"))
+def floor(dst: LocalTensor, src: LocalTensor, count: Optional[RuntimeInt] = None,
+          temp_buffer: Optional[LocalTensor] = None, is_reuse_source: bool = False) -> None:
     api = "floor"
     if getattr(src, "dtype", None) != KT.float32:
         _integral(api, dst, src, count, temp_buffer, is_reuse_source, RoundMode.CAST_FLOOR, None)
@@ -60,15 +79,19 @@ def floor(dst, src, count=None, temp_buffer=None, is_reuse_source=False):
     cast(dst, src, RoundMode.CAST_FLOOR, count)
 
 
-def trunc(dst, src, count=None, temp_buffer=None, is_reuse_source=False):
-    """dst = src rounded toward zero (module docstring). dst may be src."""
+@documented("Element-wise dst = trunc(src), src rounded toward zero.", "dst may be src.",
+            numerics=_INTEGRAL.format(mode="CAST_TRUNC, toward zero"))
+def trunc(dst: LocalTensor, src: LocalTensor, count: Optional[RuntimeInt] = None,
+          temp_buffer: Optional[LocalTensor] = None, is_reuse_source: bool = False) -> None:
     _integral("trunc", dst, src, count, temp_buffer, is_reuse_source, RoundMode.CAST_TRUNC,
               KT.float16)
 
 
-def round(dst, src, count=None, temp_buffer=None, is_reuse_source=False):
-    """dst = src rounded to the nearest integral value, ties to even (module docstring). dst
-    may be src."""
+@documented("Element-wise dst = src rounded to the nearest integral value, ties to even.",
+            "dst may be src. A float32 source is one cast over the whole count, no temp.",
+            numerics=_INTEGRAL.format(mode="CAST_RINT, nearest with ties to even"))
+def round(dst: LocalTensor, src: LocalTensor, count: Optional[RuntimeInt] = None,
+          temp_buffer: Optional[LocalTensor] = None, is_reuse_source: bool = False) -> None:
     api = "round"
     if getattr(src, "dtype", None) == KT.float16:
         _integral(api, dst, src, count, temp_buffer, is_reuse_source, RoundMode.CAST_RINT, None)
@@ -81,8 +104,14 @@ def round(dst, src, count=None, temp_buffer=None, is_reuse_source=False):
                    KT.float32, (dst, src, None, RoundMode.CAST_RINT, False))
 
 
-def frac(dst, src, count=None, temp_buffer=None, is_reuse_source=False):
-    """dst = src - trunc(src) (module docstring). dst may be src for float16 only."""
+@documented("Element-wise dst = src - trunc(src), the fractional part.",
+            "dst may be src for float16 only (the float32 sequence writes trunc(src) into dst, "
+            "then reads src).",
+            numerics="exact: trunc is a CAST_TRUNC float -> float cast and the subtraction "
+            "x - trunc(x) is exact in the source type; a float16 source goes through float32 "
+            "exactly. Zeros follow IEEE (frac(-0) = -0, frac(-3) = +0); +-inf gives NaN.")
+def frac(dst: LocalTensor, src: LocalTensor, count: Optional[RuntimeInt] = None,
+         temp_buffer: Optional[LocalTensor] = None, is_reuse_source: bool = False) -> None:
     api = "frac"
     count = float_op_count(api, dst, src, count, is_reuse_source)
     from asc.codegen.function_visitor import inline_library
@@ -98,9 +127,13 @@ def frac(dst, src, count=None, temp_buffer=None, is_reuse_source=False):
                    KT.float16, (dst, src, None, 0, False))
 
 
-def sign(dst, src, count=None, temp_buffer=None, is_reuse_source=False):
-    """dst = 1, 0 or -1 by the sign of src; 0 for +-0 and NaN (module docstring). dst must not
-    be src."""
+@documented("Element-wise dst = 1, 0 or -1 by the sign of src (0 for +-0 and NaN).",
+            "Computed as [x >= 0] - [x <= 0] by two compares and two selects in the source "
+            "type. dst must not be src (the sequence zeroes dst before it compares src).",
+            numerics="exact: the results are 1, -1 and +0; NaN compares false both ways and "
+            "gives 0, +-0 gives +0.")
+def sign(dst: LocalTensor, src: LocalTensor, count: Optional[RuntimeInt] = None,
+         temp_buffer: Optional[LocalTensor] = None, is_reuse_source: bool = False) -> None:
     api = "sign"
     count = float_op_count(api, dst, src, count, is_reuse_source)
     _not_in_place(api, dst, src, "the sequence zeroes dst before it compares src with it")

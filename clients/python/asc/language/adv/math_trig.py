@@ -32,15 +32,23 @@ mode, chunks of `split` under one mask, the tail under its own, then the mask ba
 A PIPE_V barrier after each instruction except where the library has none (math_trig_ops.py).
 is_reuse_source is a compile-time bool and changes only float sin and cos.
 """
+from __future__ import annotations
+
+from typing import Optional
+
 from asc.codegen.builder import require_builder
-from asc.language.adv._common import ONE_BLK_SIZE, element_count, temp_buffer_of
+from asc.language.adv._common import (IN_FLOAT, ONE_BLK_SIZE, documented, element_count,
+                                      temp_buffer_of)
 from asc.language.basic.common import check_ub, require_local_tensors
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import KnownTypes as KT
+from asc.language.core.hints import RuntimeInt
+from asc.language.core.tensor import LocalTensor
 
 __all__ = ["sin", "cos", "tan", "asin", "acos", "atan"]
 
 _CHUNK_ELEMENTS = ONE_BLK_SIZE  # a chunk is a multiple of 32 elements
+_NO_ALIAS = "dst must not be src (Ascend C forbids dst, src and the temp buffer to overlap)."
 
 
 def _checked(api, dst, src, count, is_reuse_source):
@@ -94,21 +102,37 @@ def _sine(api, dst, src, count, temp_buffer, is_reuse_source, is_cos):
          (dst, src, temp.reinterpret_cast(KT.float32), split, is_cos, from_half, reuse))
 
 
-def sin(dst, src, count=None, temp_buffer=None, is_reuse_source=False):
-    """dst = sin(src) for the first `count` elements (all of src when None), in float (module
-    docstring)."""
+@documented("Element-wise dst = sin(src), the library's range reduction and odd polynomial.",
+            "Valid input: [-65504, 65504]. k = round(x / pi) with ties away from zero, x - k pi "
+            "with pi in four parts, (-1)^k, and a polynomial of degree 9. With is_reuse_source "
+            "(float32 only) the reduced x is written into src, halving the temp. " + _NO_ALIAS,
+            numerics=IN_FLOAT + "(CAST_NONE: nearest-even). Worst error against float64 "
+            "(docs/adv.md): float32 1.95 ULP for |x| up to 3, and 1.3e-7 absolute up to 65504 "
+            "(many ULP only near the zeros k pi); float16 0.50 ULP.")
+def sin(dst: LocalTensor, src: LocalTensor, count: Optional[RuntimeInt] = None,
+        temp_buffer: Optional[LocalTensor] = None, is_reuse_source: bool = False) -> None:
     _sine("sin", dst, src, count, temp_buffer, is_reuse_source, False)
 
 
-def cos(dst, src, count=None, temp_buffer=None, is_reuse_source=False):
-    """dst = cos(src) for the first `count` elements (all of src when None), in float (module
-    docstring)."""
+@documented("Element-wise dst = cos(src), the library's range reduction and odd polynomial.",
+            "Valid input: [-65504, 65504]. k = rint(x / pi + 1/2), x - k pi + pi/2 with pi in "
+            "five parts, then sin's sign and polynomial, clamped to [-1, 1]. is_reuse_source "
+            "as sin's; True with a float16 source is an error (the library asserts). " + _NO_ALIAS,
+            numerics=IN_FLOAT + "(CAST_NONE: nearest-even). Worst error against float64 "
+            "(docs/adv.md): float32 5.64 ULP on 0.5 .. pi (k pi is subtracted before pi/2 is "
+            "added), 2.38 ULP beyond; float16 0.50 ULP.")
+def cos(dst: LocalTensor, src: LocalTensor, count: Optional[RuntimeInt] = None,
+        temp_buffer: Optional[LocalTensor] = None, is_reuse_source: bool = False) -> None:
     _sine("cos", dst, src, count, temp_buffer, is_reuse_source, True)
 
 
-def tan(dst, src, count=None, temp_buffer=None, is_reuse_source=False):
-    """dst = tan(src) for the first `count` elements (all of src when None), in float (module
-    docstring)."""
+@documented("Element-wise dst = tan(src), a rational function of the reduced argument.",
+            "Valid input: (-65504, 65504). k = rint(x / pi), x - k pi with pi in five parts, "
+            "then x P(x^2) / ((x + pi/2)(x - pi/2) Q(x^2)). " + _NO_ALIAS,
+            numerics=IN_FLOAT + "(CAST_NONE: nearest-even). Worst error against float64 "
+            "(docs/adv.md): float32 4.94 ULP up to 1.57, 7.60 ULP beyond; float16 0.50 ULP.")
+def tan(dst: LocalTensor, src: LocalTensor, count: Optional[RuntimeInt] = None,
+        temp_buffer: Optional[LocalTensor] = None, is_reuse_source: bool = False) -> None:
     api = "tan"
     count, from_half, _ = _checked(api, dst, src, count, is_reuse_source)
     unit, areas = (2, 10) if from_half else (4, 4)
@@ -127,21 +151,38 @@ def _asin(api, dst, src, count, temp_buffer, is_reuse_source, is_acos):
          (dst, src, temp.reinterpret_cast(src.dtype), split, is_acos, from_half))
 
 
-def asin(dst, src, count=None, temp_buffer=None, is_reuse_source=False):
-    """dst = asin(src) for src in [-1, 1], the first `count` elements (all of src when None)
-    (module docstring)."""
+@documented("Element-wise dst = asin(src) for src in [-1, 1], by the library's series.",
+            "The Taylor series to x^15 of |x| below 2^-0.5, else pi/2 minus the series of "
+            "sqrt(1 - x^2), times the sign of x; |x| > 1 gives NaN. " + _NO_ALIAS,
+            numerics=IN_FLOAT + "(CAST_NONE: nearest-even), except that for float16 the near "
+            "branch, its weights and the sign are computed in float16, each step rounded to "
+            "nearest-even. Worst error against float64 (docs/adv.md): float32 2.87 ULP below "
+            "0.5 and 935 ULP (5.6e-5 absolute: the series stops at x^15) on 0.5 .. 1; float16 "
+            "1.45 ULP.")
+def asin(dst: LocalTensor, src: LocalTensor, count: Optional[RuntimeInt] = None,
+         temp_buffer: Optional[LocalTensor] = None, is_reuse_source: bool = False) -> None:
     _asin("asin", dst, src, count, temp_buffer, is_reuse_source, False)
 
 
-def acos(dst, src, count=None, temp_buffer=None, is_reuse_source=False):
-    """dst = acos(src) for src in [-1, 1], the first `count` elements (all of src when None)
-    (module docstring)."""
+@documented("Element-wise dst = acos(src) for src in [-1, 1]: pi/2 - asin(src).",
+            "asin's sequence, then pi/2 minus its result in the source type (float16: from "
+            "asin's float32 result); |x| > 1 gives NaN. " + _NO_ALIAS,
+            numerics=IN_FLOAT + "(CAST_NONE: nearest-even), with asin's float16 steps. Worst "
+            "error against float64 (docs/adv.md): float32 1.60 ULP below 0.5 and 934 ULP "
+            "(5.6e-5 absolute) on 0.5 .. 1; float16 1.15 ULP.")
+def acos(dst: LocalTensor, src: LocalTensor, count: Optional[RuntimeInt] = None,
+         temp_buffer: Optional[LocalTensor] = None, is_reuse_source: bool = False) -> None:
     _asin("acos", dst, src, count, temp_buffer, is_reuse_source, True)
 
 
-def atan(dst, src, count=None, temp_buffer=None, is_reuse_source=False):
-    """dst = atan(src) for the first `count` elements (all of src when None), in float (module
-    docstring)."""
+@documented("Element-wise dst = atan(src), the least of four of the library's series.",
+            "|x| is clipped to 1e4; four Taylor series (direct, around tan(pi/8), around 1, and "
+            "both) and the least of them, times the sign of x. " + _NO_ALIAS,
+            numerics=IN_FLOAT + "(CAST_NONE: nearest-even). Worst error against float64 "
+            "(docs/adv.md): float32 159 ULP (4.9e-6 absolute: the series stop at x^9); float16 "
+            "0.51 ULP.")
+def atan(dst: LocalTensor, src: LocalTensor, count: Optional[RuntimeInt] = None,
+         temp_buffer: Optional[LocalTensor] = None, is_reuse_source: bool = False) -> None:
     api = "atan"
     count, from_half, _ = _checked(api, dst, src, count, is_reuse_source)
     temp, split = _split(api, temp_buffer, 4, 6 if from_half else 5, src.dtype)

@@ -8,7 +8,10 @@ matmul_ops.py on the core that runs them (docs/matmul.md); they need the cube co
 `matmul_cube_only` kernel (or with `enable_mix_dual_master`) the Matmul runs where it is
 called, under the user's `if asc.ascend_is_aic():`.
 """
+from __future__ import annotations
+
 import numbers
+from typing import TYPE_CHECKING, Optional, Union, overload
 
 from asc.codegen.builder import require_builder
 from asc.codegen.errors import NotSupportedError
@@ -20,6 +23,9 @@ from asc.language.core.dtype import KnownTypes as KT
 from asc.language.core.enums import CubeFormat, LayoutMode, TPosition
 from asc.language.core.ir_value import PlainValue, is_runtime_int, select, to_value
 from asc.language.core.tensor import GlobalAddress, GlobalTensor, LocalTensor
+
+if TYPE_CHECKING:  # fwk imports the language modules that import this one
+    from asc.language.fwk.tpipe import TPipe
 
 __all__ = ["Matmul", "register_matmul"]
 
@@ -266,9 +272,22 @@ def _int_arg(api, name, value):
 
 
 class Matmul(TracedState):
-    """`Matmul(a, b, c, bias=None, matmul_config=None, matmul_policy=0)`: C = A x B (+ bias)."""
+    """A matrix multiply object: C = A x B (+ bias) on the cube core, tile by tile.
 
-    def __init__(self, a, b, c, bias=None, matmul_config=None, matmul_policy=0):
+    `Matmul(a, b, c, bias=None, matmul_config=None, matmul_policy=0)` (asc-api.md 6.1-6.3):
+    a, b, c and bias are MatmulTypes (where each operand lives, its format and dtype; bias
+    float32 at C's position when None), matmul_config a MatmulConfig (the Norm template when
+    None), matmul_policy Ascend C's policy number (3 with MDL: the NBuffer33 pipeline). Bind it
+    with register_matmul, then set_tensor_a/b, iterate / iterate_all / get_tensor_c, end
+    (docs/matmul.md).
+
+    Numerics: as asc.mmad's: products are exact, each C0-wide chunk of K is summed exactly and
+    added to C with one rounding to float32, nearest-even (int8: exact in int32, saturating);
+    the fixpipe to C rounds a float16 or bfloat16 result to nearest-even (asc.fixpipe)."""
+
+    def __init__(self, a: MatmulType, b: MatmulType, c: MatmulType,
+                 bias: Optional[MatmulType] = None, matmul_config: Optional[MatmulConfig] = None,
+                 matmul_policy: int = 0) -> None:
         super().__init__("asc.adv.Matmul")
         self.a_type, self.b_type, self.c_type = (_check_type("a", a), _check_type("b", b),
                                                  _check_type("c", c))
@@ -1154,9 +1173,24 @@ def _atomic_arg(api, en_atomic):
     return int(value)
 
 
-def register_matmul(pipe, *args, **kwargs) -> None:
-    """`register_matmul(pipe, workspace, matmul, tiling=None)` (or without the workspace, which
-    set_sys_workspace then holds): bind the Matmul to the pipe and, given a tiling, init it."""
+@overload
+def register_matmul(pipe: TPipe, workspace: Union[GlobalAddress, GlobalTensor], matmul: Matmul,
+                    tiling: Optional[TCubeTiling] = None) -> None: ...
+
+
+@overload
+def register_matmul(pipe: TPipe, matmul: Matmul, tiling: Optional[TCubeTiling] = None) -> None: ...
+
+
+def register_matmul(pipe: TPipe, *args, **kwargs) -> None:
+    """Binds a Matmul to the pipe and, given a tiling, initialises it (REGIST_MATMUL_OBJ).
+
+    `register_matmul(pipe, workspace, matmul, tiling=None)`, or without the workspace, which
+    set_sys_workspace then holds (asc-api.md 6.2). workspace is a uint8 GM buffer (GlobalAddress
+    or GlobalTensor) for the messages between the cores. In a mixed kernel (not
+    matmul_cube_only, no enable_mix_dual_master) the cube core of each group becomes the
+    Matmul's message server from here on and leaves the kernel; the rest of the body runs on
+    the vector cores (docs/matmul.md)."""
     from asc.language.fwk.tpipe import TPipe
     api = "register_matmul"
     require_builder(api)

@@ -14,16 +14,22 @@ So the arithmetic is half precision for a float source too, as on the chip. With
 buffer the library's scratch is the UB the TPipe has not handed out (Ascend C's
 PopStackBuffer); too little is a kernel fault at the call naming the bytes needed.
 """
+from __future__ import annotations
+
 import numbers
+from typing import Optional
 
 import numpy as np
 
 from asc.codegen.builder import require_builder
-from asc.language.adv._common import ONE_BLK_SIZE, element_count, static_int, temp_buffer_of
+from asc.language.adv._common import (ONE_BLK_SIZE, documented, element_count, static_int,
+                                      temp_buffer_of)
 from asc.language.basic.common import check_ub, require_local_tensors
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import KnownTypes as KT
+from asc.language.core.hints import RuntimeInt, RuntimeNumber
 from asc.language.core.ir_value import PlainValue, cast, to_value
+from asc.language.core.tensor import LocalTensor
 
 __all__ = ["quant", "QuantConfig"]
 
@@ -32,14 +38,18 @@ _MIN_SCRATCH = _SPLIT_ELEMENTS * 2  # bytes for the smallest chunk
 
 
 class QuantConfig:
-    """`asc.adv.QuantConfig(calc_count=0, offset_count=0, scale_count=0, work_local_size=0)`:
-    compile-time. With calc_count and work_local_size both set, the element count and the
-    chunk's bytes are these constants instead of the call's count and the temp buffer's size.
-    scale_count and offset_count belong to the per-channel forms (not in pyasc's quant)."""
+    """The compile-time configuration of asc.adv.quant (Ascend C's AscendQuantConfig).
+
+    `asc.adv.QuantConfig(calc_count=0, offset_count=0, scale_count=0, work_local_size=0)`
+    (asc-api.md 6.5), each a compile-time int >= 0. With calc_count and work_local_size both
+    set, the element count and the chunk's bytes are these constants instead of the call's count
+    and the temp buffer's size. scale_count and offset_count belong to the per-channel forms
+    (not in pyasc's quant)."""
 
     _FIELDS = ("calc_count", "offset_count", "scale_count", "work_local_size")
 
-    def __init__(self, calc_count=0, offset_count=0, scale_count=0, work_local_size=0):
+    def __init__(self, calc_count: int = 0, offset_count: int = 0, scale_count: int = 0,
+                 work_local_size: int = 0) -> None:
         for name, value in zip(self._FIELDS, (calc_count, offset_count, scale_count,
                                               work_local_size)):
             value = ConstExpr.unwrap(value)
@@ -63,10 +73,22 @@ def _scalar_half(api, name, value):
     return cast(cast(value, KT.float32), KT.float16)
 
 
-def quant(dst, src, scale, offset, count=None, temp_buffer=None, reuse_source=False,
-          config=None):
-    """dst[i] = int8(round_half_even(src[i] * scale + offset)) for the first `count` elements
-    (all of src when None), computed in half precision (module docstring)."""
+@documented("Element-wise dst = int8(src * scale + offset), per-tensor quantisation.",
+            "dst is an int8 UB tensor, src float16 or float32; scale and offset are numbers or "
+            "traced scalars; count elements (all of src when None, config.calc_count when "
+            "config sets it with work_local_size); temp_buffer a uint8 UB tensor of at least 64 "
+            "bytes (the framework's scratch when None); reuse_source a compile-time bool without "
+            "effect; config an asc.adv.QuantConfig (asc-api.md 6.5).",
+            numerics="computed in float16, as the library does for both source types: scale "
+            "and offset are converted to float16 by the scalar unit (nearest-even), a float32 "
+            "source is cast to float16 (CAST_NONE, nearest-even), muls and adds each round to "
+            "float16 nearest-even, and the cast to int8 rounds to nearest-even and saturates at "
+            "-128 and 127 (CAST_NONE). So a float32 2.5004 becomes half 2.5 and rounds to 2. "
+            "Against float64 round(src * scale + offset) the error is at most 1 (docs/adv.md).",
+            args="")
+def quant(dst: LocalTensor, src: LocalTensor, scale: RuntimeNumber, offset: RuntimeNumber,
+          count: Optional[RuntimeInt] = None, temp_buffer: Optional[LocalTensor] = None,
+          reuse_source: bool = False, config: Optional[QuantConfig] = None) -> None:
     api = "quant"
     require_builder(api)
     require_local_tensors(api, dst=dst, src=src)

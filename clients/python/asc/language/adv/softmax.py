@@ -10,20 +10,31 @@ and `softmax_common_broadcast.h` and `softmax_common/softmax_common_arithmetic.h
 `softmax_common_reduce.h` (the reductions, the broadcast of the row states, the row-wise sub and
 div). The instructions are in softmax_ops.py.
 """
+from __future__ import annotations
+
 import math
 import numbers
+from typing import Optional
 
 from asc.codegen.builder import require_builder
 from asc.codegen.errors import NotSupportedError
-from asc.language.adv._common import ONE_BLK_SIZE, static_int, temp_buffer_of
+from asc.language.adv._common import ONE_BLK_SIZE, documented, static_int, temp_buffer_of
+from asc.language.adv.tiling import SoftmaxTiling
 from asc.language.basic.common import check_ub, require_local_tensors
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import KnownTypes as KT
 from asc.language.core.ir_value import select, to_value
+from asc.language.core.tensor import LocalTensor
 
 __all__ = ["softmax"]
 
 _FLOAT_REPEAT = 64
+# How softmax and softmax_flash_v2 round (docs/adv.md).
+SOFTMAX_NUMERICS = ("computed in float32: a float16 source is cast to float32 exactly, the row "
+                    "max is exact, sub, exp, the row sums (vcadd trees and block sums) and div "
+                    "each round to float32 nearest-even as their instructions do (exp: the host "
+                    "libm's), and a float16 dst or state is rounded back once with CAST_ROUND "
+                    "(nearest, ties away from zero).")
 _BASIC_TILE = 8  # SOFTMAX_BASIC_TILE_NUM: rows a pass is rounded down to a multiple of
 _BASIC_MAX_ELEMENTS = 64 * 255  # a basic-block pass stays under 255 repeats of 64 floats
 
@@ -126,17 +137,26 @@ def _state_dtypes(api, dst, sum_t, max_t, src):
     return "half" if sum_t.dtype == KT.float16 else "half_float"
 
 
-def softmax(dst, sum, max, src, tiling, temp_buffer=None, reuse_source=False,  # noqa: A002
-            basic_block=False, data_format_nz=False):
-    """Per row of src (its ShapeInfo's last axis): max = rowmax, dst = exp(src - max), sum =
-    rowsum(dst), dst /= sum; sum and max hold each row's value over one 32-byte block. dst may
-    be src. An all-zero tiling (or one made for another shape) is recomputed from the shape."""
+@documented("Per row of src: max = rowmax, dst = e^(src - max), sum = rowsum(dst), dst /= sum.",
+            "Rows are the last axis of src's ShapeInfo. dst and src are UB LocalTensors, both "
+            "float32 or both float16 (dst may be src); sum and max hold each row's value over "
+            "one 32-byte block (8 floats or 16 halves a row), float32, or float16 with a "
+            "float16 source. tiling is an asc.adv.SoftmaxTiling: used when its src_m and src_k "
+            "match the shape, else (an all-zero one too) recomputed on the device from the "
+            "shape, as the library does. temp_buffer is a uint8 UB tensor (the framework's "
+            "scratch when None); reuse_source, basic_block and data_format_nz are compile-time "
+            "bools (reuse_source has no effect; data_format_nz=True is not supported yet).",
+            numerics=SOFTMAX_NUMERICS + " Worst absolute error of dst against float64 "
+            "(docs/adv.md): 4.9e-8 for float32, 5.8e-5 for float16.", args="")
+def softmax(dst: LocalTensor, sum: LocalTensor, max: LocalTensor, src: LocalTensor,
+            tiling: SoftmaxTiling, temp_buffer: Optional[LocalTensor] = None,
+            reuse_source: bool = False, basic_block: bool = False,
+            data_format_nz: bool = False) -> None:  # noqa: A002
     api = "softmax"
     require_builder(api)
     sum_t, max_t = sum, max
     require_local_tensors(api, dst=dst, sum=sum_t, max=max_t, src=src)
     check_ub(api, dst=dst, sum=sum_t, max=max_t, src=src)
-    from asc.language.adv.tiling import SoftmaxTiling
     if not isinstance(tiling, SoftmaxTiling):
         raise TypeError(f"{api}(): tiling must be an asc.adv.SoftmaxTiling, got "
                         f"{type(tiling).__name__}")

@@ -9,16 +9,23 @@ ShapeInfo when that is zero), `membase/common/softmax_flashv2_impl/softmax_flash
 `softmax_flashv2_update_impl.h` (is_update). The row reductions and row-state ops are softmax's
 (softmax_ops.py); the passes are in softmax_flash_ops.py.
 """
+from __future__ import annotations
+
+from typing import Optional
+
 from asc.codegen.builder import require_builder
 from asc.codegen.errors import NotSupportedError
-from asc.language.adv._common import ONE_BLK_SIZE, static_int, temp_buffer_of
-from asc.language.adv.softmax import (basic_block_rows, compile_time_flag, row_shape,
-                                      scalar_min)
+from asc.language.adv._common import ONE_BLK_SIZE, documented, static_int, temp_buffer_of
+from asc.language.adv.softmax import (SOFTMAX_NUMERICS, basic_block_rows, compile_time_flag,
+                                      row_shape, scalar_min)
+from asc.language.adv.tiling import SoftmaxTiling
 from asc.language.basic.common import check_ub, require_local_tensors
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import KnownTypes as KT
 from asc.language.core.enums import SoftmaxMode
+from asc.language.core.hints import RuntimeInt
 from asc.language.core.ir_value import select, to_value
+from asc.language.core.tensor import LocalTensor
 
 __all__ = ["softmax_flash_v2", "SoftMaxShapeInfo", "SoftmaxConfig"]
 
@@ -27,11 +34,14 @@ _BASIC_TILE = 8
 
 
 class SoftMaxShapeInfo:
-    """`asc.adv.SoftMaxShapeInfo(src_m=0, src_k=0, ori_src_m=0, ori_src_k=0)`: the logical
-    tile shape (four uint32; traced values allowed). Zero rows or columns: the tensor's
-    ShapeInfo decides, as in Ascend C."""
+    """The logical tile shape of a softmax_flash_v2 call: its rows and row lengths.
 
-    def __init__(self, src_m=0, src_k=0, ori_src_m=0, ori_src_k=0):
+    `asc.adv.SoftMaxShapeInfo(src_m=0, src_k=0, ori_src_m=0, ori_src_k=0)` (asc-api.md 10.5):
+    four uint32, traced values allowed. With src_m or src_k 0 the tensor's ShapeInfo decides,
+    as in Ascend C."""
+
+    def __init__(self, src_m: RuntimeInt = 0, src_k: RuntimeInt = 0, ori_src_m: RuntimeInt = 0,
+                 ori_src_k: RuntimeInt = 0) -> None:
         self.src_m = ConstExpr.unwrap(src_m)
         self.src_k = ConstExpr.unwrap(src_k)
         self.ori_src_m = ConstExpr.unwrap(ori_src_m)
@@ -43,11 +53,15 @@ class SoftMaxShapeInfo:
 
 
 class SoftmaxConfig:
-    """`asc.adv.SoftmaxConfig(check_tiling=True, src_m=0, src_k=0,
-    mode=asc.SoftmaxMode.SOFTMAX_NORMAL)`, compile-time (Ascend C's SoftmaxConfig with
-    isCheckTiling, oriSrcM, oriSrcK, mode)."""
+    """The compile-time configuration of softmax_flash_v2 (Ascend C's SoftmaxConfig).
 
-    def __init__(self, check_tiling=True, src_m=0, src_k=0, mode=SoftmaxMode.SOFTMAX_NORMAL):
+    `asc.adv.SoftmaxConfig(check_tiling=True, src_m=0, src_k=0,
+    mode=asc.SoftmaxMode.SOFTMAX_NORMAL)` (asc-api.md 10.5): check_tiling (isCheckTiling) off
+    takes the tiling as given; src_m and src_k (oriSrcM, oriSrcK) are compile-time ints >= 0;
+    mode an asc.SoftmaxMode (SOFTMAX_OUTPUT_WITHOUT_BRC is not supported yet)."""
+
+    def __init__(self, check_tiling: bool = True, src_m: int = 0, src_k: int = 0,
+                 mode: SoftmaxMode = SoftmaxMode.SOFTMAX_NORMAL) -> None:
         self.check_tiling = ConstExpr.unwrap(check_tiling)
         self.src_m = ConstExpr.unwrap(src_m)
         self.src_k = ConstExpr.unwrap(src_k)
@@ -132,15 +146,30 @@ def _kind(api, dst, sum_t, max_t, src, exp_max, in_sum, in_max):
     return "half" if sum_t.dtype == KT.float16 else "half_float"
 
 
-def softmax_flash_v2(dst_tensor, exp_sum_tensor, max_tensor, src_tensor, exp_max_tensor,
-                     in_exp_sum_tensor, in_max_tensor, tiling, softmax_shape_info=None,
-                     shared_tmp_buffer=None, out_reduce_max=None, is_update=False,
-                     is_reuse_source=False, is_basic_block=False, is_data_format_nz=False,
-                     config=None):
-    """FlashAttention-2's softmax step per row (module docstring). First call: max =
-    rowmax(src), dst = exp(src - max), sum = rowsum(dst). is_update: max = max(in_max,
-    rowmax(src)), dst = exp(src - max), exp_max = exp(in_max - max), sum = exp_max * in_sum +
-    rowsum(dst). dst is not divided by the sum. Outputs may be their inputs."""
+@documented("FlashAttention-2's softmax step per row: the running max, e^(src - max) and sum.",
+            "First call: max = rowmax(src), dst = e^(src - max), sum = rowsum(dst). With "
+            "is_update: max = max(in_max, rowmax(src)), dst = e^(src - max), exp_max = "
+            "e^(in_max - max), sum = exp_max * in_sum + rowsum(dst). dst is not divided by the "
+            "sum; the outputs may be their inputs. Types: float32 throughout, or float16 src, "
+            "dst and exp_max with float16 or float32 sum and max; each row's state fills one "
+            "32-byte block. tiling is an asc.adv.SoftmaxTiling (checked against the shape "
+            "unless config.check_tiling is False); the shape comes from softmax_shape_info when "
+            "both its counts are set, else from src's ShapeInfo. shared_tmp_buffer is a uint8 "
+            "UB tensor (the framework's scratch when None); the is_* flags are compile-time "
+            "bools. Not supported yet: SOFTMAX_OUTPUT_WITHOUT_BRC (out_reduce_max), NZ, and "
+            "row lengths known only at run time.",
+            numerics=SOFTMAX_NUMERICS + " exp_max * in_sum is a float32 mul, then an add. "
+            "Worst absolute error of dst and exp_max against float64 (docs/adv.md): 3.0e-8 for "
+            "float32, 2.4e-4 (half an ULP of 1) for float16.", args="")
+def softmax_flash_v2(dst_tensor: LocalTensor, exp_sum_tensor: LocalTensor, max_tensor: LocalTensor,
+                     src_tensor: LocalTensor, exp_max_tensor: LocalTensor,
+                     in_exp_sum_tensor: LocalTensor, in_max_tensor: LocalTensor,
+                     tiling: SoftmaxTiling, softmax_shape_info: Optional[SoftMaxShapeInfo] = None,
+                     shared_tmp_buffer: Optional[LocalTensor] = None,
+                     out_reduce_max: Optional[LocalTensor] = None, is_update: bool = False,
+                     is_reuse_source: bool = False, is_basic_block: bool = False,
+                     is_data_format_nz: bool = False,
+                     config: Optional[SoftmaxConfig] = None) -> None:
     api = "softmax_flash_v2"
     require_builder(api)
     tensors = dict(dst_tensor=dst_tensor, exp_sum_tensor=exp_sum_tensor, max_tensor=max_tensor,

@@ -13,10 +13,14 @@ structures: the value at byte 0 (a half value's bytes 2-3 zero), the index at by
   that for half. An iteration holds 32 structures, so a half extract reads 512 * repeat_time
   bytes of src for the indices and writes 64 * repeat_time of them, twice the values.
 """
+from __future__ import annotations
+
 from asc.codegen.builder import require_builder
 from asc.language.adv._common import static_int
 from asc.language.basic.common import check_ub, require_local_tensors, runtime_int
 from asc.language.core.dtype import KnownTypes as KT
+from asc.language.core.hints import RuntimeInt
+from asc.language.core.tensor import LocalTensor
 from asc.language.core.types import GatherMaskParams
 
 __all__ = ["concat", "extract"]
@@ -47,9 +51,14 @@ def _values(api, **tensors):
         raise TypeError(f"{api}(): the tensors must have one dtype, got {names}")
 
 
-def concat(dst, src, tmp, repeat_time):
-    """concat(dst, src, tmp, repeat_time): on A2 dst becomes src (no instruction; tmp unused),
-    ready for asc.sort with its index tensor."""
+def concat(dst: LocalTensor, src: LocalTensor, tmp: LocalTensor, repeat_time: RuntimeInt) -> None:
+    """Prepares values for asc.sort: on A2, dst becomes src (no instruction).
+
+    `asc.adv.concat(dst, src, tmp, repeat_time)` (asc-api.md 6.7, Ascend C's Concat): the
+    library's Concat is `concatLocal = srcLocal` for A2, which takes dst by reference, so the
+    caller's dst tensor is rebound to src's buffer; tmp is not used. dst, src and tmp are float16
+    or float32 UB tensors of one dtype; repeat_time is 0..255. A dst made outside a runtime loop or
+    `if` cannot be concatenated inside it (the rebinding would leak out)."""
     api = "concat"
     require_builder(api)
     _values(api, dst=dst, src=src, tmp=tmp)
@@ -57,9 +66,16 @@ def concat(dst, src, tmp, repeat_time):
     dst._bind(src, api)
 
 
-def extract(dst_value, dst_index, src, repeat_time):
-    """extract(dst_value, dst_index, src, repeat_time): the values and the uint32 indices of
-    the sorted structures in src, 32 structures an iteration (module docstring)."""
+def extract(dst_value: LocalTensor, dst_index: LocalTensor, src: LocalTensor,
+            repeat_time: RuntimeInt) -> None:
+    """Splits sorted 8-byte structures into their values and their uint32 indices.
+
+    `asc.adv.extract(dst_value, dst_index, src, repeat_time)` (asc-api.md 6.7, Ascend C's
+    Extract): two gather_masks in normal mode with a PIPE_V barrier between them, 32 structures an
+    iteration: the values (float16 or float32, src's dtype) by built-in pattern 1 (float) or 3
+    (half), the indices (dst_index uint32) by pattern 2. For float16 the index gather runs
+    2 * repeat_time iterations: 64 * repeat_time indices for 32 * repeat_time values, the second
+    half being whatever follows the structures (docs/adv.md, "concat, extract")."""
     api = "extract"
     require_builder(api)
     _values(api, dst_value=dst_value, src=src)

@@ -2,16 +2,24 @@
 built on the host (asc.lib.host fills TCubeTiling in place through `addressof()`) or inside a
 kernel, their fields traced scalars there. Field order and C++ names are CANN's, so the packed
 bytes are what a C++ kernel's GET_TILING_DATA reads."""
+import textwrap
+
 from asc.language.core.dtype import KnownTypes as KT
 from asc.language.core.struct import Field, Struct
 
 __all__ = ["TCubeTiling", "SoftmaxTiling", "RmsNormTiling", "MatmulApiStaticTiling"]
 
 
-def _struct(name, pairs, default=0, float_fields=()):
-    """A Struct subclass of int32 fields (and the float32 ones named), in this order."""
-    namespace = {"__doc__": f"pyasc's {name} (asc-api.md 6.4): fields "
-                            + ", ".join(attr for attr, _ in pairs) + "."}
+def _struct(name, summary, pairs, default=0, float_fields=()):
+    """A Struct subclass of int32 fields (and the float32 ones named), in this order; its
+    docstring is `summary` and the fields."""
+    kinds = "float32" if float_fields else ""
+    fields = (f"`{name}(**fields)`, each field a keyword (default {default}): "
+              + ", ".join(attr for attr, _ in pairs) + ". Every field is an int32"
+              + (f" except {', '.join(float_fields)} ({kinds})" if float_fields else "")
+              + "; built on the host or in a kernel, where the fields are "
+              "traced scalars.")
+    namespace = {"__doc__": summary + "\n\n" + textwrap.fill(fields, 92)}
     for attr, cpp in pairs:
         dtype = KT.float32 if attr in float_fields else KT.int32
         namespace[attr] = Field(dtype, default, name=cpp)
@@ -44,9 +52,12 @@ _CUBE_TAIL = [
 
 # 49 int32 fields, 196 bytes (CANN's optiling struct adds mxTypePara after BatchNum; pyasc's
 # stops here, and so does this one: asc-api.md 6.4).
-TCubeTiling = _struct("TCubeTiling", _CUBE_HEAD + _CUBE_BATCH + _CUBE_TAIL)
+TCubeTiling = _struct("TCubeTiling",
+                      "A Matmul's tiling: pyasc's TCubeTiling (asc-api.md 6.4), CANN's fields.",
+                      _CUBE_HEAD + _CUBE_BATCH + _CUBE_TAIL)
 
-SoftmaxTiling = _struct("SoftmaxTiling", [
+SoftmaxTiling = _struct("SoftmaxTiling", "The tiling of asc.adv.softmax and softmax_flash_v2 "
+                        "(pyasc's SoftmaxTiling, asc-api.md 6.4).", [
     ("src_m", "srcM"), ("src_k", "srcK"), ("src_size", "srcSize"), ("out_max_m", "outMaxM"),
     ("out_max_k", "outMaxK"), ("out_max_size", "outMaxSize"), ("split_m", "splitM"),
     ("split_k", "splitK"), ("split_size", "splitSize"), ("reduce_m", "reduceM"),
@@ -54,7 +65,8 @@ SoftmaxTiling = _struct("SoftmaxTiling", [
     ("tail_m", "tailM"), ("tail_split_size", "tailSplitSize"),
     ("tail_reduce_size", "tailReduceSize")])
 
-RmsNormTiling = _struct("RmsNormTiling", [
+RmsNormTiling = _struct("RmsNormTiling", "The tiling of asc.adv.rmsnorm (pyasc's RmsNormTiling, "
+                        "asc-api.md 6.4).", [
     ("b_length", "bLength"), ("s_length", "sLength"), ("h_length", "hLength"),
     ("original_h_length", "originalHLength"), ("reciprocal_of_h_length", "reciprocalOfHLength"),
     ("main_bsh_length", "mainBshLength"), ("main_bs_length", "mainBsLength"),
@@ -66,5 +78,6 @@ RmsNormTiling = _struct("RmsNormTiling", [
 # every field -1 ("not set"), the C++ name of trans_length being transLength here.
 MatmulApiStaticTiling = _struct(
     "MatmulApiStaticTiling",
+    "A Matmul config's constant tiling (pyasc's MatmulApiStaticTiling, asc-api.md 6.4); -1: unset.",
     [(a, "transLength" if a == "trans_length" else c) for a, c in _CUBE_HEAD + _CUBE_TAIL]
     + [("mx_type_para", "mxTypePara")], default=-1)

@@ -5,8 +5,10 @@ AIPP only acts on `load_image_to_local` (GM -> L1), which aicore-sim does not mo
 in the not-supported list). `set_aipp_functions` checks its arguments as pyasc does and records
 the configuration for the kernel; it changes nothing else, as on the chip, where `data_copy`
 never goes through AIPP."""
+from __future__ import annotations
+
 from dataclasses import dataclass
-from typing import Optional
+from typing import Optional, overload
 
 from asc.codegen.builder import require_builder
 from asc.language.core.constexpr import ConstExpr
@@ -21,6 +23,8 @@ __all__ = ["set_aipp_functions", "AippParams", "AippSwapParams", "AippPaddingPar
 
 @dataclass
 class AippPaddingParams:
+    """AIPP padding group: the padding mode and the value of each of four channels."""
+
     padding_mode: int = 0
     padding_value_ch0: int = 0
     padding_value_ch1: int = 0
@@ -30,6 +34,8 @@ class AippPaddingParams:
 
 @dataclass
 class AippSwapParams:
+    """AIPP swap group: whether to swap R/B, U/V and the alpha channel."""
+
     is_swap_rb: bool = False
     is_swap_uv: bool = False
     is_swap_ax: bool = False
@@ -37,11 +43,15 @@ class AippSwapParams:
 
 @dataclass
 class AippSingleLineParams:
+    """AIPP single-line group: whether to copy one line only."""
+
     is_single_line_copy: bool = False
 
 
 @dataclass
 class AippDataTypeConvParams:
+    """AIPP data-type conversion group: per-channel mean, min and variance, and the rounding."""
+
     dtc_mean_ch0: int = 0
     dtc_mean_ch1: int = 0
     dtc_mean_ch2: int = 0
@@ -56,12 +66,16 @@ class AippDataTypeConvParams:
 
 @dataclass
 class AippChannelPaddingParams:
+    """AIPP channel padding group: the channel padding mode and its value."""
+
     c_padding_mode: int = 0
     c_padding_value: int = 0
 
 
 @dataclass
 class AippColorSpaceConvParams:
+    """AIPP colour-space conversion group: the switch, the 3 x 3 matrix and the biases."""
+
     is_enable_csc: bool = False
     csc_matrix_r0_c0: int = 0
     csc_matrix_r0_c1: int = 0
@@ -82,6 +96,12 @@ class AippColorSpaceConvParams:
 
 @dataclass
 class AippParams:
+    """The AIPP configuration set_aipp_functions records: the dtype and the parameter groups.
+
+    `AippParams(dtype, padding_params=None, swap_params=None, single_line_params=None,
+    dtc_params=None, c_padding_params=None, csc_params=None)` (asc-api.md 4.2): an unset group
+    takes its defaults, as Ascend C's AippParams initialises them."""
+
     dtype: DataType
     padding_params: Optional[AippPaddingParams] = None
     swap_params: Optional[AippSwapParams] = None
@@ -90,7 +110,7 @@ class AippParams:
     c_padding_params: Optional[AippChannelPaddingParams] = None
     csc_params: Optional[AippColorSpaceConvParams] = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         # Every unset group takes its defaults, as Ascend C's AippParams initialises them.
         self.dtype = ConstExpr.unwrap(self.dtype)
         if not isinstance(self.dtype, DataType):
@@ -109,9 +129,23 @@ class AippParams:
                                 f"{type(value).__name__}")
 
 
-def set_aipp_functions(src0, *args) -> None:
-    """`set_aipp_functions(src0, input_format, config)` or `(src0, src1, input_format, config)`:
-    the AIPP configuration for later `load_image_to_local` calls (see the module docstring)."""
+@overload
+def set_aipp_functions(src0: GlobalTensor, input_format: AippInputFormat,
+                       config: AippParams) -> None: ...
+
+
+@overload
+def set_aipp_functions(src0: GlobalTensor, src1: GlobalTensor, input_format: AippInputFormat,
+                       config: AippParams) -> None: ...
+
+
+def set_aipp_functions(src0: GlobalTensor, *args) -> None:
+    """Checks and records the AIPP configuration for later load_image_to_local calls.
+
+    `set_aipp_functions(src0, input_format, config)` or `(src0, src1, input_format, config)`
+    (asc-api.md 4.2): src0 (and src1) the GM image as GlobalTensors, input_format an
+    asc.AippInputFormat, config an AippParams. It changes nothing else, as on the chip, where
+    data_copy never goes through AIPP (the module docstring)."""
     builder = require_builder("set_aipp_functions")
     if len(args) == 2:
         src1, (input_format, config) = None, args

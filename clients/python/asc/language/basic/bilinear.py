@@ -1,13 +1,16 @@
 """bilinear_interpolation (asc-api.md 4.5): the API of the kVecBilinear layout row
 (sim/isa/layouts.def). One VecBilinearOp on PIPE_V: per vertical step, the sum over horizontal
 steps of 8 blocks of src0 (at byte offsets from src0_offset) times src1's scalars. vec.py defines
-the API function from the instruction table with make_bilinear."""
+the API function from the instruction table with make_bilinear (and its docstring from
+vec_docs.py)."""
+from __future__ import annotations
+
 from asc.codegen.builder import require_builder
 from asc.language.core.constexpr import ConstExpr
-from asc.language.core.dispatch import Overload, Param, dispatch
+from asc.language.core.dispatch import Overload, Param, dispatch, set_forms
 from asc.language.core.dtype import KnownTypes as KT
 from asc.language.core.ir_value import to_value
-from asc.language.core.tensor import tensor_ref
+from asc.language.core.tensor import LocalTensor, tensor_ref
 from asc.language.basic.common import (check_same_dtype as _check_dtypes, check_ub, local_tensor,
                                        require_local_tensors as _require_tensors, runtime_int)
 
@@ -19,13 +22,13 @@ def _literal_bool(x) -> bool:
 _literal_bool.__name__ = "bool"
 
 
-
 def make_bilinear(api, ir_op, kind, allowed):
     """The API function of a bilinear_interpolation row (the layout table names it)."""
     from asc.language.basic import vec  # vec calls this while it is imported: its helpers exist
     bit_mask, mask_fields = vec.bit_mask, vec.mask_fields
 
-    def op(dst, src0, src0_offset, src1, *args, **kwargs):
+    def op(dst: LocalTensor, src0: LocalTensor, src0_offset: LocalTensor, src1: LocalTensor,
+           *args, **kwargs) -> None:
         require_builder(api)
         _require_tensors(api, dst=dst, src0=src0, src0_offset=src0_offset, src1=src1)
 
@@ -58,14 +61,11 @@ def make_bilinear(api, ir_op, kind, allowed):
             for field, value in masks.items():
                 setattr(ir.mask, field, value)
 
-        tail = [Param("h_repeat", runtime_int), Param("repeat_mode", _literal_bool),
-                Param("dst_blk_stride", runtime_int), Param("v_r_offset", runtime_int),
-                Param("v_repeat", runtime_int), Param("shared_tmp_buffer", local_tensor)]
-        dispatch(api, [Overload([Param("mask", runtime_int)] + tail, emit),
-                       Overload([Param("mask", bit_mask)] + tail, emit)], args, kwargs)
+        dispatch(api, [Overload(params, emit) for params in forms], args, kwargs)
+    tail = [Param("h_repeat", runtime_int), Param("repeat_mode", _literal_bool),
+            Param("dst_blk_stride", runtime_int), Param("v_r_offset", runtime_int),
+            Param("v_repeat", runtime_int), Param("shared_tmp_buffer", local_tensor)]
+    forms = [[Param("mask", runtime_int)] + tail, [Param("mask", bit_mask)] + tail]
     op.__name__ = op.__qualname__ = api
-    op.__doc__ = (f"{api}(dst, src0, src0_offset, src1, mask, h_repeat, repeat_mode, "
-                  f"dst_blk_stride, v_r_offset, v_repeat, shared_tmp_buffer): per vertical step "
-                  f"the sum over horizontal steps of 8 blocks of src0 (at byte offsets from "
-                  f"src0_offset) times src1's scalars, into a 128-element window of dst.")
-    return op
+    return set_forms(op, [(name, "LocalTensor") for name in ("dst", "src0", "src0_offset", "src1")],
+                     forms)

@@ -6,6 +6,10 @@ L1 -> L0A/L0B, mmad into L0C and fixpipe out of L0C. One IR message each (proto/
 Operand positions are not checked while tracing (pyasc's tracing does not check them): the
 simulator's decoder refuses what the chip cannot do, at the kernel line.
 """
+from __future__ import annotations
+
+from typing import Union, overload
+
 from asc._proto import kernel_pb2
 from asc.codegen.builder import require_builder
 from asc.codegen.errors import NotSupportedError
@@ -96,11 +100,32 @@ _LOAD_3D_PRO_FIELDS = (("channel_size", KT.uint16), ("en_small_k", _BOOL),
                        ("ext_config", KT.uint64), ("filter_config", KT.uint64)) + _LOAD_3D_FLAGS
 
 
-def load_data(dst, src, *args, **kwargs) -> None:
-    """load_data(dst, src, params: LoadData2DParams): fractals L1 -> L0A/L0B on MTE1 (GM -> L0A/
-    L0B on MTE2 when src is a GlobalTensor). With LoadData3DParamsV2 / LoadData3DParamsV2Pro: the
-    img2col load L1 -> L0A/L0B on MTE1 (docs/cube.md, "LoadData 3D"). LoadData3DParamsV1 and
-    LoadData2DParamsV2 are refused: Ascend 910B has neither load."""
+@overload
+def load_data(dst: LocalTensor, src: Union[LocalTensor, GlobalTensor],
+              params: LoadData2DParams) -> None: ...
+
+
+@overload
+def load_data(dst: LocalTensor, src: LocalTensor,
+              params: Union[LoadData3DParamsV2, LoadData3DParamsV2Pro]) -> None: ...
+
+
+@overload
+def load_data(dst: LocalTensor, src: LocalTensor,
+              params: Union[LoadData3DParamsV1, LoadData2DParamsV2]) -> None: ...
+
+
+def load_data(dst: LocalTensor, src: Union[LocalTensor, GlobalTensor], *args, **kwargs) -> None:
+    """Loads fractals into L0A/L0B: LoadData 2D, or the img2col LoadData 3D.
+
+    `load_data(dst, src, params)` (asc-api.md 4.14): with LoadData2DParams, fractals L1 ->
+    L0A/L0B on MTE1 (GM -> L0A/L0B on MTE2 when src is a GlobalTensor; ascendc-semantics.md
+    2.1); with LoadData3DParamsV2 / LoadData3DParamsV2Pro, the img2col load L1 -> L0A/L0B on
+    MTE1 (docs/cube.md, "LoadData 3D"). dst and src have one dtype. LoadData3DParamsV1 and
+    LoadData2DParamsV2 are refused: Ascend 910B has neither load.
+
+    Numerics: exact (bits move; a 2D transpose moves 16 x 16 b16 fractals). Padding cells of
+    a 3D load take pad_value converted to the tensors' dtype (nearest-even for a float)."""
     api = "load_data"
     builder = require_builder(api)
     # pyasc emits nothing for a dst that is no LocalTensor; a silent no-op helps nobody.
@@ -163,11 +188,34 @@ _MMAD_FIELDS = (("m", KT.uint16), ("n", KT.uint16), ("k", KT.uint16), ("is_bias"
                 ("cmatrix_init_val", _BOOL))
 
 
-def mmad(dst, fm, filter, *args, **kwargs) -> None:  # noqa: A002 - pyasc's parameter name
-    """mmad(dst, fm, filter, params) / mmad(dst, fm, filter, bias, params): L0C (CO1) (+)= L0A
-    (A2) x L0B (B2) on PIPE_M. A bias tensor in C2 (the bias table) sets cmatrix_source, as the
-    library does; a bias in CO1 is the accumulator itself and is not passed on (the library's
-    mad takes no address for it; ascendc-semantics.md 3.2)."""
+@overload
+def mmad(dst: LocalTensor, fm: LocalTensor, filter: LocalTensor,  # noqa: A002
+         params: MmadParams) -> None: ...
+
+
+@overload
+def mmad(dst: LocalTensor, fm: LocalTensor, filter: LocalTensor,  # noqa: A002
+         bias: LocalTensor, params: MmadParams) -> None: ...
+
+
+def mmad(dst: LocalTensor, fm: LocalTensor, filter: LocalTensor,  # noqa: A002 - pyasc's name
+         *args, **kwargs) -> None:
+    """Matrix multiply on the cube: L0C (CO1) = L0A (A2) x L0B (B2) (+ C or bias) on PIPE_M.
+
+    `mmad(dst, fm, filter, params)` or `mmad(dst, fm, filter, bias, params)` (asc-api.md 4.14):
+    params.m x params.k of fm (Zz) times params.k x params.n of filter (Zn) into dst (Nz); any
+    of m, n, k 0 is a NOP. cmatrix_init_val (and is_bias) decide whether C is overwritten or
+    accumulated (ascendc-semantics.md 3.2). A bias tensor in C2 (the bias table) sets
+    cmatrix_source, as the library does; a bias in CO1 is the accumulator itself and is not
+    passed on (the library's mad takes no address for it). Types: float16 / bfloat16 / float32
+    into float32, int8 into int32.
+
+    Numerics: every product is exact; each output element sums its products over K in
+    C0-wide chunks in increasing k, a chunk's products summed exactly, and adds each chunk's sum
+    to C with one rounding to float32, nearest-even (the vendor reference model's chunking; the
+    chip's internal order is not public). int8 sums are exact and saturate to int32 after each
+    chunk. With set_hf32_mode each float32 input is first rounded to HF32 (10 mantissa bits),
+    nearest-even or toward zero by set_hf32_trans_mode (docs/cube.md)."""
     api = "mmad"
     builder = require_builder(api)
     _require(api, dst=(dst, (LocalTensor,)), fm=(fm, (LocalTensor,)),
@@ -266,12 +314,33 @@ def _vector_chunks(dst, src, cbuf_workspace, params, ids, mode, nz) -> None:
         _emit_fixpipe(dst_at, src_at, chunk_ids, mode, nz, cbuf_workspace[start])
 
 
-def fixpipe(dst, src, *args, **kwargs) -> None:
-    """fixpipe(dst, src, params, config=FixpipeConfig.cfg_row_major) / fixpipe(dst, src,
-    cbuf_workspace, params, config=...): L0C -> GM (or L1) on PIPE_FIX, converted per
-    params.quant_pre and relu_en, row-major or NZ per the config. The instructions are the
-    library's (ascendc-semantics.md 4.2): a scalar mode first loads deq_scalar into QUANT_PRE,
-    into GM a PIPE_FIX barrier precedes the fixpipe, and a vector mode runs N in chunks."""
+@overload
+def fixpipe(dst: Union[GlobalTensor, LocalTensor], src: LocalTensor, params: FixpipeParamsV220,
+            config: FixpipeConfig = ...) -> None: ...
+
+
+@overload
+def fixpipe(dst: Union[GlobalTensor, LocalTensor], src: LocalTensor, cbuf_workspace: LocalTensor,
+            params: FixpipeParamsV220, config: FixpipeConfig = ...) -> None: ...
+
+
+def fixpipe(dst: Union[GlobalTensor, LocalTensor], src: LocalTensor, *args, **kwargs) -> None:
+    """Copies L0C to GM (or L1) on PIPE_FIX, converted per the quant mode, row-major or NZ.
+
+    `fixpipe(dst, src, params, config=FixpipeConfig.cfg_row_major)` or `fixpipe(dst, src,
+    cbuf_workspace, params, config=...)` (asc-api.md 4.14): params a FixpipeParamsV220;
+    cbuf_workspace the L1 tensor of the vector quant modes' uint64 words, one per column. The
+    instructions are the library's (ascendc-semantics.md 4.2): a scalar mode first loads
+    deq_scalar into QUANT_PRE, into GM a PIPE_FIX barrier precedes the fixpipe, and a vector
+    mode runs N in chunks.
+
+    Numerics: NoQuant moves float32 / int32 exactly. F322F16 and F322BF16 round to
+    nearest-even and saturate (overflow to the largest finite value, NaN to 0). DEQF16, REQ8
+    and QF322B8 (and their vector forms): x (pre-shifted and saturated to int16 with the MCB
+    bit) times the word's scale M1 exactly (in double), then DEQF16 rounds once to float16,
+    saturating at +-65504; REQ8 / QF322B8 round to nearest-even, clamp to [-256, 255], add the
+    9-bit offset and clamp to int8 or uint8 (ascendc-semantics.md 4.4). relu_en: negative
+    values become +0 before the conversion."""
     api = "fixpipe"
     require_builder(api)
     _require(api, dst=(dst, _TENSORS), src=(src, (LocalTensor,)))

@@ -5,6 +5,10 @@ squares into L0A/L0B transposed, on MTE1. One IR message each (proto/kernel.prot
 InitConstValueOp, LoadDataTransposeOp); operand positions are checked by the simulator's decoder,
 at the kernel line, as pyasc's tracing does not check them.
 """
+from __future__ import annotations
+
+from typing import Union, overload
+
 from asc.codegen.builder import require_builder
 from asc.language.core.dispatch import Overload, Param, dispatch, of_type
 from asc.language.core.ir_value import to_value
@@ -24,8 +28,18 @@ def _local(api: str, **tensors) -> None:
             raise TypeError(f"{api}(): '{name}' must be a LocalTensor, got {type(t).__name__}")
 
 
-def init_const_value(dst, *args, **kwargs) -> None:
-    """init_const_value(dst, init_const_value_params): dst's blocks set to the value, in its type."""
+@overload
+def init_const_value(dst: LocalTensor, init_const_value_params: InitConstValueParams) -> None: ...
+
+
+def init_const_value(dst: LocalTensor, *args, **kwargs) -> None:
+    """Fills blocks of an A1/B1 (on MTE2) or A2/B2 (on MTE1) tensor with one value.
+
+    `init_const_value(dst, init_const_value_params)` (asc-api.md 4.14): repeat_times repeats of
+    block_num blocks, dst_gap blocks apart (InitConstValueParams).
+
+    Numerics: the value is converted to dst's element type once (a Python float rounds to
+    nearest-even; a traced one is cast as the scalar unit casts), then stored exactly."""
     api = "init_const_value"
     builder = require_builder(api)
     _local(api, dst=dst)
@@ -46,8 +60,19 @@ def init_const_value(dst, *args, **kwargs) -> None:
                             emit)], args, kwargs)
 
 
-def load_data_with_transpose(dst, src, *args, **kwargs) -> None:
-    """load_data_with_transpose(dst, src, params: LoadData2dTransposeParams): L1 -> L0A/L0B."""
+@overload
+def load_data_with_transpose(dst: LocalTensor, src: LocalTensor,
+                             params: Union[LoadData2dTransposeParams,
+                                           LoadData2dTransposeParamsV2]) -> None: ...
+
+
+def load_data_with_transpose(dst: LocalTensor, src: LocalTensor, *args, **kwargs) -> None:
+    """Moves squares of fractals L1 -> L0A/L0B, each transposed, on MTE1.
+
+    `load_data_with_transpose(dst, src, params)` (asc-api.md 4.14, ascendc-semantics.md 2.2):
+    with LoadData2dTransposeParams, b16 squares of one 16 x 16 fractal, b8 and b32 squares of
+    two; dst and src have one dtype. LoadData2dTransposeParamsV2 is refused (src_frac_gap's
+    meaning on Ascend 910B is not known)."""
     api = "load_data_with_transpose"
     builder = require_builder(api)
     _local(api, dst=dst, src=src)

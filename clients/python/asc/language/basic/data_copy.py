@@ -1,6 +1,10 @@
 """`data_copy`: DMA between GM and UB (MTE2 in, MTE3 out), UB->UB copies, and the cube core's
 copies between GM and L1 and L1 -> BT (asc-api.md 4.2); the Nd2NzParams and DataCopyCO12DstParams
 (L0C -> GM/L1, the fixpipe) forms are cube.py's."""
+from __future__ import annotations
+
+from typing import Sequence, Union, overload
+
 from asc._proto import kernel_pb2
 from asc.codegen.errors import NotSupportedError
 from asc.codegen.builder import require_builder
@@ -11,10 +15,12 @@ from asc.language.core.tensor import (GlobalTensor, LocalTensor, memory_of, plac
                                       tensor_ref)
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.enums import TPosition
+from asc.language.core.hints import RuntimeInt, RuntimeNumber
 from asc.language.core.ir_value import is_runtime_number
-from asc.language.core.types import (DataCopyEnhancedParams, DataCopyExtParams, DataCopyPadExtParams, DataCopyPadParams,
+from asc.language.core.types import (DataCopyEnhancedParams, DataCopyExtParams,
+                                     DataCopyPadExtParams, DataCopyPadParams,
                                      DataCopyCO12DstParams, DataCopyParams, Nd2NzParams,
-                                     Nz2NdParamsFull)
+                                     Nz2NdParamsFull, SliceInfo)
 from asc.language.basic.cube import co1_copy, nd2nz_copy
 from asc.language.basic.common import any_tensor, runtime_int
 
@@ -68,7 +74,55 @@ def _emit(dst, src):
     return op
 
 
-def data_copy(dst, src, *args, **kwargs) -> None:
+# A tensor of either memory (data_copy's operands).
+Tensor = Union[LocalTensor, GlobalTensor]
+
+
+@overload
+def data_copy(dst: Tensor, src: Tensor, repeat_params: DataCopyParams) -> None: ...
+
+
+@overload
+def data_copy(dst: Tensor, src: Tensor, count: RuntimeInt) -> None: ...
+
+
+@overload
+def data_copy(dst: Tensor, src: Tensor, repeat_params: DataCopyParams,
+              enhanced_params: DataCopyEnhancedParams) -> None: ...
+
+
+@overload
+def data_copy(dst: Tensor, src: Tensor,
+              intri_params: Union[Nz2NdParamsFull, Nd2NzParams, DataCopyCO12DstParams]) -> None: ...
+
+
+@overload
+def data_copy(dst: Tensor, src: Tensor, slice_list1: Sequence[SliceInfo],
+              slice_list2: Sequence[SliceInfo], dim_value: RuntimeInt) -> None: ...
+
+
+def data_copy(dst: Tensor, src: Tensor, *args, **kwargs) -> None:
+    """Copies between GM, UB and the cube's buffers on the path's MTE pipe (asc-api.md 4.2).
+
+    Forms, tried in this order on the arguments after dst and src:
+        data_copy(dst, src, repeat_params: DataCopyParams): block_count chunks of block_len
+            32-byte blocks, end-to-start gaps src_stride / dst_stride in blocks;
+        data_copy(dst, src, count): count elements as whole 32-byte blocks (a trailing partial
+            block is not moved, as on the chip);
+        data_copy(dst, src, intri_params: Nz2NdParamsFull): UB -> GM, NZ fractals to ND rows;
+        data_copy(dst, src, intri_params: Nd2NzParams): GM -> L1, ND rows to NZ fractals
+            (cube.py);
+        data_copy(dst, src, intri_params: DataCopyCO12DstParams): L0C -> GM/L1 by the fixpipe
+            (cube.py);
+        the enhanced (DataCopyEnhancedParams) and slice (SliceInfo lists) forms raise
+            NotSupportedError: their meaning on Ascend 910B is not known.
+    Paths: GM -> UB (MTE2), UB -> GM (MTE3), UB -> UB, GM -> A1/B1/C1 (MTE2), A1/B1 -> GM, C1
+    -> C2 (the bias table); dst and src have one dtype. A path the chip has no DataCopy for is
+    a TypeError naming the API that does it.
+
+    Numerics: exact (bits move), except the DataCopyCO12DstParams form, which converts as
+    fixpipe does per its quant_pre (nearest-even to float16, or the quant word's arithmetic);
+    an atomic mode (set_atomic_add/max/min) combines stores into GM with what is there."""
     require_builder("data_copy")
 
     def params_form(repeat_params):
@@ -158,10 +212,30 @@ def _copy_nz_to_nd(dst, src, params: Nz2NdParamsFull) -> None:
                 data_copy_pad(dst[dst_at], src[src_at], copy)
 
 
-def data_copy_pad(dst, src, *args, **kwargs) -> None:
-    """data_copy_pad(dst, src, data_copy_params, pad_params) GM -> UB, or
-    data_copy_pad(dst, src, data_copy_params) UB -> GM: block_count chunks of block_len BYTES
-    (ascendc-semantics.md 5.11); each block is padded to 32 bytes in UB."""
+@overload
+def data_copy_pad(dst: LocalTensor, src: GlobalTensor,
+                  data_copy_params: Union[DataCopyExtParams, DataCopyParams],
+                  pad_params: Union[DataCopyPadExtParams, DataCopyPadParams]) -> None: ...
+
+
+@overload
+def data_copy_pad(dst: GlobalTensor, src: LocalTensor,
+                  data_copy_params: Union[DataCopyExtParams, DataCopyParams]) -> None: ...
+
+
+def data_copy_pad(dst: Tensor, src: Tensor, *args, **kwargs) -> None:
+    """Copies unaligned chunks of bytes between GM and UB, padding each to 32 bytes in UB.
+
+    `data_copy_pad(dst, src, data_copy_params, pad_params)` GM -> UB, or
+    `data_copy_pad(dst, src, data_copy_params)` UB -> GM (asc-api.md 4.2): block_count chunks
+    of block_len BYTES (ascendc-semantics.md 5.11), DataCopyExtParams with DataCopyPadExtParams
+    or DataCopyParams with DataCopyPadParams. In UB each block is laid out as [left padding]
+    [data] [right padding] [dummy up to 32 bytes]; with is_pad the paddings hold padding_value,
+    which also persists in the pad value register (set_pad_value). Out, exactly block_len bytes
+    a chunk reach GM.
+
+    Numerics: exact (bits move); padding_value is converted to the element type (nearest-even
+    for a float)."""
     api = "data_copy_pad"
     require_builder(api)
     if not (any_tensor(dst) and any_tensor(src)):
@@ -227,9 +301,12 @@ def data_copy_pad(dst, src, *args, **kwargs) -> None:
 _PAD_POSITIONS = (TPosition.MAX, TPosition.VECIN, TPosition.VECOUT)
 
 
-def set_pad_value(padding_value, pos=TPosition.MAX) -> None:
-    """Loads the pad value register data_copy_pad fills paddings with (until the next
-    set_pad_value or copy with is_pad); the value is converted to each copy's element type."""
+def set_pad_value(padding_value: RuntimeNumber, pos: TPosition = TPosition.MAX) -> None:
+    """Loads the pad value register that data_copy_pad fills paddings with.
+
+    It holds until the next set_pad_value or copy with is_pad; pos is TPosition.MAX, VECIN or
+    VECOUT. The value (a Python int as int32, a float as float32, or a traced scalar) is
+    converted to each copy's element type."""
     api = "set_pad_value"
     builder = require_builder(api)
     where = ConstExpr.unwrap(pos)

@@ -6,14 +6,18 @@ the launcher prints it to stdout after the kernel, as the chip's device printf a
 host. `%s` placeholders take Python values and are substituted here, at trace time, as pyasc
 does; every other conversion is printed by the device from a traced (or constant) scalar.
 """
+from __future__ import annotations
+
 import numbers
 import re
+from typing import Any, Optional, Union
 
 from asc._proto import kernel_pb2
 from asc.codegen.builder import require_builder
 from asc.language.core.array import ShapeInfo
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import KnownTypes
+from asc.language.core.hints import RuntimeInt
 from asc.language.core.ir_value import PlainValue, to_value
 from asc.language.core.tensor import GlobalAddress, GlobalTensor, LocalTensor, tensor_ref
 from asc.language.basic.common import any_tensor, runtime_int
@@ -27,7 +31,14 @@ _CONVERSION = re.compile(r"%(%|[-+ #0]*\d*(?:\.\d*)?(?:hh|h|ll|l|L|q|j|z|t)?[a-z
 _PM = kernel_pb2.ProfMarkOp
 
 
-def printf(desc: str, *params) -> None:
+def printf(desc: str, *params: Any) -> None:
+    """Prints the C format `desc` with `params` when the core runs (Ascend C's printf).
+
+    `asc.printf(desc, *params)` (asc-api.md 4.15): one parameter per conversion. `%s` takes any
+    Python value, substituted into the format at trace time, as pyasc does; every other
+    conversion prints a traced or Python number from the device (a GlobalAddress or tensor
+    prints its device address). The text comes back in the launch report and is printed after
+    the kernel, as the chip's device printf appears on the host."""
     builder = require_builder("printf")
     desc = ConstExpr.unwrap(desc)
     if not isinstance(desc, str):
@@ -93,19 +104,29 @@ def _dump(api: str, tensor, desc, dump_size, shape_info=None) -> None:
     op.shape.extend(dims)
 
 
-def dump_tensor(tensor, desc, dump_size, shape_info=None) -> None:
+def dump_tensor(tensor: Union[LocalTensor, GlobalTensor], desc: RuntimeInt, dump_size: RuntimeInt,
+                shape_info: Optional[ShapeInfo] = None) -> None:
+    """Dumps `dump_size` elements of a tensor when the core runs, tagged with `desc` (DumpTensor).
+
+    tensor is a LocalTensor or GlobalTensor; desc and dump_size are uint32 runtime values; a
+    ShapeInfo, if given, lays the dump out by its dims. The values come back in the launch
+    report, printed after the kernel."""
     _dump("dump_tensor", tensor, desc, dump_size, shape_info)
 
 
-def dump_acc_chk_point(tensor, index, count_off, dump_size) -> None:
-    """DumpAccChkPoint: dump_size elements from element count_off on, tagged with index."""
+def dump_acc_chk_point(tensor: Union[LocalTensor, GlobalTensor], index: RuntimeInt,
+                       count_off: RuntimeInt, dump_size: RuntimeInt) -> None:
+    """DumpAccChkPoint: dumps dump_size elements from element count_off on, tagged with index."""
     if not any_tensor(tensor):
         raise TypeError("dump_acc_chk_point(): tensor must be a LocalTensor or GlobalTensor, got "
                         f"{type(tensor).__name__}")
     _dump("dump_acc_chk_point", tensor[count_off:], index, dump_size)
 
 
-def print_time_stamp(desc_id) -> None:
+def print_time_stamp(desc_id: RuntimeInt) -> None:
+    """Records a time stamp of this point of the core's program, tagged with `desc_id` (uint32).
+
+    Ascend C's PrintTimeStamp; the stamps come back in the launch report."""
     builder = require_builder("print_time_stamp")
     if not runtime_int(ConstExpr.unwrap(desc_id)):
         raise TypeError("print_time_stamp(): desc_id must be an integer, got "
@@ -116,8 +137,10 @@ def print_time_stamp(desc_id) -> None:
 
 
 def metrics_prof_start() -> None:
+    """Marks where the profiled region starts (msprof's MetricsProfStart)."""
     require_builder("metrics_prof_start").emit("prof_mark").kind = _PM.METRICS_PROF_START
 
 
 def metrics_prof_stop() -> None:
+    """Marks where the profiled region ends (msprof's MetricsProfStop)."""
     require_builder("metrics_prof_stop").emit("prof_mark").kind = _PM.METRICS_PROF_STOP

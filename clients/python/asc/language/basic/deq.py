@@ -7,8 +7,11 @@ A quant word is the fixpipe's (ascendc-semantics.md 4.4): the float scale in bit
 hardware keeps bits 31..13), a 9-bit offset in bits 45..37, the sign bit 46 (1: int8 results,
 0: uint8). The arithmetic is in docs/isa.md (cast_deq, add_deq_relu rows).
 """
+from __future__ import annotations
+
 import numbers
 import struct
+from typing import List, Sequence, overload
 
 from asc._proto import kernel_pb2
 from asc.codegen.builder import require_builder
@@ -16,6 +19,7 @@ from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dispatch import Overload, Param, dispatch, of_type
 from asc.language.core.dtype import KnownTypes as KT
 from asc.language.core.enums import HardEvent
+from asc.language.core.hints import RuntimeBool, RuntimeFloat, RuntimeInt
 from asc.language.core.ir_value import PlainValue, to_value
 from asc.language.core.tensor import LocalTensor
 from asc.language.basic.common import check_ub, runtime_int
@@ -45,10 +49,14 @@ def quant_word(scale: float, offset: int, sign_mode: bool) -> int:
 
 
 class VdeqInfo:
-    """Per-element dequantisation parameters of set_deq_scale's vector form: 16 scales
-    (floats), 16 offsets (ints) and 16 sign modes (bools), compile-time values."""
+    """Per-element dequantisation parameters of set_deq_scale's vector form (16 of each).
 
-    def __init__(self, scale, offset, sign_mode):
+    `VdeqInfo(scale, offset, sign_mode)` (asc-api.md 4.4): 16 scales (floats), 16 offsets (ints)
+    and 16 sign modes (bools), compile-time values; word e is quant_word(scale[e], offset[e],
+    sign_mode[e]), used by lane e % 16 of cast_deq."""
+
+    def __init__(self, scale: Sequence[float], offset: Sequence[int],
+                 sign_mode: Sequence[bool]) -> None:
         fields = {"scale": scale, "offset": offset, "sign_mode": sign_mode}
         for name, values in fields.items():
             values = ConstExpr.unwrap(values)
@@ -65,7 +73,8 @@ class VdeqInfo:
         self.offset = [int(ConstExpr.unwrap(v)) for v in ConstExpr.unwrap(offset)]
         self.sign_mode = [bool(ConstExpr.unwrap(v)) for v in ConstExpr.unwrap(sign_mode)]
 
-    def words(self):
+    def words(self) -> List[int]:
+        """The 16 64-bit quant words."""
         return [quant_word(s, o, m) for s, o, m in zip(self.scale, self.offset, self.sign_mode)]
 
 
@@ -81,11 +90,31 @@ def _emit(api, value, offset=None, sign_mode=None, vector=False):
     op.deq_vector = vector
 
 
+@overload
+def set_deq_scale(scale: RuntimeFloat) -> None: ...
+
+
+@overload
+def set_deq_scale(scale: RuntimeFloat, offset: RuntimeInt, sign_mode: RuntimeBool) -> None: ...
+
+
+@overload
+def set_deq_scale(vdeq: LocalTensor, vdeq_info: VdeqInfo) -> None: ...
+
+
 def set_deq_scale(*args, **kwargs) -> None:
-    """set_deq_scale(scale: half) for add_deq_relu and cast int32 -> half;
-    set_deq_scale(scale: float, offset: int, sign_mode: bool) for cast_deq; or
-    set_deq_scale(vdeq: LocalTensor, vdeq_info: VdeqInfo): the scalar unit writes the 16 quant
-    words into vdeq (uint64 elements), syncs S_V, and DEQSCALE points at them."""
+    """Loads the DEQSCALE register that add_deq_relu, cast int32 -> half and cast_deq read.
+
+    `set_deq_scale(scale)` (a half scale: add_deq_relu and cast int32 -> half);
+    `set_deq_scale(scale, offset, sign_mode)` (one quant word: cast_deq);
+    `set_deq_scale(vdeq, vdeq_info)`: the scalar unit writes the 16 quant words of a VdeqInfo
+    into vdeq (at least 16 uint64 elements), syncs S_V, and DEQSCALE points at them (cast_deq,
+    lane e taking word e % 16). scale is a Python float or a traced float (a Python int does
+    not match, as in pyasc).
+
+    Numerics: the half scale is the scale rounded to float16 (nearest-even); a quant word keeps
+    the float32 scale's bits 31..13 (the hardware ignores bits 12..0), the 9-bit offset and the
+    sign bit (the module docstring)."""
     api = "set_deq_scale"
     require_builder(api)
 

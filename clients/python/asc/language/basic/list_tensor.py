@@ -12,10 +12,14 @@ not spell it out, so docs/frontend.md states it as the model's reading):
 
 Every read is a `GlobalTensor.get_value` of a uint64 word (a PIPE_S access with its checks).
 """
+from __future__ import annotations
+
 import numbers
+from typing import Optional
 
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import DataType, KnownTypes as KT
+from asc.language.core.hints import RuntimeInt
 from asc.language.core.ir_value import cast, is_runtime_int
 from asc.language.core.tensor import GlobalAddress, GlobalTensor
 from asc.language.core.unset_state import unset_state
@@ -35,7 +39,7 @@ def _words(address: GlobalAddress) -> GlobalTensor:
 class TensorDesc:
     """`asc.TensorDesc(dtype=float32)`: one tensor of a list, filled by ListTensorDesc.get_desc."""
 
-    def __init__(self, dtype: DataType = KT.float32):
+    def __init__(self, dtype: DataType = KT.float32) -> None:
         dtype = ConstExpr.unwrap(dtype)
         if not isinstance(dtype, DataType):
             raise TypeError(f"TensorDesc(): dtype must be an asc DataType, got {dtype!r}")
@@ -87,15 +91,21 @@ class TensorDesc:
 
 
 class ListTensorDesc:
-    """`asc.ListTensorDesc()` or `ListTensorDesc(data=, length=, shape_size=)`: the list at
-    `data` (a GlobalAddress)."""
+    """A list of GM tensors described in GM (Ascend C's ListTensorDesc, asc-api.md 4.16).
 
-    def __init__(self, data=None, length=_UNSET, shape_size=_UNSET):
+    `asc.ListTensorDesc()` or `ListTensorDesc(data=, length=, shape_size=)`: the list at `data`
+    (a GlobalAddress); init(data, ...) sets it later. get_desc(desc, index) fills a TensorDesc,
+    get_data_ptr(index, dtype) gives a tensor's address; length (bytes) and shape_size are
+    accepted and not checked."""
+
+    def __init__(self, data: Optional[GlobalAddress] = None, length: RuntimeInt = _UNSET,
+                 shape_size: RuntimeInt = _UNSET) -> None:
         self._words = None
         if data is not None:
             self.init(data, length, shape_size)
 
-    def init(self, data, length=_UNSET, shape_size=_UNSET) -> None:
+    def init(self, data: GlobalAddress, length: RuntimeInt = _UNSET,
+             shape_size: RuntimeInt = _UNSET) -> None:
         """`length` (the list's bytes) is accepted and not checked, as docs/frontend.md says."""
         if not isinstance(data, GlobalAddress):
             raise TypeError(f"ListTensorDesc.init(): data must be a GlobalAddress, got "

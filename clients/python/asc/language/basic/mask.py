@@ -1,9 +1,14 @@
 """The vector mask register and its mode (asc-api.md 4.4, ascendc-semantics.md 6.1): scalar-unit
 writes that every later vector instruction of the core sees."""
+from __future__ import annotations
+
+from typing import overload
+
 from asc.codegen.builder import require_builder
 from asc.language.core.dispatch import Overload, Param, dispatch
 from asc.language.core.dtype import DataType, KnownTypes as KT
 from asc.language.core.enums import MaskMode
+from asc.language.core.hints import RuntimeInt
 from asc.language.core.ir_value import to_value
 from asc._proto import kernel_pb2
 from asc.language.basic.common import runtime_int
@@ -19,11 +24,25 @@ def _emit(api, kind):
     return ir
 
 
-def set_vector_mask(*args, dtype: DataType = KT.float16, mode: MaskMode = MaskMode.NORMAL):
-    """set_vector_mask(length, *, dtype, mode) loads the first `length` elements of `dtype` (in
-    counter mode: the element count); set_vector_mask(mask_high, mask_low, *, dtype, mode) loads
-    the two 64-bit words. `mode` says how the value is meant; the register's mode is changed
-    only by set_mask_count / set_mask_norm, as on the chip."""
+@overload
+def set_vector_mask(length: RuntimeInt, *, dtype: DataType = ...,
+                    mode: MaskMode = ...) -> None: ...
+
+
+@overload
+def set_vector_mask(mask_high: RuntimeInt, mask_low: RuntimeInt, *, dtype: DataType = ...,
+                    mode: MaskMode = ...) -> None: ...
+
+
+def set_vector_mask(*args, dtype: DataType = KT.float16,
+                    mode: MaskMode = MaskMode.NORMAL) -> None:
+    """Loads the vector mask register: a length of `dtype` elements, or two 64-bit words.
+
+    `set_vector_mask(length, *, dtype, mode)` loads the first `length` elements of `dtype` (in
+    counter mode: the element count; ascendc-semantics.md 6.1); `set_vector_mask(mask_high,
+    mask_low, *, dtype, mode)` loads the two 64-bit words. `mode` says how the value is meant;
+    the register's mode is changed only by set_mask_count / set_mask_norm, as on the chip. The
+    mask/repeat forms of the vector instructions use it with is_set_mask=False."""
     api = "set_vector_mask"
     require_builder(api)
     if not isinstance(dtype, DataType):
@@ -49,16 +68,19 @@ def set_vector_mask(*args, dtype: DataType = KT.float16, mode: MaskMode = MaskMo
                             words_form)], args, {})
 
 
-def reset_mask():
-    """Every bit of the mask register on."""
+def reset_mask() -> None:
+    """Turns every bit of the mask register on."""
     _emit("reset_mask", _K.RESET_MASK)
 
 
-def set_mask_count():
-    """Counter mode: the mask's low word is the element count of each instruction."""
+def set_mask_count() -> None:
+    """Selects counter mode: the mask's low word is the element count of each instruction.
+
+    The instruction then runs ceil(count / lanes) iterations, the last one partial, and its
+    repeat_times is ignored (except copy's, where the count applies per iteration)."""
     _emit("set_mask_count", _K.SET_MASK_COUNT)
 
 
-def set_mask_norm():
-    """Normal mode (the default): the mask's bits enable lanes of every iteration."""
+def set_mask_norm() -> None:
+    """Selects normal mode (the default): the mask's bits enable lanes of every iteration."""
     _emit("set_mask_norm", _K.SET_MASK_NORM)

@@ -6,10 +6,15 @@ Units (Ascend C's CheckLocalMemoryIA documentation; docs/frontend.md): start_add
 count 32-byte blocks (0..65535), and the watched blocks are (start_addr, end_addr]: the blocks
 after start_addr up to and including end_addr. is_enable=False clears the register again.
 """
+from __future__ import annotations
+
+import inspect
+
 from asc._proto import kernel_pb2
 from asc.codegen.builder import require_builder
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import KnownTypes as KT
+from asc.language.core.hints import RuntimeInt
 from asc.language.core.ir_value import PlainValue, is_runtime_int, to_value
 from asc.language.core.types import bind_fields
 
@@ -25,11 +30,20 @@ _FIELDS = (("enable_bit", 0, 40, 2), ("start_addr", 0, 0, 16), ("end_addr", 0, 1
 
 
 class CheckLocalMemoryIAParam:
-    """`asc.CheckLocalMemoryIAParam(enable_bit=0, start_addr=0, end_addr=0, is_scalar_read=False,
-    is_scalar_write=False, is_vector_read=False, is_vector_write=False, is_mte_read=False,
-    is_mte_write=False, is_enable=False)`; every field may be a traced value."""
+    """The fields of a local-memory watch register that check_local_memory_ia arms or clears.
 
-    def __init__(self, *args, **kwargs):
+    `asc.CheckLocalMemoryIAParam(enable_bit=0, start_addr=0, end_addr=0, is_scalar_read=False,
+    is_scalar_write=False, is_vector_read=False, is_vector_write=False, is_mte_read=False,
+    is_mte_write=False, is_enable=False)` (asc-api.md 4.4): which register (enable_bit), the
+    watched address range, the accesses it watches and whether it is armed; every field may be
+    a traced value."""
+
+    __signature__ = inspect.Signature([
+        inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default,
+                          annotation="RuntimeBool" if isinstance(default, bool) else "RuntimeInt")
+        for name, default, _, _ in _FIELDS])
+
+    def __init__(self, *args, **kwargs) -> None:
         require_builder("CheckLocalMemoryIAParam")
         values = bind_fields("CheckLocalMemoryIAParam", [f[0] for f in _FIELDS], args, kwargs)
         for name, default, _, _ in _FIELDS:
@@ -39,7 +53,7 @@ class CheckLocalMemoryIAParam:
                                 f"traced integer, got {type(value).__name__}")
             setattr(self, name, value)
 
-    def word(self):
+    def word(self) -> RuntimeInt:
         """The watch word: a Python int when every field is compile-time, else traced."""
         word = 0
         for name, _, shift, width in _FIELDS:
@@ -52,8 +66,10 @@ class CheckLocalMemoryIAParam:
         return word
 
 
-def check_local_memory_ia(check_params) -> None:
-    """Arms (is_enable=True) or clears the watch register check_params.enable_bit."""
+def check_local_memory_ia(check_params: CheckLocalMemoryIAParam) -> None:
+    """Arms (is_enable=True) or clears the watch register check_params.enable_bit.
+
+    An armed register reports the watched accesses to its address range as the launch runs."""
     api = "check_local_memory_ia"
     builder = require_builder(api)
     if not isinstance(check_params, CheckLocalMemoryIAParam):

@@ -19,14 +19,19 @@ The sequence for max/min is the model's reading of the library's (the references
 "vcmax chains"); docs/isa.md states the element index it reports. Ties take the first element,
 a NaN wins, as whole_reduce_max/min decide them.
 """
+from __future__ import annotations
+
 import numbers
+import textwrap
 
 from asc.codegen.builder import require_builder
 from asc.language.core.constexpr import ConstExpr
-from asc.language.core.dispatch import Overload, Param, dispatch
+from asc.language.core.dispatch import (Overload, Param, declare_overloads, dispatch,
+                                        forms_text, set_forms)
 from asc.language.core.dtype import KnownTypes as KT
 from asc.language.core.enums import HardEvent, MaskMode, PipeID, ReduceOrder
 from asc.language.core.ir_value import cast
+from asc.language.core.tensor import LocalTensor
 from asc.language.basic.common import (check_same_dtype, check_ub, is_bool,
                                        require_local_tensors, runtime_int)
 from asc.language.basic.mask import reset_mask, set_mask_count, set_mask_norm, set_vector_mask
@@ -159,11 +164,31 @@ def _sum_mask(api, dst, src, tmp, mask, repeat_time, src_rep_stride):
     _sum_levels(api, dst, tmp, repeat_time)
 
 
-def reduce_sum(dst, src, shared_tmp_buffer, *args, **kwargs):
-    """reduce_sum(dst, src, shared_tmp_buffer, count) or (dst, src, shared_tmp_buffer, mask,
-    repeat_time, src_rep_stride): the sum of the elements in dst[0]. Binary trees within an
-    iteration; the count form adds the iterations' sums in order (ACC_VAL), the mask form in
-    further trees over the partial sums."""
+# The call forms after (dst, src, shared_tmp_buffer): the count, or the mask as an int or as two
+# words; reduce_max / reduce_min end each with cal_index.
+_MASK_TAIL = [Param("repeat_time", runtime_int), Param("src_rep_stride", runtime_int)]
+_SUM_FORMS = [[Param("count", runtime_int)], [Param("mask", runtime_int)] + _MASK_TAIL,
+              [Param("mask", bit_mask)] + _MASK_TAIL]
+_INDEX = Param("cal_index", is_bool, False)
+_MAX_MIN_FORMS = [form + [_INDEX] for form in _SUM_FORMS]
+_LEAD = [("dst", "LocalTensor"), ("src", "LocalTensor"), ("shared_tmp_buffer", "LocalTensor")]
+_ARGS = ("dst and src are UB tensors of one dtype, float16 or float32; shared_tmp_buffer (src's "
+         "dtype) holds the per-iteration partials. count is the element count (compile-time "
+         "for reduce_max and reduce_min); the mask form runs repeat_time (compile-time) "
+         "iterations of 256 bytes, src_rep_stride 32-byte blocks apart, mask an int or "
+         "[low_word, high_word].")
+
+
+def _document(fn, summary, *paragraphs):
+    """The docstring and overload declarations of a reduction, from its call forms."""
+    declare_overloads(fn, fn._forms)
+    fn.__doc__ = "\n\n".join([summary, "Call forms:\n" + forms_text(fn.__name__, fn._forms)] +
+                              [textwrap.fill(p, 92, break_on_hyphens=False) for p in paragraphs])
+    return fn
+
+
+def reduce_sum(dst: LocalTensor, src: LocalTensor, shared_tmp_buffer: LocalTensor, *args,
+               **kwargs) -> None:
     api = "reduce_sum"
     require_builder(api)
     _check(api, dst, src, shared_tmp_buffer)
@@ -174,11 +199,20 @@ def reduce_sum(dst, src, shared_tmp_buffer, *args, **kwargs):
     def mask_form(mask, repeat_time, src_rep_stride):
         _sum_mask(api, dst, src, shared_tmp_buffer, mask, repeat_time, src_rep_stride)
 
-    dispatch(api, [Overload([Param("count", runtime_int)], count_form),
-                   Overload([Param("mask", runtime_int), Param("repeat_time", runtime_int),
-                             Param("src_rep_stride", runtime_int)], mask_form),
-                   Overload([Param("mask", bit_mask), Param("repeat_time", runtime_int),
-                             Param("src_rep_stride", runtime_int)], mask_form)], args, kwargs)
+    dispatch(api, [Overload(form, fn) for form, fn in
+                   zip(_SUM_FORMS, (count_form, mask_form, mask_form))], args, kwargs)
+
+
+_document(set_forms(reduce_sum, _LEAD, _SUM_FORMS),
+          "The sum of src's elements into dst[0]: the library's vcadd sequence (PIPE_V).",
+          _ARGS + " The count form is one accumulating counter-mode vcadd read back through "
+          "ACC_VAL by the scalar unit (V_S, then S_V and S_MTE3); the mask form is one vcadd "
+          "an iteration, then vcadds over the partial sums (ascendc-semantics.md 5.5).",
+          "Numerics: each iteration's lanes are summed in a binary tree over adjacent lanes, "
+          "each addition rounded to the element type, nearest-even (float16 through float32); "
+          "the count form adds the iterations' sums in iteration order into ACC_VAL, each "
+          "addition rounded the same way (the chip's order there is unconfirmed); the mask "
+          "form sums the partials in further trees. Results may differ from a sequential sum.")
 
 
 # ---- reduce_max / reduce_min -----------------------------------------------------------------
@@ -239,7 +273,8 @@ def _extreme(api, op, dst, src, tmp, first_level, pairs, cal_index):
 def _max_min(op):
     api = f"reduce_{op}"
 
-    def reduce(dst, src, shared_tmp_buffer, *args, **kwargs):
+    def reduce(dst: LocalTensor, src: LocalTensor, shared_tmp_buffer: LocalTensor, *args,
+               **kwargs) -> None:
         require_builder(api)
         _check(api, dst, src, shared_tmp_buffer)
         tmp = shared_tmp_buffer
@@ -258,22 +293,20 @@ def _max_min(op):
                      lambda: _per_repeat(api, op, tmp, src, mask, repeat_time, src_rep_stride,
                                          order), repeat_time, bool(cal_index))
 
-        index = Param("cal_index", is_bool, False)
-        dispatch(api, [Overload([Param("count", runtime_int), index], count_form),
-                       Overload([Param("mask", runtime_int), Param("repeat_time", runtime_int),
-                                 Param("src_rep_stride", runtime_int), index], mask_form),
-                       Overload([Param("mask", bit_mask), Param("repeat_time", runtime_int),
-                                 Param("src_rep_stride", runtime_int), index], mask_form)],
-                 args, kwargs)
+        dispatch(api, [Overload(form, fn) for form, fn in
+                       zip(_MAX_MIN_FORMS, (count_form, mask_form, mask_form))], args, kwargs)
 
     reduce.__name__ = reduce.__qualname__ = api
-    reduce.__doc__ = (
-        f"{api}(dst, src, shared_tmp_buffer, count, cal_index=False) or (dst, src, "
-        f"shared_tmp_buffer, mask, repeat_time, src_rep_stride, cal_index=False): the "
-        f"{'largest' if op == 'max' else 'smallest'} element in dst[0]; with cal_index its "
-        f"index (iteration * elements per iteration + lane) in dst[1], as an unsigned integer "
-        f"of the element's width.")
-    return reduce
+    which = "largest" if op == "max" else "smallest"
+    return _document(
+        set_forms(reduce, _LEAD, _MAX_MIN_FORMS),
+        f"The {which} of src's elements into dst[0], with cal_index its index into dst[1].",
+        _ARGS + f" With cal_index (a bool) dst[1] holds the {which} element's index "
+        f"(iteration * elements per iteration + lane) as an unsigned integer of the element's "
+        f"width. The sequence is vcmax / vcmin levels over (value, index) pairs, then the "
+        f"scalar unit's stores after V_S (the module docstring).",
+        "Numerics: exact (no rounding): the first element wins a tie, a NaN wins, and -0 "
+        "counts as less than +0, as whole_reduce_max / whole_reduce_min decide them.")
 
 
 reduce_max = _max_min("max")

@@ -10,19 +10,24 @@ Layouts (Ascend C's public ones; docs/isa.md has the numerics of each row):
 
 `sort` is the library's sequence of those instructions (sort32, then merge rounds), and
 `get_mrg_sort_result` reads the counts the last merge left in VMS4_SR: a scalar read of a PIPE_V
-result, so it needs V_S after the merge (auto_sync inserts it).
+result, so it needs V_S after the merge (auto_sync inserts it). The instructions' docstrings
+are vec_docs.py's (vec.py makes them from the instruction table).
 """
+from __future__ import annotations
+
 import numbers
+from typing import List, Tuple
 
 from asc import _isa
 from asc.codegen.builder import require_builder
 from asc.language.core.array import array
 from asc.language.core.constexpr import ConstExpr
-from asc.language.core.dispatch import Overload, Param, dispatch, of_type
+from asc.language.core.dispatch import Overload, Param, dispatch, of_type, set_forms
 from asc.language.core.dtype import DataType, KnownTypes as KT
 from asc.language.core.enums import HardEvent, PipeID
+from asc.language.core.hints import RuntimeInt
 from asc.language.core.ir_value import PlainValue, is_runtime_int, to_value
-from asc.language.core.tensor import tensor_ref
+from asc.language.core.tensor import LocalTensor, tensor_ref
 from asc.language.core.types import MrgSortSrcList
 from asc.language.basic.common import (check_same_dtype, check_ub, is_bool,
                                        require_local_tensors, runtime_int)
@@ -61,12 +66,16 @@ def _literal_bool(api, name, value):
 
 
 class MrgSort4Info:
-    """`MrgSort4Info(element_lengths, if_exhausted_suspension=False, valid_bit=15,
-    repeat_times=1)`: the lengths (elements) of up to four sorted lists, whether the merge stops
-    when one runs out, which lists take part (3, 7, 15: the first 2, 3, 4) and the repeats."""
+    """The parameters of a merge of up to four sorted lists (mrg_sort, mrg_sort4).
 
-    def __init__(self, element_lengths, if_exhausted_suspension=False, valid_bit=15,
-                 repeat_times=1):
+    `MrgSort4Info(element_lengths, if_exhausted_suspension=False, valid_bit=15, repeat_times=1)`
+    (asc-api.md 4.12): element_lengths are the lengths of the lists (1 to 4 ints or traced
+    integers, in structures or proposals); with if_exhausted_suspension (a literal bool) the merge
+    stops when one list runs out; valid_bit 3, 7 or 15 merges the first 2, 3 or 4 lists;
+    repeat_times repeats the merge over consecutive groups of lists. Constructed in a kernel."""
+
+    def __init__(self, element_lengths: List[RuntimeInt], if_exhausted_suspension: bool = False,
+                 valid_bit: RuntimeInt = 15, repeat_times: RuntimeInt = 1) -> None:
         require_builder("MrgSort4Info")
         lengths = ConstExpr.unwrap(element_lengths)
         if not isinstance(lengths, (list, tuple)) and not hasattr(lengths, "__iter__"):
@@ -132,7 +141,8 @@ def _emit_merge(api, ir_op, kind, allowed, dst, sort_list, lengths, valid_bit, r
 
 
 def _sort32(api, ir_op, kind, allowed):
-    def op(dst, src0, src1, repeat_time):
+    def op(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor,
+           repeat_time: RuntimeInt) -> None:
         require_builder(api)
         _require_local(api, dst=dst, src0=src0, src1=src1)
         check_same_dtype(api, allowed, dst=dst, src0=src0)
@@ -146,14 +156,12 @@ def _sort32(api, ir_op, kind, allowed):
         ir.src1.CopyFrom(tensor_ref(src1))
         ir.repeat_time = repeat_id
     op.__name__ = op.__qualname__ = api
-    op.__doc__ = (f"{api}(dst, src0, src1, repeat_time): per iteration 32 (score, uint32 index) "
-                  f"pairs sorted by score, descending, into 8-byte structures.")
     return op
 
 
 def _mrg_sort(api, ir_op, kind, allowed):
     if api == "mrg_sort4":
-        def op4(dst, src, params):
+        def op4(dst: LocalTensor, src: MrgSortSrcList, params: MrgSort4Info) -> None:
             require_builder(api)
             if not isinstance(params, MrgSort4Info):
                 raise TypeError(f"{api}(): params must be an asc.MrgSort4Info, got "
@@ -161,11 +169,9 @@ def _mrg_sort(api, ir_op, kind, allowed):
             _emit_merge(api, ir_op, kind, allowed, dst, src, params.element_lengths,
                         params.valid_bit, params.repeat_times, params.if_exhausted_suspension)
         op4.__name__ = op4.__qualname__ = api
-        op4.__doc__ = (f"{api}(dst, src: MrgSortSrcList, params: MrgSort4Info): merges up to "
-                       f"four lists of region proposals sorted by score, descending.")
         return op4
 
-    def op(dst, sort_list, *args, **kwargs):
+    def op(dst: LocalTensor, sort_list: MrgSortSrcList, *args, **kwargs) -> None:
         require_builder(api)
 
         def info_form(params):
@@ -177,17 +183,15 @@ def _mrg_sort(api, ir_op, kind, allowed):
             _mrg_sort_lists(api, ir_op, kind, allowed, dst, sort_list, element_count_list,
                             sorted_num, valid_bit, repeat_time, is_exhausted_suspension)
 
-        dispatch(api, [
-            Overload([Param("params", of_type(MrgSort4Info))], info_form),
-            Overload([Param("element_count_list", _sequence), Param("sorted_num", _settable),
-                      Param("valid_bit", runtime_int), Param("repeat_time", runtime_int),
-                      Param("is_exhausted_suspension", is_bool, False)], list_form)],
-            args, kwargs)
+        dispatch(api, [Overload(forms[0], info_form), Overload(forms[1], list_form)],
+                 args, kwargs)
+    forms = [[Param("params", of_type(MrgSort4Info))],
+             [Param("element_count_list", _sequence, hint="List[RuntimeInt]"),
+              Param("sorted_num", _settable, hint="Union[List[RuntimeInt], array]"),
+              Param("valid_bit", runtime_int), Param("repeat_time", runtime_int),
+              Param("is_exhausted_suspension", is_bool, False)]]
     op.__name__ = op.__qualname__ = api
-    op.__doc__ = (f"{api}(dst, sort_list, element_count_list, sorted_num, valid_bit, "
-                  f"repeat_time, is_exhausted_suspension=False) or {api}(dst, sort_list, params: "
-                  f"MrgSort4Info): merges up to four lists of sort structures, descending.")
-    return op
+    return set_forms(op, [("dst", "LocalTensor"), ("sort_list", "MrgSortSrcList")], forms)
 
 
 def _sequence(x) -> bool:
@@ -242,17 +246,13 @@ def _proposal(api, ir_op, kind, allowed):
         ir.mode_number = mode_id
 
     if with_field:
-        def op(dst, src, repeat_time, mode_number):
+        def op(dst: LocalTensor, src: LocalTensor, repeat_time: RuntimeInt,
+               mode_number: RuntimeInt) -> None:
             emit(dst, src, repeat_time, mode_number)
-        doc = (f"{api}(dst, src, repeat_time, mode_number): field mode_number of 16 region "
-               f"proposals per iteration.")
     else:
-        def op(dst, src, repeat_time):
+        def op(dst: LocalTensor, src: LocalTensor, repeat_time: RuntimeInt) -> None:
             emit(dst, src, repeat_time)
-        doc = (f"{api}(dst, src, repeat_time): 16 region proposals per iteration sorted by score, "
-               f"descending.")
     op.__name__ = op.__qualname__ = api
-    op.__doc__ = doc
     return op
 
 
@@ -274,9 +274,12 @@ def _read_mrg_sort_result(api, sync):
     return tuple(results)
 
 
-def get_mrg_sort_result():
-    """The four uint16 counts the last mrg_sort / mrg_sort4 took from its lists (VMS4_SR). A
-    scalar read after PIPE_V: synchronise with set_flag/wait_flag(V_S) after the merge."""
+def get_mrg_sort_result() -> Tuple[PlainValue, PlainValue, PlainValue, PlainValue]:
+    """The four uint16 counts the last mrg_sort / mrg_sort4 took from its lists (VMS4_SR).
+
+    Ascend C's GetMrgSortResult: a tuple of four traced uint16, read by the scalar unit from
+    the VMS4_SR register. The merge runs on PIPE_V, so synchronise with set_flag / wait_flag
+    (V_S) between the merge and this call (auto_sync inserts it)."""
     return _read_mrg_sort_result("get_mrg_sort_result", sync=False)
 
 
@@ -298,21 +301,38 @@ def _scaled(api, name, n, dtype):
     return int(n) * per
 
 
-def get_sort_len(elem_count, dtype=KT.float32):
-    """Elements of `dtype` that `elem_count` sort structures (8 bytes each) occupy."""
+def get_sort_len(elem_count: RuntimeInt, dtype: DataType = KT.float32) -> RuntimeInt:
+    """Elements of `dtype` that `elem_count` sort structures (8 bytes each) occupy.
+
+    Ascend C's GetSortLen<T>: elem_count * 8 / sizeof(dtype), a Python int for a Python int,
+    else a traced integer. The `dtype` keyword (float16 or float32) is aicore-sim's spelling of
+    pyasc's template type."""
     return _scaled("get_sort_len", "elem_count", elem_count, dtype)
 
 
-def get_sort_offset(elem_offset, dtype=KT.float32):
-    """Element offset of sort structure `elem_offset` in a tensor of `dtype`."""
+def get_sort_offset(elem_offset: RuntimeInt, dtype: DataType = KT.float32) -> RuntimeInt:
+    """Element offset of sort structure `elem_offset` in a tensor of `dtype`.
+
+    Ascend C's GetSortOffset<T>: elem_offset * 8 / sizeof(dtype), a Python int for a Python
+    int, else a traced integer; `dtype` is float16 or float32 (aicore-sim's keyword for pyasc's
+    template type)."""
     return _scaled("get_sort_offset", "elem_offset", elem_offset, dtype)
 
 
-def sort(dst, concat, index, tmp, repeat_time, is_full_sort=False):
-    """Sort(dst, concat, index, tmp, repeat_time, is_full_sort=False): sort32 over
-    repeat_time * 32 (score, index) pairs; with is_full_sort the sorted groups are merged, four
-    lists at a time, ping-ponging between dst and tmp, into one descending list in dst. The
-    library's sequence: each step is an instruction of its own, PIPE_V barriers between them."""
+def sort(dst: LocalTensor, concat: LocalTensor, index: LocalTensor, tmp: LocalTensor,
+         repeat_time: RuntimeInt, is_full_sort: bool = False) -> None:
+    """Sorts repeat_time * 32 (score, index) pairs by score, descending, into sort structures.
+
+    `sort(dst, concat, index, tmp, repeat_time, is_full_sort=False)` (Ascend C's Sort,
+    asc-api.md 4.12): sort32 of the scores in concat and the uint32 indices in index, 32 pairs
+    an iteration, into dst. With is_full_sort (a literal bool; repeat_time must then be a
+    compile-time int) the sorted groups are merged by mrg_sort, four lists at a time,
+    ping-ponging between dst and tmp, into one descending list in dst. The library's sequence:
+    each step is an instruction of its own, with PIPE_V barriers between them.
+
+    Numerics: exact (values move, nothing is computed); NaN sorts above +inf, and equal scores
+    keep their input order within a group and come from the lower-numbered list in a merge
+    (the model's choice: the chip's tie rule is not public)."""
     api = "sort"
     require_builder(api)
     full = _literal_bool(api, "is_full_sort", is_full_sort)

@@ -1,11 +1,16 @@
 """Pipe synchronisation: hardware flags between pipes and per-pipe barriers (asc-api.md 4.3)."""
+from __future__ import annotations
+
 import numbers
+from typing import Optional
 
 from asc.codegen.builder import require_builder
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import KnownTypes
 from asc.language.core.enums import HardEvent, MemDsbT, PipeID
+from asc.language.core.hints import RuntimeInt
 from asc.language.core.ir_value import is_runtime_int, to_value
+from asc.language.core.tensor import GlobalTensor, LocalTensor
 
 __all__ = ["set_flag", "wait_flag", "pipe_barrier", "data_sync_barrier", "cross_core_set_flag",
            "cross_core_wait_flag", "sync_all", "ib_set", "ib_wait", "notify_next_block",
@@ -32,19 +37,28 @@ def _flag(api, kind, event, event_id):
     op.event_id = id_value
 
 
-def set_flag(event: HardEvent, event_id=0) -> None:
-    """Issued into the source pipe of `event`; sets flag (event, event_id) when that pipe's
-    earlier work is done."""
+def set_flag(event: HardEvent, event_id: RuntimeInt = 0) -> None:
+    """Sets flag (event, event_id) once the source pipe of `event` has finished its earlier work.
+
+    Issued into the source pipe of the HardEvent (MTE2 for MTE2_V); the matching wait_flag
+    blocks the destination pipe until then. event_id is a runtime int, 0..7 per event type on
+    Ascend 910B (asc-api.md 4.3)."""
     _flag("set_flag", "set_flag", event, event_id)
 
 
-def wait_flag(event: HardEvent, event_id=0) -> None:
-    """Blocks the destination pipe of `event` until the flag is set, then consumes it."""
+def wait_flag(event: HardEvent, event_id: RuntimeInt = 0) -> None:
+    """Blocks the destination pipe of `event` until flag (event, event_id) is set, then consumes it.
+
+    Issued into the destination pipe of the HardEvent (V for MTE2_V); pairs with set_flag."""
     _flag("wait_flag", "wait_flag", event, event_id)
 
 
 def pipe_barrier(pipe: PipeID) -> None:
-    """Orders the instructions of `pipe`; PIPE_ALL drains every pipe."""
+    """Orders the instructions of `pipe`: later ones start after earlier ones finish.
+
+    PIPE_ALL drains every pipe. A vector instruction may start before the previous one has
+    finished, so a consumer of a vector result needs PIPE_V between them (auto_sync inserts
+    it; ascendc-semantics.md 7.1)."""
     builder = require_builder("pipe_barrier")
     pipe = ConstExpr.unwrap(pipe)
     if not isinstance(pipe, numbers.Integral) or isinstance(pipe, bool):
@@ -52,11 +66,12 @@ def pipe_barrier(pipe: PipeID) -> None:
     builder.emit("pipe_barrier").pipe = int(PipeID(pipe))
 
 
-def data_sync_barrier(arg0) -> None:
+def data_sync_barrier(arg0: MemDsbT) -> None:
     """DSB: the scalar unit waits until its own data accesses of the given memories complete.
+
     The model's scalar unit completes each access before the next instruction, so the barrier
-    has nothing to wait for: the argument is checked and nothing is emitted. (It orders no pipe:
-    pipes are ordered by set_flag/wait_flag and pipe_barrier.)"""
+    has nothing to wait for: the argument (an asc.MemDsbT) is checked and nothing is emitted.
+    (It orders no pipe: pipes are ordered by set_flag/wait_flag and pipe_barrier.)"""
     require_builder("data_sync_barrier")
     value = ConstExpr.unwrap(arg0)
     if isinstance(value, bool) or not isinstance(value, int) or value not in iter(MemDsbT):
@@ -87,62 +102,78 @@ def _cross_core(api, kind, flag_id, mode_id, pipe, library=False):
     op.flag_id, op.mode, op.pipe, op.library = flag_value, mode, pipe_value, library
 
 
-def cross_core_set_flag(flag_id, mode_id, pipe) -> None:
-    """CrossCoreSetFlag<mode_id, pipe>(flag_id): issued into `pipe`; once that pipe's earlier work
-    is done it adds one to flag_id's counter on the cores `mode_id` routes to (0: all cube or all
-    vector cores of the launch once each has set it; 1: both vector cores of the AI Core once
-    both have; 2: from the cube core to both its vector cores, from both vector cores to their
-    cube core). flag_id is 0..15; 11..14 belong to sync_all."""
+def cross_core_set_flag(flag_id: RuntimeInt, mode_id: int, pipe: PipeID) -> None:
+    """Adds one to flag_id's counter on other cores once `pipe` has finished its earlier work.
+
+    CrossCoreSetFlag<mode_id, pipe>(flag_id), issued into `pipe`: mode_id (a compile-time 0, 1
+    or 2) routes it: 0, all cube or all vector cores of the launch once each has set it; 1,
+    both vector cores of the AI Core once both have; 2, from the cube core to both its vector
+    cores, from both vector cores to their cube core. flag_id is 0..15; 11..14 belong to
+    sync_all (ascendc-semantics.md 7.2)."""
     _cross_core("cross_core_set_flag", "cross_core_set_flag", flag_id, mode_id, pipe)
 
 
-def cross_core_wait_flag(flag_id, mode_id, pipe) -> None:
-    """CrossCoreWaitFlag(flag_id): the scalar unit blocks until this core's counter of flag_id is
-    non-zero, then takes one from it. As on A2, mode_id and pipe do not change what it does."""
+def cross_core_wait_flag(flag_id: RuntimeInt, mode_id: int, pipe: PipeID) -> None:
+    """Blocks the scalar unit until this core's counter of flag_id is non-zero, then takes one.
+
+    CrossCoreWaitFlag(flag_id); as on A2, mode_id and pipe do not change what it does."""
     _cross_core("cross_core_wait_flag", "cross_core_wait_flag", flag_id, mode_id, pipe)
 
 
-def sync_all(gm_workspace=None, ub_workspace=None, used_cores=0, is_aiv_only: bool = True) -> None:
-    """A barrier across the blocks of the launch: the hardware form (no workspaces: cross-core
-    flags 11..14) or the software form (a GM workspace of at least block_num * 32 bytes, zeroed by
-    the host, and a UB workspace of at least 32 bytes; `used_cores` participants, 0 = every
-    block). See docs/cross_core.md for the instruction sequences."""
+def sync_all(gm_workspace: Optional[GlobalTensor] = None,
+             ub_workspace: Optional[LocalTensor] = None, used_cores: RuntimeInt = 0,
+             is_aiv_only: bool = True) -> None:
+    """A barrier across the blocks of the launch, in its hardware or its software form.
+
+    The hardware form (no workspaces) uses cross-core flags 11..14; the software form takes a
+    GM workspace of at least block_num * 32 bytes, zeroed by the host, and a UB workspace of at
+    least 32 bytes, with `used_cores` participants (0: every block). See docs/cross_core.md for
+    the instruction sequences."""
     from asc.language.basic import block_sync
     block_sync.sync_all(gm_workspace, ub_workspace, used_cores, is_aiv_only)
 
 
-def ib_set(gm_workspace, ub_workspace, block_idx, event_id, is_aiv_only: bool = True) -> None:
-    """IBSet: marks (block_idx, event_id) done in the GM workspace (int32, at least
-    block_num * 32 * (event_id + 1) bytes, zeroed by the host) once its word reads 0; the
-    matching ib_wait on another block consumes the mark. Vector cores only."""
+def ib_set(gm_workspace: GlobalTensor, ub_workspace: LocalTensor, block_idx: RuntimeInt,
+           event_id: RuntimeInt, is_aiv_only: bool = True) -> None:
+    """IBSet: marks (block_idx, event_id) done in the GM workspace for a matching ib_wait.
+
+    The GM workspace is int32, at least block_num * 32 * (event_id + 1) bytes, zeroed by the
+    host; the mark is written once its word reads 0, and the ib_wait on another block consumes
+    it. Vector cores only."""
     from asc.language.basic import block_sync
     block_sync.ib_set(gm_workspace, ub_workspace, block_idx, event_id, is_aiv_only)
 
 
-def ib_wait(gm_workspace, ub_workspace, block_idx, event_id, is_aiv_only: bool = True) -> None:
-    """IBWait: waits until block block_idx has marked event_id with ib_set, then clears the
-    mark. Vector cores only."""
+def ib_wait(gm_workspace: GlobalTensor, ub_workspace: LocalTensor, block_idx: RuntimeInt,
+            event_id: RuntimeInt, is_aiv_only: bool = True) -> None:
+    """IBWait: waits until block block_idx has marked event_id with ib_set, then clears the mark.
+
+    Vector cores only."""
     from asc.language.basic import block_sync
     block_sync.ib_wait(gm_workspace, ub_workspace, block_idx, event_id, is_aiv_only)
 
 
-def init_determine_compute_workspace(gm_workspace, ub_workspace) -> None:
-    """InitDetermineComputeWorkspace, which pyasc's wait_pre_block documentation asks for and
-    pyasc does not define (an aicore-sim extension, docs/frontend.md): block 0 zeroes the
-    block_num 32-byte GM slots and every block starts its round counter (UB word
-    block_num * 8) at 1. Vector cores only."""
+def init_determine_compute_workspace(gm_workspace: GlobalTensor,
+                                     ub_workspace: LocalTensor) -> None:
+    """Prepares the workspaces of wait_pre_block / notify_next_block (an aicore-sim extension).
+
+    InitDetermineComputeWorkspace, which pyasc's wait_pre_block documentation asks for and pyasc
+    does not define (docs/frontend.md): block 0 zeroes the block_num 32-byte GM slots and every
+    block starts its round counter (UB word block_num * 8) at 1. Vector cores only."""
     from asc.language.basic import block_sync
     block_sync.init_determine_compute_workspace(gm_workspace, ub_workspace)
 
 
-def wait_pre_block(gm_workspace, ub_workspace) -> None:
-    """WaitPreBlock: waits until every block before this one has called notify_next_block in
-    this round (GM workspace >= block_num * 32 bytes, UB workspace >= block_num * 32 + 32)."""
+def wait_pre_block(gm_workspace: GlobalTensor, ub_workspace: LocalTensor) -> None:
+    """WaitPreBlock: waits until every block before this one has called notify_next_block.
+
+    In this round; the GM workspace holds at least block_num * 32 bytes, the UB workspace
+    block_num * 32 + 32."""
     from asc.language.basic import block_sync
     block_sync.wait_pre_block(gm_workspace, ub_workspace)
 
 
-def notify_next_block(gm_workspace, ub_workspace) -> None:
+def notify_next_block(gm_workspace: GlobalTensor, ub_workspace: LocalTensor) -> None:
     """NotifyNextBlock: lets the next block pass its wait_pre_block in this round."""
     from asc.language.basic import block_sync
     block_sync.notify_next_block(gm_workspace, ub_workspace)

@@ -11,13 +11,17 @@
   are costed without a cache): they check their arguments and have no effect, and no cost.
 - init_soc_state resets state the model does not keep: no effect.
 """
+from __future__ import annotations
+
 import numbers
+from typing import Optional
 
 from asc.codegen.builder import require_builder
 from asc.codegen.mutable import TracedState
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import KnownTypes as KT
 from asc.language.core.enums import CacheLine, DcciDst
+from asc.language.core.hints import RuntimeInt
 from asc.language.core.ir_value import is_runtime_int
 from asc.language.core.tensor import GlobalAddress, GlobalTensor
 from asc.language.core.unset_state import unset_state
@@ -67,13 +71,19 @@ def _get(api, key):
     return GlobalAddress(registers._get(key), KT.uint8)
 
 
-def set_sys_workspace(workspace) -> None:
-    """Keeps `workspace` (a GlobalAddress) as the kernel's system workspace."""
+def set_sys_workspace(workspace: GlobalAddress) -> None:
+    """Keeps `workspace` (a GlobalAddress) as the kernel's system workspace.
+
+    get_sys_workspace and register_matmul read it later in the same kernel; set inside a
+    runtime `if` or loop, it holds on the paths that set it."""
     _set("set_sys_workspace", "workspace", workspace)
 
 
 def get_sys_workspace() -> GlobalAddress:
-    """The workspace set_sys_workspace kept, as a GlobalAddress of uint8."""
+    """The workspace set_sys_workspace kept, as a GlobalAddress of uint8.
+
+    Before any set_sys_workspace it reads Ascend C's null pointer at run time, with an
+    UNINITIALIZED_READ warning."""
     return _get("get_sys_workspace", "workspace")
 
 
@@ -87,14 +97,19 @@ def _group(api, index):
     return int(index)
 
 
-def set_hccl_context(index, context) -> None:
-    """Keeps `context` (a GlobalAddress) as the HCCL context of group `index`."""
+def set_hccl_context(index: int, context: GlobalAddress) -> None:
+    """Keeps `context` (a GlobalAddress) as the HCCL context of group `index` (0 or 1).
+
+    index is a compile-time int in aicore-sim."""
     api = "set_hccl_context"
     _set(api, f"hccl{_group(api, index)}", context)
 
 
-def get_hccl_context(index) -> GlobalAddress:
-    """The HCCL context set_hccl_context kept for group `index`, as a GlobalAddress of uint8."""
+def get_hccl_context(index: int) -> GlobalAddress:
+    """The HCCL context set_hccl_context kept for group `index`, as a GlobalAddress of uint8.
+
+    Before any set it reads Ascend C's null pointer at run time, with an UNINITIALIZED_READ
+    warning."""
     api = "get_hccl_context"
     return _get(api, f"hccl{_group(api, index)}")
 
@@ -112,9 +127,11 @@ def _enum(api, name, value, enum):
                         f"{value!r}")
 
 
-def data_cache_clean_and_invalid(entire_type, dst, dcci_dst=None) -> None:
-    """Writes back and invalidates scalar data-cache lines: the model has no such cache, so no
-    effect."""
+def data_cache_clean_and_invalid(entire_type: CacheLine, dst: GlobalTensor,
+                                 dcci_dst: Optional[DcciDst] = None) -> None:
+    """Writes back and invalidates scalar data-cache lines: no effect (the model has no cache).
+
+    entire_type is an asc.CacheLine, dcci_dst an asc.DcciDst; the arguments are checked."""
     api = "data_cache_clean_and_invalid"
     require_builder(api)
     _enum(api, "entire_type", entire_type, CacheLine)
@@ -124,8 +141,8 @@ def data_cache_clean_and_invalid(entire_type, dst, dcci_dst=None) -> None:
         _enum(api, "dcci_dst", dcci_dst, DcciDst)
 
 
-def data_cache_preload(src, cache_offset) -> None:
-    """Preloads a scalar data-cache line: the model has no such cache, so no effect."""
+def data_cache_preload(src: GlobalTensor, cache_offset: RuntimeInt) -> None:
+    """Preloads a scalar data-cache line: no effect, the model having no such cache."""
     api = "data_cache_preload"
     require_builder(api)
     if not isinstance(src, GlobalTensor):
@@ -135,8 +152,8 @@ def data_cache_preload(src, cache_offset) -> None:
                         f"{type(cache_offset).__name__}")
 
 
-def icache_preload(pre_fetch_len) -> None:
-    """Prefetches instructions: the model has no instruction cache, so no effect."""
+def icache_preload(pre_fetch_len: RuntimeInt) -> None:
+    """Prefetches instructions: no effect, the model having no instruction cache."""
     api = "icache_preload"
     require_builder(api)
     if not is_runtime_int(ConstExpr.unwrap(pre_fetch_len)):

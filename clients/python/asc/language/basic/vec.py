@@ -4,23 +4,32 @@ element-wise ops, all issued to PIPE_V, each in its count form and its two mask/
 
 The op list, the IR kind of each op and the element types it accepts come from the simulator's
 instruction table (asc/_isa.py, generated from sim/isa/instructions.def at build time): one API
-function per row, so adding an instruction there adds it here.
+function per row, so adding an instruction there adds it here. Each function's docstring
+is made from the row (its element types and call forms) and vec_docs.py (what the op computes
+and how it rounds); its call forms are declared as typing overloads (typing.get_overloads).
 """
+from __future__ import annotations
+
 import importlib
+import inspect
+from typing import Union
 
 from asc import _isa
 from asc.codegen.builder import require_builder
-from asc.language.core.dispatch import Overload, Param, dispatch, of_type
+from asc.language.core.dispatch import (Overload, Param, declare_overloads, dispatch,
+                                        form_signature, forms_text, of_type, set_forms)
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import KnownTypes as KT
 from asc.language.core.enums import CMPMODE, PipeID, ReduceOrder, RoundMode, SelMode
+from asc.language.core.hints import RuntimeNumber
 from asc.language.core.ir_value import PlainValue, is_runtime_int, is_runtime_number, to_value
-from asc.language.core.tensor import tensor_ref
+from asc.language.core.tensor import LocalTensor, tensor_ref
 from asc.language.core.types import BinaryRepeatParams, CopyRepeatParams, UnaryRepeatParams
-from asc.language.basic.common import (check_same_dtype as _check_dtypes, check_ub, dtypes_text,
+from asc.language.basic.common import (check_same_dtype as _check_dtypes, check_ub,
                                        unsupported_dtype,
                                        is_bool, local_tensor,
                                        require_local_tensors as _require_tensors, runtime_int)
+from asc.language.basic import vec_docs
 
 
 def _number(x) -> bool:
@@ -82,6 +91,15 @@ def count_fields(count):
     return lambda ir: setattr(ir, "count", count_id)
 
 
+def _form_params(params_type, count_params):
+    """The parameters of the count form and of both mask/repeat forms of one op."""
+    repeat_params = [Param("repeat_times", runtime_int),
+                     Param("repeat_params", of_type(params_type)),
+                     Param("is_set_mask", is_bool, True)]
+    return [list(count_params), [Param("mask", runtime_int)] + repeat_params,
+            [Param("mask", bit_mask)] + repeat_params]
+
+
 def _forms(api, params_type, count_params, emit):
     """The count form and both mask/repeat forms of one op; `emit(fill)` emits the op after the
     checks, `fill(ir)` setting its count or repeat fields (traced before the op)."""
@@ -91,16 +109,18 @@ def _forms(api, params_type, count_params, emit):
     def repeat_form(mask, repeat_times, repeat_params, is_set_mask=True):
         emit(repeat_fields(mask, repeat_times, repeat_params, is_set_mask))
 
-    repeat_params = [Param("repeat_times", runtime_int),
-                     Param("repeat_params", of_type(params_type)),
-                     Param("is_set_mask", is_bool, True)]
-    return [Overload(count_params, count_form),
-            Overload([Param("mask", runtime_int)] + repeat_params, repeat_form),
-            Overload([Param("mask", bit_mask)] + repeat_params, repeat_form)]
+    count, mask, bits = _form_params(params_type, count_params)
+    return [Overload(count, count_form), Overload(mask, repeat_form),
+            Overload(bits, repeat_form)]
+
+
+def _tensors(*names):
+    """The leading (name, hint) parameters of the call forms: LocalTensors."""
+    return [(name, "LocalTensor") for name in names]
 
 
 def _binary(api, ir_op, kind, allowed):
-    def op(dst, src0, src1, *args, **kwargs):
+    def op(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, *args, **kwargs) -> None:
         require_builder(api)
 
         def emit(setup):
@@ -115,12 +135,11 @@ def _binary(api, ir_op, kind, allowed):
             setup(ir)
 
         _require_tensors(api, dst=dst, src0=src0, src1=src1)
-        count = [Param("count", runtime_int), Param("is_set_mask", is_bool, True)]
         dispatch(api, _forms(api, BinaryRepeatParams, count, emit), args, kwargs)
+    count = [Param("count", runtime_int), Param("is_set_mask", is_bool, True)]
     op.__name__ = op.__qualname__ = api
-    op.__doc__ = (f"{api}(dst, src0, src1, count) or {api}(dst, src0, src1, mask, repeat_times, "
-                  f"repeat_params: BinaryRepeatParams, is_set_mask=True): element-wise {api}.")
-    return op
+    return set_forms(op, _tensors("dst", "src0", "src1"),
+                     _form_params(BinaryRepeatParams, count))
 
 
 # (src, dst) pairs of the binary ops that convert their result (asc-api.md 4.5).
@@ -137,7 +156,7 @@ def _binary_cast(api, ir_op, kind, allowed):
     # mul_cast has no is_set_mask parameter (asc-api.md 4.5).
     set_mask = [] if api == "mul_cast" else [Param("is_set_mask", is_bool, True)]
 
-    def op(dst, src0, src1, *args, **kwargs):
+    def op(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, *args, **kwargs) -> None:
         require_builder(api)
 
         def emit(setup):
@@ -164,16 +183,14 @@ def _binary_cast(api, ir_op, kind, allowed):
             emit(repeat_fields(mask, repeat_times, repeat_params, is_set_mask))
 
         _require_tensors(api, dst=dst, src0=src0, src1=src1)
-        tail = [Param("repeat_times", runtime_int),
-                Param("repeat_params", of_type(BinaryRepeatParams))] + set_mask
-        dispatch(api, [Overload([Param("count", runtime_int)] + set_mask, count_form),
-                       Overload([Param("mask", runtime_int)] + tail, repeat_form),
-                       Overload([Param("mask", bit_mask)] + tail, repeat_form)], args, kwargs)
+        dispatch(api, [Overload(params, fn) for params, fn in
+                       zip(forms, (count_form, repeat_form, repeat_form))], args, kwargs)
+    tail = [Param("repeat_times", runtime_int),
+            Param("repeat_params", of_type(BinaryRepeatParams))] + set_mask
+    forms = [[Param("count", runtime_int)] + set_mask, [Param("mask", runtime_int)] + tail,
+             [Param("mask", bit_mask)] + tail]
     op.__name__ = op.__qualname__ = api
-    op.__doc__ = (f"{api}(dst, src0, src1, count) or {api}(dst, src0, src1, mask, repeat_times, "
-                  f"repeat_params: BinaryRepeatParams): the binary op in the source type, then "
-                  f"converted to dst's narrower type.")
-    return op
+    return set_forms(op, _tensors("dst", "src0", "src1"), forms)
 
 
 def _emit_dst_src(api, ir_op, dst, src, setup, **fields):
@@ -201,20 +218,22 @@ def _one_source_op(api, ir_op, dst, src, args, kwargs, check=None, **fields):
              args, kwargs)
 
 
+def _one_source_forms():
+    return _form_params(UnaryRepeatParams, [Param("count", runtime_int)])
+
+
 def _unary(api, ir_op, kind, allowed):
-    def op(dst, src, *args, **kwargs):
+    def op(dst: LocalTensor, src: LocalTensor, *args, **kwargs) -> None:
         require_builder(api)
 
         _one_source_op(api, ir_op, dst, src, args, kwargs,
                        lambda: _check_dtypes(api, allowed, dst=dst, src=src), kind=kind)
     op.__name__ = op.__qualname__ = api
-    op.__doc__ = (f"{api}(dst, src, count) or {api}(dst, src, mask, repeat_times, "
-                  f"repeat_params: UnaryRepeatParams, is_set_mask=True): element-wise {api}.")
-    return op
+    return set_forms(op, _tensors("dst", "src"), _one_source_forms())
 
 
 def _scalar(api, ir_op, kind, allowed):
-    def op(dst, src, scalar, *args, **kwargs):
+    def op(dst: LocalTensor, src: LocalTensor, scalar: RuntimeNumber, *args, **kwargs) -> None:
         require_builder(api)
 
         def emit(setup):
@@ -237,17 +256,15 @@ def _scalar(api, ir_op, kind, allowed):
             setup(ir)
 
         _require_tensors(api, dst=dst, src=src)
-        count = [Param("count", runtime_int), Param("is_set_mask", is_bool, True)]
         dispatch(api, _forms(api, UnaryRepeatParams, count, emit), args, kwargs)
+    count = [Param("count", runtime_int), Param("is_set_mask", is_bool, True)]
     op.__name__ = op.__qualname__ = api
-    op.__doc__ = (f"{api}(dst, src, scalar, count) or {api}(dst, src, scalar, mask, "
-                  f"repeat_times, repeat_params: UnaryRepeatParams, is_set_mask=True): "
-                  f"element-wise {api} with a scalar.")
-    return op
+    return set_forms(op, _tensors("dst", "src") + [("scalar", "RuntimeNumber")],
+                     _form_params(UnaryRepeatParams, count))
 
 
 def _fill(api, ir_op, kind, allowed):
-    def op(dst, scalar, *args, **kwargs):
+    def op(dst: LocalTensor, scalar: RuntimeNumber, *args, **kwargs) -> None:
         require_builder(api)
 
         def emit(setup):
@@ -272,36 +289,32 @@ def _fill(api, ir_op, kind, allowed):
             emit(repeat_fields(mask, repeat_times, strides, is_set_mask))
 
         _require_tensors(api, dst=dst)
-        tail = [Param("repeat_times", runtime_int), Param("dst_block_stride", runtime_int),
-                Param("dst_repeat_stride", runtime_int), Param("is_set_mask", is_bool, True)]
-        dispatch(api, [Overload([Param("count", runtime_int), Param("is_set_mask", is_bool, True)],
-                                count_form),
-                       Overload([Param("mask", runtime_int)] + tail, repeat_form),
-                       Overload([Param("mask", bit_mask)] + tail, repeat_form)], args, kwargs)
+        dispatch(api, [Overload(params, fn) for params, fn in
+                       zip(forms, (count_form, repeat_form, repeat_form))], args, kwargs)
+    tail = [Param("repeat_times", runtime_int), Param("dst_block_stride", runtime_int),
+            Param("dst_repeat_stride", runtime_int), Param("is_set_mask", is_bool, True)]
+    forms = [[Param("count", runtime_int), Param("is_set_mask", is_bool, True)],
+             [Param("mask", runtime_int)] + tail, [Param("mask", bit_mask)] + tail]
     op.__name__ = op.__qualname__ = api
-    op.__doc__ = (f"{api}(dst, scalar, count) or {api}(dst, scalar, mask, repeat_times, "
-                  f"dst_block_stride, dst_repeat_stride, is_set_mask=True): fill with scalar.")
-    return op
+    return set_forms(op, _tensors("dst") + [("scalar", "RuntimeNumber")], forms)
 
 
 
 
 def _cast(api, ir_op, kind, allowed):
-    def op(dst, src, round_mode, *args, **kwargs):
+    def op(dst: LocalTensor, src: LocalTensor, round_mode: RoundMode, *args, **kwargs) -> None:
         require_builder(api)
         mode = _enum_arg(api, "round_mode", round_mode, RoundMode, "CAST_NONE, CAST_RINT, ...")
         # Which (src, dst, mode) triples the chip converts is checked by the simulator, which
         # names the legal modes (pyasc passes dtypes through to the compiler).
         _one_source_op(api, ir_op, dst, src, args, kwargs, round_mode=int(mode))
     op.__name__ = op.__qualname__ = api
-    op.__doc__ = (f"{api}(dst, src, round_mode, count) or {api}(dst, src, round_mode, mask, "
-                  f"repeat_times, repeat_params: UnaryRepeatParams, is_set_mask=True): convert "
-                  f"src to dst's element type in the given RoundMode.")
-    return op
+    return set_forms(op, _tensors("dst", "src") + [("round_mode", "RoundMode")],
+                     _one_source_forms())
 
 
 def _cast_deq(api, ir_op, kind, allowed):
-    def op(dst, src, *args, **kwargs):
+    def op(dst: LocalTensor, src: LocalTensor, *args, **kwargs) -> None:
         require_builder(api)
 
         def check():
@@ -311,11 +324,7 @@ def _cast_deq(api, ir_op, kind, allowed):
 
         _one_source_op(api, ir_op, dst, src, args, kwargs, check, deq=True)
     op.__name__ = op.__qualname__ = api
-    op.__doc__ = (f"{api}(dst, src, count) or {api}(dst, src, mask, repeat_times, repeat_params: "
-                  f"UnaryRepeatParams, is_set_mask=True): int16 requantised to int8/uint8 by "
-                  f"the set_deq_scale parameters; each 32-byte block of src fills the high 16 "
-                  f"bytes of the same block of dst.")
-    return op
+    return set_forms(op, _tensors("dst", "src"), _one_source_forms())
 
 
 # The reductions' positional tails after (dst, src) (asc-api.md 4.10): their argument orders
@@ -350,7 +359,7 @@ def _reduce_params(names, int_mask_only=False):
                 out.append(Param("is_set_mask", is_bool, True))
             elif name == "order":
                 out.append(Param("order", lambda _: True, ReduceOrder.ORDER_VALUE_INDEX,
-                                 "ReduceOrder"))
+                                 "ReduceOrder", "ReduceOrder"))
             else:
                 out.append(Param(name, runtime_int))
         return out
@@ -389,7 +398,7 @@ def acc_val_read(api, dtype):
 def _reduce(api, ir_op, kind, allowed):
     tail = _REDUCE_TAILS[api]
 
-    def op(dst, src, *args, **kwargs):
+    def op(dst: LocalTensor, src: LocalTensor, *args, **kwargs) -> None:
         require_builder(api)
 
         def form(mask, dst_rep_stride, src_blk_stride, src_rep_stride, repeat_time=None,
@@ -405,16 +414,15 @@ def _reduce(api, ir_op, kind, allowed):
         _require_tensors(api, dst=dst, src=src)
         dispatch(api, [Overload(p, form) for p in _reduce_params(tail)], args, kwargs)
     op.__name__ = op.__qualname__ = api
-    op.__doc__ = (f"{api}(dst, src, {', '.join(tail)}): a reduction per iteration, written "
-                  f"dst_rep_stride {_REDUCE_UNITS[api]} apart.")
-    return op
+    return set_forms(op, _tensors("dst", "src"), _reduce_params(tail))
 
 
 def _compare(api, ir_op, kind, allowed):
     scalar_form = api == "compare_scalar"
     params_type = UnaryRepeatParams if scalar_form else BinaryRepeatParams
 
-    def op(dst, src0, src1, cmp_mode, *args, **kwargs):
+    def op(dst: LocalTensor, src0: LocalTensor, src1: Union[LocalTensor, RuntimeNumber],
+           cmp_mode: CMPMODE, *args, **kwargs) -> None:
         require_builder(api)
         mode = _enum_arg(api, "cmp_mode", cmp_mode, CMPMODE, "LT, GT, EQ, LE, GE, NE")
 
@@ -451,10 +459,14 @@ def _compare(api, ir_op, kind, allowed):
         _require_tensors(api, dst=dst, src0=src0)
         if not scalar_form:
             _require_tensors(api, src1=src1)
-        tail = [Param("repeat_times", runtime_int), Param("repeat_params", of_type(params_type))]
-        dispatch(api, [Overload([Param("count", runtime_int)], count_form),
-                       Overload([Param("mask", runtime_int)] + tail, repeat_form),
-                       Overload([Param("mask", bit_mask)] + tail, repeat_form)], args, kwargs)
+        dispatch(api, [Overload(params, fn) for params, fn in
+                       zip(forms, (count_form, repeat_form, repeat_form))], args, kwargs)
+
+    tail = [Param("repeat_times", runtime_int), Param("repeat_params", of_type(params_type))]
+    forms = [[Param("count", runtime_int)], [Param("mask", runtime_int)] + tail,
+             [Param("mask", bit_mask)] + tail]
+    lead = _tensors("dst", "src0") + [("src1", "RuntimeNumber" if scalar_form else "LocalTensor"),
+                                      ("cmp_mode", "CMPMODE")]
 
     def register_form(src0, src1, cmp_mode, mask, repeat_params):
         # vcmp: one iteration that honours the mask and writes the CMPMASK register (5.6).
@@ -478,7 +490,7 @@ def _compare(api, ir_op, kind, allowed):
         ir.to_cmp_mask = True
         fill(ir)
 
-    def entry(*args, **kwargs):
+    def entry(*args, **kwargs) -> None:
         # compare(src0, src1, cmp_mode, mask, repeat_params): no dst, so the third argument is
         # the compare mode rather than a tensor.
         register = not scalar_form and "dst" not in kwargs and (
@@ -494,15 +506,16 @@ def _compare(api, ir_op, kind, allowed):
                                            register_form)], args, kwargs)
         return op(*args, **kwargs)
     if not scalar_form:
-        entry.__doc__ = (f"{api}(dst, src0, src1, cmp_mode, count), {api}(dst, src0, src1, "
-                         f"cmp_mode, mask, repeat_times, repeat_params), or {api}(src0, src1, "
-                         f"cmp_mode, mask, repeat_params): the bits into CMPMASK.")
         entry.__name__ = entry.__qualname__ = api
+        set_forms(entry, lead, forms)
+        register = [Param("src0", local_tensor), Param("src1", local_tensor),
+                    Param("cmp_mode", lambda x: True, hint="CMPMODE"),
+                    Param("mask", lambda x: True, hint="VectorMask"),
+                    Param("repeat_params", lambda x: True, hint="BinaryRepeatParams")]
+        entry._forms.append(form_signature(register))
         return entry
     op.__name__ = op.__qualname__ = api
-    op.__doc__ = (f"{api}(dst, src0, src1, cmp_mode, count) or {api}(dst, src0, src1, cmp_mode, "
-                  f"mask, repeat_times, repeat_params): dst bit e = src0[e] <cmp_mode> src1[e].")
-    return op
+    return set_forms(op, lead, forms)
 
 
 def _select(api, ir_op, kind, allowed):
@@ -602,12 +615,12 @@ def _select(api, ir_op, kind, allowed):
         Overload([Param("dst", local_tensor), Param("src0", local_tensor),
                   Param("src1", local_tensor), Param("repeat_times", runtime_int),
                   Param("repeat_params", of_type(BinaryRepeatParams)),
-                  Param("sel_mode", lambda x: True)], register_form),
+                  Param("sel_mode", lambda x: True, hint="SelMode")], register_form),
         Overload([Param("dst", local_tensor), Param("sel_mask", local_tensor),
                   Param("src0", local_tensor), Param("repeat_times", runtime_int),
                   Param("repeat_params", of_type(BinaryRepeatParams))], scalar_register_form)]
 
-    def entry(*args, **kwargs):
+    def entry(*args, **kwargs) -> None:
         for form in register_forms:
             bound = form.bind(args, kwargs)
             if bound is not None:
@@ -615,12 +628,10 @@ def _select(api, ir_op, kind, allowed):
                 return form.fn(**bound)
         return op(*args, **kwargs)
     entry.__name__ = entry.__qualname__ = api
-    entry.__doc__ = (f"{api}(dst, sel_mask, src0, src1, sel_mode, count), the mask/repeat form, "
-                     f"{api}(dst, sel_mask, src0, repeat_times, repeat_params) (the scalar from "
-                     f"CMPMASK) or {api}(dst, src0, src1, repeat_times=, repeat_params=, "
-                     f"sel_mode=) (CMPMASK holds the bits, the scalar or the bits' UB address "
-                     f"by mode): dst[e] = src0[e] where the selection bit is 1, else src1[e] (or "
-                     f"the scalar).")
+    lead = _tensors("dst", "sel_mask", "src0") + [("src1", "Union[LocalTensor, RuntimeNumber]"),
+                                                  ("sel_mode", "SelMode")]
+    set_forms(entry, lead, _form_params(BinaryRepeatParams, [Param("count", runtime_int)]))
+    entry._forms += [form_signature(f.params) for f in reversed(register_forms)]
     return entry
 
 
@@ -641,7 +652,7 @@ def _emit_cmp_mask(api, kind, tensor):
 def _cmp_mask(api, ir_op, kind, allowed):
     name = "src" if api == "set_cmp_mask" else "dst"
 
-    def op(*args, **kwargs):
+    def op(*args, **kwargs) -> None:
         require_builder(api)
 
         def move(**bound):
@@ -652,12 +663,10 @@ def _cmp_mask(api, ir_op, kind, allowed):
                 raise unsupported_dtype(api, tensor.dtype, allowed)
             _emit_cmp_mask(api, kind, tensor)
 
-        dispatch(api, [Overload([Param(name, lambda x: True)], move)], args, kwargs)
+        dispatch(api, [Overload(params, move)], args, kwargs)
+    params = [Param(name, lambda x: True, hint="LocalTensor")]
     op.__name__ = op.__qualname__ = api
-    op.__doc__ = (f"{api}({name}): " + ("load the CMPMASK register from the first 16 bytes of "
-                  "src" if name == "src" else "copy the CMPMASK register into the first 16 "
-                  "bytes of dst") + " (PIPE_V).")
-    return op
+    return set_forms(op, [], [params])
 
 
 def _any(x) -> bool:
@@ -668,7 +677,7 @@ _any.__name__ = "bool"
 
 
 def _copy(api, ir_op, kind, allowed):
-    def op(dst, src, *args, **kwargs):
+    def op(dst: LocalTensor, src: LocalTensor, *args, **kwargs) -> None:
         require_builder(api)
 
         def repeat_form(mask, repeat_time, repeat_params, is_set_mask=True):
@@ -682,15 +691,13 @@ def _copy(api, ir_op, kind, allowed):
             _emit_dst_src(api, ir_op, dst, src, fill, kind=kind)
 
         _require_tensors(api, dst=dst, src=src)
-        tail = [Param("repeat_time", runtime_int),
-                Param("repeat_params", of_type(CopyRepeatParams)),
-                Param("is_set_mask", _any, True)]
-        dispatch(api, [Overload([Param("mask", runtime_int)] + tail, repeat_form),
-                       Overload([Param("mask", bit_mask)] + tail, repeat_form)], args, kwargs)
+        dispatch(api, [Overload(params, repeat_form) for params in forms], args, kwargs)
+    tail = [Param("repeat_time", runtime_int),
+            Param("repeat_params", of_type(CopyRepeatParams)),
+            Param("is_set_mask", _any, True)]
+    forms = [[Param("mask", runtime_int)] + tail, [Param("mask", bit_mask)] + tail]
     op.__name__ = op.__qualname__ = api
-    op.__doc__ = (f"{api}(dst, src, mask, repeat_time, repeat_params: CopyRepeatParams, "
-                  f"is_set_mask=True): UB -> UB copy of the lanes the mask enables.")
-    return op
+    return set_forms(op, _tensors("dst", "src"), forms)
 
 
 class _Strides:
@@ -716,12 +723,24 @@ def _maker(where):
 _MAKERS = {layout: _maker(where) for layout, where in _isa.LAYOUT_MAKERS.items()}
 _MAKERS["cast_deq"] = _cast_deq
 
+def document(fn, layout: str, dtypes) -> None:
+    """Gives a table-made API function its docstring (vec_docs.py and the row's element types
+    and call forms) and declares its call forms as typing overloads when it has several."""
+    forms = getattr(fn, "_forms", None) or [inspect.signature(fn)]
+    if len(forms) > 1 or any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+                             for p in inspect.signature(fn).parameters.values()):
+        declare_overloads(fn, forms)
+    fn.__doc__ = vec_docs.docstring(fn.__name__, layout, [d.name for d in dtypes],
+                                    forms_text(fn.__name__, forms))
+
+
 __all__ = list(_vec_move.__all__)
 get_gather_mask_remain_count = _vec_move.get_gather_mask_remain_count
 for _api, _ir_op, _kind, _layout, _dtypes, _forms_of_row in _isa.VECTOR_OPS:
     # pyasc has no bfloat16: the simulator's bf16 rows are reachable from C++ and the IR only.
-    globals()[_api] = _MAKERS[_layout](_api, _ir_op, _kind,
-                                        tuple(getattr(KT, d) for d in _dtypes if hasattr(KT, d)))
+    _allowed = tuple(getattr(KT, d) for d in _dtypes if hasattr(KT, d))
+    globals()[_api] = _MAKERS[_layout](_api, _ir_op, _kind, _allowed)
+    document(globals()[_api], _layout, _allowed)
     __all__.append(_api)
 
 
@@ -729,11 +748,22 @@ def _row(api):
     return next(row for row in _isa.VECTOR_OPS if row[0] == api)
 
 
-def repeat_reduce_sum(dst, src, *args, **kwargs):
-    """repeat_reduce_sum(dst, src, repeat_time, mask: int, dst_blk_stride, src_blk_stride,
-    dst_rep_stride, src_rep_stride, is_set_mask=True): one sum per iteration, the chip's vcadd as
-    whole_reduce_sum issues it; dst_rep_stride counts elements, and dst_blk_stride strides
-    nothing (an iteration writes one element)."""
+_REPEAT_REDUCE_TAIL = ("repeat_time", "mask", "dst_blk_stride", "src_blk_stride",
+                       "dst_rep_stride", "src_rep_stride", "is_set_mask")
+
+
+def repeat_reduce_sum(dst: LocalTensor, src: LocalTensor, *args, **kwargs) -> None:
+    """One sum per iteration of src: the chip's vcadd as whole_reduce_sum issues it.
+
+    Call form:
+        repeat_reduce_sum(dst, src, repeat_time, mask, dst_blk_stride, src_blk_stride,
+                          dst_rep_stride, src_rep_stride, is_set_mask=True)
+    mask is an int (the first mask lanes of every iteration); dst_rep_stride counts elements of
+    dst, and dst_blk_stride strides nothing (an iteration writes one element); the src strides
+    count 32-byte blocks. Element types: float16, float32.
+
+    Numerics: as whole_reduce_sum: a binary tree over adjacent lanes, each addition rounded to
+    the element type, nearest-even (float16 through float32); inactive lanes add 0."""
     api = "repeat_reduce_sum"
     require_builder(api)
     _api, ir_op, kind, _layout, dtypes, _forms_of_row = _row("whole_reduce_sum")
@@ -745,10 +775,12 @@ def repeat_reduce_sum(dst, src, *args, **kwargs):
                     src_blk_stride, src_rep_stride, is_set_mask)
 
     _require_tensors(api, dst=dst, src=src)
-    names = ("repeat_time", "mask", "dst_blk_stride", "src_blk_stride", "dst_rep_stride",
-             "src_rep_stride", "is_set_mask")
-    dispatch(api, [Overload(p, form) for p in _reduce_params(names, int_mask_only=True)],
+    dispatch(api, [Overload(p, form) for p in _reduce_params(_REPEAT_REDUCE_TAIL,
+                                                             int_mask_only=True)],
              args, kwargs)
 
 
+declare_overloads(repeat_reduce_sum, set_forms(
+    repeat_reduce_sum, _tensors("dst", "src"),
+    _reduce_params(_REPEAT_REDUCE_TAIL, int_mask_only=True))._forms)
 __all__.append("repeat_reduce_sum")

@@ -1,12 +1,18 @@
 """Rearrangement instructions (asc-api.md 4.11): brcb, gather, gatherb, scatter, gather_mask
 (with get_gather_mask_remain_count), transpose and trans_data_to_5hd. Each is one VecMoveOp on
-PIPE_V; vec.py defines one API per instruction-table row and takes the makers from here."""
+PIPE_V; vec.py defines one API per instruction-table row and takes the makers from here (the
+docstrings come from vec_docs.py)."""
+from __future__ import annotations
+
+from typing import List, Union
+
 from asc._proto import kernel_pb2
 from asc.codegen.builder import require_builder
 from asc.language.core.constexpr import ConstExpr
-from asc.language.core.dispatch import Overload, Param, dispatch, of_type
+from asc.language.core.dispatch import Overload, Param, dispatch, of_type, set_forms
 from asc.language.core.dtype import KnownTypes as KT
 from asc.language.core.enums import GatherMaskMode, TransposeType
+from asc.language.core.hints import RuntimeInt
 from asc.language.core.ir_value import PlainValue, to_value
 from asc.language.core.tensor import LocalTensor, tensor_ref
 from asc.language.core.types import (BrcbRepeatParams, GatherMaskParams, GatherRepeatParams,
@@ -77,14 +83,17 @@ def _mask_param():
     return [Param("mask", runtime_int), Param("mask", _vec().bit_mask)]
 
 
+def _local(*names):
+    return [(name, "LocalTensor") for name in names]
+
+
 def _brcb(api, kind, allowed):
-    def op(dst, src0, repeat_times, repeat_params):
+    def op(dst: LocalTensor, src0: LocalTensor, repeat_times: RuntimeInt,
+           repeat_params: BrcbRepeatParams) -> None:
         _tensors(api, dst=dst, src0=src0)
         _same_dtype(api, allowed, dst=dst, src0=src0)
         fill = _dst_repeat(api, repeat_times, repeat_params, BrcbRepeatParams)
         fill(_emit(api, kind, dst=tensor_ref(dst), src=tensor_ref(src0)))
-    op.__doc__ = (f"{api}(dst, src0, repeat_times, repeat_params: BrcbRepeatParams): each "
-                  f"iteration's 8 source elements each fill one 32-byte block of dst.")
     return op
 
 
@@ -93,7 +102,7 @@ def _gather_scatter(api, kind, allowed):
     offset_name, base_name = ("dst_offset", "dst_base") if scatter else ("src_offset", "src_base")
     stride_name = "src_rep_stride" if scatter else "dst_rep_stride"
 
-    def op(dst, src, *args, **kwargs):
+    def op(dst: LocalTensor, src: LocalTensor, *args, **kwargs) -> None:
         require_builder(api)
         # The offset tensor and the base by pyasc's names (src_offset/src_base or dst_*).
         args = list(args)
@@ -140,24 +149,20 @@ def _gather_scatter(api, kind, allowed):
         tail = [Param("repeat_times", runtime_int), Param(stride_name, runtime_int)]
         dispatch(api, [Overload([Param("count", runtime_int)], count_form)] +
                  [Overload([m] + tail, repeat_form) for m in _mask_param()], args, kwargs)
-    verb = "dst[dst_base + dst_offset[i]] = src[i]" if scatter else \
-        "dst[i] = src[src_base + src_offset[i]]"
-    op.__doc__ = (f"{api}(dst, src, {offset_name}, {base_name}, count) or {api}(dst, src, "
-                  f"{offset_name}, {base_name}, mask, repeat_times, {stride_name}): {verb}, "
-                  f"offsets in bytes.")
-    return op
+    tail = [Param("repeat_times", runtime_int), Param(stride_name, runtime_int)]
+    return set_forms(op, _local("dst", "src", offset_name) + [(base_name, "RuntimeInt")],
+                     [[Param("count", runtime_int)]] + [[m] + tail for m in _mask_param()])
 
 
 def _gatherb(api, kind, allowed):
-    def op(dst, src0, offset, repeat_times, repeat_params):
+    def op(dst: LocalTensor, src0: LocalTensor, offset: LocalTensor, repeat_times: RuntimeInt,
+           repeat_params: GatherRepeatParams) -> None:
         _tensors(api, dst=dst, src0=src0, offset=offset)
         _same_dtype(api, allowed, dst=dst, src0=src0)
         _need(api, "offset", offset, KT.uint32)
         fill = _dst_repeat(api, repeat_times, repeat_params, GatherRepeatParams)
         fill(_emit(api, kind, dst=tensor_ref(dst), src=tensor_ref(src0),
                    offset=tensor_ref(offset)))
-    op.__doc__ = (f"{api}(dst, src0, offset, repeat_times, repeat_params: GatherRepeatParams): "
-                  f"block j of iteration r is the 32 bytes at src0 + offset[8r + j].")
     return op
 
 
@@ -170,13 +175,17 @@ def _count(api):
 
 
 def get_gather_mask_remain_count() -> PlainValue:
-    """The count the last gather_mask kept (read once PIPE_V has finished, as the library's V_S
-    sync does)."""
+    """The count the last gather_mask kept, a uint64 traced scalar.
+
+    Ascend C's GetGatherMaskRemainCount: the scalar unit reads the core's RSVD_CNT register once
+    PIPE_V has finished, as the library's V_S sync does."""
     return _count("get_gather_mask_remain_count")
 
 
 def _gather_mask(api, kind, allowed):
-    def op(dst, src0, src1_pattern, reduce_mode, mask, params, *rest, **kwargs):
+    def op(dst: LocalTensor, src0: LocalTensor, src1_pattern: Union[LocalTensor, RuntimeInt],
+           reduce_mode: bool, mask: RuntimeInt, params: GatherMaskParams, *rest,
+           **kwargs) -> PlainValue:
         require_builder(api)
         gather_mask_mode = _gather_mask_mode(api, rest, kwargs)
         _tensors(api, dst=dst, src0=src0)
@@ -219,10 +228,11 @@ def _gather_mask(api, kind, allowed):
         ir.repeat.blk_stride.extend([zero, src0_blk])
         ir.repeat.rep_stride.extend([src1_rep, src0_rep])
         return _count(api)
-    op.__doc__ = (f"{api}(dst, src0, src1_pattern, reduce_mode, mask, params: GatherMaskParams, "
-                  f"[rsvd_cnt,] gather_mask_mode=GatherMaskMode.DEFAULT) -> uint64: the selected "
-                  f"elements of src0 packed into dst; returns how many were kept.")
-    return op
+    lead = _local("dst", "src0") + [("src1_pattern", "Union[LocalTensor, RuntimeInt]"),
+                                    ("reduce_mode", "bool"), ("mask", "RuntimeInt"),
+                                    ("params", "GatherMaskParams")]
+    mode = Param("gather_mask_mode", lambda x: True, GatherMaskMode.DEFAULT, hint="GatherMaskMode")
+    return set_forms(op, lead, [[mode], [Param("rsvd_cnt", runtime_int), mode]], "PlainValue")
 
 
 def _gather_mask_mode(api, rest, kwargs):
@@ -246,7 +256,7 @@ def _gather_mask_mode(api, rest, kwargs):
 
 
 def _transpose(api, kind, allowed):
-    def op(dst, src, *args, **kwargs):
+    def op(dst: LocalTensor, src: LocalTensor, *args, **kwargs) -> None:
         require_builder(api)
         _tensors(api, dst=dst, src=src)
 
@@ -274,23 +284,20 @@ def _transpose(api, kind, allowed):
             ir.transpose_type = int(ttype)
             ir.n_size, ir.c_size, ir.h_size, ir.w_size = dims
 
-        dispatch(api, [Overload([], plain),
-                       Overload([Param("shared_tmp_buffer", local_tensor),
-                                 Param("params", of_type(TransposeParamsExt))], ext)],
-                 args, kwargs)
-    op.__doc__ = (f"{api}(dst, src): one 16x16 of 2-byte elements; {api}(dst, src, "
-                  f"shared_tmp_buffer, params: TransposeParamsExt): NCHW <-> NHWC or ND2ND_B16.")
-    return op
+        dispatch(api, [Overload([], plain), Overload(ext_params, ext)], args, kwargs)
+    ext_params = [Param("shared_tmp_buffer", local_tensor),
+                  Param("params", of_type(TransposeParamsExt))]
+    return set_forms(op, _local("dst", "src"), [[], ext_params])
 
 
-def _address_list(x):
+def _address_list(x) -> bool:
     return isinstance(x, (list, tuple)) and len(x) == 16 and all(runtime_int(v) for v in x)
 
 
 _address_list.__name__ = "List[RuntimeInt] (16)"
 
 
-def _tensor_list(x):
+def _tensor_list(x) -> bool:
     return isinstance(x, (list, tuple)) and len(x) == 16 and all(local_tensor(v) for v in x)
 
 
@@ -298,7 +305,9 @@ _tensor_list.__name__ = "List[LocalTensor] (16)"
 
 
 def _trans_5hd(api, kind, allowed):
-    def op(dst_list, src_list, params):
+    def op(dst_list: Union[List[LocalTensor], List[RuntimeInt], LocalTensor],
+           src_list: Union[List[LocalTensor], List[RuntimeInt], LocalTensor],
+           params: TransDataTo5HDParams) -> None:
         require_builder(api)
         if not isinstance(params, TransDataTo5HDParams):
             raise TypeError(f"{api}(): params must be an asc.TransDataTo5HDParams, got "
@@ -359,16 +368,14 @@ def _trans_5hd(api, kind, allowed):
                 ir.src_addrs.CopyFrom(refs[1])
             emit(fill, KT.float16)
 
-        dispatch(api, [Overload([Param("dst_list", _tensor_list),
-                                 Param("src_list", _tensor_list)], tensors),
-                       Overload([Param("dst_list", _address_list),
-                                 Param("src_list", _address_list)], addresses),
-                       Overload([Param("dst_list", local_tensor),
-                                 Param("src_list", local_tensor)], addr_tensors)],
-                 (dst_list, src_list), {})
-    op.__doc__ = (f"{api}(dst_list, src_list, params: TransDataTo5HDParams): a 16x16 transpose "
-                  f"across 16 address pairs per iteration.")
-    return op
+        dispatch(api, [Overload(lists, fn) for lists, fn in
+                       zip(forms, (tensors, addresses, addr_tensors))], (dst_list, src_list), {})
+    forms = [[Param(name, check, hint=hint) for name in ("dst_list", "src_list")]
+             for check, hint in ((_tensor_list, "List[LocalTensor]"),
+                                 (_address_list, "List[RuntimeInt]"),
+                                 (local_tensor, "LocalTensor"))]
+    params = Param("params", of_type(TransDataTo5HDParams))
+    return set_forms(op, [], [lists + [params] for lists in forms])
 
 
 _BY_KIND = {_K.BRCB: _brcb, _K.GATHER: _gather_scatter, _K.SCATTER: _gather_scatter,

@@ -4,11 +4,13 @@ used, so shapes made of constants fold away."""
 from __future__ import annotations
 
 import numbers
+from typing import Optional, Sequence, Union
 
 from asc.codegen.builder import require_builder
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import DataType, KnownTypes
 from asc.language.core.enums import DataFormat
+from asc.language.core.hints import RuntimeInt, RuntimeNumber
 from asc.language.core.ir_value import PlainValue, cast, is_runtime_number
 from asc.language.core.unset_state import unset_state
 
@@ -18,9 +20,15 @@ _MAX_DIMS = 8
 
 
 class array:  # noqa: N801 - the name is API
-    """`asc.array(dtype, length, fill_value=None)` or `asc.array(dtype, values)`."""
+    """A compile-time container of numbers or traced scalars of one dtype (asc-api.md 3.7).
 
-    def __init__(self, dtype: DataType, values, fill_value=None):
+    `asc.array(dtype, length, fill_value=None)` (length copies of fill_value, 0 when None) or
+    `asc.array(dtype, values)`. Elements are converted to dtype: traced scalars by a cast, a
+    Python number to float (float dtypes) or wrapped to the integer type. Indices are
+    compile-time ints; nothing is emitted until an element is used."""
+
+    def __init__(self, dtype: DataType, values: Union[int, Sequence[RuntimeNumber]],
+                 fill_value: Optional[RuntimeNumber] = None) -> None:
         builder = require_builder("array")
         dtype = ConstExpr.unwrap(dtype)
         if not isinstance(dtype, DataType) or not dtype.is_numeric():
@@ -94,9 +102,16 @@ def _as_dims(values, name):
 
 
 class ShapeInfo:
-    """`asc.ShapeInfo(shape=None, original_shape=None, data_format=DataFormat.ND)`."""
+    """A tensor's logical shape, original shape and data format (Ascend C's ShapeInfo).
 
-    def __init__(self, shape=None, original_shape=None, data_format=DataFormat.ND):
+    `asc.ShapeInfo(shape=None, original_shape=None, data_format=DataFormat.ND)` (asc-api.md
+    3.7): shape and original_shape are asc.arrays or sequences of up to 8 runtime ints
+    (original_shape defaults to shape), data_format an asc.DataFormat. Attach it with
+    `tensor.set_shape_info`; softmax and dump_tensor read it."""
+
+    def __init__(self, shape: Optional[Union[array, Sequence[RuntimeInt]]] = None,
+                 original_shape: Optional[Union[array, Sequence[RuntimeInt]]] = None,
+                 data_format: DataFormat = DataFormat.ND) -> None:
         require_builder("ShapeInfo")
         self._shape = _as_dims(shape, "shape")
         self._original = _as_dims(original_shape, "original_shape") if original_shape is not None \
@@ -166,8 +181,11 @@ def _dim(dims, dim):
     return cast(value, KnownTypes.int32) if isinstance(value, PlainValue) else value
 
 
-def get_shape_size(shape_info: ShapeInfo):
-    """Product of the dims (a Python int when every dim is one)."""
+def get_shape_size(shape_info: ShapeInfo) -> RuntimeInt:
+    """The element count of a ShapeInfo: the product of its dims.
+
+    A Python int when every dim is one, else a traced integer; the default (unset) ShapeInfo's
+    size reads its unset field, 0 with an UNINITIALIZED_READ warning at run time."""
     if not isinstance(shape_info, ShapeInfo):
         raise TypeError(f"get_shape_size() expects a ShapeInfo, got {type(shape_info).__name__}")
     if isinstance(shape_info, UnsetShapeInfo):

@@ -10,11 +10,13 @@ buffer instead of growing the allocator every iteration.
 from __future__ import annotations
 
 import numbers
+from typing import Sequence, Union
 
 from asc.codegen.builder import require_builder
 from asc.language.core.constexpr import ConstExpr
 from asc.language.core.dtype import DataType, KnownTypes
 from asc.language.core.enums import TPosition
+from asc.language.core.hints import RuntimeInt
 from asc.language.core.ir_value import PlainValue, cast, is_runtime_int
 from asc.language.core.tensor import LocalTensor
 
@@ -44,7 +46,15 @@ def _product(dims):
     return count
 
 
-def LocalTensorAuto(dtype, shape) -> LocalTensor:  # noqa: N802 - the name is API
+def LocalTensorAuto(dtype: DataType,  # noqa: N802 - the name is API
+                    shape: Union[RuntimeInt, Sequence[RuntimeInt]]) -> LocalTensor:
+    """A LocalTensor of `dtype` and `shape` in its own VECCALC buffer, allocated by the framework.
+
+    `asc.LocalTensorAuto(dtype, shape)` (asc-api.md 3.6): dtype a numeric DataType, shape a
+    runtime int or a sequence of them (the element count is their product). Each call site
+    becomes a TBuf of the kernel's TPipe (created implicitly if needed), initialised once in the
+    kernel prologue when the size is known at entry; inside a runtime loop or `if` the shape
+    must be. A kernel that creates one gets automatic sync (jit option insert_sync)."""
     from asc.language.fwk.state import FW, emit_framework, fwk_state
     from asc.language.fwk.tque import TBuf
     builder = require_builder("LocalTensorAuto")

@@ -7,7 +7,7 @@ truncate toward zero, comparisons give a 1-bit value.
 from __future__ import annotations
 
 import numbers
-from typing import Optional
+from typing import Optional, Union
 
 from asc._proto import kernel_pb2
 from asc.codegen.builder import require_builder
@@ -234,7 +234,11 @@ def _binary(lhs, rhs, kind: int) -> PlainValue:
     return result
 
 
-def number(value, dtype: DataType) -> PlainValue:
-    """`asc.number(value, dtype)`: a traced constant of `dtype`."""
+def number(value: Union[int, float, bool], dtype: DataType) -> PlainValue:
+    """`asc.number(value, dtype)`: a traced constant of `dtype`.
+
+    A float dtype takes the value rounded once to nearest-even (from the Python float's
+    double); an integer dtype takes a Python float truncated toward zero and an int wrapped to
+    the type's width (asc-api.md 1.4)."""
     from asc.language.core.constexpr import ConstExpr
     return const(ConstExpr.unwrap(value), dtype, "number")

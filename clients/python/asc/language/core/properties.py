@@ -1,6 +1,8 @@
 """`asc.property(...)` constants of the target (CANN values for Ascend910B, asc-api.md 3.3)."""
+from __future__ import annotations
+
 from asc.language.core.dtype import DataType, KnownTypes
-from asc.language.core.ir_value import const
+from asc.language.core.ir_value import PlainValue, const
 
 __all__ = ["property", "DEFAULT_C0_SIZE", "ONE_BLK_SIZE", "TOTAL_L1_SIZE", "TOTAL_L0C_SIZE"]
 
@@ -21,8 +23,11 @@ TOTAL_L1_SIZE = Property("::AscendC::TOTAL_L1_SIZE", KnownTypes.int32, 524160)
 TOTAL_L0C_SIZE = Property("::AscendC::TOTAL_L0C_SIZE", KnownTypes.int32, 131072)
 
 
-def property(prop: Property):  # noqa: A001 - the name is API
-    """A traced constant of the property's dtype."""
+def property(prop: Property) -> PlainValue:  # noqa: A001 - the name is API
+    """A traced constant of the property's dtype: `asc.property(asc.ONE_BLK_SIZE)`.
+
+    The properties are CANN's values for Ascend910B: DEFAULT_C0_SIZE 32 (int32), ONE_BLK_SIZE
+    32 (int16), TOTAL_L1_SIZE 524160 and TOTAL_L0C_SIZE 131072 (int32)."""
     if not isinstance(prop, Property):
         raise TypeError(f"property() expects an asc property, got {type(prop).__name__}")
     return const(prop.value, prop.dtype, "property")

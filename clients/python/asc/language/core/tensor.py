@@ -17,9 +17,11 @@ from asc import _isa
 from asc._proto import kernel_pb2
 from asc.codegen.builder import current_builder, require_builder
 from asc.language.core import scalar_access
+from asc.language.core.array import ShapeInfo
 from asc.language.core.constexpr import ConstExpr, required_error
 from asc.language.core.dtype import DataType, KnownTypes
 from asc.language.core.enums import CacheMode, CacheRwMode, TPosition
+from asc.language.core.hints import RuntimeInt, RuntimeNumber
 from asc.language.core.ir_value import PlainValue, cast, is_runtime_int, to_value
 
 __all__ = ["GlobalAddress", "GlobalTensor", "LocalTensor"]
@@ -125,10 +127,11 @@ class _ShapeInfoHolder:
     """`set_shape_info` / `get_shape_info` of both tensors: a compile-time `ShapeInfo` the tensor
     (and its views) carries for the APIs that read it."""
 
-    def set_shape_info(self, shape_info) -> None:
+    def set_shape_info(self, shape_info: ShapeInfo) -> None:
+        """Attaches a compile-time ShapeInfo to the tensor (and the views made after)."""
         self._shape_info = shape_info
 
-    def get_shape_info(self):
+    def get_shape_info(self) -> ShapeInfo:
         """The ShapeInfo set_shape_info gave; without one, Ascend C's default ShapeInfo, whose
         fields read 0 with an UNINITIALIZED_READ warning at run time."""
         if self._shape_info is None:
@@ -138,9 +141,13 @@ class _ShapeInfoHolder:
 
 
 class GlobalAddress:
-    """A typed GM pointer; `x + n` advances by n elements, `x.dtype` is the element type."""
+    """A typed GM pointer; `x + n` advances by n elements, `x.dtype` is the element type.
 
-    def __init__(self, addr, dtype: Optional[DataType]):
+    The type of a kernel parameter fed by an array (asc-api.md 1.5): addr is the GM byte
+    address (a traced uint64, or a Python int), dtype the element type (None: untyped, which
+    cannot be offset). set_global_buffer takes it."""
+
+    def __init__(self, addr: RuntimeInt, dtype: Optional[DataType]) -> None:
         self._addr = addr  # PlainValue(uint64) or Python int
         self.dtype = dtype
 
@@ -185,7 +192,8 @@ class GlobalTensor(_ShapeInfoHolder):
         t._depth = require_builder("GlobalTensor").depth
         return t
 
-    def set_global_buffer(self, buffer: GlobalAddress, buffer_size=None) -> None:
+    def set_global_buffer(self, buffer: GlobalAddress,
+                          buffer_size: Optional[RuntimeInt] = None) -> None:
         builder = require_builder("set_global_buffer")
         if builder.depth > self._depth:
             # Binding in place inside a runtime loop/if would leak values of that region.
@@ -219,7 +227,8 @@ class GlobalTensor(_ShapeInfoHolder):
         view._shape_info = self._shape_info
         return view
 
-    def set_l2_cache_hint(self, mode=CacheMode.CACHE_MODE_NORMAL, rw_mode=CacheRwMode.RW) -> None:
+    def set_l2_cache_hint(self, mode: CacheMode = CacheMode.CACHE_MODE_NORMAL,
+                          rw_mode: CacheRwMode = CacheRwMode.RW) -> None:
         """How this tensor's GM traffic uses L2 (CACHE_MODE_DISABLE bypasses it). A compile-time
         property of the tensor and its views; it changes timing only, never values."""
         builder = require_builder("set_l2_cache_hint")
@@ -235,26 +244,27 @@ class GlobalTensor(_ShapeInfoHolder):
                             f"asc.CacheRwMode, got {rw_mode!r}")
         self._cache_mode = CacheMode(int(mode))
 
-    def get_phy_addr(self, offset=0) -> GlobalAddress:
+    def get_phy_addr(self, offset: RuntimeInt = 0) -> GlobalAddress:
+        """The GM address of element `offset`, as a GlobalAddress of the tensor's dtype."""
         self._check_bound("get_phy_addr")
         return GlobalAddress(self._addr, self.dtype) + offset
 
-    def __call__(self, offset):
+    def __call__(self, offset: RuntimeInt) -> PlainValue:
         """`g(offset)`: Ascend C's operator(), a reference to element `offset`; read as a value,
         it is get_value(offset) (a PIPE_S read of GM with its sync needs)."""
         return self.get_value(offset)
 
-    def get_value(self, offset):
+    def get_value(self, offset: RuntimeInt) -> PlainValue:
         """Element `offset`, read by the scalar unit (a PIPE_S access of GM)."""
         self._check_bound("get_value")
         return scalar_access.load(self, offset, "GlobalTensor.get_value")
 
-    def set_value(self, offset, value) -> None:
+    def set_value(self, offset: RuntimeInt, value: RuntimeNumber) -> None:
         """Element `offset` = `value` converted to the tensor dtype (a PIPE_S write of GM)."""
         self._check_bound("set_value")
         scalar_access.store(self, offset, value, "GlobalTensor.set_value")
 
-    def get_size(self):
+    def get_size(self) -> RuntimeInt:
         """The element count given to `set_global_buffer` (uint64; 0 when none was)."""
         self._check_bound("get_size")
         if self._size is None:
@@ -303,13 +313,20 @@ def _size_dtype(size) -> DataType:
 class LocalTensor(_ShapeInfoHolder):
     """A typed view of on-chip memory at a byte address of the physical buffer of `pos`.
 
+    `LocalTensor(dtype)` is an empty handle for the in-place framework APIs (alloc_tensor(t),
+    deque(t)); `LocalTensor(dtype, pos, addr, tile_size)` a static tensor of tile_size elements
+    at byte address addr of the memory of position pos (a compile-time TPosition), both
+    converted to uint32 as pyasc does. Tensors also come from TQue.alloc_tensor, TBuf.get,
+    LocalMemAllocator and LocalTensorAuto; `t[i:]` is a view from element i.
+
     Besides (position, address, dtype, element count) a tensor remembers the buffer it views
     (`_root`: the buffer's start address and its length in units of `_root_unit` bytes), so
     `get_length()` of a view is "what remains of the buffer", as in Ascend C. Nothing about the
     root costs an instruction unless `get_length()`/`get_size()` is called on a traced view.
     """
 
-    def __init__(self, dtype: DataType, pos=None, addr=None, tile_size=None):
+    def __init__(self, dtype: DataType, pos: Optional[TPosition] = None,
+                 addr: Optional[RuntimeInt] = None, tile_size: Optional[RuntimeInt] = None) -> None:
         builder = require_builder("LocalTensor")
         if not isinstance(dtype, DataType):
             raise TypeError(f"LocalTensor dtype must be a DataType, got {type(dtype).__name__}")
@@ -333,6 +350,8 @@ class LocalTensor(_ShapeInfoHolder):
         self._size = ConstExpr.unwrap(tile_size)
         self._root = (self._addr, self._size)
         self._root_unit = dtype.sizeof()
+        self._static_decl = _declare_static(builder, dtype, self.pos, ConstExpr.unwrap(addr),
+                                            self._size)
 
     def _init_fields(self, dtype, pos, addr, size, root, root_unit=1):
         self.dtype, self.pos, self._addr, self._size = dtype, pos, addr, size
@@ -340,10 +359,12 @@ class LocalTensor(_ShapeInfoHolder):
         self._tag = 0
         self._shape_info = None
         self._auto_decl = None  # QueueDecl of a LocalTensorAuto (named after its variable)
+        self._static_decl = None  # StaticTensorDecl of LocalTensor(dtype, pos, addr, tile_size)
 
     def _ir_name(self, name: str) -> None:
-        if self._auto_decl is not None and not self._auto_decl.name:
-            self._auto_decl.name = name
+        for decl in (self._auto_decl, self._static_decl):
+            if decl is not None and not decl.name:
+                decl.name = name
 
     @classmethod
     def _make(cls, dtype, pos, addr, size, root=None, root_unit=1):
@@ -389,14 +410,16 @@ class LocalTensor(_ShapeInfoHolder):
 
     # ---- bookkeeping accessors (asc-api.md 3.5) ------------------------------------------------
 
-    def get_position(self):
+    def get_position(self) -> TPosition:
+        """The tensor's TPosition."""
         return self.pos
 
     @property
-    def position(self):
+    def position(self) -> TPosition:
+        """The tensor's TPosition."""
         return self.pos
 
-    def get_length(self):
+    def get_length(self) -> RuntimeInt:
         """Bytes from this view's address to the end of its buffer (uint32)."""
         self._check_storage("get_length")
         if self._root is None:
@@ -410,7 +433,7 @@ class LocalTensor(_ShapeInfoHolder):
         consumed = _sub(self._addr, root_addr)
         return _sub(total, consumed)
 
-    def get_size(self):
+    def get_size(self) -> RuntimeInt:
         """Element count (int32): the size set by the tensor's creator or `set_size`, else the
         buffer length divided by the element size."""
         self._check_storage("get_size")
@@ -421,7 +444,8 @@ class LocalTensor(_ShapeInfoHolder):
             return length // self.dtype.sizeof()
         return cast(length // self.dtype.sizeof(), _COUNT)
 
-    def set_size(self, size=0) -> None:
+    def set_size(self, size: RuntimeInt = 0) -> None:
+        """Sets the element count of this tensor (its buffer's length becomes size elements)."""
         size = ConstExpr.unwrap(size)
         if not is_runtime_int(size):
             raise TypeError(f"set_size(): size must be a runtime int, got {type(size).__name__}")
@@ -430,7 +454,8 @@ class LocalTensor(_ShapeInfoHolder):
         self._size = size
         self._root, self._root_unit = (self._addr, size), self.dtype.sizeof()
 
-    def set_buffer_len(self, data_len) -> None:
+    def set_buffer_len(self, data_len: RuntimeInt) -> None:
+        """Sets the length of the tensor's buffer, in bytes (the element count is derived)."""
         data_len = ConstExpr.unwrap(data_len)
         if not is_runtime_int(data_len):
             raise TypeError("set_buffer_len(): data_len must be a runtime int, "
@@ -440,17 +465,19 @@ class LocalTensor(_ShapeInfoHolder):
         self._size = None
         self._root, self._root_unit = (self._addr, data_len), 1
 
-    def set_user_tag(self, tag=0) -> None:
+    def set_user_tag(self, tag: RuntimeInt = 0) -> None:
+        """Attaches a user tag (a runtime int) to the tensor, read by get_user_tag."""
         tag = ConstExpr.unwrap(tag)
         if not is_runtime_int(tag):
             raise TypeError(f"set_user_tag(): tag must be a runtime int, got {type(tag).__name__}")
         self._check_mutable("set_user_tag")
         self._tag = tag
 
-    def get_user_tag(self):
+    def get_user_tag(self) -> RuntimeInt:
+        """The tag set_user_tag gave (0 by default)."""
         return self._tag
 
-    def reinterpret_cast(self, dtype: DataType) -> "LocalTensor":
+    def reinterpret_cast(self, dtype: DataType) -> LocalTensor:
         """The same bytes seen as `dtype`."""
         if not isinstance(dtype, DataType) or not dtype.is_numeric():
             raise TypeError(f"reinterpret_cast(): dtype must be a numeric DataType, got {dtype!r}")
@@ -465,7 +492,7 @@ class LocalTensor(_ShapeInfoHolder):
             view._root, view._root_unit = (self._addr, self._size), self.dtype.sizeof()
         return view
 
-    def set_addr_with_offset(self, src: "LocalTensor", offset) -> None:
+    def set_addr_with_offset(self, src: LocalTensor, offset: RuntimeInt) -> None:
         """This tensor becomes a view of `src` starting `offset` elements of `src` later."""
         if not isinstance(src, LocalTensor):
             raise TypeError("set_addr_with_offset(): src must be a LocalTensor, got "
@@ -475,7 +502,7 @@ class LocalTensor(_ShapeInfoHolder):
             view = view.reinterpret_cast(self.dtype)
         self._bind(view, "set_addr_with_offset")
 
-    def get_phy_addr(self, offset=0):
+    def get_phy_addr(self, offset: RuntimeInt = 0) -> PlainValue:
         """On-chip byte address of element `offset` (uint64)."""
         self._check_storage("get_phy_addr")
         addr = offset_address(self._addr, offset, self.dtype.sizeof(), _LOCAL_ADDR,
@@ -487,18 +514,18 @@ class LocalTensor(_ShapeInfoHolder):
 
     # ---- element access (scalar unit) ---------------------------------------------------------
 
-    def __call__(self, index):
+    def __call__(self, index: RuntimeInt) -> PlainValue:
         """`t(index)`: Ascend C's operator(), a reference to element `index`; read as a value, it
         is get_value(index) (a PIPE_S read of UB with its sync needs)."""
         return self.get_value(index)
 
-    def get_value(self, index):
+    def get_value(self, index: RuntimeInt) -> PlainValue:
         """Element `index`, read by the scalar unit (PIPE_S): needs V_S / MTE2_S after the pipe
         that wrote it (auto_sync inserts them)."""
         self._check_storage("get_value")
         return scalar_access.load(self, index, "LocalTensor.get_value")
 
-    def set_value(self, index, value) -> None:
+    def set_value(self, index: RuntimeInt, value: RuntimeNumber) -> None:
         """Element `index` = `value` converted to the tensor dtype, written by the scalar unit."""
         self._check_storage("set_value")
         scalar_access.store(self, index, value, "LocalTensor.set_value")
@@ -561,6 +588,24 @@ def _sub(a, b):
     if isinstance(b, numbers.Integral) and b == 0:
         return a
     return to_value(a, _LOCAL_ADDR) - to_value(b, _LOCAL_ADDR)
+
+
+def _declare_static(builder, dtype, pos, addr, tile_size):
+    """Records a static tensor whose address and size are known at compile time, so the
+    simulator can check it against its memory when the launch starts (the platform, and so the
+    memory's size, is only known then)."""
+    if not isinstance(addr, numbers.Integral) or not isinstance(tile_size, numbers.Integral):
+        return None
+    try:
+        elem_bytes = dtype.sizeof()
+    except ValueError:  # sub-byte types: no byte size to check
+        return None
+    decl = builder.kernel.static_tensors.add()
+    decl.position = int(pos)
+    decl.addr = int(addr) & 0xFFFFFFFF  # pyasc converts both to uint32
+    decl.bytes = (int(tile_size) & 0xFFFFFFFF) * elem_bytes
+    decl.loc.file, decl.loc.line, decl.loc.column = builder.loc
+    return decl
 
 
 def _to_uint32(x, name, emit=True):

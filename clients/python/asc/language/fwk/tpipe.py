@@ -68,7 +68,11 @@ def _init_buffer_overloads(api: str, on_queue, on_tbuf, tbuf_keyword: str):
 
 
 class TPipe:
-    """`asc.TPipe()`: the kernel's single pipe (asc-api.md 5.1)."""
+    """`asc.TPipe()`: the kernel's single pipe (asc-api.md 5.1).
+
+    It hands out the on-chip memory of queues and buffers (init_buffer) and the event ids of
+    the framework (ascendc-semantics.md 8); a second explicit TPipe is an error (use
+    get_tpipe_ptr), and a pipe the framework created implicitly is adopted."""
 
     def __new__(cls):
         builder = require_builder("TPipe")
@@ -82,7 +86,7 @@ class TPipe:
         pipe._explicit = True
         return pipe
 
-    def __init__(self):
+    def __init__(self) -> None:
         pass
 
     def __repr__(self):
@@ -158,7 +162,9 @@ class TPipe:
 
 
 def get_tpipe_ptr() -> TPipe:
-    """The kernel's TPipe (created by `asc.TPipe()` or implicitly by the framework)."""
+    """The kernel's TPipe (created by `asc.TPipe()` or implicitly by the framework).
+
+    A RuntimeError when the kernel has none yet."""
     builder = require_builder("get_tpipe_ptr")
     pipe = fwk_state(builder).pipe
     if pipe is None:
@@ -168,10 +174,12 @@ def get_tpipe_ptr() -> TPipe:
 
 
 class TBufPool(Declared):
-    """`asc.TBufPool(pos, buf_id_size=4)`: a sub-allocator over a range of the pipe's memory
-    (asc-api.md 5.4); at most `buf_id_size` buffers (<= 16) are allocated from it."""
+    """A sub-allocator over a range of the pipe's memory (asc-api.md 5.4).
 
-    def __init__(self, pos=TPosition.VECCALC, buf_id_size=4):
+    `asc.TBufPool(pos, buf_id_size=4)`: pos a TPosition of a pool-capable memory; at most
+    `buf_id_size` buffers (a compile-time int <= 16) are allocated from it."""
+
+    def __init__(self, pos: TPosition = TPosition.VECCALC, buf_id_size: int = 4) -> None:
         builder = require_builder("TBufPool")
         pos = position_arg(pos, "pos")
         if pos not in _POOL_POSITIONS:

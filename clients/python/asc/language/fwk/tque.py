@@ -8,6 +8,7 @@ address and buffer length are the op's results.
 from __future__ import annotations
 
 import numbers
+from typing import Optional
 
 from asc._proto import kernel_pb2
 from asc.codegen.builder import require_builder
@@ -43,10 +44,16 @@ def _buffer_address(tensor: LocalTensor, api: str):
 
 
 class TQueBind(Declared):
-    """`asc.TQueBind(src, dst, depth=0, mask=0)`: buffers written by the pipe of `src` and read by
-    the pipe of `dst`; `depth` tensors may be enqueued at once."""
+    """A queue of buffers written by the pipe of `src` and read by the pipe of `dst`.
 
-    def __init__(self, src=TPosition.VECIN, dst=TPosition.VECIN, depth=0, mask=0):
+    `asc.TQueBind(src, dst, depth=0, mask=0)` (asc-api.md 5.2): src and dst are TPositions,
+    depth (a compile-time int) the tensors that may be enqueued at once, mask unused. Memory
+    comes from pipe.init_buffer(que, num, len); alloc_tensor / enque / deque / free_tensor set
+    and wait the events of the position pair, as Ascend C's TQueBind does
+    (ascendc-semantics.md 8.2)."""
+
+    def __init__(self, src: TPosition = TPosition.VECIN, dst: TPosition = TPosition.VECIN,
+                 depth: int = 0, mask: int = 0) -> None:
         builder = require_builder("TQueBind")
         src, dst = position_arg(src, "src"), position_arg(dst, "dst")
         depth = compile_time_int(depth, "depth")
@@ -169,10 +176,13 @@ class TQueBind(Declared):
 
 
 class TQue(TQueBind):
-    """`asc.TQue(pos, depth)`: TQueBind(pos, pos, depth); the simulator derives the producer and
-    consumer pipes from the position (VECIN: MTE2->V, VECOUT: V->MTE3, ...)."""
+    """A queue at one position: TQueBind(pos, pos, depth) (asc-api.md 5.2).
 
-    def __init__(self, pos=TPosition.VECIN, depth=None):
+    `asc.TQue(pos, depth)`: the simulator derives the producer and consumer pipes from the
+    position (VECIN: MTE2 -> V, VECOUT: V -> MTE3, A1/B1: MTE2 -> MTE1, ...); depth is a
+    compile-time int."""
+
+    def __init__(self, pos: TPosition = TPosition.VECIN, depth: Optional[int] = None) -> None:
         builder = require_builder("TQue")
         pos = position_arg(pos, "pos")
         depth = compile_time_int(depth, "depth")
@@ -180,9 +190,11 @@ class TQue(TQueBind):
 
 
 class TBuf(Declared):
-    """`asc.TBuf(pos)`: one scratch buffer (no events); memory from `pipe.init_buffer(buf, n)`."""
+    """`asc.TBuf(pos)`: one scratch buffer (no events); memory from `pipe.init_buffer(buf, n)`.
 
-    def __init__(self, pos=TPosition.VECCALC):
+    pos is a TPosition (VECCALC by default); `buf.get(dtype, n)` gives a LocalTensor over it."""
+
+    def __init__(self, pos: TPosition = TPosition.VECCALC) -> None:
         builder = require_builder("TBuf")
         pos = position_arg(pos, "pos")
         memory_of(pos)

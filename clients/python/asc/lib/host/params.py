@@ -8,13 +8,16 @@ __all__ = ["MatmulConfigParams"]
 
 
 class MatmulConfigParams:
-    """Plain holder with read/write attributes of the constructor's names (CANN's struct
-    `matmul_tiling::MatmulConfigParams`): `mm_config_type` 0 = NORM, 1 = MDL template,
-    `enable_l1_cache_ub`, `schedule_type`, `traverse`, `en_vec_nd2nz`."""
+    """The MatmulConfig choices a host tiling must agree with (matmul_tiling::MatmulConfigParams).
+
+    A plain holder with read/write attributes of the constructor's names: `mm_config_type` 0 =
+    NORM, 1 = MDL template, `enable_l1_cache_ub`, `schedule_type`, `traverse`,
+    `en_vec_nd2nz`."""
 
     def __init__(self, mm_config_type: int = 1, enable_l1_cache_ub: bool = False,
                  schedule_type: ScheduleType = ScheduleType.INNER_PRODUCT,
-                 traverse: MatrixTraverse = MatrixTraverse.NOSET, en_vec_nd2nz: bool = False):
+                 traverse: MatrixTraverse = MatrixTraverse.NOSET,
+                 en_vec_nd2nz: bool = False) -> None:
         self.mm_config_type = mm_config_type
         self.enable_l1_cache_ub = enable_l1_cache_ub
         self.schedule_type = schedule_type

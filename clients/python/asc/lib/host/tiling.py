@@ -526,8 +526,10 @@ class MultiCoreMatmulTiling(MatmulApiTilingBase):
 
 
 class BatchMatmulTiling(MatmulApiTilingBase):
-    """Tiling of a batched Matmul on one block: batch_m = batch_n = single_batch_m =
-    single_batch_n = 1 (one batch per L1 load), the batch axes from set_*_layout."""
+    """Tiling of a batched Matmul on one block (matmul_tiling::BatchMatmulTiling).
+
+    batch_m = batch_n = single_batch_m = single_batch_n = 1 (one batch per L1 load); the batch
+    axes come from set_*_layout."""
 
     def get_core_num(self) -> Optional[Tuple[int, int, int, int, int]]:
         """(dim, m_dim, n_dim, batch_core_m, batch_core_n) of the last successful get_tiling

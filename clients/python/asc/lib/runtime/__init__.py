@@ -7,12 +7,15 @@ simulator or a gRPC daemon via AICORE_SIM_ADDRESS) is the native module's busine
 from __future__ import annotations
 
 import ctypes
-from typing import Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union
 
 from asc import _tracebacks, _unsupported
 from asc.codegen.errors import NotSupportedError
 from asc.lib.runtime.support import (CoreType, DeviceInfoType, DeviceModuleType, MemcpyKind,
                                      Stream)
+
+if TYPE_CHECKING:  # asc.runtime.config imports this module
+    from asc.runtime.config import Platform
 
 __all__ = [
     "Stream", "CoreType", "MemcpyKind", "use_model", "use_npu", "is_initialized", "is_available",
@@ -50,8 +53,11 @@ def _native():
     return _aicore_native
 
 
-def get_runtime():
-    """The native Runtime for the current platform (created on first use)."""
+def get_runtime() -> Any:
+    """The native Runtime (asc._aicore_native.Runtime) of the current platform.
+
+    Created on first use, and again when config.set_platform or set_soc_version changes the
+    platform; reset_device drops it."""
     if _state.runtime is None or _state.runtime_platform != _state.platform:
         native = _native()
         _state.runtime = None
@@ -71,20 +77,25 @@ def _stream_id(stream) -> int:
 
 # ---- backend and platform ---------------------------------------------------------------------
 
-def use_model(custom_lib_prefix=None) -> None:
-    """The simulator is the only backend of this build."""
+def use_model(custom_lib_prefix: Optional[str] = None) -> None:
+    """Selects the simulator backend: a no-op, the simulator being the only backend.
+
+    custom_lib_prefix (pyasc's path of the CANN model libraries) is accepted and unused."""
 
 
-def use_npu(custom_lib_prefix=None) -> None:
+def use_npu(custom_lib_prefix: Optional[str] = None) -> None:
+    """Raises RuntimeError: aicore-sim has no NPU backend (use config.Backend.Model)."""
     raise RuntimeError("No NPU backend exists in aicore-sim; use config.Backend.Model (the "
                        "simulator)")
 
 
 def is_initialized() -> bool:
+    """Whether the native runtime has been created (by a launch or get_runtime)."""
     return _state.runtime is not None
 
 
 def is_available() -> bool:
+    """Whether the native runtime library (asc._aicore_native) loads."""
     try:
         _native()
         return True
@@ -93,47 +104,59 @@ def is_available() -> bool:
 
 
 def is_model() -> bool:
+    """True: the backend is always the simulator."""
     return True
 
 
-def set_soc_version(soc_verison) -> None:  # sic: pyasc's parameter name
+def set_soc_version(soc_verison: Union[Platform, str]) -> None:  # sic: pyasc's name
+    """Selects the SoC platform: a config.Platform or its name (e.g. "Ascend910B1").
+
+    The next launch creates the runtime for it (the parameter's spelling is pyasc's)."""
     _state.platform = getattr(soc_verison, "value", soc_verison)
 
 
-def get_soc_version():
+def get_soc_version() -> Platform:
+    """The selected SoC platform as a config.Platform."""
     from asc.runtime.config import Platform
     return Platform(_state.platform)
 
 
 def current_platform() -> str:
+    """The name of the selected SoC platform (Ascend910B1 by default)."""
     return _state.platform
 
 
 def list_platforms() -> List[str]:
+    """The names of the SoC platforms the native runtime knows."""
     return list(_native().list_platforms())
 
 
 def transport() -> str:
+    """How the runtime reaches the simulator: embedded, or a gRPC daemon (AICORE_SIM_ADDRESS)."""
     return get_runtime().transport
 
 
 # ---- devices ----------------------------------------------------------------------------------
 
 def default_device() -> int:
+    """0, the simulator's only device."""
     return 0
 
 
 def current_device() -> int:
+    """The selected device id: always 0."""
     return _state.device_id
 
 
 def set_device(device_id: int) -> None:
+    """Selects device 0; any other id raises RuntimeError (the simulator has one device)."""
     if int(device_id) != 0:
         raise RuntimeError(f"device {device_id} does not exist: the simulator has one device (0)")
     _state.device_id = 0
 
 
-def reset_device(device_id=None) -> None:
+def reset_device(device_id: Optional[int] = None) -> None:
+    """Drops the runtime, its streams and the cached core counts; the next use starts afresh."""
     _state.runtime = None
     _state.runtime_platform = None
     _state.streams = {}
@@ -141,13 +164,17 @@ def reset_device(device_id=None) -> None:
 
 
 def device_count() -> int:
+    """1: the simulator has one device."""
     return 1
 
 
-def device_info(module_type, info_type, device_id=None) -> int:
-    """pyasc's device query; aicore-sim answers the core counts of the selected platform:
+def device_info(module_type: Union[DeviceModuleType, int], info_type: Union[DeviceInfoType, int],
+                device_id: Optional[int] = None) -> int:
+    """pyasc's device query, answered with the core counts of the selected platform.
+
     `(RT_MODULE_TYPE_AICORE, INFO_TYPE_CORE_NUM)` is the AIC (cube core) count,
-    `(RT_MODULE_TYPE_VECTOR_CORE, INFO_TYPE_CORE_NUM)` the AIV (vector core) count."""
+    `(RT_MODULE_TYPE_VECTOR_CORE, INFO_TYPE_CORE_NUM)` the AIV (vector core) count, both read
+    from the runtime's own SoC config; any other query raises NotSupportedError."""
     if device_id is not None:
         set_device(device_id)
     module = DeviceModuleType(int(module_type))
@@ -196,50 +223,61 @@ def _probe():
 
 
 def c2c_ctrl_addr() -> int:
+    """pyasc's C2C control address: a fixed constant here (0xe7ffe8064000)."""
     return 255086295400448
 
 
 # ---- streams ----------------------------------------------------------------------------------
 
-def current_stream(device_id=None) -> Stream:
-    """The default stream (stream 0 always exists)."""
+def current_stream(device_id: Optional[int] = None) -> Stream:
+    """The default stream, Stream(0), which always exists."""
     return Stream(0)
 
 
 def create_stream(priority: int = 0) -> Stream:
+    """A new stream of the runtime (priority is accepted and unused)."""
     return Stream(get_runtime().create_stream())
 
 
-def destroy_stream(stream_handle) -> None:
+def destroy_stream(stream_handle: Union[Stream, int, ctypes.c_void_p]) -> None:
+    """Destroys the stream."""
     get_runtime().destroy_stream(_stream_id(stream_handle))
 
 
-def synchronize(stream_handle=None, timeout: int = 0) -> None:
+def synchronize(stream_handle: Union[Stream, int, ctypes.c_void_p, None] = None,
+                timeout: int = 0) -> None:
+    """Waits until the stream (the default stream when None) has finished its launches.
+
+    timeout is accepted and unused."""
     get_runtime().synchronize(_stream_id(stream_handle))
 
 
 def synchronize_device() -> None:
+    """Waits until the default stream has finished its launches."""
     get_runtime().synchronize(0)
 
 
 # ---- memory -----------------------------------------------------------------------------------
 
-def malloc(size: int, memory_type=None, policy=None) -> int:
-    """Device allocation; returns the device address."""
+def malloc(size: int, memory_type: Any = None, policy: Any = None) -> int:
+    """Allocates `size` bytes of device memory (GM) and returns the device address.
+
+    memory_type and policy (pyasc's CANN options) are accepted and unused."""
     return get_runtime().malloc(int(size))
 
 
-def free(mem_handle) -> None:
+def free(mem_handle: Union[int, ctypes.c_void_p]) -> None:
+    """Frees a device allocation made by malloc."""
     get_runtime().free(int(mem_handle))
 
 
-def memcpy_h2d(dst_addr: int, data) -> None:
-    """Copy a host buffer (anything with the buffer protocol) to device address `dst_addr`."""
+def memcpy_h2d(dst_addr: int, data: Any) -> None:
+    """Copies a host buffer (anything with the buffer protocol) to device address `dst_addr`."""
     get_runtime().memcpy_h2d(int(dst_addr), data)
 
 
-def memcpy_d2h(dst, src_addr: int) -> None:
-    """Fill the writable host buffer `dst` (len(dst) bytes) from device address `src_addr`."""
+def memcpy_d2h(dst: Any, src_addr: int) -> None:
+    """Fills the writable host buffer `dst` (len(dst) bytes) from device address `src_addr`."""
     get_runtime().memcpy_d2h(dst, int(src_addr))
 
 
@@ -254,8 +292,13 @@ def _host_view(handle, nbytes: int, writable: bool):
     return view[:nbytes]
 
 
-def memcpy(mem_dst_handle, dst_nbytes: int, mem_src_handle, src_nbytes: int, kind) -> None:
-    """pyasc-style memcpy; host sides may be raw addresses (int / c_void_p) or buffers."""
+def memcpy(mem_dst_handle: Any, dst_nbytes: int, mem_src_handle: Any, src_nbytes: int,
+           kind: Union[MemcpyKind, int]) -> None:
+    """Copies min(dst_nbytes, src_nbytes) bytes in the direction `kind` (a MemcpyKind).
+
+    pyasc's memcpy: device sides are device addresses; host sides may be raw addresses (int or
+    ctypes.c_void_p) or buffers (anything with the buffer protocol; writable as a destination).
+    DEVICE_TO_DEVICE goes through a host staging buffer."""
     kind = MemcpyKind(int(kind))
     nbytes = min(int(dst_nbytes), int(src_nbytes))
     if kind == MemcpyKind.RT_MEMCPY_HOST_TO_DEVICE:
@@ -271,13 +314,16 @@ def memcpy(mem_dst_handle, dst_nbytes: int, mem_src_handle, src_nbytes: int, kin
                        bytes(_host_view(mem_src_handle, nbytes, False)), nbytes)
 
 
-def copy_data_to_device(src_mem_handle, nbytes: int) -> int:
+def copy_data_to_device(src_mem_handle: Any, nbytes: int) -> int:
+    """Allocates `nbytes` on the device, copies the host buffer there and returns the address."""
     addr = malloc(nbytes)
     memcpy(addr, nbytes, src_mem_handle, nbytes, MemcpyKind.RT_MEMCPY_HOST_TO_DEVICE)
     return addr
 
 
-def copy_data_from_device(mem_dst_handle, mem_src_handle, nbytes: int) -> None:
+def copy_data_from_device(mem_dst_handle: Any, mem_src_handle: Union[int, ctypes.c_void_p],
+                          nbytes: int) -> None:
+    """Copies `nbytes` from device address `mem_src_handle` to the host buffer `mem_dst_handle`."""
     memcpy(mem_dst_handle, nbytes, mem_src_handle, nbytes, MemcpyKind.RT_MEMCPY_DEVICE_TO_HOST)
 
 # pyasc names not implemented yet raise NotSupportedError, not AttributeError (asc/_unsupported.py).

@@ -22,9 +22,11 @@ Function = ctypes.c_void_p
 
 
 class Stream:
-    """A stream handle (pyasc uses an opaque ctypes pointer; here the runtime's stream id)."""
+    """A stream of the device runtime: the runtime's stream id (pyasc's is a ctypes pointer).
 
-    def __init__(self, handle: int):
+    `int(stream)` is the id; stream 0, the default stream, always exists (current_stream)."""
+
+    def __init__(self, handle: int) -> None:
         self.handle = int(handle)
 
     def __int__(self):
