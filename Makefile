@@ -37,7 +37,8 @@ test-cpp:
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 
 test-python:
-	AICORE_SIMD=$(CURDIR)/$(BUILD_DIR)/bin/aicore-simd $(PYTHON) -m pytest -q tests/python
+	AICORE_SIMD=$(CURDIR)/$(BUILD_DIR)/bin/aicore-simd AICORE_SIM_BUILD_DIR=$(CURDIR)/$(BUILD_DIR) \
+	  $(PYTHON) -m pytest -q tests/python
 
 # clang-format on every C++ file, clang-tidy on the .cc files changed since LINT_BASE (default:
 # the merge-base with origin/main, else HEAD~1). Needs `make build` first; fails on any finding.
