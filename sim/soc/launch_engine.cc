@@ -150,6 +150,19 @@ void ReportCrossCoreLeftovers(LaunchContext& ctx, Cycle now) {
   }
 }
 
+// The memory `space` of the first core type of the kernel that has it, and that core's spec.
+const MemorySpec* FindMemory(const CoreSpecs& specs, MemSpace space, const CoreSpec** owner) {
+  for (const CoreSpec* spec : specs) {
+    if (spec == nullptr) continue;
+    for (const MemorySpec& m : spec->memories) {
+      if (m.space != space) continue;
+      *owner = spec;
+      return &m;
+    }
+  }
+  return nullptr;
+}
+
 // A LocalTensor declared at a compile-time address past the end of its memory on the cores that
 // run it (the platform, and so the memory's size, is known only now). The chip checks accesses,
 // not declarations, and pyasc's own examples declare more L1 than 910B has: a warning that names
@@ -157,33 +170,28 @@ void ReportCrossCoreLeftovers(LaunchContext& ctx, Cycle now) {
 // error when it happens.
 void ReportStaticTensorBounds(LaunchContext& ctx, const CoreSpecs& specs) {
   for (const StaticTensorInfo& t : ctx.program.static_tensors) {
-    for (const CoreSpec* spec : specs) {
-      if (spec == nullptr) continue;
-      for (const MemorySpec& m : spec->memories) {
-        if (m.space != t.memory || t.addr + t.bytes <= m.bytes) continue;
-        std::string mem(MemSpaceName(t.memory));
-        Diagnostic d;
-        d.kind = Diagnostic::Kind::kOutOfBounds;
-        d.severity = Diagnostic::Severity::kWarning;
-        d.message =
-            "LocalTensor " + t.name + (t.where.empty() ? "" : " at " + t.where) + " (TPosition." +
-            PositionOf(t.position)->name + ") is declared over " + mem + "[" +
-            std::to_string(t.addr) + ", " + std::to_string(t.addr + t.bytes) + ") but the " +
-            spec->name + "'s " + mem + " has " + std::to_string(m.bytes) +
-            " bytes; an access past " + std::to_string(m.bytes) +
-            " is an OUT_OF_BOUNDS error. Fix: lower its addr " +
-            "or tile_size so that addr + tile_size * element size <= " + std::to_string(m.bytes);
-        Instr probe;
-        probe.file = t.file;
-        d.location.file = ctx.program.FileName(probe);
-        d.location.line = t.line;
-        d.memory = mem;
-        d.address_lo = t.addr;
-        d.address_hi = t.addr + t.bytes;
-        ctx.diags.Warn(std::move(d), nullptr);
-        break;
-      }
-    }
+    const CoreSpec* spec = nullptr;
+    const MemorySpec* m = FindMemory(specs, t.memory, &spec);
+    if (m == nullptr || t.addr + t.bytes <= m->bytes) continue;
+    std::string mem(MemSpaceName(t.memory));
+    std::string size = std::to_string(m->bytes);
+    Diagnostic d;
+    d.kind = Diagnostic::Kind::kOutOfBounds;
+    d.severity = Diagnostic::Severity::kWarning;
+    d.message = "LocalTensor " + t.name + (t.where.empty() ? "" : " at " + t.where) +
+                " (TPosition." + PositionOf(t.position)->name + ") is declared over " + mem + "[" +
+                std::to_string(t.addr) + ", " + std::to_string(t.addr + t.bytes) + ") but the " +
+                spec->name + "'s " + mem + " has " + size + " bytes; an access past " + size +
+                " is an OUT_OF_BOUNDS error. Fix: lower its addr or tile_size so that addr + " +
+                "tile_size * element size <= " + size;
+    Instr probe;
+    probe.file = t.file;
+    d.location.file = ctx.program.FileName(probe);
+    d.location.line = t.line;
+    d.memory = mem;
+    d.address_lo = t.addr;
+    d.address_hi = t.addr + t.bytes;
+    ctx.diags.Warn(std::move(d), nullptr);
   }
 }
 

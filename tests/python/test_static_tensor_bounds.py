@@ -98,3 +98,37 @@ def test_the_declaration_is_in_the_ir_with_its_name_and_bytes():
     decls = [(d.name, d.addr, d.bytes) for d in ir.static_tensors]
     assert decls == [("x_local", 0, tile * 4), ("y_local", tile * 4, tile * 4),
                      ("z_local", 2 * tile * 4, tile * 4)]
+
+
+@asc.jit
+def unrolled_kernel(x: asc.GlobalAddress, z: asc.GlobalAddress, tile: asc.ConstExpr[int]):
+    """A Python loop (unrolled at trace time) that declares the same oversized tile each time."""
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x, 4 * 256)
+    z_gm.set_global_buffer(z, 4 * 256)
+    for i in range(4):
+        t = asc.LocalTensor(x.dtype, asc.TPosition.VECCALC, UB_BYTES - 1024, tile)  # the tile
+        asc.data_copy(t, x_gm[i * 256:], 256)
+        asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+        asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+        asc.data_copy(z_gm[i * 256:], t, 256)
+        asc.set_flag(asc.HardEvent.MTE3_MTE2, 0)
+        asc.wait_flag(asc.HardEvent.MTE3_MTE2, 0)
+
+
+def test_a_declaration_unrolled_by_a_python_loop_is_reported_once():
+    x = np.arange(1024, dtype=np.float32)
+    z = np.zeros_like(x)
+    compiled = unrolled_kernel.compile(x, z, 1024)
+    ir = getattr(compiled, "ir", None) or compiled
+    assert [(d.name, d.addr, d.bytes) for d in ir.static_tensors] == [("t", UB_BYTES - 1024,
+                                                                       4096)]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", KernelWarning)
+        report = unrolled_kernel[1, rt.current_stream()](x, z, 1024)
+    assert len([c for c in caught if issubclass(c.category, KernelWarning)]) == 1, caught
+    np.testing.assert_array_equal(z, x)
+    found = [d for d in report.diagnostics if d.kind == "OUT_OF_BOUNDS"]
+    assert len(found) == 1 and found[0].severity == "WARNING", found
+    assert "LocalTensor t at " in found[0].message, found[0].message

@@ -600,11 +600,17 @@ def _declare_static(builder, dtype, pos, addr, tile_size):
         elem_bytes = dtype.sizeof()
     except ValueError:  # sub-byte types: no byte size to check
         return None
+    key = (int(pos), int(addr) & 0xFFFFFFFF, (int(tile_size) & 0xFFFFFFFF) * elem_bytes,
+           builder.loc)
+    # A Python loop unrolled at trace time declares the same tensor once per iteration: one
+    # declaration (and at most one finding) per line, address and size.
+    seen = builder.state.setdefault("static_tensors", {})
+    if key in seen:
+        return seen[key]
     decl = builder.kernel.static_tensors.add()
-    decl.position = int(pos)
-    decl.addr = int(addr) & 0xFFFFFFFF  # pyasc converts both to uint32
-    decl.bytes = (int(tile_size) & 0xFFFFFFFF) * elem_bytes
+    decl.position, decl.addr, decl.bytes = key[:3]  # pyasc converts addr and size to uint32
     decl.loc.file, decl.loc.line, decl.loc.column = builder.loc
+    seen[key] = decl
     return decl
 
 
