@@ -243,7 +243,6 @@ Status DecodeContext::DecodeStaticTensors() {
     info.addr = d.addr();
     info.bytes = d.bytes();
     info.name = DeclName(d.name(), "LocalTensor", static_cast<uint32_t>(i + 1));
-    info.where = DeclWhere(d.loc());
     info.file =
         d.loc().file() < static_cast<uint32_t>(k_.files_size()) ? d.loc().file() : Program::kNoFile;
     info.line = d.loc().line();

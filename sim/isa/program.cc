@@ -26,8 +26,7 @@ size_t Program::ApproxBytes() const {
   bytes += VectorBytes(fors) + VectorBytes(ifs) + VectorBytes(whiles) + VectorBytes(slot_lists);
   bytes += VectorBytes(queues) + VectorBytes(pools) + VectorBytes(fwk_ops);
   bytes += VectorBytes(debug_ops) + VectorBytes(static_tensors);
-  for (const StaticTensorInfo& t : static_tensors)
-    bytes += StringBytes(t.name) + StringBytes(t.where);
+  for (const StaticTensorInfo& t : static_tensors) bytes += StringBytes(t.name);
   for (const DebugInfo& d : debug_ops) {
     bytes += VectorBytes(d.pieces);
     for (const FormatPiece& piece : d.pieces)

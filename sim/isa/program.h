@@ -345,8 +345,7 @@ struct StaticTensorInfo {
   uint64_t addr = 0;
   uint64_t bytes = 0;
   std::string name;             // "xLocal", or "LocalTensor #2"
-  std::string where;            // "add.py:12"
-  uint32_t file = 0xffffffffu;  // index into Program::files, or Program::kNoFile
+  uint32_t file = 0xffffffffu;  // where it was declared: index into Program::files (or kNoFile)
   uint32_t line = 0;
 };
 

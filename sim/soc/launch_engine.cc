@@ -173,20 +173,22 @@ void ReportStaticTensorBounds(LaunchContext& ctx, const CoreSpecs& specs) {
     const CoreSpec* spec = nullptr;
     const MemorySpec* m = FindMemory(specs, t.memory, &spec);
     if (m == nullptr || t.addr + t.bytes <= m->bytes) continue;
+    Instr declared;  // the declaration's place, as Program::Where reads it
+    declared.file = t.file;
+    declared.line = t.line;
+    std::string where = ctx.program.Where(declared);
     std::string mem(MemSpaceName(t.memory));
     std::string size = std::to_string(m->bytes);
     Diagnostic d;
     d.kind = Diagnostic::Kind::kOutOfBounds;
     d.severity = Diagnostic::Severity::kWarning;
-    d.message = "LocalTensor " + t.name + (t.where.empty() ? "" : " at " + t.where) +
-                " (TPosition." + PositionOf(t.position)->name + ") is declared over " + mem + "[" +
+    d.message = "LocalTensor " + t.name + " at " + where + " (TPosition." +
+                PositionOf(t.position)->name + ") is declared over " + mem + "[" +
                 std::to_string(t.addr) + ", " + std::to_string(t.addr + t.bytes) + ") but the " +
                 spec->name + "'s " + mem + " has " + size + " bytes; an access past " + size +
                 " is an OUT_OF_BOUNDS error. Fix: lower its addr or tile_size so that addr + " +
                 "tile_size * element size <= " + size;
-    Instr probe;
-    probe.file = t.file;
-    d.location.file = ctx.program.FileName(probe);
+    d.location.file = ctx.program.FileName(declared);
     d.location.line = t.line;
     d.memory = mem;
     d.address_lo = t.addr;

@@ -42,52 +42,41 @@ def _emit(api, kind, atomic_type, atomic_op=None):
     op.atomic_op = op_id
 
 
-def set_atomic_add(dtype: DataType) -> None:
-    """Makes later stores into GM add into what is there, in `dtype`.
-
-    Every later UB -> GM copy (data_copy, data_copy_pad) and L0C -> GM fixpipe, until
-    set_atomic_none; dtype is float32, float16, int16, int32 or int8.
+# How an atomic store combines with GM: the Numerics paragraph of every API that sets a mode.
+_NUMERICS = """
 
     Numerics: a float sum is the exact sum rounded once to the element type, nearest-even (the
     chip's adder); an integer sum wraps; max and min are exact (a NaN gives NaN). Stores within
     one pipe may combine in any order on the chip: float sums are deterministic only with a
     barrier between atomic stores (ascendc-semantics.md 5.12)."""
+
+
+def set_atomic_add(dtype: DataType) -> None:
+    """Makes later stores into GM add into what is there, in `dtype`.
+
+    Every later UB -> GM copy (data_copy, data_copy_pad) and L0C -> GM fixpipe, until
+    set_atomic_none; dtype is float32, float16, int16, int32 or int8."""
     _emit("set_atomic_add", _K.SET_ATOMIC, _atomic_type("set_atomic_add", dtype), _SUM)
 
 
 def set_atomic_max(dtype: DataType) -> None:
     """Makes later stores into GM keep the maximum of GM and the stored value, in `dtype`.
 
-    As set_atomic_add, with max.
-
-    Numerics: a float sum is the exact sum rounded once to the element type, nearest-even (the
-    chip's adder); an integer sum wraps; max and min are exact (a NaN gives NaN). Stores within
-    one pipe may combine in any order on the chip: float sums are deterministic only with a
-    barrier between atomic stores (ascendc-semantics.md 5.12)."""
+    As set_atomic_add, with max."""
     _emit("set_atomic_max", _K.SET_ATOMIC, _atomic_type("set_atomic_max", dtype), _MAX)
 
 
 def set_atomic_min(dtype: DataType) -> None:
     """Makes later stores into GM keep the minimum of GM and the stored value, in `dtype`.
 
-    As set_atomic_add, with min.
-
-    Numerics: a float sum is the exact sum rounded once to the element type, nearest-even (the
-    chip's adder); an integer sum wraps; max and min are exact (a NaN gives NaN). Stores within
-    one pipe may combine in any order on the chip: float sums are deterministic only with a
-    barrier between atomic stores (ascendc-semantics.md 5.12)."""
+    As set_atomic_add, with min."""
     _emit("set_atomic_min", _K.SET_ATOMIC, _atomic_type("set_atomic_min", dtype), _MIN)
 
 
 def set_atomic_type(dtype: DataType) -> None:
     """Sets the atomic type and keeps the op (a sum unless set_atomic_max/min chose another).
 
-    As set_atomic_add for the type.
-
-    Numerics: a float sum is the exact sum rounded once to the element type, nearest-even (the
-    chip's adder); an integer sum wraps; max and min are exact (a NaN gives NaN). Stores within
-    one pipe may combine in any order on the chip: float sums are deterministic only with a
-    barrier between atomic stores (ascendc-semantics.md 5.12)."""
+    As set_atomic_add for the type."""
     _emit("set_atomic_type", _K.SET_ATOMIC_TYPE, _atomic_type("set_atomic_type", dtype))
 
 
@@ -112,12 +101,7 @@ def set_store_atomic_config(atomic_type: Union[AtomicDtype, RuntimeInt],
     """Sets the atomic state as CTRL holds it: the atomic type and the combining op.
 
     atomic_type is an AtomicDtype (ATOMIC_NONE turns atomics off) or an integer 0..6,
-    atomic_op 0 sum (AtomicOp.ATOMIC_SUM), 1 max, 2 min (asc-api.md 4.4).
-
-    Numerics: a float sum is the exact sum rounded once to the element type, nearest-even (the
-    chip's adder); an integer sum wraps; max and min are exact (a NaN gives NaN). Stores within
-    one pipe may combine in any order on the chip: float sums are deterministic only with a
-    barrier between atomic stores (ascendc-semantics.md 5.12)."""
+    atomic_op 0 sum (AtomicOp.ATOMIC_SUM), 1 max, 2 min (asc-api.md 4.4)."""
     api = "set_store_atomic_config"
     _emit(api, _K.SET_ATOMIC, _config_arg(api, "atomic_type", atomic_type, 6),
           _config_arg(api, "atomic_op", atomic_op, 2))
@@ -134,3 +118,9 @@ def get_store_atomic_config() -> Tuple[PlainValue, PlainValue]:
     which = PlainValue(builder.new_value(), KT.int16)
     op.result, op.result2 = kind.id, which.id
     return kind, which
+
+
+for _api in (set_atomic_add, set_atomic_max, set_atomic_min, set_atomic_type,
+             set_store_atomic_config):
+    if _api.__doc__ is not None:  # python -OO drops docstrings
+        _api.__doc__ += _NUMERICS

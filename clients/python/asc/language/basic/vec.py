@@ -359,7 +359,7 @@ def _reduce_params(names, int_mask_only=False):
                 out.append(Param("is_set_mask", is_bool, True))
             elif name == "order":
                 out.append(Param("order", lambda _: True, ReduceOrder.ORDER_VALUE_INDEX,
-                                 "ReduceOrder", "ReduceOrder"))
+                                 "ReduceOrder"))
             else:
                 out.append(Param(name, runtime_int))
         return out

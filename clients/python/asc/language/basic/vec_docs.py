@@ -24,7 +24,9 @@ VALUE_LAYOUTS = frozenset({"binary", "binary_dst", "unary", "scalar", "scalar_ds
 _IEEE = ("float32 results are the exact result rounded to nearest, ties to even (IEEE 754); "
          "float16 operands are widened to float32 exactly, the op is computed in float32 and "
          "rounded once to float16, which for +, -, *, / and sqrt equals the exact result rounded "
-         "to nearest-even (float32 carries more than 2 * 11 + 2 significand bits)")
+         "to nearest-even: float32's 24 significand bits are at least 2 * 11 + 2, which makes the "
+         "double rounding innocuous (S. A. Figueroa, \"When is double rounding innocuous?\", "
+         "SIGNUM Newsletter 30(3), 1995)")
 _WRAP = "integer results wrap modulo 2^16 (int16) or 2^32 (int32), two's complement"
 _SCALAR = ("the scalar is first converted to the element type (a Python float rounds to "
            "nearest-even, a Python int or a traced integer wraps; a traced float converted to an "
