@@ -3,13 +3,13 @@ count, and the temp buffer (the user's uint8 tensor or the framework's scratch: 
 and the docstrings of the element-wise ops (`documented`)."""
 import inspect
 import numbers
-import textwrap
 from typing import Callable
 
 from asc.codegen.builder import require_builder
 
 from asc.language.basic.common import check_ub, require_local_tensors
 from asc.language.core.constexpr import ConstExpr
+from asc.language.core.doc_text import fill
 from asc.language.core.dtype import KnownTypes as KT
 from asc.language.core.enums import TPosition
 from asc.language.core.ir_value import is_runtime_int
@@ -128,7 +128,7 @@ def documented(summary: str, *paragraphs: str, numerics: str = "",
                     f"areas, mask settings and PIPE_V barriers (docs/adv.md, \"{fn.__name__}\").")
         if numerics:
             text.append("Numerics: " + numerics)
-        fn.__doc__ = "\n\n".join([summary] + [textwrap.fill(t, 92, break_on_hyphens=False)
+        fn.__doc__ = "\n\n".join([summary] + [fill(t, 92)
                                               for t in text])
         return fn
     return apply

@@ -2,8 +2,8 @@
 built on the host (asc.lib.host fills TCubeTiling in place through `addressof()`) or inside a
 kernel, their fields traced scalars there. Field order and C++ names are CANN's, so the packed
 bytes are what a C++ kernel's GET_TILING_DATA reads."""
-import textwrap
 
+from asc.language.core.doc_text import fill
 from asc.language.core.dtype import KnownTypes as KT
 from asc.language.core.struct import Field, Struct
 
@@ -19,7 +19,7 @@ def _struct(name, summary, pairs, default=0, float_fields=()):
               + (f" except {', '.join(float_fields)} ({kinds})" if float_fields else "")
               + "; built on the host or in a kernel, where the fields are "
               "traced scalars.")
-    namespace = {"__doc__": summary + "\n\n" + textwrap.fill(fields, 92)}
+    namespace = {"__doc__": summary + "\n\n" + fill(fields, 92)}
     for attr, cpp in pairs:
         dtype = KT.float32 if attr in float_fields else KT.int32
         namespace[attr] = Field(dtype, default, name=cpp)

@@ -22,10 +22,10 @@ a NaN wins, as whole_reduce_max/min decide them.
 from __future__ import annotations
 
 import numbers
-import textwrap
 
 from asc.codegen.builder import require_builder
 from asc.language.core.constexpr import ConstExpr
+from asc.language.core.doc_text import fill
 from asc.language.core.dispatch import (Overload, Param, declare_overloads, dispatch,
                                         forms_text, set_forms)
 from asc.language.core.dtype import KnownTypes as KT
@@ -183,7 +183,7 @@ def _document(fn, summary, *paragraphs):
     """The docstring and overload declarations of a reduction, from its call forms."""
     declare_overloads(fn, fn._forms)
     fn.__doc__ = "\n\n".join([summary, "Call forms:\n" + forms_text(fn.__name__, fn._forms)] +
-                              [textwrap.fill(p, 92, break_on_hyphens=False) for p in paragraphs])
+                              [fill(p, 92) for p in paragraphs])
     return fn
 
 

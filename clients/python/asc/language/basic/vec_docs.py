@@ -9,8 +9,9 @@ the simulator's numerics shows up here.
 """
 from __future__ import annotations
 
-import textwrap
 from typing import Dict, Sequence
+
+from asc.language.core.doc_text import fill
 
 _WIDTH = 92  # docstring lines, as help() shows them
 
@@ -472,4 +473,4 @@ def docstring(api: str, layout: str, dtypes: Sequence[str], forms: str) -> str:
     numerics += f"The simulator (docs/isa.md): {ISA_NUMERICS[api]}."
     paragraphs.append(numerics)
     return "\n\n".join([summary, "Call forms:\n" + forms] +
-                       [textwrap.fill(p, _WIDTH, break_on_hyphens=False) for p in paragraphs])
+                       [fill(p, _WIDTH) for p in paragraphs])
