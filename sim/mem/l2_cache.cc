@@ -22,8 +22,22 @@ void L2Cache::Touch(uint64_t addr, uint64_t bytes, bool write, Access* out) {
   for (uint64_t line = first; line <= last; ++line) TouchLine(line, write, out);
 }
 
+uint64_t L2Cache::SetOf(uint64_t line) const {
+  // Runs of kRunLines lines take consecutive sets from a hashed start: a set still draws its
+  // lines from a random number of runs, as if every line were hashed, but a streaming copy walks
+  // the tag arrays in order instead of jumping through megabytes of them for every line.
+  // SplitMix64's finaliser: every bit of the run index moves every bit of the start.
+  uint64_t x = line / kRunLines;
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  x ^= x >> 31;
+  return (x % sets_ + line % kRunLines) % sets_;
+}
+
 void L2Cache::TouchLine(uint64_t line, bool write, Access* out) {
-  uint64_t base = (line % sets_) * ways_;
+  uint64_t base = SetOf(line) * ways_;
   uint64_t tag = line + 1;
   ++clock_;
   uint64_t victim = base;

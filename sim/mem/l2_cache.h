@@ -2,6 +2,12 @@
 // and dirty bits are kept (data lives in GM); the timing model (sim/mem/gm_path) asks it which
 // lines of a transfer hit and what a miss evicts. Deterministic: LRU ages come from a counter
 // advanced in event order, and the state starts cold for every launch.
+//
+// A line's set comes from a hash of its index, as sliced last-level caches spread addresses
+// (A2's hash is not public: an assumption, docs/timing-model.md 8.3). With `line % sets` a
+// contiguous footprint fills every set evenly and stays whole up to the last byte of capacity;
+// hashed, the sets fill unevenly, so a footprint near capacity loses some lines to conflicts,
+// as Ascend C's L2-split sample expects when it keeps a round under ~100 MiB of a 192 MB L2.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +33,10 @@ class L2Cache {
   void Touch(uint64_t addr, uint64_t bytes, bool write, Access* out);
 
   uint32_t line_bytes() const { return line_bytes_; }
+  // The set that line index `line` (address / line_bytes) maps to.
+  uint64_t SetOf(uint64_t line) const;
+
+  static constexpr uint64_t kRunLines = 64;  // lines hashed together (32 KiB of 512 B lines)
 
  private:
   void TouchLine(uint64_t line, bool write, Access* out);

@@ -3,8 +3,10 @@
 // (global_memory_test.cc).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 #include "sim/mem/gm_path.h"
 #include "sim/mem/hbm.h"
@@ -40,30 +42,64 @@ TEST(BandwidthChannel, EveryTransferAddsItsOverhead) {
   EXPECT_DOUBLE_EQ(ch.Grant(0, 100), 25.0);
 }
 
+// The first three line indices from `from` on that share `set`.
+std::vector<uint64_t> LinesOfSet(const L2Cache& l2, uint64_t set, uint64_t from = 0) {
+  std::vector<uint64_t> lines;
+  for (uint64_t line = from; lines.size() < 3; ++line) {
+    if (l2.SetOf(line) == set) lines.push_back(line);
+  }
+  return lines;
+}
+
 TEST(L2Cache, HitsAfterFillAndLruEviction) {
-  // 2 sets x 2 ways of 512 B lines. Lines 0, 2, 4 map to set 0.
+  // 2 sets x 2 ways of 512 B lines; p, q and r are three lines of one set.
   L2Cache l2(2 * 2 * 512, 512, 2);
+  std::vector<uint64_t> same = LinesOfSet(l2, 0);
+  uint64_t p = same[0] * 512, q = same[1] * 512, r = same[2] * 512;
   L2Cache::Access a;
-  l2.Touch(0, 1024, false, &a);  // lines 0, 1
-  EXPECT_EQ(a.misses, 2u);
+  l2.Touch(p, 512, false, &a);
+  EXPECT_EQ(a.misses, 1u);
   EXPECT_EQ(a.hits, 0u);
   a = {};
-  l2.Touch(0, 512, true, &a);  // line 0 again: hit, now dirty and most recent
+  l2.Touch(p, 512, true, &a);  // p again: hit, now dirty and most recent
   EXPECT_EQ(a.hits, 1u);
   a = {};
-  l2.Touch(2 * 512, 512, false, &a);  // line 2: set 0 has a free way
+  l2.Touch(q, 512, false, &a);  // the set has a free way
   EXPECT_EQ(a.misses, 1u);
   EXPECT_EQ(a.dirty_evictions, 0u);
   a = {};
-  l2.Touch(4 * 512, 512, false, &a);  // line 4 evicts the LRU of {0 (t=3), 2 (t=4)}: dirty 0
+  l2.Touch(r, 512, false, &a);  // evicts the LRU of {p (t=2), q (t=3)}: dirty p
   EXPECT_EQ(a.misses, 1u);
   EXPECT_EQ(a.dirty_evictions, 1u);
   a = {};
-  l2.Touch(2 * 512, 512, false, &a);  // line 2 survived
+  l2.Touch(q, 512, false, &a);  // q survived
   EXPECT_EQ(a.hits, 1u);
   a = {};
-  l2.Touch(32, 64, false, &a);  // a partial line is a whole line: line 0 was evicted
+  l2.Touch(p + 32, 64, false, &a);  // a partial line is a whole line: p was evicted
   EXPECT_EQ(a.misses, 1u);
+}
+
+TEST(L2Cache, SetsAreHashedSoStridesSpreadAndNearlyFullFootprintsLoseLines) {
+  // 1024 sets x 16 ways x 512 B = 8 MiB.
+  const uint64_t sets = 1024, ways = 16, line = 512;
+  L2Cache l2(sets * ways * line, line, ways);
+  // A 16 KiB row pitch (32 lines) would use 1 set in 32 under `line % sets`; hashed, 1024 rows
+  // of it reach about two thirds of the sets, as 1024 random draws would.
+  std::vector<bool> used(sets, false);
+  for (uint64_t row = 0; row < sets; ++row) used[l2.SetOf(row * 32)] = true;
+  EXPECT_GT(std::count(used.begin(), used.end(), true), 500);
+  // A second pass over a contiguous footprint: half of capacity stays whole; at 95% the sets
+  // that drew more than 16 of its lines have lost some (all would stay under `line % sets`).
+  auto second_pass_misses = [&](double fraction) {
+    L2Cache cache(sets * ways * line, line, ways);
+    auto lines = static_cast<uint64_t>(fraction * static_cast<double>(sets * ways));
+    L2Cache::Access first, second;
+    cache.Touch(0, lines * line, false, &first);
+    cache.Touch(0, lines * line, false, &second);
+    return static_cast<double>(second.misses) / static_cast<double>(lines);
+  };
+  EXPECT_LT(second_pass_misses(0.5), 0.005);
+  EXPECT_GT(second_pass_misses(0.95), 0.05);
 }
 
 SocConfig PathConfig() {
