@@ -561,12 +561,13 @@ def test_nbuffer33_keeps_all_of_a_in_l1_and_copies_less(device):
 
 def test_l2_split_rounds_read_less_from_hbm_near_l2_capacity(device):
     """L2 split (hardware-910b.md 7.1 rows 6 and 7): computing M's halves in two rounds keeps a
-    round's data well inside L2, so the cores' rereads of A hit where one round loses lines to
-    set conflicts (the hashed L2 of docs/timing-model.md 8.3). Row 7's basic-API kernel scaled
-    to the 96 MB L2 and 20 cube cores of Ascend910B4: A 64 MiB, B 100 MiB, each core rereads its
-    A block once per 256 columns of B, 94 MiB apart in one round and 57 MiB in two. On the chip
-    the split cut row 7's MTE2 time by 1.8%; here the copies read ~15% less from HBM. (Cycles
-    do not follow yet: the cube cores' MTE2 rate, not HBM, bounds them, docs/matmul.md.)"""
+    round's data well inside L2. Row 7's basic-API kernel scaled to the 96 MB L2 and 20 cube
+    cores of Ascend910B4: A 64 MiB, B 100 MiB, each core rereads its A block once per 256
+    columns of B, about 94 MiB apart in one round (many of those rereads miss) and 57 MiB in
+    two. On the chip the split cut row 7's MTE2 time by 1.8%; here the copies read ~15% less
+    from HBM. (Cycles do not follow yet: the cube cores' MTE2 rate, not HBM, bounds them,
+    docs/matmul.md.) Timing-only and unchecked for speed: test_examples runs the same kernel
+    under the checkers at a small shape."""
     import asc.runtime.config as config
     from matmul_basic_api import basic_matmul
     config.set_platform(config.Backend.Model, config.Platform.Ascend910B4)
