@@ -22,6 +22,8 @@ __all__ = ["jit", "JITFunction", "MockTensor", "MockValue"]
 
 _CODEGEN_FIELDS = {f.name for f in dataclasses.fields(CodegenOptions)}
 _COMPILE_FIELDS = {f.name for f in dataclasses.fields(CompileOptions)}
+_CODEGEN_KEY_ORDER = tuple(sorted(_CODEGEN_FIELDS))
+_COMPILE_KEY_ORDER = tuple(sorted(_COMPILE_FIELDS))
 _LAUNCH_FIELDS = {f.name for f in dataclasses.fields(LaunchOptions)}
 # aicore-sim's own options: how to run, not what to compile (not part of the cache key).
 _RUN_FIELDS = {"record_timeline", "check", "timing_only"}
@@ -67,6 +69,10 @@ class JITFunction:
         _check_option_names(options)
         self.fn = fn
         self.signature = inspect.signature(fn)
+        # Every parameter positional-or-keyword: a call with one positional argument each binds
+        # them in order (_prepare's fast path).
+        self._plain_params = all(p.kind is p.POSITIONAL_OR_KEYWORD
+                                 for p in self.signature.parameters.values())
         conflicts = [p for p in self.signature.parameters if p in OPTION_NAMES]
         if conflicts:
             raise RuntimeError("The following argument names conflict with JIT configuration "
@@ -140,11 +146,15 @@ class JITFunction:
 
     def _prepare(self, args, kwargs):
         codegen, compile_, call_args = self._split_options(kwargs)
-        bound = self.signature.bind(*args, **call_args)  # no defaults (asc-api.md 1.2)
+        params = self.signature.parameters
+        if not call_args and len(args) == len(params) and self._plain_params:
+            arguments = zip(params, args)  # what bind() gives, without its cost per launch
+        else:
+            arguments = self.signature.bind(*args, **call_args).arguments.items()  # no defaults
         constexprs: Dict[str, Any] = {}
         host_args = []
-        for name, value in bound.arguments.items():
-            param = self.signature.parameters[name]
+        for name, value in arguments:
+            param = params[name]
             if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
                 raise TypeError("kernels cannot take *args or **kwargs")
             if is_constexpr_annotation(param.annotation):
@@ -155,9 +165,11 @@ class JITFunction:
 
     def _compiled(self, codegen, compile_, constexprs, host_args) -> Optional[CompiledKernel]:
         specs = [a.spec for a in host_args]
+        # The fields read one by one: dataclasses.asdict deep-copies every value, a tenth of a
+        # warm launch's Python time.
         key = (self.fn.__module__, self.fn.__qualname__,
-               tuple(sorted(dataclasses.asdict(codegen).items())),
-               tuple((k, repr(v)) for k, v in sorted(dataclasses.asdict(compile_).items())),
+               tuple((k, getattr(codegen, k)) for k in _CODEGEN_KEY_ORDER),
+               tuple((k, repr(getattr(compile_, k))) for k in _COMPILE_KEY_ORDER),
                tuple((k, _constexpr_key(v)) for k, v in constexprs.items()),
                tuple((s.name, s.key()) for s in specs))
         compiled = None if compile_.always_compile else self.cache.get(key)

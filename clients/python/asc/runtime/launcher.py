@@ -8,7 +8,7 @@ import numbers
 import os
 import sys
 import warnings
-from typing import Any, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -60,6 +60,11 @@ def _torch_tensor_type():
     return getattr(torch, "Tensor", None) if torch is not None else None
 
 
+# The DataType of each numpy dtype an array argument had: naming a dtype costs more than the
+# rest of an array's conversion.
+_ARRAY_DTYPES: Dict[np.dtype, DataType] = {}
+
+
 def convert_arg(name: str, value, kernel: str = "") -> HostArg:
     """Map a host value to a kernel argument, in pyasc's order of checks. `kernel` names the
     kernel in the errors about an array's dtype."""
@@ -72,14 +77,17 @@ def convert_arg(name: str, value, kernel: str = "") -> HostArg:
     if isinstance(value, float):
         return HostArg(ArgSpec(name, "scalar", KnownTypes.float32), value=float(value))
     if isinstance(value, np.ndarray):
-        dtype = DataType(str(value.dtype))
-        try:
-            dtype.to_ir()
-        except TypeError as e:
-            where = f"kernel {kernel}: " if kernel else ""
-            raise TypeError(f"{where}argument '{name}' is a {value.dtype} array: {e}; pass an "
-                            "array of int8-int64, uint8-uint64, float16, float32 or "
-                            f"float64 (e.g. {name}.astype(np.float32))") from None
+        dtype = _ARRAY_DTYPES.get(value.dtype)
+        if dtype is None:
+            dtype = DataType(str(value.dtype))
+            try:
+                dtype.to_ir()
+            except TypeError as e:
+                where = f"kernel {kernel}: " if kernel else ""
+                raise TypeError(f"{where}argument '{name}' is a {value.dtype} array: {e}; pass "
+                                "an array of int8-int64, uint8-uint64, float16, float32 or "
+                                f"float64 (e.g. {name}.astype(np.float32))") from None
+            _ARRAY_DTYPES[value.dtype] = dtype
         return HostArg(ArgSpec(name, "ptr", dtype), array=value)
     if isinstance(value, np.generic):
         dtype = DataType(str(value.dtype))

@@ -2,10 +2,11 @@
 (`report.cores[0].pipes['V'].busy_cycles == report['cores'][0]['pipes']['V']['busy_cycles']`)."""
 from __future__ import annotations
 
+import functools
 import math
 from typing import Dict, Iterable, List, Optional, Tuple
 
-from asc._proto import report_pb2
+from asc._proto import report_pb2, soc_config_pb2
 
 
 class _Record:
@@ -232,6 +233,38 @@ def _intersect(a: List[Interval], b: List[Interval]) -> List[Interval]:
     return out
 
 
+# The fields of LaunchReport a launch does not read; the summary message leaves them out.
+_DEFERRED_FIELDS = ("cores", "timeline", "config")
+_summary = []
+
+
+def _summary_class():
+    """LaunchReport without _DEFERRED_FIELDS, made once from report.proto's own descriptors in a
+    private pool: parsing it skips those fields' bytes. None if this protobuf cannot build it
+    (then the whole message is parsed, as before)."""
+    if not _summary:
+        try:
+            from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+            pool = descriptor_pool.DescriptorPool()
+            for module in (soc_config_pb2, report_pb2):  # report.proto imports soc_config.proto
+                file_proto = descriptor_pb2.FileDescriptorProto()
+                module.DESCRIPTOR.CopyToProto(file_proto)
+                for message in file_proto.message_type:
+                    if message.name == "LaunchReport":
+                        kept = [f for f in message.field if f.name not in _DEFERRED_FIELDS]
+                        del message.field[:]
+                        message.field.extend(kept)
+                pool.Add(file_proto)
+            descriptor = pool.FindMessageTypeByName(report_pb2.LaunchReport.DESCRIPTOR.full_name)
+            if hasattr(message_factory, "GetMessageClass"):
+                _summary.append(message_factory.GetMessageClass(descriptor))
+            else:
+                _summary.append(message_factory.MessageFactory(pool).GetPrototype(descriptor))
+        except Exception:  # noqa: BLE001 - an older or newer protobuf: parse everything
+            _summary.append(None)
+    return _summary[0]
+
+
 class LaunchReport(_Record):
     """The result of a launch: its status, cycles, statistics, diagnostics and SoC config.
 
@@ -245,6 +278,24 @@ class LaunchReport(_Record):
 
     def __init__(self, msg: report_pb2.LaunchReport):
         self.proto = msg
+        self._read(msg)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "LaunchReport":
+        """The report of a serialized aicore.report.v1.LaunchReport. Only the summary is parsed
+        now: the per-core statistics, the timeline and the SoC config (most of the bytes) are
+        parsed when `proto`, `cores`, `timeline` or `config` is first read."""
+        summary_class = _summary_class()
+        if summary_class is None:
+            return cls(report_pb2.LaunchReport.FromString(data))
+        report = cls.__new__(cls)
+        report._data = data
+        report._read(summary_class.FromString(data))
+        return report
+
+    def _read(self, msg) -> None:
+        """The fields every launch reads, from the full message or its summary."""
+        self._summary = msg
         self.status = report_pb2.LaunchReport.Status.Name(msg.status)
         self.kernel_name = msg.kernel_name
         self.platform = msg.platform
@@ -253,15 +304,8 @@ class LaunchReport(_Record):
         self.duration_us = float(msg.duration_us)
         self.clock_mhz = float(msg.clock_mhz)
         self.simulated_instructions = int(msg.simulated_instructions)
-        self.cores: List[CoreReport] = [CoreReport(c) for c in msg.cores]
-        self.diagnostics: List[Diagnostic] = [Diagnostic(d) for d in msg.diagnostics]
-        # Empty unless the launch recorded it (jit option record_timeline / AICORE_SIM_TIMELINE).
-        self.timeline: List[TimelineRecord] = [TimelineRecord(r) for r in msg.timeline]
-        self.config: dict = _message_dict(msg.config)
         self.config_hash = msg.config_hash
         self.check = CheckReport(msg.check)
-        # printf / dump_tensor output by core, then cycle (what the launcher prints).
-        self.debug_output: List[DebugOutput] = [DebugOutput(d) for d in msg.debug_output]
         # The bound pipe of the core that ran longest: what bounds the launch.
         self.bound_pipe = msg.bound_pipe
         # A timing-only launch (run option timing_only): the full run's cycles, but the output
@@ -270,14 +314,46 @@ class LaunchReport(_Record):
         # The simulator (the repository's VERSION) that computed the report.
         self.simulator_version = msg.simulator_version
 
+    # What the launch itself does not read becomes Python objects on first read: parsing the SoC
+    # config and building the per-core records for every launch cost more than the rest of a
+    # small launch's Python side (docs/performance.md, "Launch path"). Each is built once.
+
+    @functools.cached_property
+    def proto(self) -> report_pb2.LaunchReport:
+        """The whole aicore.report.v1.LaunchReport message."""
+        return report_pb2.LaunchReport.FromString(self._data)
+
+    @functools.cached_property
+    def cores(self) -> List[CoreReport]:
+        """Per-core statistics, one CoreReport per core that ran a block."""
+        return [CoreReport(c) for c in self.proto.cores]
+
+    @functools.cached_property
+    def diagnostics(self) -> List[Diagnostic]:
+        """The checkers' and the simulator's findings, one Diagnostic each."""
+        return [Diagnostic(d) for d in self._summary.diagnostics]
+
+    @functools.cached_property
+    def timeline(self) -> List[TimelineRecord]:
+        """One record per pipe instruction; empty unless the launch recorded it.
+
+        The jit option record_timeline or AICORE_SIM_TIMELINE asks for it."""
+        return [TimelineRecord(r) for r in self.proto.timeline]
+
+    @functools.cached_property
+    def config(self) -> dict:
+        """The resolved SoC config the launch ran on, as nested dicts of its field names."""
+        return _message_dict(self.proto.config)
+
+    @functools.cached_property
+    def debug_output(self) -> List[DebugOutput]:
+        """printf / dump_tensor output by core, then cycle (what the launcher prints)."""
+        return [DebugOutput(d) for d in self._summary.debug_output]
+
     @property
     def debug_text(self) -> str:
         """The device output as the host prints it after the launch."""
         return "".join(d.text for d in self.debug_output)
-
-    @classmethod
-    def from_bytes(cls, data: bytes) -> "LaunchReport":
-        return cls(report_pb2.LaunchReport.FromString(data))
 
     @property
     def ok(self) -> bool:
