@@ -1,18 +1,30 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages the build and the tests need, only those that are missing.
-# Not root: prints the exact apt-get line to run and fails.
+# Installs the Debian 12 packages the build, `make run`, `make test` and .ci/run need, only those
+# that are missing. Not root: prints the exact apt-get line to run and fails. `--list` prints the
+# packages, one a line (tests/python/test_setup_deps.py checks that every program and Python module
+# the build and the tests call comes from one of them).
+# Prerequisites it cannot install itself: make (which runs it) and git (which fetched the tree).
 set -euo pipefail
 
 PACKAGES=(
-  build-essential cmake ccache pkg-config
+  build-essential g++ binutils cmake ccache pkg-config
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libspdlog-dev libboost-dev libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev openssl
-  pybind11-dev python3-dev python3-numpy python3-pytest python3-protobuf python3-torch
-  python3-grpcio python3-tqdm docker-compose yamllint python3-kubernetes codespell
+  python3-minimal pybind11-dev python3-dev python3-numpy python3-pytest python3-protobuf python3-torch
+  python3-grpcio python3-tqdm python3-yaml docker-compose yamllint python3-kubernetes codespell
   clang-format clang-tidy-19 clang-19 libclang-rt-19-dev
-  python3-pip python3-venv python3-setuptools python3-wheel dpkg-dev systemd
+  python3-pip python3-venv python3-setuptools python3-wheel
+  # cpack's DEB generator: dpkg-shlibdeps (dpkg-dev) and file (for CPACK_DEBIAN_PACKAGE_SHLIBDEPS).
+  dpkg-dev file
+  # systemd-analyze checks the unit offline.
+  systemd
 )
+
+if [[ ${1:-} == --list ]]; then
+  printf '%s\n' "${PACKAGES[@]}"
+  exit 0
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do

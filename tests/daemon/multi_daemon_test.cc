@@ -2,6 +2,7 @@
 // through a list of three addresses land on all three, each stays on its daemon, and a daemon
 // that does not answer is skipped. Asserted from the daemons' own logs, not from timing.
 #include <gtest/gtest.h>
+#include <netdb.h>
 
 #include <memory>
 #include <string>
@@ -65,7 +66,15 @@ TEST(MultiDaemonTest, ADnsNameStandsForEveryAddressItResolvesTo) {
   DaemonProcess daemon;
   ASSERT_TRUE(daemon.started()) << daemon.Stderr();
   const std::string port = daemon.address().substr(daemon.address().rfind(':') + 1);
-  // localhost resolves to 127.0.0.1 (and perhaps ::1, where nothing listens: skipped).
+  // localhost resolves to 127.0.0.1 (and perhaps ::1, where nothing listens: skipped). A machine
+  // without an /etc/hosts (a bare container) does not resolve it: say so rather than time out.
+  addrinfo* resolved = nullptr;
+  const int error = getaddrinfo("localhost", nullptr, nullptr, &resolved);
+  if (resolved != nullptr) freeaddrinfo(resolved);
+  ASSERT_EQ(error, 0) << "this test needs the name localhost to resolve to 127.0.0.1, and this "
+                         "machine's resolver does not resolve it ("
+                      << gai_strerror(error)
+                      << "): add the line `127.0.0.1 localhost` to /etc/hosts";
   auto remote = runtime::Runtime::CreateRemote("Ascend910B1", "dns:///localhost:" + port);
   ASSERT_TRUE(remote.ok()) << remote.status().message();
   EXPECT_EQ((*remote)->transport(), "remote 127.0.0.1:" + port);
