@@ -3,8 +3,11 @@
 Tests that run kernels use the `device` fixture: a fresh embedded simulator
 (asc._aicore_native) on the default platform.
 """
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 
 import pytest
 
@@ -20,6 +23,11 @@ os.environ.setdefault("AICORE_SIM_CHECK", "strict")
 # And every test kernel that can run timing-only runs so first, its cycles compared with the full
 # run's (docs/timing_only.md): a difference fails the test with TimingOnlyMismatch.
 os.environ.setdefault("AICORE_SIM_TIMING_CHECK", "1")
+# Compiled kernels (docs/frontend.md "Kernel cache") go to a directory of this session, removed at
+# its end, never to the user's ~/.pyasc/cache; the tests' subprocesses inherit it.
+KERNEL_CACHE = tempfile.mkdtemp(prefix="asc-kernel-cache-")
+os.environ["PYASC_CACHE_DIR"] = KERNEL_CACHE
+atexit.register(shutil.rmtree, KERNEL_CACHE, ignore_errors=True)
 
 import asc.lib.runtime as rt  # noqa: E402
 import asc.runtime.config as config  # noqa: E402

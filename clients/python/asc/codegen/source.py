@@ -24,6 +24,16 @@ class FunctionSource:
         self._lines = lines
         self._start = start
 
+    @property
+    def text(self) -> str:
+        """The function's source as read (decorators included), for the kernel cache's key."""
+        return "".join(self._lines)
+
+    @property
+    def first_line(self) -> int:
+        """The line of the file the source starts at."""
+        return self._start
+
     def line_text(self, lineno: int) -> str:
         text = linecache.getline(self.filename, lineno)
         if not text and 0 <= lineno - self._start < len(self._lines):

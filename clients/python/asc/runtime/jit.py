@@ -14,6 +14,7 @@ from asc import _tracebacks
 from asc.codegen.function_visitor import CodegenOptions, check_constexpr
 from asc.codegen.source import FunctionSource
 from asc.language.core.constexpr import is_constexpr_annotation
+from asc.runtime import kernel_cache
 from asc.runtime.compiler import (CompiledKernel, Compiler, CompileOptions, Specialization,
                                   TracedModule, trace_module, tracing_with)
 from asc.runtime.launcher import Launcher, LaunchOptions, MockTensor, MockValue, convert_arg
@@ -174,13 +175,33 @@ class JITFunction:
                tuple((s.name, s.key()) for s in specs))
         compiled = None if compile_.always_compile else self.cache.get(key)
         if compiled is None:
-            with tracing_with(compile_):
-                mod = self._run_codegen(Specialization(tuple(specs), dict(constexprs)), codegen)
-            compiled = self._run_compiler(mod, compile_)
-            self.compile_count += 1
+            disk_key = self._disk_key(codegen, compile_, constexprs, specs)
+            compiled = kernel_cache.load(disk_key, specs) if disk_key else None
+            if compiled is None:
+                with tracing_with(compile_):
+                    mod = self._run_codegen(Specialization(tuple(specs), dict(constexprs)),
+                                            codegen)
+                compiled = self._run_compiler(mod, compile_)
+                self.compile_count += 1
+                if disk_key and isinstance(compiled, CompiledKernel):
+                    kernel_cache.store(disk_key, compiled)
             if compiled is not None:  # a patched _run_compiler returns None: nothing to keep
                 self.cache[key] = compiled
         return compiled
+
+    def _disk_key(self, codegen, compile_, constexprs, specs) -> Optional[str]:
+        """The kernel cache's key (asc/runtime/kernel_cache.py), or None to trace without it:
+        the cache is off, `always_compile` asks for a trace, `print_ir_before_all` for the IR
+        printed while compiling, or pyasc's compile steps are replaced (a test's patch or a
+        subclass's own steps must run, and their product must not be kept)."""
+        if compile_.always_compile or compile_.print_ir_before_all or \
+                not kernel_cache.cache_dir():
+            return None
+        steps = (getattr(self._run_codegen, "__func__", None),
+                 getattr(self._run_compiler, "__func__", None), self.compiler)
+        if steps != _PLAIN_STEPS:
+            return None
+        return kernel_cache.key(self, codegen, compile_, constexprs, specs)
 
     # ---- pyasc's three steps ------------------------------------------------------------------
 
@@ -242,6 +263,10 @@ class JITFunction:
         if level not in _CHECK_LEVELS:
             raise ValueError(f"check={level!r} is not one of {', '.join(_CHECK_LEVELS)}")
         return level
+
+
+# pyasc's compile steps as this module defines them: the kernel cache stands in for them only.
+_PLAIN_STEPS = (JITFunction._run_codegen, JITFunction._run_compiler, Compiler)
 
 
 class _BoundLaunch:
