@@ -61,6 +61,7 @@ farm-baseline: build
 bench: build
 	$(PYTHON) bench/vadd_1m.py
 	$(PYTHON) bench/mmad_large.py --repeat 5
+	$(PYTHON) bench/launch_path.py
 
 # Simulated vs measured times: the Matmul tuning points of hardware-910b.md 7.1 (printed, not
 # fitted), then the Add ladder (hardware-910b.md 7), whose last line is "MAPE: X%".

@@ -301,14 +301,15 @@ def memcpy(mem_dst_handle: Any, dst_nbytes: int, mem_src_handle: Any, src_nbytes
     DEVICE_TO_DEVICE goes through a host staging buffer."""
     kind = MemcpyKind(int(kind))
     nbytes = min(int(dst_nbytes), int(src_nbytes))
+    # The runtime reads and writes the host buffers themselves: no copy on the way.
     if kind == MemcpyKind.RT_MEMCPY_HOST_TO_DEVICE:
-        memcpy_h2d(int(mem_dst_handle), bytes(_host_view(mem_src_handle, nbytes, False)))
+        memcpy_h2d(int(mem_dst_handle), _host_view(mem_src_handle, nbytes, False))
     elif kind == MemcpyKind.RT_MEMCPY_DEVICE_TO_HOST:
         memcpy_d2h(_host_view(mem_dst_handle, nbytes, True), int(mem_src_handle))
     elif kind == MemcpyKind.RT_MEMCPY_DEVICE_TO_DEVICE:
         staging = bytearray(nbytes)
         memcpy_d2h(staging, int(mem_src_handle))
-        memcpy_h2d(int(mem_dst_handle), bytes(staging))
+        memcpy_h2d(int(mem_dst_handle), staging)
     else:
         ctypes.memmove(_host_view(mem_dst_handle, nbytes, True),
                        bytes(_host_view(mem_src_handle, nbytes, False)), nbytes)
