@@ -240,3 +240,31 @@ def test_the_key_reads_the_globals_the_code_names_but_not_its_own_names(monkeypa
     assert traced() == 1
     monkeypatch.setattr(module, "TILE", 64)
     assert traced() == 0
+
+
+
+def tile_sizes(x):
+    """A helper the kernel calls while tracing; its comprehension reads its own `x`."""
+    return [TILE * (i + 1) for i in range(2) if x is not None]
+
+
+def helper_kernel(x: asc.GlobalAddress):
+    sizes = tile_sizes(x)
+    t = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, sizes[-1])
+    asc.abs(t, t, sizes[0])
+
+
+def test_a_helper_is_described_by_its_code_and_what_it_names(monkeypatch, tmp_path):
+    monkeypatch.setenv("PYASC_CACHE_DIR", str(tmp_path))
+    module = sys.modules[__name__]
+
+    def traced():
+        k = asc.jit(helper_kernel)
+        k.compile(MockTensor(asc.float16))
+        return k.compile_count
+
+    assert traced() == 1
+    monkeypatch.setattr(module, "x", object())  # the comprehension's x is the parameter
+    assert traced() == 0
+    monkeypatch.setattr(module, "TILE", 32)  # a global the helper reads
+    assert traced() == 1

@@ -152,10 +152,11 @@ class _Describer:
         """What a function's code reads besides its arguments: its defaults and annotations,
         and the value of every global or closure name its code (nested code included) names;
         through a user module or class, the attributes of it the code names (`cfg.TILE`)."""
-        names = set()
+        # Closure names are the function's own free variables; a nested comprehension's free
+        # variables are the function's locals.
+        names = set(fn.__code__.co_freevars)
         for code in _codes(fn.__code__):
             names.update(code.co_names)
-            names.update(code.co_freevars)
         read = {}
         for name in sorted(names):
             if name in namespace:
