@@ -16,8 +16,11 @@ configure: deps
 	@cmake -S . -B $(BUILD_DIR) -DPython3_EXECUTABLE=$(PYTHON) > $(BUILD_DIR).configure.log 2>&1 \
 	  || (cat $(BUILD_DIR).configure.log; exit 1)
 
+# The frontend's bytecode is written here once, so that the first `import asc` of every process
+# loads it instead of compiling ~90 modules (docs/performance.md).
 build: configure
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
+	@$(PYTHON) -m compileall -q clients/python/asc > /dev/null
 
 run: build
 	$(PYTHON) examples/vadd.py
@@ -62,6 +65,7 @@ bench: build
 	$(PYTHON) bench/vadd_1m.py
 	$(PYTHON) bench/mmad_large.py --repeat 5
 	$(PYTHON) bench/launch_path.py
+	$(BUILD_DIR)/bin/aicore_sim_bench
 
 # Simulated vs measured times: the Matmul tuning points of hardware-910b.md 7.1 (printed, not
 # fitted), then the Add ladder (hardware-910b.md 7), whose last line is "MAPE: X%".

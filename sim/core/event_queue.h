@@ -34,7 +34,6 @@ class EventQueue {
   void Push(Cycle cycle, EventKind kind, uint32_t core, uint8_t unit, uint64_t payload);
   // Precondition: !empty().
   Event Pop();
-  const Event& Top() const { return heap_.front(); }
   bool empty() const { return heap_.empty(); }
   size_t size() const { return heap_.size(); }
   void Clear() { heap_.clear(); }
@@ -42,8 +41,23 @@ class EventQueue {
   // True if `a` must be processed before `b`.
   static bool Before(const Event& a, const Event& b);
 
+  // The order's fields packed below the cycle, most significant first, so that one comparison
+  // of (cycle, order) decides: kind, core, unit, then the insertion sequence.
+  static constexpr int kSequenceBits = 40;
+  static constexpr int kUnitBits = 4;
+  static constexpr int kCoreBits = 17;
+  static constexpr int kKindBits = 3;
+
  private:
-  std::vector<Event> heap_;
+  struct Entry {
+    uint64_t cycle;
+    uint64_t order;  // kind | core | unit | sequence
+    uint64_t payload;
+    bool operator<(const Entry& o) const {
+      return cycle != o.cycle ? cycle < o.cycle : order < o.order;
+    }
+  };
+  std::vector<Entry> heap_;  // a binary min-heap
   uint64_t next_sequence_ = 0;
 };
 

@@ -19,20 +19,34 @@ class IntervalMap {
   template <typename Fn>
   void Visit(uint64_t lo, uint64_t hi, Fn&& fn) {
     if (lo >= hi) return;
-    Split(lo);
-    Split(hi);
+    // One search finds the first segment at or after lo (a segment spanning lo is split there);
+    // the walk splits the last one at hi, fills gaps, and the merge starts where it began.
+    auto it = segments_.upper_bound(lo);
+    if (it != segments_.begin()) {
+      auto prev = std::prev(it);
+      if (prev->first == lo) {
+        it = prev;
+      } else if (prev->second.hi > lo) {
+        it = segments_.emplace_hint(it, lo, Segment{prev->second.hi, prev->second.value});
+        prev->second.hi = lo;
+      }
+    }
+    auto merge_from = it == segments_.begin() ? it : std::prev(it);
     uint64_t at = lo;
-    auto it = segments_.lower_bound(lo);
     while (at < hi) {
       if (it == segments_.end() || it->first > at) {
         uint64_t end = it == segments_.end() ? hi : std::min(hi, it->first);
         it = segments_.emplace_hint(it, at, Segment{end, V{}});
+      } else if (it->second.hi > hi) {
+        segments_.emplace_hint(std::next(it), hi, Segment{it->second.hi, it->second.value});
+        it->second.hi = hi;
       }
       fn(it->first, it->second.hi, it->second.value);
       at = it->second.hi;
       ++it;
     }
-    Coalesce(lo, hi);
+    if (merge_from == segments_.end() || merge_from->first > lo) merge_from = segments_.begin();
+    CoalesceFrom(merge_from, hi);
   }
 
   // Calls fn(lo, hi, const value&) for each existing piece overlapping [lo, hi), without
@@ -63,20 +77,15 @@ class IntervalMap {
     V value;
   };
 
-  // Makes `at` a segment boundary if a segment spans it.
-  void Split(uint64_t at) {
-    auto it = segments_.upper_bound(at);
-    if (it == segments_.begin()) return;
-    --it;
-    if (it->first == at || it->second.hi <= at) return;
-    segments_.emplace_hint(std::next(it), at, Segment{it->second.hi, it->second.value});
-    it->second.hi = at;
-  }
-
   // Merges equal, touching neighbours from the segment before `lo` to the one after `hi`.
   void Coalesce(uint64_t lo, uint64_t hi) {
     auto it = segments_.lower_bound(lo);
     if (it != segments_.begin()) --it;
+    CoalesceFrom(it, hi);
+  }
+
+  // The same from segment `it` on.
+  void CoalesceFrom(typename std::map<uint64_t, Segment>::iterator it, uint64_t hi) {
     while (it != segments_.end() && it->first <= hi) {
       auto next = std::next(it);
       if (next == segments_.end()) break;

@@ -7,33 +7,26 @@
 namespace aicore::sim {
 namespace {
 
-uint32_t HalfToFloatBits(uint16_t h) {
-  uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
-  uint32_t exp = (h >> 10) & 0x1fu;
-  uint32_t mant = h & 0x3ffu;
-  if (exp == 0) {
-    if (mant == 0) return sign;
-    // Subnormal half: renormalise into a float, which represents it exactly.
-    uint32_t e = 113;  // float exponent of 2^-14
-    while ((mant & 0x400u) == 0) {
-      mant <<= 1;
+// The float bits of every half, in few constant-evaluation steps (compilers bound them): a
+// normal half rebiases its exponent, a subnormal one is renormalised (floats hold it exactly),
+// infinities and NaNs keep their payload; the negative half is the positive one with its sign.
+constexpr std::array<uint32_t, 65536> MakeHalfTable() {
+  std::array<uint32_t, 65536> t{};
+  for (uint32_t mant = 1; mant < 1024; ++mant) {  // subnormals (mant 0: +-0, already 0)
+    uint32_t e = 113, m = mant;                   // 113: float exponent of 2^-14
+    while ((m & 0x400u) == 0) {
+      m <<= 1;
       --e;
     }
-    return sign | (e << 23) | ((mant & 0x3ffu) << 13);
+    t[mant] = (e << 23) | ((m & 0x3ffu) << 13);
   }
-  if (exp == 31) return sign | 0x7f800000u | (mant << 13);  // inf, NaN keeps its payload
-  return sign | ((exp + 112) << 23) | (mant << 13);
-}
-
-const std::array<float, 65536>& HalfTable() {
-  static const std::array<float, 65536> table = [] {
-    std::array<float, 65536> t{};
-    for (uint32_t i = 0; i < 65536; ++i) {
-      t[i] = std::bit_cast<float>(HalfToFloatBits(static_cast<uint16_t>(i)));
-    }
-    return t;
-  }();
-  return table;
+  for (uint32_t exp = 1; exp < 31; ++exp) {
+    for (uint32_t mant = 0; mant < 1024; ++mant)
+      t[exp << 10 | mant] = (exp + 112) << 23 | mant << 13;
+  }
+  for (uint32_t mant = 0; mant < 1024; ++mant) t[31u << 10 | mant] = 0x7f800000u | mant << 13;
+  for (uint32_t i = 0; i < 0x8000; ++i) t[i | 0x8000] = t[i] | 0x80000000u;
+  return t;
 }
 
 // Rounds a double to a binary format with `kExpBits` exponent and `kMantBits` mantissa bits.
@@ -76,32 +69,7 @@ uint32_t DoubleToSmallFloat(double d) {
 
 }  // namespace
 
-float HalfToFloat(uint16_t h) { return HalfTable()[h]; }
-
-uint16_t FloatToHalf(float f) {
-  uint32_t x = std::bit_cast<uint32_t>(f);
-  uint32_t sign = (x >> 16) & 0x8000u;
-  uint32_t abs = x & 0x7fffffffu;
-  if (abs >= 0x7f800000u) {
-    if (abs == 0x7f800000u) return static_cast<uint16_t>(sign | 0x7c00u);
-    return static_cast<uint16_t>(sign | 0x7e00u | ((abs >> 13) & 0x3ffu));  // quiet NaN
-  }
-  if (abs >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // >= 65520 rounds to inf
-  if (abs >= 0x38800000u) {  // normal half: rebias the exponent, round 13 bits away
-    uint32_t r = abs - 0x38000000u;
-    r += 0xfffu + ((r >> 13) & 1u);
-    return static_cast<uint16_t>(sign | (r >> 13));
-  }
-  if (abs <= 0x33000000u) return static_cast<uint16_t>(sign);  // <= 2^-25: ties to even zero
-  uint32_t e = abs >> 23;
-  uint32_t m = (abs & 0x7fffffu) | 0x800000u;
-  uint32_t shift = 126 - e;  // 14..24: units of 2^-24
-  uint32_t q = m >> shift;
-  uint32_t rem = m & ((1u << shift) - 1);
-  uint32_t half = 1u << (shift - 1);
-  if (rem > half || (rem == half && (q & 1u))) ++q;
-  return static_cast<uint16_t>(sign | q);
-}
+constinit const std::array<uint32_t, 65536> fp16_detail::kHalfToFloatBits = MakeHalfTable();
 
 uint16_t DoubleToHalf(double d) { return static_cast<uint16_t>(DoubleToSmallFloat<5, 10>(d)); }
 

@@ -1,7 +1,9 @@
 // Tag state of a die's L2: set-associative, LRU, write-back, 512-byte lines on C220. Only tags
 // and dirty bits are kept (data lives in GM); the timing model (sim/mem/gm_path) asks it which
 // lines of a transfer hit and what a miss evicts. Deterministic: LRU ages come from a counter
-// advanced in event order, and the state starts cold for every launch.
+// advanced in event order, and the state starts cold for every launch. The tag arrays of a
+// 192 MB L2 take megabytes: they are reused from launch to launch on the same host thread, and a
+// set is cleared when a launch first touches it, so a launch pays for the sets it uses only.
 //
 // A line's set comes from a hash of its index, as sliced last-level caches spread addresses
 // (A2's hash is not public: an assumption, docs/timing-model.md 8.3). With `line % sets` a
@@ -26,6 +28,9 @@ class L2Cache {
   };
 
   L2Cache(uint64_t capacity_bytes, uint32_t line_bytes, uint32_t ways);
+  ~L2Cache();
+  L2Cache(const L2Cache&) = delete;
+  L2Cache& operator=(const L2Cache&) = delete;
 
   // Looks up every line of [addr, addr + bytes) and installs the missing ones; `write` marks
   // them dirty. A line shared by two chunks of a strided copy is looked up twice and counts as
@@ -39,16 +44,27 @@ class L2Cache {
   static constexpr uint64_t kRunLines = 64;  // lines hashed together (32 KiB of 512 B lines)
 
  private:
-  void TouchLine(uint64_t line, bool write, Access* out);
+  // `set` is SetOf(line).
+  void TouchLine(uint64_t line, uint64_t set, bool write, Access* out);
 
   uint64_t sets_;
   uint32_t line_bytes_;
   uint32_t ways_;
   uint64_t clock_ = 0;
-  // Allocated at the first access: a launch that never touches GM pays nothing.
-  std::vector<uint64_t> tags_;  // line index + 1; 0 = invalid
-  std::vector<uint64_t> ages_;  // last use, from clock_
-  std::vector<uint8_t> dirty_;
+
+ public:
+  // The arrays of one L2's tags, reusable by the next L2 of the same shape on this thread.
+  struct Store {
+    std::vector<uint64_t> tags;  // line index + 1; 0 = invalid
+    std::vector<uint64_t> ages;  // last use, from clock_
+    std::vector<uint8_t> dirty;
+    std::vector<uint64_t> set_epoch;  // the epoch whose L2 last cleared the set
+    uint64_t epoch = 0;               // of the L2 using the store
+  };
+
+ private:
+  // Taken at the first access: a launch that never touches GM pays nothing.
+  Store* store_ = nullptr;
 };
 
 }  // namespace aicore::sim

@@ -3,6 +3,9 @@
 #include "sim/mem/ub_banks.h"
 
 #include <algorithm>
+#include <string>
+
+#include "sim/core/invariant.h"
 
 namespace aicore::sim {
 
@@ -16,42 +19,95 @@ UbBankModel::UbBankModel(const UbBankConfig& banks, uint64_t ub_bytes, uint32_t 
   bank_writes_.assign(bank_reads_.size(), 0);
 }
 
-uint64_t UbBankModel::Beats(const uint64_t* srcs, int num_srcs, uint64_t dst, uint64_t bytes) {
+bool UbBankModel::KeyOf(const uint64_t* addrs, int num_addrs, uint64_t blocks,
+                        RepeatKey* key) const {
+  const uint64_t block = banks_.block_bytes;
+  if (blocks > 0xff || banks_.groups > 0xff || banks_per_group_ > 0xff) return false;
+  // At most one bank boundary inside a repeat, so a bank and a count describe its blocks.
+  if (banks_.bank_bytes != 0 && banks_.bank_bytes < blocks * block) return false;
+  key->words[0] = blocks;
+  key->words[1] = 0;
+  for (int i = 0; i < num_addrs; ++i) {
+    const uint64_t a = addrs[i];
+    const uint64_t group = (a / block) % banks_.groups;
+    uint64_t bank = 0;
+    uint64_t in_bank = blocks;  // blocks before the bank changes
+    if (banks_.bank_bytes != 0) {
+      bank = std::min<uint64_t>(a / banks_.bank_bytes, banks_per_group_ - 1);
+      if (bank < banks_per_group_ - 1) {
+        const uint64_t next = (bank + 1) * banks_.bank_bytes;
+        in_bank = std::min(blocks, (next - a + block - 1) / block);
+      }
+    }
+    const uint64_t field = group | bank << 8 | in_bank << 16;  // 24 bits
+    const int bit = 8 + 24 * i;                                // three operands: 80 bits
+    key->words[bit / 64] |= field << (bit % 64);
+    if (bit % 64 > 40) key->words[bit / 64 + 1] |= field >> (64 - bit % 64);
+  }
+  return true;
+}
+
+uint32_t UbBankModel::CountRepeat(const uint64_t* addrs, int num_srcs, uint64_t blocks) {
   const uint64_t block = banks_.block_bytes;
   const uint64_t groups = banks_.groups;
-  if (bytes == 0 || block == 0 || groups == 0 || repeat_bytes_ == 0) return 0;
-  uint64_t repeats = (bytes + repeat_bytes_ - 1) / repeat_bytes_;
-  uint64_t total = 0;
   auto bank_of = [&](uint64_t addr) {
     uint64_t b = banks_.bank_bytes == 0 ? 0 : addr / banks_.bank_bytes;
     return std::min<uint64_t>(b, banks_per_group_ - 1);
   };
-  for (uint64_t r = 0; r < repeats; ++r) {
-    uint64_t offset = r * repeat_bytes_;
-    uint64_t blocks = (std::min<uint64_t>(repeat_bytes_, bytes - offset) + block - 1) / block;
-    std::fill(reads_.begin(), reads_.end(), 0);
-    std::fill(writes_.begin(), writes_.end(), 0);
-    std::fill(bank_reads_.begin(), bank_reads_.end(), 0);
-    std::fill(bank_writes_.begin(), bank_writes_.end(), 0);
-    uint32_t worst = 1;
-    for (int s = 0; s < num_srcs; ++s) {
-      for (uint64_t k = 0; k < blocks; ++k) {
-        uint64_t a = srcs[s] + offset + k * block;
-        uint64_t g = (a / block) % groups;
-        worst = std::max(worst, ++reads_[g]);
-        ++bank_reads_[g * banks_per_group_ + bank_of(a)];
-      }
-    }
+  std::fill(reads_.begin(), reads_.end(), 0);
+  std::fill(writes_.begin(), writes_.end(), 0);
+  std::fill(bank_reads_.begin(), bank_reads_.end(), 0);
+  std::fill(bank_writes_.begin(), bank_writes_.end(), 0);
+  uint32_t worst = 1;
+  for (int s = 0; s < num_srcs; ++s) {
     for (uint64_t k = 0; k < blocks; ++k) {
-      uint64_t a = dst + offset + k * block;
+      uint64_t a = addrs[s] + k * block;
       uint64_t g = (a / block) % groups;
-      worst = std::max(worst, ++writes_[g]);
-      uint64_t b = g * banks_per_group_ + bank_of(a);
-      ++bank_writes_[b];
-      // A write meeting reads in its own bank: they share the bank's single port.
-      if (bank_reads_[b] > 0) worst = std::max(worst, bank_reads_[b] + bank_writes_[b]);
+      worst = std::max(worst, ++reads_[g]);
+      ++bank_reads_[g * banks_per_group_ + bank_of(a)];
     }
-    total += worst;
+  }
+  const uint64_t dst = addrs[num_srcs];
+  for (uint64_t k = 0; k < blocks; ++k) {
+    uint64_t a = dst + k * block;
+    uint64_t g = (a / block) % groups;
+    worst = std::max(worst, ++writes_[g]);
+    uint64_t b = g * banks_per_group_ + bank_of(a);
+    ++bank_writes_[b];
+    // A write meeting reads in its own bank: they share the bank's single port.
+    if (bank_reads_[b] > 0) worst = std::max(worst, bank_reads_[b] + bank_writes_[b]);
+  }
+  return worst;
+}
+
+uint64_t UbBankModel::Beats(const uint64_t* srcs, int num_srcs, uint64_t dst, uint64_t bytes) {
+  const uint64_t block = banks_.block_bytes;
+  if (bytes == 0 || block == 0 || banks_.groups == 0 || repeat_bytes_ == 0) return 0;
+  const uint64_t repeats = (bytes + repeat_bytes_ - 1) / repeat_bytes_;
+  SIM_CHECK(num_srcs >= 0 && num_srcs + 1 <= kMaxOperands,
+            "a vector instruction with " + std::to_string(num_srcs) + " UB sources");
+  if (memo_.empty()) memo_.resize(64);
+  uint64_t total = 0;
+  uint64_t addrs[kMaxOperands];
+  for (uint64_t r = 0; r < repeats; ++r) {
+    const uint64_t offset = r * repeat_bytes_;
+    const uint64_t blocks = (std::min<uint64_t>(repeat_bytes_, bytes - offset) + block - 1) / block;
+    for (int s = 0; s < num_srcs; ++s) addrs[s] = srcs[s] + offset;
+    addrs[num_srcs] = dst + offset;
+    RepeatKey key;
+    if (!KeyOf(addrs, num_srcs + 1, blocks, &key)) {
+      total += CountRepeat(addrs, num_srcs, blocks);
+      continue;
+    }
+    key.words[1] |= static_cast<uint64_t>(num_srcs) << 62;  // the operand count is in the key too
+    const uint64_t hash =
+        (key.words[0] * 0x9e3779b97f4a7c15ULL) ^ (key.words[1] * 0xc2b2ae3d27d4eb4fULL);
+    MemoEntry& e = memo_[(hash >> 32) % memo_.size()];
+    if (e.beats == 0 || !(e.key == key)) {
+      e.key = key;
+      e.beats = CountRepeat(addrs, num_srcs, blocks);
+    }
+    total += e.beats;
   }
   return total;
 }

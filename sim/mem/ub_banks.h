@@ -22,6 +22,26 @@ class UbBankModel {
   uint64_t Beats(const uint64_t* srcs, int num_srcs, uint64_t dst, uint64_t bytes);
 
  private:
+  // What decides one repeat's beats, packed: its block count and, per operand (sources, then
+  // dst), the bank group of its first block, that block's bank and how many blocks stay in that
+  // bank. Repeats of the same shape recur (a contiguous operand's group pattern repeats every
+  // groups * block_bytes), so their beats are remembered instead of recounted.
+  struct RepeatKey {
+    uint64_t words[2] = {0, 0};
+    bool operator==(const RepeatKey&) const = default;
+  };
+  static constexpr int kMaxOperands = 3;  // two sources and dst
+  // False when an operand field does not fit the packing (then the repeat is counted).
+  bool KeyOf(const uint64_t* addrs, int num_addrs, uint64_t blocks, RepeatKey* key) const;
+  // The worst conflict of one repeat of `blocks` blocks at these addresses (sources, then dst).
+  uint32_t CountRepeat(const uint64_t* addrs, int num_srcs, uint64_t blocks);
+
+  struct MemoEntry {
+    RepeatKey key;
+    uint32_t beats = 0;  // 0: empty
+  };
+  std::vector<MemoEntry> memo_;  // direct-mapped by a hash of the key
+
   UbBankConfig banks_;
   uint32_t repeat_bytes_;
   uint32_t banks_per_group_;

@@ -1,5 +1,5 @@
-// UnknownBytes (see unknown_bytes.h): one shadow byte per byte of memory. GM's shadow is a sparse
-// mapping like GM itself, so it costs host memory only where a launch marks bytes.
+// UnknownBytes (see unknown_bytes.h): GM's shadow is a byte per byte, sparse like GM itself, so
+// it costs host memory only where a launch marks bytes; a local memory's is its runs of states.
 #include "sim/mem/unknown_bytes.h"
 
 #include <algorithm>
@@ -45,33 +45,25 @@ void UnknownBytes::AddCore(uint32_t core, const MemoryMap& memories, uint64_t sp
   auto& shadows = cores_[core];
   for (int s = static_cast<int>(MemSpace::kUb); s <= static_cast<int>(MemSpace::kFb); ++s) {
     if (const LocalMemory* m = memories.Find(static_cast<MemSpace>(s))) {
-      shadows[s].assign(m->capacity(), kKnown);
+      shadows[s].Reset(m->capacity(), kKnown);
     }
   }
-  shadows[static_cast<int>(MemSpace::kSpr)].assign(spr_bytes, kKnown);
-  shadows[static_cast<int>(MemSpace::kCmpMask)].assign(cmp_mask_bytes, kKnown);
+  shadows[static_cast<int>(MemSpace::kSpr)].Reset(spr_bytes, kKnown);
+  shadows[static_cast<int>(MemSpace::kCmpMask)].Reset(cmp_mask_bytes, kKnown);
 }
 
-uint8_t* UnknownBytes::ShadowOf(uint32_t core, MemSpace space, uint64_t* size, uint64_t* origin) {
-  if (space == MemSpace::kGm) {
-    *size = gm_bytes_;
-    *origin = gm_first_;
-    return gm_bytes_ > 0 ? gm_shadow_.data() : nullptr;
-  }
+StateRuns* UnknownBytes::RunsOf(uint32_t core, MemSpace space) {
   auto s = static_cast<int>(space);
   if (core >= cores_.size() || s <= 0 || s >= kSpaces) return nullptr;
-  std::vector<uint8_t>& shadow = cores_[core][s];
-  *size = shadow.size();
-  *origin = 0;
-  return shadow.empty() ? nullptr : shadow.data();
+  StateRuns& runs = cores_[core][s];
+  return runs.size() == 0 ? nullptr : &runs;
 }
 
 template <typename F>
-bool UnknownBytes::AnyChunk(uint32_t core, const MemRange& r, F f) {
-  uint64_t size = 0, origin = 0;
-  uint8_t* shadow = ShadowOf(core, r.space, &size, &origin);
-  if (shadow == nullptr || r.hi <= r.lo || r.lo < origin) return false;
-  uint64_t lo = r.lo - origin, hi = std::min(r.hi - origin, size);
+bool UnknownBytes::AnyGmChunk(const MemRange& r, F f) {
+  if (gm_bytes_ == 0 || r.hi <= r.lo || r.lo < gm_first_) return false;
+  uint8_t* shadow = gm_shadow_.data();
+  uint64_t lo = r.lo - gm_first_, hi = std::min(r.hi - gm_first_, gm_bytes_);
   bool strided = r.chunk != 0 && r.pitch > r.chunk;
   uint64_t step = strided ? r.pitch : hi - lo;
   uint64_t chunk = strided ? r.chunk : hi - lo;
@@ -81,18 +73,52 @@ bool UnknownBytes::AnyChunk(uint32_t core, const MemRange& r, F f) {
   return false;
 }
 
+template <typename F>
+bool UnknownBytes::AnyLocalChunk(const StateRuns& runs, const MemRange& r, F f) {
+  if (r.hi <= r.lo) return false;
+  uint64_t lo = r.lo, hi = std::min(r.hi, runs.size());
+  bool strided = r.chunk != 0 && r.pitch > r.chunk;
+  uint64_t step = strided ? r.pitch : hi - lo;
+  uint64_t chunk = strided ? r.chunk : hi - lo;
+  for (uint64_t at = lo; at < hi; at += step) {
+    if (f(at, at + std::min(chunk, hi - at))) return true;
+  }
+  return false;
+}
+
 bool UnknownBytes::AllKnown(uint32_t core, const MemRange& r) {
-  return !AnyChunk(core, r, [](uint8_t* p, uint64_t n) { return !AllAre(p, n, kKnown); });
+  if (r.space == MemSpace::kGm) {
+    return !AnyGmChunk(r, [](uint8_t* p, uint64_t n) { return !AllAre(p, n, kKnown); });
+  }
+  const StateRuns* runs = RunsOf(core, r.space);
+  if (runs == nullptr || runs->All(r.lo, r.hi, kKnown)) return true;  // the hull: all chunks
+  return !AnyLocalChunk(*runs, r,
+                        [&](uint64_t lo, uint64_t hi) { return !runs->All(lo, hi, kKnown); });
 }
 
 bool UnknownBytes::AnyUnknown(uint32_t core, const MemRange& r) {
-  return AnyChunk(core, r,
-                  [](uint8_t* p, uint64_t n) { return std::memchr(p, kUnknown, n) != nullptr; });
+  if (r.space == MemSpace::kGm) {
+    return AnyGmChunk(
+        r, [](uint8_t* p, uint64_t n) { return std::memchr(p, kUnknown, n) != nullptr; });
+  }
+  const StateRuns* runs = RunsOf(core, r.space);
+  if (runs == nullptr || !runs->Any(r.lo, r.hi, kUnknown)) return false;  // not in the hull
+  return AnyLocalChunk(*runs, r,
+                       [&](uint64_t lo, uint64_t hi) { return runs->Any(lo, hi, kUnknown); });
 }
 
 void UnknownBytes::Mark(uint32_t core, const MemRange& r, State state) {
-  AnyChunk(core, r, [state](uint8_t* p, uint64_t n) {
-    std::memset(p, state, n);
+  if (r.space == MemSpace::kGm) {
+    AnyGmChunk(r, [state](uint8_t* p, uint64_t n) {
+      std::memset(p, state, n);
+      return false;
+    });
+    return;
+  }
+  StateRuns* runs = RunsOf(core, r.space);
+  if (runs == nullptr || runs->All(r.lo, r.hi, state)) return;  // the hull is so already
+  AnyLocalChunk(*runs, r, [&](uint64_t lo, uint64_t hi) {
+    runs->Assign(lo, hi, state);
     return false;
   });
 }

@@ -11,6 +11,7 @@
 
 #include "sim/mem/mem_range.h"
 #include "sim/mem/sparse_store.h"
+#include "sim/mem/state_runs.h"
 
 namespace aicore::sim {
 
@@ -41,17 +42,23 @@ class UnknownBytes {
   void Mark(uint32_t core, const MemRange& r, State state);
 
  private:
-  // The shadow of `r.space` on `core` and its size; nullptr when nothing shadows it.
-  uint8_t* ShadowOf(uint32_t core, MemSpace space, uint64_t* size, uint64_t* origin);
-  // Calls `f(shadow, bytes)` on each chunk of `r` inside its shadow; stops when f returns true,
-  // and returns whether one did.
+  // Calls `f(shadow, bytes)` on each chunk of GM range `r` inside GM's shadow; stops when f
+  // returns true, and returns whether one did.
   template <typename F>
-  bool AnyChunk(uint32_t core, const MemRange& r, F f);
+  bool AnyGmChunk(const MemRange& r, F f);
+  // The runs of `r.space` on `core`; nullptr when nothing shadows it.
+  StateRuns* RunsOf(uint32_t core, MemSpace space);
+  // Calls `f(lo, hi)` on each chunk of local range `r` (clipped to its memory); stops when f
+  // returns true, and returns whether one did.
+  template <typename F>
+  static bool AnyLocalChunk(const StateRuns& runs, const MemRange& r, F f);
 
   static constexpr int kSpaces = 11;  // MemSpace values
+  // GM: a byte each, sparse like GM (its copies are strided rows, often a few hundred bytes).
   SparseStore gm_shadow_;
   uint64_t gm_first_ = 0, gm_bytes_ = 0;
-  std::vector<std::array<std::vector<uint8_t>, kSpaces>> cores_;
+  // Local memories and registers: runs (whole tiles are marked at once).
+  std::vector<std::array<StateRuns, kSpaces>> cores_;
 };
 
 }  // namespace aicore::sim

@@ -28,6 +28,20 @@ TEST(Fp16, EveryHalfRoundTripsThroughFloatAndDouble) {
   }
 }
 
+TEST(Fp16, EveryHalfConvertsToTheExactFloatBitForBit) {
+  for (uint32_t i = 0; i < 65536; ++i) {
+    const uint32_t sign = (i & 0x8000u) << 16, exp = (i >> 10) & 0x1fu, mant = i & 0x3ffu;
+    uint32_t want;
+    if (exp == 31) {
+      want = sign | 0x7f800000u | (mant << 13);  // infinity, or a NaN keeping its payload
+    } else {
+      double value = exp == 0 ? std::ldexp(mant, -24) : std::ldexp(1024 + mant, exp - 25);
+      want = sign | std::bit_cast<uint32_t>(static_cast<float>(value));
+    }
+    ASSERT_EQ(std::bit_cast<uint32_t>(HalfToFloat(static_cast<uint16_t>(i))), want) << i;
+  }
+}
+
 TEST(Fp16, KnownValues) {
   EXPECT_EQ(FloatToHalf(1.0f), 0x3c00);
   EXPECT_EQ(FloatToHalf(-2.0f), 0xc000);

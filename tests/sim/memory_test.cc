@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <random>
 #include <vector>
 
 #include "sim/mem/gm_path.h"
@@ -193,6 +194,57 @@ TEST(UbBanks, TutorialLayoutConflictsShiftedLayoutDoesNot) {
   EXPECT_EQ(banks.Beats(tutorial, 2, 16384, 256), 3u);
   // A partial last repeat counts only its blocks: 64 B = 2 blocks, still one beat.
   EXPECT_EQ(banks.Beats(shifted, 2, 65536, 256 + 64), 2u);
+}
+
+// The counting of hardware-910b.md 2.1, repeat by repeat, written out plainly: what the model's
+// remembered repeats must always reproduce.
+uint64_t CountedBeats(const UbBankConfig& c, uint64_t ub_bytes, uint64_t repeat_bytes,
+                      const std::vector<uint64_t>& srcs, uint64_t dst, uint64_t bytes) {
+  const uint64_t banks = (ub_bytes + c.bank_bytes - 1) / c.bank_bytes;
+  auto bank_of = [&](uint64_t a) { return std::min<uint64_t>(a / c.bank_bytes, banks - 1); };
+  uint64_t total = 0;
+  for (uint64_t offset = 0; offset < bytes; offset += repeat_bytes) {
+    uint64_t blocks = (std::min(repeat_bytes, bytes - offset) + c.block_bytes - 1) / c.block_bytes;
+    std::vector<uint32_t> reads(c.groups), writes(c.groups), bank_reads(c.groups * banks),
+        bank_writes(c.groups * banks);
+    uint32_t worst = 1;
+    for (uint64_t s : srcs) {
+      for (uint64_t k = 0; k < blocks; ++k) {
+        uint64_t a = s + offset + k * c.block_bytes, g = a / c.block_bytes % c.groups;
+        worst = std::max(worst, ++reads[g]);
+        ++bank_reads[g * banks + bank_of(a)];
+      }
+    }
+    for (uint64_t k = 0; k < blocks; ++k) {
+      uint64_t a = dst + offset + k * c.block_bytes, g = a / c.block_bytes % c.groups;
+      worst = std::max(worst, ++writes[g]);
+      uint64_t b = g * banks + bank_of(a);
+      ++bank_writes[b];
+      if (bank_reads[b] > 0) worst = std::max(worst, bank_reads[b] + bank_writes[b]);
+    }
+    total += worst;
+  }
+  return total;
+}
+
+TEST(UbBanks, RememberedRepeatsCountWhatCountingEachRepeatDoes) {
+  const UbBankConfig config{32, 16, 65536};
+  const uint64_t ub = 196608;
+  UbBankModel banks(config, ub, 256);
+  std::mt19937_64 rng(3);
+  for (int i = 0; i < 3000; ++i) {
+    // Operands near the 64 KB bank boundaries half of the time, unaligned now and then.
+    auto addr = [&] {
+      uint64_t a = rng() % 2 ? 65536 * (1 + rng() % 2) - rng() % 2048 : rng() % (ub - 8192);
+      return rng() % 8 == 0 ? a + rng() % 32 : a / 32 * 32;
+    };
+    std::vector<uint64_t> srcs(rng() % 3);
+    for (uint64_t& s : srcs) s = addr();
+    uint64_t dst = addr(), bytes = 32 + rng() % 4096;
+    ASSERT_EQ(banks.Beats(srcs.data(), static_cast<int>(srcs.size()), dst, bytes),
+              CountedBeats(config, ub, 256, srcs, dst, bytes))
+        << "case " << i;
+  }
 }
 
 }  // namespace
