@@ -80,9 +80,10 @@ TQueState::Buffer* TPipe::FindBuffer(TQueState& q, uint64_t address) {
 }
 
 void TPipe::Execute(const FwkInfo& op, const int64_t operands[2], FwkOutcome* out) {
-  std::string label = Label(op);
+  // The call's name, for a fault only: built when one is reported, not on every call.
+  auto label = [&] { return Label(op); };
   if (destroyed_ && op.kind != FwkKind::kPipeInit && op.kind != FwkKind::kPipeDestroy) {
-    out->fault = label +
+    out->fault = label() +
                  ": the TPipe was destroyed and not initialised again. Fix: call "
                  "pipe.init() after pipe.destroy() before using the pipe";
     return;
@@ -114,7 +115,7 @@ void TPipe::Execute(const FwkInfo& op, const int64_t operands[2], FwkOutcome* ou
     case FwkKind::kPoolReset: {
       TBufPoolState& pool = pools_[op.pool - 1];
       if (!pool.initialized()) {
-        out->fault = label + ": the pool has no memory yet. Fix: call init_buf_pool for it first";
+        out->fault = label() + ": the pool has no memory yet. Fix: call init_buf_pool for it first";
         return;
       }
       // Ends the pool's pending events; its buffers keep their addresses (their contents may be
@@ -128,7 +129,7 @@ void TPipe::Execute(const FwkInfo& op, const int64_t operands[2], FwkOutcome* ou
     case FwkKind::kAllocEventId: {
       int id = events_.Alloc(op.event);
       if (id < 0) {
-        out->fault = label + ": no free event id of " + std::string(HardEvent(op.event).name) +
+        out->fault = label() + ": no free event id of " + std::string(HardEvent(op.event).name) +
                      ": all " + std::to_string(events_.ids_per_event()) +
                      " ids are in use (queues, alloc_event_id and auto_sync share them). Fix: "
                      "release_event_id the ids you no longer need";
@@ -140,7 +141,7 @@ void TPipe::Execute(const FwkInfo& op, const int64_t operands[2], FwkOutcome* ou
     case FwkKind::kFetchEventId: {
       int id = events_.Fetch(op.event);
       if (id < 0) {
-        out->fault = label + ": no free event id of " + std::string(HardEvent(op.event).name) +
+        out->fault = label() + ": no free event id of " + std::string(HardEvent(op.event).name) +
                      ": all " + std::to_string(events_.ids_per_event()) + " ids are in use";
         return;
       }
@@ -149,7 +150,7 @@ void TPipe::Execute(const FwkInfo& op, const int64_t operands[2], FwkOutcome* ou
     }
     case FwkKind::kReleaseEventId:
       if (operands[0] < 0 || !events_.Release(op.event, static_cast<uint32_t>(operands[0]))) {
-        out->fault = label + ": id " + std::to_string(operands[0]) + " of " +
+        out->fault = label() + ": id " + std::to_string(operands[0]) + " of " +
                      std::string(HardEvent(op.event).name) + " is out of range 0.." +
                      std::to_string(events_.ids_per_event() - 1);
       }
@@ -309,8 +310,8 @@ void TPipe::InitBufPool(const FwkInfo& op, int64_t length, FwkOutcome* out) {
 
 void TPipe::QueueCall(const FwkInfo& op, const int64_t operands[2], FwkOutcome* out) {
   TQueState& q = queues_[op.queue - 1];
-  std::string label = Label(op);
-  auto fail = [&](const std::string& why) { out->fault = label + ": " + why; };
+  // The call's name is built only for a fault (alloc, enque, deque and free run per tile).
+  auto fail = [&](const std::string& why) { out->fault = Label(op) + ": " + why; };
   if (!q.initialized() && op.kind != FwkKind::kVacantInQue && op.kind != FwkKind::kHasTensorInQue &&
       op.kind != FwkKind::kTensorCountInQue && op.kind != FwkKind::kHasIdleBuffer &&
       op.kind != FwkKind::kFreeAllEvent) {

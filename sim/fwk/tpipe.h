@@ -24,6 +24,14 @@ struct FwkOutcome {
   std::string fault;           // non-empty: the call is a kernel fault (cause and fix)
   bool out_of_memory = false;  // ... because a memory or pool ran out
   uint64_t result = 0, result2 = 0;
+
+  // Ready for the next call; the actions keep their capacity (no allocation per call).
+  void Clear() {
+    actions.clear();
+    fault.clear();
+    out_of_memory = false;
+    result = result2 = 0;
+  }
 };
 
 class TPipe {

@@ -329,7 +329,8 @@ bool ScalarUnit::ExecFramework(const Instr& in, Cycle now) {
   const FwkInfo& f = program.fwk_ops[in.aux];
   int64_t operands[2] = {f.operands[0] != 0 ? Int(f.operands[0]) : 0,
                          f.operands[1] != 0 ? Int(f.operands[1]) : 0};
-  FwkOutcome out;
+  FwkOutcome& out = fwk_out_;
+  out.Clear();
   tpipe_.Execute(f, operands, &out);
   if (!out.fault.empty()) {
     Site site = SiteOf(&in, PipeId::kS);

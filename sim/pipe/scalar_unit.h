@@ -227,6 +227,7 @@ class ScalarUnit {
   std::vector<PendingIssue> pending_;
   size_t pending_head_ = 0;
   TPipe tpipe_;
+  FwkOutcome fwk_out_;   // what the last framework call did, reused from call to call
   HappensBefore order_;  // fed in issue order when auto_sync or the race checker needs it
   AutoSync auto_sync_;
   std::unique_ptr<RaceChecker> races_;  // null when checking is off
