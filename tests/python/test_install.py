@@ -243,3 +243,13 @@ def test_cpack_builds_a_deb_with_the_daemon_runtime_headers_configs_and_unit(bui
     _run([dpkg_deb, "-x", deb, str(root)])
     unit = (root / "usr/lib/systemd/system/aicore-simd.service").read_text()
     assert "ExecStart=/usr/bin/aicore-simd " in unit, unit
+    # Installing byte-compiles the Python package (a user cannot write its bytecode under /usr,
+    # so without it every `import asc` compiles the frontend), and removing cleans it up.
+    control = tmp_path / "control"
+    _run([dpkg_deb, "-e", deb, str(control)])
+    for script, command in (("postinst", "py3compile -p aicore-sim"),
+                            ("prerm", "py3clean -p aicore-sim")):
+        path = control / script
+        assert path.exists() and os.access(path, os.X_OK), f"the .deb has no executable {script}"
+        assert command in path.read_text(), path.read_text()
+        _run(["sh", "-n", str(path)])
