@@ -63,6 +63,7 @@ farm-baseline: build
 
 bench: build
 	$(PYTHON) bench/vadd_1m.py
+	$(PYTHON) bench/add_48core.py
 	$(PYTHON) bench/mmad_large.py --repeat 5
 	$(PYTHON) bench/launch_path.py
 	$(BUILD_DIR)/bin/aicore_sim_bench
