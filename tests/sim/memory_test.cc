@@ -80,6 +80,31 @@ TEST(L2Cache, HitsAfterFillAndLruEviction) {
   EXPECT_EQ(a.misses, 1u);
 }
 
+TEST(L2Cache, ANewCacheIsColdAlthoughItReusesTheLastOnesTags) {
+  // The tag arrays pass from one L2 to the next on a thread; the next must still start cold,
+  // its LRU order and dirty bits included, over a footprint wider than one run of sets.
+  const uint64_t line = 512, ways = 4, sets = 512, bytes = 3 * L2Cache::kRunLines * line;
+  L2Cache::Access first;
+  {
+    L2Cache warm(sets * ways * line, line, ways);
+    warm.Touch(0, bytes, true, &first);  // every line installed and dirty
+    L2Cache::Access again;
+    warm.Touch(0, bytes, false, &again);
+    EXPECT_EQ(again.hits, bytes / line);
+  }
+  L2Cache cold(sets * ways * line, line, ways);
+  L2Cache::Access a;
+  cold.Touch(0, bytes, false, &a);
+  EXPECT_EQ(a.misses, first.misses);
+  EXPECT_EQ(a.hits, first.hits);
+  EXPECT_EQ(a.dirty_evictions, 0u);
+  // Two caches alive at once on one thread do not share their tags.
+  L2Cache other(sets * ways * line, line, ways);
+  L2Cache::Access b;
+  other.Touch(0, bytes, false, &b);
+  EXPECT_EQ(b.misses, bytes / line);
+}
+
 TEST(L2Cache, SetsAreHashedSoStridesSpreadAndNearlyFullFootprintsLoseLines) {
   // 1024 sets x 16 ways x 512 B = 8 MiB.
   const uint64_t sets = 1024, ways = 16, line = 512;
