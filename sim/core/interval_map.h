@@ -20,7 +20,7 @@ class IntervalMap {
   void Visit(uint64_t lo, uint64_t hi, Fn&& fn) {
     if (lo >= hi) return;
     // One search finds the first segment at or after lo (a segment spanning lo is split there);
-    // the walk splits the last one at hi, fills gaps, and the merge starts where it began.
+    // the walk splits the last one at hi and fills gaps.
     auto it = segments_.upper_bound(lo);
     if (it != segments_.begin()) {
       auto prev = std::prev(it);
@@ -31,7 +31,6 @@ class IntervalMap {
         prev->second.hi = lo;
       }
     }
-    auto merge_from = it == segments_.begin() ? it : std::prev(it);
     uint64_t at = lo;
     while (at < hi) {
       if (it == segments_.end() || it->first > at) {
@@ -45,8 +44,7 @@ class IntervalMap {
       at = it->second.hi;
       ++it;
     }
-    if (merge_from == segments_.end() || merge_from->first > lo) merge_from = segments_.begin();
-    CoalesceFrom(merge_from, hi);
+    Coalesce(lo, hi);
   }
 
   // Calls fn(lo, hi, const value&) for each existing piece overlapping [lo, hi), without
@@ -81,11 +79,6 @@ class IntervalMap {
   void Coalesce(uint64_t lo, uint64_t hi) {
     auto it = segments_.lower_bound(lo);
     if (it != segments_.begin()) --it;
-    CoalesceFrom(it, hi);
-  }
-
-  // The same from segment `it` on.
-  void CoalesceFrom(typename std::map<uint64_t, Segment>::iterator it, uint64_t hi) {
     while (it != segments_.end() && it->first <= hi) {
       auto next = std::next(it);
       if (next == segments_.end()) break;

@@ -19,17 +19,17 @@ UbBankModel::UbBankModel(const UbBankConfig& banks, uint64_t ub_bytes, uint32_t 
   bank_writes_.assign(bank_reads_.size(), 0);
 }
 
-bool UbBankModel::KeyOf(const uint64_t* addrs, int num_addrs, uint64_t blocks,
+bool UbBankModel::KeyOf(const uint64_t* addrs, int num_srcs, uint64_t blocks,
                         RepeatKey* key) const {
   const uint64_t block = banks_.block_bytes;
   if (blocks > 0xff || banks_.groups > 0xff || banks_per_group_ > 0xff) return false;
   // At most one bank boundary inside a repeat, so a bank and a count describe its blocks.
   if (banks_.bank_bytes != 0 && banks_.bank_bytes < blocks * block) return false;
-  key->words[0] = blocks;
-  key->words[1] = 0;
-  for (int i = 0; i < num_addrs; ++i) {
+  key->fields = {};
+  key->fields[0] = static_cast<uint8_t>(blocks);
+  key->fields[1] = static_cast<uint8_t>(num_srcs);
+  for (int i = 0; i <= num_srcs; ++i) {
     const uint64_t a = addrs[i];
-    const uint64_t group = (a / block) % banks_.groups;
     uint64_t bank = 0;
     uint64_t in_bank = blocks;  // blocks before the bank changes
     if (banks_.bank_bytes != 0) {
@@ -39,10 +39,9 @@ bool UbBankModel::KeyOf(const uint64_t* addrs, int num_addrs, uint64_t blocks,
         in_bank = std::min(blocks, (next - a + block - 1) / block);
       }
     }
-    const uint64_t field = group | bank << 8 | in_bank << 16;  // 24 bits
-    const int bit = 8 + 24 * i;                                // three operands: 80 bits
-    key->words[bit / 64] |= field << (bit % 64);
-    if (bit % 64 > 40) key->words[bit / 64 + 1] |= field >> (64 - bit % 64);
+    key->fields[2 + 3 * i] = static_cast<uint8_t>((a / block) % banks_.groups);
+    key->fields[3 + 3 * i] = static_cast<uint8_t>(bank);
+    key->fields[4 + 3 * i] = static_cast<uint8_t>(in_bank);
   }
   return true;
 }
@@ -95,14 +94,13 @@ uint64_t UbBankModel::Beats(const uint64_t* srcs, int num_srcs, uint64_t dst, ui
     for (int s = 0; s < num_srcs; ++s) addrs[s] = srcs[s] + offset;
     addrs[num_srcs] = dst + offset;
     RepeatKey key;
-    if (!KeyOf(addrs, num_srcs + 1, blocks, &key)) {
+    if (!KeyOf(addrs, num_srcs, blocks, &key)) {
       total += CountRepeat(addrs, num_srcs, blocks);
       continue;
     }
-    key.words[1] |= static_cast<uint64_t>(num_srcs) << 62;  // the operand count is in the key too
-    const uint64_t hash =
-        (key.words[0] * 0x9e3779b97f4a7c15ULL) ^ (key.words[1] * 0xc2b2ae3d27d4eb4fULL);
-    MemoEntry& e = memo_[(hash >> 32) % memo_.size()];
+    uint64_t hash = 0;
+    for (uint8_t f : key.fields) hash = (hash ^ f) * 0x100000001b3ULL;  // FNV-1a's step
+    MemoEntry& e = memo_[hash % memo_.size()];
     if (e.beats == 0 || !(e.key == key)) {
       e.key = key;
       e.beats = CountRepeat(addrs, num_srcs, blocks);

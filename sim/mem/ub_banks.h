@@ -5,6 +5,7 @@
 // msprof counts conflicts.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -22,17 +23,17 @@ class UbBankModel {
   uint64_t Beats(const uint64_t* srcs, int num_srcs, uint64_t dst, uint64_t bytes);
 
  private:
-  // What decides one repeat's beats, packed: its block count and, per operand (sources, then
-  // dst), the bank group of its first block, that block's bank and how many blocks stay in that
-  // bank. Repeats of the same shape recur (a contiguous operand's group pattern repeats every
-  // groups * block_bytes), so their beats are remembered instead of recounted.
+  // What decides one repeat's beats: its block count, its source count and, per operand
+  // (sources, then dst), the bank group of its first block, that block's bank and how many
+  // blocks stay in that bank. Repeats of the same shape recur (a contiguous operand's group
+  // pattern repeats every groups * block_bytes), so their beats are remembered, not recounted.
+  static constexpr int kMaxOperands = 3;  // two sources and dst
   struct RepeatKey {
-    uint64_t words[2] = {0, 0};
+    std::array<uint8_t, 2 + 3 * kMaxOperands> fields{};
     bool operator==(const RepeatKey&) const = default;
   };
-  static constexpr int kMaxOperands = 3;  // two sources and dst
-  // False when an operand field does not fit the packing (then the repeat is counted).
-  bool KeyOf(const uint64_t* addrs, int num_addrs, uint64_t blocks, RepeatKey* key) const;
+  // False when a field exceeds a byte (then the repeat is counted, not remembered).
+  bool KeyOf(const uint64_t* addrs, int num_srcs, uint64_t blocks, RepeatKey* key) const;
   // The worst conflict of one repeat of `blocks` blocks at these addresses (sources, then dst).
   uint32_t CountRepeat(const uint64_t* addrs, int num_srcs, uint64_t blocks);
 

@@ -39,24 +39,45 @@ UnknownBytes::UnknownBytes(const GlobalMemory& gm)
   }
 }
 
+bool UnknownBytes::LocalStates::All(uint64_t lo, uint64_t hi, uint8_t state) const {
+  bool all = true;
+  runs.ForEach(lo, std::min(hi, size), [&](uint64_t, uint64_t, uint8_t s) { all &= s == state; });
+  return all;
+}
+
+bool UnknownBytes::LocalStates::Any(uint64_t lo, uint64_t hi, uint8_t state) const {
+  bool any = false;
+  runs.ForEach(lo, std::min(hi, size), [&](uint64_t, uint64_t, uint8_t s) { any |= s == state; });
+  return any;
+}
+
+void UnknownBytes::LocalStates::Assign(uint64_t lo, uint64_t hi, uint8_t state) {
+  runs.Visit(lo, std::min(hi, size), [state](uint64_t, uint64_t, uint8_t& s) { s = state; });
+}
+
 void UnknownBytes::AddCore(uint32_t core, const MemoryMap& memories, uint64_t spr_bytes,
                            uint64_t cmp_mask_bytes) {
   if (cores_.size() <= core) cores_.resize(core + 1);
   auto& shadows = cores_[core];
+  auto known = [](LocalStates& local, uint64_t size) {
+    local.runs.Clear();
+    local.size = size;
+    local.Assign(0, size, kKnown);
+  };
   for (int s = static_cast<int>(MemSpace::kUb); s <= static_cast<int>(MemSpace::kFb); ++s) {
     if (const LocalMemory* m = memories.Find(static_cast<MemSpace>(s))) {
-      shadows[s].Reset(m->capacity(), kKnown);
+      known(shadows[s], m->capacity());
     }
   }
-  shadows[static_cast<int>(MemSpace::kSpr)].Reset(spr_bytes, kKnown);
-  shadows[static_cast<int>(MemSpace::kCmpMask)].Reset(cmp_mask_bytes, kKnown);
+  known(shadows[static_cast<int>(MemSpace::kSpr)], spr_bytes);
+  known(shadows[static_cast<int>(MemSpace::kCmpMask)], cmp_mask_bytes);
 }
 
-StateRuns* UnknownBytes::RunsOf(uint32_t core, MemSpace space) {
+UnknownBytes::LocalStates* UnknownBytes::LocalOf(uint32_t core, MemSpace space) {
   auto s = static_cast<int>(space);
   if (core >= cores_.size() || s <= 0 || s >= kSpaces) return nullptr;
-  StateRuns& runs = cores_[core][s];
-  return runs.size() == 0 ? nullptr : &runs;
+  LocalStates& local = cores_[core][s];
+  return local.size == 0 ? nullptr : &local;
 }
 
 template <typename F>
@@ -74,9 +95,9 @@ bool UnknownBytes::AnyGmChunk(const MemRange& r, F f) {
 }
 
 template <typename F>
-bool UnknownBytes::AnyLocalChunk(const StateRuns& runs, const MemRange& r, F f) {
+bool UnknownBytes::AnyLocalChunk(const LocalStates& local, const MemRange& r, F f) {
   if (r.hi <= r.lo) return false;
-  uint64_t lo = r.lo, hi = std::min(r.hi, runs.size());
+  uint64_t lo = r.lo, hi = std::min(r.hi, local.size);
   bool strided = r.chunk != 0 && r.pitch > r.chunk;
   uint64_t step = strided ? r.pitch : hi - lo;
   uint64_t chunk = strided ? r.chunk : hi - lo;
@@ -90,10 +111,10 @@ bool UnknownBytes::AllKnown(uint32_t core, const MemRange& r) {
   if (r.space == MemSpace::kGm) {
     return !AnyGmChunk(r, [](uint8_t* p, uint64_t n) { return !AllAre(p, n, kKnown); });
   }
-  const StateRuns* runs = RunsOf(core, r.space);
-  if (runs == nullptr || runs->All(r.lo, r.hi, kKnown)) return true;  // the hull: all chunks
-  return !AnyLocalChunk(*runs, r,
-                        [&](uint64_t lo, uint64_t hi) { return !runs->All(lo, hi, kKnown); });
+  const LocalStates* local = LocalOf(core, r.space);
+  if (local == nullptr || local->All(r.lo, r.hi, kKnown)) return true;  // the hull: all chunks
+  return !AnyLocalChunk(*local, r,
+                        [&](uint64_t lo, uint64_t hi) { return !local->All(lo, hi, kKnown); });
 }
 
 bool UnknownBytes::AnyUnknown(uint32_t core, const MemRange& r) {
@@ -101,10 +122,10 @@ bool UnknownBytes::AnyUnknown(uint32_t core, const MemRange& r) {
     return AnyGmChunk(
         r, [](uint8_t* p, uint64_t n) { return std::memchr(p, kUnknown, n) != nullptr; });
   }
-  const StateRuns* runs = RunsOf(core, r.space);
-  if (runs == nullptr || !runs->Any(r.lo, r.hi, kUnknown)) return false;  // not in the hull
-  return AnyLocalChunk(*runs, r,
-                       [&](uint64_t lo, uint64_t hi) { return runs->Any(lo, hi, kUnknown); });
+  const LocalStates* local = LocalOf(core, r.space);
+  if (local == nullptr || !local->Any(r.lo, r.hi, kUnknown)) return false;  // not in the hull
+  return AnyLocalChunk(*local, r,
+                       [&](uint64_t lo, uint64_t hi) { return local->Any(lo, hi, kUnknown); });
 }
 
 void UnknownBytes::Mark(uint32_t core, const MemRange& r, State state) {
@@ -115,10 +136,10 @@ void UnknownBytes::Mark(uint32_t core, const MemRange& r, State state) {
     });
     return;
   }
-  StateRuns* runs = RunsOf(core, r.space);
-  if (runs == nullptr || runs->All(r.lo, r.hi, state)) return;  // the hull is so already
-  AnyLocalChunk(*runs, r, [&](uint64_t lo, uint64_t hi) {
-    runs->Assign(lo, hi, state);
+  LocalStates* local = LocalOf(core, r.space);
+  if (local == nullptr || local->All(r.lo, r.hi, state)) return;  // the hull is so already
+  AnyLocalChunk(*local, r, [&](uint64_t lo, uint64_t hi) {
+    local->Assign(lo, hi, state);
     return false;
   });
 }

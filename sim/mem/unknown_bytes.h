@@ -9,9 +9,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/core/interval_map.h"
 #include "sim/mem/mem_range.h"
 #include "sim/mem/sparse_store.h"
-#include "sim/mem/state_runs.h"
 
 namespace aicore::sim {
 
@@ -46,19 +46,28 @@ class UnknownBytes {
   // returns true, and returns whether one did.
   template <typename F>
   bool AnyGmChunk(const MemRange& r, F f);
-  // The runs of `r.space` on `core`; nullptr when nothing shadows it.
-  StateRuns* RunsOf(uint32_t core, MemSpace space);
+  // A local memory's (or register's) byte states as runs (sim/core/interval_map.h), covering
+  // [0, size): whole tiles are marked at once, a few map operations instead of a byte each.
+  struct LocalStates {
+    IntervalMap<uint8_t> runs;
+    uint64_t size = 0;  // 0: nothing shadows this memory
+    // Whether every byte / some byte of [lo, hi) (clipped to the memory) is in `state`.
+    bool All(uint64_t lo, uint64_t hi, uint8_t state) const;
+    bool Any(uint64_t lo, uint64_t hi, uint8_t state) const;
+    void Assign(uint64_t lo, uint64_t hi, uint8_t state);
+  };
+  // The states of `space` on `core`; nullptr when nothing shadows it.
+  LocalStates* LocalOf(uint32_t core, MemSpace space);
   // Calls `f(lo, hi)` on each chunk of local range `r` (clipped to its memory); stops when f
   // returns true, and returns whether one did.
   template <typename F>
-  static bool AnyLocalChunk(const StateRuns& runs, const MemRange& r, F f);
+  static bool AnyLocalChunk(const LocalStates& local, const MemRange& r, F f);
 
   static constexpr int kSpaces = 11;  // MemSpace values
   // GM: a byte each, sparse like GM (its copies are strided rows, often a few hundred bytes).
   SparseStore gm_shadow_;
   uint64_t gm_first_ = 0, gm_bytes_ = 0;
-  // Local memories and registers: runs (whole tiles are marked at once).
-  std::vector<std::array<StateRuns, kSpaces>> cores_;
+  std::vector<std::array<LocalStates, kSpaces>> cores_;
 };
 
 }  // namespace aicore::sim

@@ -219,6 +219,14 @@ TILE = 64
 x = None  # a global with a parameter's name: the kernel never reads it
 
 
+def traces_of(fn):
+    """How many times a fresh jit of `fn` traces for one fp16 tensor: 0 when the disk cache
+    answers."""
+    k = asc.jit(fn)
+    k.compile(MockTensor(asc.float16))
+    return k.compile_count
+
+
 def tile_kernel(x: asc.GlobalAddress):
     t = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, TILE)
     asc.abs(t, t, TILE)
@@ -227,20 +235,13 @@ def tile_kernel(x: asc.GlobalAddress):
 def test_the_key_reads_the_globals_the_code_names_but_not_its_own_names(monkeypatch, tmp_path):
     monkeypatch.setenv("PYASC_CACHE_DIR", str(tmp_path))
     module = sys.modules[__name__]
-
-    def traced():
-        k = asc.jit(tile_kernel)
-        k.compile(MockTensor(asc.float16))
-        return k.compile_count
-
-    assert traced() == 1
+    assert traces_of(tile_kernel) == 1
     monkeypatch.setattr(module, "x", object())  # not described: the parameter shadows it
-    assert traced() == 0
+    assert traces_of(tile_kernel) == 0
     monkeypatch.setattr(module, "TILE", 128)
-    assert traced() == 1
+    assert traces_of(tile_kernel) == 1
     monkeypatch.setattr(module, "TILE", 64)
-    assert traced() == 0
-
+    assert traces_of(tile_kernel) == 0
 
 
 def tile_sizes(x):
@@ -257,14 +258,8 @@ def helper_kernel(x: asc.GlobalAddress):
 def test_a_helper_is_described_by_its_code_and_what_it_names(monkeypatch, tmp_path):
     monkeypatch.setenv("PYASC_CACHE_DIR", str(tmp_path))
     module = sys.modules[__name__]
-
-    def traced():
-        k = asc.jit(helper_kernel)
-        k.compile(MockTensor(asc.float16))
-        return k.compile_count
-
-    assert traced() == 1
+    assert traces_of(helper_kernel) == 1
     monkeypatch.setattr(module, "x", object())  # the comprehension's x is the parameter
-    assert traced() == 0
+    assert traces_of(helper_kernel) == 0
     monkeypatch.setattr(module, "TILE", 32)  # a global the helper reads
-    assert traced() == 1
+    assert traces_of(helper_kernel) == 1
