@@ -23,7 +23,7 @@ RaceChecker::RaceChecker(CoreType type, const HappensBefore& order, DiagnosticSi
 
 void RaceChecker::StartBlock() {
   for (IntervalMap<Shadow>& m : shadow_) {
-    m.UpdateAll([](Shadow& s) { s = Shadow{s.written, Access{}, {}}; });
+    m.UpdateAll([](Shadow& s) { s = Shadow{s.written, PipeId::kS, Stamp{}, {}}; });
   }
 }
 
@@ -34,13 +34,7 @@ void RaceChecker::OnAccess(const Site& site, uint64_t seq, const MemRange* range
     if (r.lo >= r.hi) continue;
     Finding found[3];
     Finding uninit;
-    if (r.chunk == 0) {
-      Visit(site, seq, r, r.lo, r.hi, known, found, &uninit);
-    } else {
-      for (uint64_t lo = r.lo; lo < r.hi; lo += r.pitch) {
-        Visit(site, seq, r, lo, std::min(r.hi, lo + r.chunk), known, found, &uninit);
-      }
-    }
+    Visit(site, seq, r, known, found, &uninit);
     for (int kind = kRaw; kind <= kWaw; ++kind) {
       if (found[kind].other.seq != 0) Report(site, r.space, kind, found[kind]);
     }
@@ -60,7 +54,7 @@ void RaceChecker::OnAccess(const Site& site, uint64_t seq, const MemRange* range
   }
 }
 
-void RaceChecker::Visit(const Site& site, uint64_t seq, const MemRange& r, uint64_t lo, uint64_t hi,
+void RaceChecker::Visit(const Site& site, uint64_t seq, const MemRange& r,
                         const HappensBefore::Clock& known, Finding found[3], Finding* uninit) {
   PipeId pipe = site.pipe;
   // The scalar unit is in program order; a pipe is ordered with itself only across a barrier.
@@ -79,7 +73,11 @@ void RaceChecker::Visit(const Site& site, uint64_t seq, const MemRange& r, uint6
     }
   };
   bool check_init = !r.write && !r.hull && r.space != MemSpace::kGm;  // GM: launch-wide
-  shadow_[static_cast<int>(r.space)].Visit(lo, hi, [&](uint64_t a, uint64_t b, Shadow& s) {
+  // Every piece of a strided range (chunk 0: the range is one piece), cut at its end.
+  uint64_t chunk = r.chunk == 0 ? r.hi - r.lo : r.chunk;
+  uint64_t pitch = r.chunk == 0 || r.pitch == 0 ? chunk : r.pitch;
+  uint64_t pieces = (r.hi - r.lo + pitch - 1) / pitch;
+  auto piece = [&](uint64_t a, uint64_t b, Shadow& s) {
     if (check_init && !s.written) {
       if (uninit->hi == uninit->lo) {
         *uninit = Finding{Access{}, a, b};
@@ -87,16 +85,20 @@ void RaceChecker::Visit(const Site& site, uint64_t seq, const MemRange& r, uint6
         uninit->hi = b;
       }
     }
-    if (!ordered(s.write)) note(r.write ? kWaw : kRaw, s.write, a, b);
+    if (Access w{s.write.seq, s.write.instr, s.write_pipe}; !ordered(w)) {
+      note(r.write ? kWaw : kRaw, w, a, b);
+    }
     if (r.write) {
-      for (const Access& read : s.reads) {
+      for (int q = 0; q < kNumPipes; ++q) {
+        Access read{s.reads[q].seq, s.reads[q].instr, static_cast<PipeId>(q)};
         if (read.seq != 0 && read.pipe != pipe && !ordered(read)) note(kWar, read, a, b);
       }
-      s = Shadow{true, Access{seq, site.instr, pipe}, {}};
+      s = Shadow{true, pipe, Stamp{seq, site.instr}, {}};
     } else {
-      s.reads[PipeIndex(pipe)] = Access{seq, site.instr, pipe};
+      s.reads[PipeIndex(pipe)] = Stamp{seq, site.instr};
     }
-  });
+  };
+  shadow_[static_cast<int>(r.space)].VisitStrided(r.lo, chunk, pitch, pieces, r.hi, piece);
 }
 
 void RaceChecker::Report(const Site& site, MemSpace space, int kind, const Finding& f) {

@@ -40,10 +40,18 @@ class RaceChecker {
     PipeId pipe = PipeId::kS;
     bool operator==(const Access&) const = default;
   };
+  // An access as the shadow keeps it: its pipe is the read's index, or write_pipe. Two words, so
+  // that the shadow a visit copies and compares per piece stays small.
+  struct Stamp {
+    uint64_t seq = 0;  // 0: none
+    const Instr* instr = nullptr;
+    bool operator==(const Stamp&) const = default;
+  };
   struct Shadow {
     bool written = false;  // anything wrote these bytes in this launch
-    Access write;
-    std::array<Access, kNumPipes> reads{};
+    PipeId write_pipe = PipeId::kS;
+    Stamp write;
+    std::array<Stamp, kNumPipes> reads{};
     bool operator==(const Shadow&) const = default;
   };
   // The first unordered earlier access found for one access, per kind.
@@ -52,8 +60,9 @@ class RaceChecker {
     uint64_t lo = 0, hi = 0;
   };
 
-  void Visit(const Site& site, uint64_t seq, const MemRange& r, uint64_t lo, uint64_t hi,
-             const HappensBefore::Clock& known, Finding found[3], Finding* uninit);
+  // Checks and records one range (every piece of a strided one).
+  void Visit(const Site& site, uint64_t seq, const MemRange& r, const HappensBefore::Clock& known,
+             Finding found[3], Finding* uninit);
   void Report(const Site& site, MemSpace space, int kind, const Finding& f);
 
   CoreType type_;

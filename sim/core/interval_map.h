@@ -19,32 +19,22 @@ class IntervalMap {
   template <typename Fn>
   void Visit(uint64_t lo, uint64_t hi, Fn&& fn) {
     if (lo >= hi) return;
-    // One search finds the first segment at or after lo (a segment spanning lo is split there);
-    // the walk splits the last one at hi and fills gaps.
-    auto it = segments_.upper_bound(lo);
-    if (it != segments_.begin()) {
-      auto prev = std::prev(it);
-      if (prev->first == lo) {
-        it = prev;
-      } else if (prev->second.hi > lo) {
-        it = segments_.emplace_hint(it, lo, Segment{prev->second.hi, prev->second.value});
-        prev->second.hi = lo;
-      }
+    VisitFrom(Seek(segments_.end(), lo), lo, hi, fn);
+  }
+
+  // Visit of `count` pieces of `chunk` bytes, `pitch` bytes apart from `lo`, in turn (a strided
+  // copy's rows), each cut at `limit`: the same calls and the same map as one Visit per piece,
+  // but each piece is found by stepping on from the last one instead of a search from the root.
+  template <typename Fn>
+  void VisitStrided(uint64_t lo, uint64_t chunk, uint64_t pitch, uint64_t count, uint64_t limit,
+                    Fn&& fn) {
+    auto hint = segments_.end();
+    for (uint64_t c = 0; c < count; ++c) {
+      uint64_t a = lo + c * pitch;
+      uint64_t b = std::min(limit, a + chunk);
+      if (a >= b) continue;
+      hint = VisitFrom(Seek(hint, a), a, b, fn);
     }
-    uint64_t at = lo;
-    while (at < hi) {
-      if (it == segments_.end() || it->first > at) {
-        uint64_t end = it == segments_.end() ? hi : std::min(hi, it->first);
-        it = segments_.emplace_hint(it, at, Segment{end, V{}});
-      } else if (it->second.hi > hi) {
-        segments_.emplace_hint(std::next(it), hi, Segment{it->second.hi, it->second.value});
-        it->second.hi = hi;
-      }
-      fn(it->first, it->second.hi, it->second.value);
-      at = it->second.hi;
-      ++it;
-    }
-    Coalesce(lo, hi);
   }
 
   // Calls fn(lo, hi, const value&) for each existing piece overlapping [lo, hi), without
@@ -75,8 +65,67 @@ class IntervalMap {
     V value;
   };
 
+  using Iter = typename std::map<uint64_t, Segment>::iterator;
+  static constexpr int kMaxSteps = 8;  // beyond this many segments, a search is cheaper
+
+  // The segment holding `lo`, or the first after it. `hint` (end(): none) is a segment at or
+  // before `lo` to step on from.
+  Iter Seek(Iter hint, uint64_t lo) {
+    if (hint != segments_.end() && hint->first <= lo) {
+      for (int step = 0; step < kMaxSteps; ++step) {
+        if (hint->second.hi > lo) return hint;
+        ++hint;
+        if (hint == segments_.end() || hint->first > lo) return hint;
+      }
+    }
+    auto it = segments_.upper_bound(lo);
+    if (it != segments_.begin() && std::prev(it)->second.hi > lo) --it;
+    return it;
+  }
+
+  // Visit's walk from `it` (Seek(lo)). fn works on a copy of each existing piece, and a segment
+  // is split only where the copy came back different: re-reading bytes in a loop leaves the map
+  // as it was, without a split and a merge per access. Returns a segment at or before hi that
+  // still exists, to seek the next piece from.
+  template <typename Fn>
+  Iter VisitFrom(Iter it, uint64_t lo, uint64_t hi, Fn& fn) {
+    bool changed = false;
+    uint64_t at = lo;
+    Iter last = it;
+    while (at < hi) {
+      if (it == segments_.end() || it->first > at) {
+        uint64_t end = it == segments_.end() ? hi : std::min(hi, it->first);
+        it = segments_.emplace_hint(it, at, Segment{end, V{}});
+        fn(at, end, it->second.value);
+        changed = true;
+      } else {
+        uint64_t end = std::min(hi, it->second.hi);
+        V value = it->second.value;
+        fn(at, end, value);
+        if (!(value == it->second.value)) {
+          if (it->first < at) {  // split off the part before the piece
+            auto piece = segments_.emplace_hint(std::next(it), at, it->second);
+            it->second.hi = at;
+            it = piece;
+          }
+          if (it->second.hi > end) {  // and the part after it
+            segments_.emplace_hint(std::next(it), end, Segment{it->second.hi, it->second.value});
+            it->second.hi = end;
+          }
+          it->second.value = std::move(value);
+          changed = true;
+        }
+      }
+      at = it->second.hi < hi ? it->second.hi : hi;
+      last = it;
+      ++it;
+    }
+    return changed ? Coalesce(lo, hi) : last;
+  }
+
   // Merges equal, touching neighbours from the segment before `lo` to the one after `hi`.
-  void Coalesce(uint64_t lo, uint64_t hi) {
+  // Returns the last segment it looked at (it exists, and starts at or before the one after hi).
+  Iter Coalesce(uint64_t lo, uint64_t hi) {
     auto it = segments_.lower_bound(lo);
     if (it != segments_.begin()) --it;
     while (it != segments_.end() && it->first <= hi) {
@@ -89,6 +138,7 @@ class IntervalMap {
         it = next;
       }
     }
+    return it;
   }
 
   std::map<uint64_t, Segment> segments_;

@@ -104,22 +104,6 @@ ScalarValue Bool(bool b) { return IntValue(b ? 1 : 0); }
 
 }  // namespace
 
-ScalarValue WrapInteger(uint64_t bits, DType t) {
-  uint32_t width = DTypeBits(t);
-  if (t == DType::kBool) return IntValue(bits != 0 ? 1 : 0);
-  if (width >= 64 || width == 0) {
-    ScalarValue v;
-    v.u = bits;
-    return v;
-  }
-  uint64_t mask = (1ull << width) - 1;
-  uint64_t low = bits & mask;
-  if (IsSigned(t) && (low >> (width - 1)) != 0) low |= ~mask;
-  ScalarValue v;
-  v.u = low;
-  return v;
-}
-
 ScalarValue RoundFloat(double v, DType t) {
   switch (t) {
     case DType::kFloat32:

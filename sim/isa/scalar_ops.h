@@ -31,8 +31,25 @@ inline ScalarValue FloatValue(double v) {
 
 enum class ScalarFault : uint8_t { kNone, kDivisionByZero };
 
-// Truncates a 64-bit pattern to `t`'s width (two's complement wrap) and re-extends it.
-ScalarValue WrapInteger(uint64_t bits, DType t);
+// Truncates a 64-bit pattern to `t`'s width (two's complement wrap) and re-extends it. Inline:
+// every integer op of the scalar unit ends here.
+inline ScalarValue WrapInteger(uint64_t bits, DType t) {
+  const DTypeRow& row = DTypeRowOf(t);
+  ScalarValue v;
+  if (t == DType::kBool) {
+    v.u = bits != 0 ? 1 : 0;
+    return v;
+  }
+  if (row.bits >= 64 || row.bits == 0) {
+    v.u = bits;
+    return v;
+  }
+  uint64_t mask = (1ull << row.bits) - 1;
+  uint64_t low = bits & mask;
+  if (row.is_signed && (low >> (row.bits - 1)) != 0) low |= ~mask;
+  v.u = low;
+  return v;
+}
 // Rounds `v` to the precision of floating type `t` (round-to-nearest-even).
 ScalarValue RoundFloat(double v, DType t);
 // Numeric conversion; float -> integer truncates toward zero and saturates (NaN -> 0).
@@ -40,6 +57,48 @@ ScalarValue CastScalar(ScalarValue v, DType from, DType to);
 // Operands have `operand_type`; the result has `operand_type`, or BOOL for comparisons/logicals.
 ScalarFault EvalScalarBinary(ScalarBinaryKind kind, DType operand_type, ScalarValue lhs,
                              ScalarValue rhs, ScalarValue* out);
+// EvalScalarBinary with the integer add, sub, mul and comparisons a kernel's index arithmetic
+// is made of computed inline (the scalar unit's hot path); every other case goes to it.
+inline ScalarFault EvalScalarBinaryInline(ScalarBinaryKind kind, DType t, ScalarValue a,
+                                          ScalarValue b, ScalarValue* out) {
+  const DTypeRow& row = DTypeRowOf(t);
+  if (row.integer) {
+    using K = ScalarBinaryKind;
+    bool s = row.is_signed;
+    switch (kind) {
+      case K::kAdd:
+        *out = WrapInteger(a.u + b.u, t);
+        return ScalarFault::kNone;
+      case K::kSub:
+        *out = WrapInteger(a.u - b.u, t);
+        return ScalarFault::kNone;
+      case K::kMul:
+        *out = WrapInteger(a.u * b.u, t);
+        return ScalarFault::kNone;
+      case K::kEq:
+        *out = IntValue(a.u == b.u ? 1 : 0);
+        return ScalarFault::kNone;
+      case K::kNe:
+        *out = IntValue(a.u != b.u ? 1 : 0);
+        return ScalarFault::kNone;
+      case K::kLt:
+        *out = IntValue((s ? a.i < b.i : a.u < b.u) ? 1 : 0);
+        return ScalarFault::kNone;
+      case K::kLe:
+        *out = IntValue((s ? a.i <= b.i : a.u <= b.u) ? 1 : 0);
+        return ScalarFault::kNone;
+      case K::kGt:
+        *out = IntValue((s ? a.i > b.i : a.u > b.u) ? 1 : 0);
+        return ScalarFault::kNone;
+      case K::kGe:
+        *out = IntValue((s ? a.i >= b.i : a.u >= b.u) ? 1 : 0);
+        return ScalarFault::kNone;
+      default:
+        break;
+    }
+  }
+  return EvalScalarBinary(kind, t, a, b, out);
+}
 // NEG / BIT_NOT keep the type; LOGICAL_NOT gives BOOL; CAST is CastScalar; the bit helpers give
 // int64; ROUND_CAST converts in `round_mode` (a RoundMode the cast table admits).
 ScalarValue EvalScalarUnary(ScalarUnaryKind kind, DType type, DType src_type, ScalarValue v,

@@ -52,9 +52,7 @@ GmTiming GmPath::Transfer(const GmTransfer& t, double now) {
   if (t.chunks <= 1 || t.pitch == t.chunk_bytes) {
     tags_.Touch(t.addr, bytes, t.write, &a);
   } else {
-    for (uint64_t c = 0; c < t.chunks; ++c) {
-      tags_.Touch(t.addr + c * t.pitch, t.chunk_bytes, t.write, &a);
-    }
+    tags_.TouchStrided(t.addr, t.chunk_bytes, t.pitch, t.chunks, t.write, &a);
   }
   uint64_t line = tags_.line_bytes();
   r.done = l2_.Grant(now, cost);

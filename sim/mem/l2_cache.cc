@@ -15,16 +15,14 @@ L2Cache::Store* AcquireStore(uint64_t sets, uint32_t ways) {
   const uint64_t slots = sets * ways;
   std::unique_ptr<L2Cache::Store> store;
   auto same_shape = std::find_if(free_stores.begin(), free_stores.end(), [&](const auto& s) {
-    return s->tags.size() == slots && s->set_epoch.size() == sets;
+    return s->ways.size() == slots && s->set_epoch.size() == sets;
   });
   if (same_shape != free_stores.end()) {
     store = std::move(*same_shape);
     free_stores.erase(same_shape);
   } else {
     store = std::make_unique<L2Cache::Store>();
-    store->tags.assign(slots, 0);
-    store->ages.assign(slots, 0);
-    store->dirty.assign(slots, 0);
+    store->ways.assign(slots, L2Cache::Way{});
     store->set_epoch.assign(sets, 0);
   }
   ++store->epoch;  // every set is stale: cleared at its first touch
@@ -59,6 +57,20 @@ void L2Cache::Touch(uint64_t addr, uint64_t bytes, bool write, Access* out) {
   }
 }
 
+void L2Cache::TouchStrided(uint64_t addr, uint64_t chunk, uint64_t pitch, uint64_t chunks,
+                           bool write, Access* out) {
+  if (chunk == 0 || chunks == 0) return;
+  if (store_ == nullptr) store_ = AcquireStore(sets_, ways_);
+  uint64_t run = UINT64_MAX, run_set = 0;
+  for (uint64_t c = 0; c < chunks; ++c) {
+    const uint64_t lo = addr + c * pitch;
+    const uint64_t last = (lo + chunk - 1) / line_bytes_;
+    for (uint64_t line = lo / line_bytes_; line <= last; ++line) {
+      TouchLine(line, SetIn(line, run, run_set), write, out);
+    }
+  }
+}
+
 uint64_t L2Cache::SetOf(uint64_t line) const {
   // Runs of kRunLines lines take consecutive sets from a hashed start: a set still draws its
   // lines from a random number of runs, as if every line were hashed, but a streaming copy walks
@@ -74,34 +86,29 @@ uint64_t L2Cache::SetOf(uint64_t line) const {
 }
 
 void L2Cache::TouchLine(uint64_t line, uint64_t set, bool write, Access* out) {
-  const uint64_t base = set * ways_;
-  std::vector<uint64_t>& tags = store_->tags;
-  std::vector<uint64_t>& ages = store_->ages;
-  std::vector<uint8_t>& dirty = store_->dirty;
+  Way* const ways = store_->ways.data() + set * ways_;
+  Way* const end = ways + ways_;
   if (store_->set_epoch[set] != store_->epoch) {  // the set as a cold L2 has it
-    std::fill_n(tags.begin() + static_cast<int64_t>(base), ways_, 0);
-    std::fill_n(ages.begin() + static_cast<int64_t>(base), ways_, 0);
-    std::fill_n(dirty.begin() + static_cast<int64_t>(base), ways_, 0);
+    std::fill(ways, end, Way{});
     store_->set_epoch[set] = store_->epoch;
   }
-  uint64_t tag = line + 1;
+  const uint64_t tag = line + 1;
   ++clock_;
-  uint64_t victim = base;
-  for (uint64_t w = base; w < base + ways_; ++w) {
-    if (tags[w] == tag) {
-      ages[w] = clock_;
-      if (write) dirty[w] = 1;
+  Way* victim = ways;
+  for (Way* w = ways; w != end; ++w) {
+    if ((w->tag & ~kDirty) == tag) {
+      w->age = clock_;
+      if (write) w->tag |= kDirty;
       ++out->hits;
       return;
     }
     // Invalid ways have age 0, so they are filled before anything is evicted; ties go to the
     // lowest way, which keeps the choice deterministic.
-    if (ages[w] < ages[victim]) victim = w;
+    if (w->age < victim->age) victim = w;
   }
-  if (tags[victim] != 0 && dirty[victim]) ++out->dirty_evictions;
-  tags[victim] = tag;
-  ages[victim] = clock_;
-  dirty[victim] = write ? 1 : 0;
+  if ((victim->tag & kDirty) != 0) ++out->dirty_evictions;
+  victim->tag = write ? tag | kDirty : tag;
+  victim->age = clock_;
   ++out->misses;
 }
 

@@ -36,6 +36,11 @@ class L2Cache {
   // them dirty. A line shared by two chunks of a strided copy is looked up twice and counts as
   // a hit the second time, as the second request would on the chip.
   void Touch(uint64_t addr, uint64_t bytes, bool write, Access* out);
+  // Touch of `chunks` pieces of `chunk` bytes, `pitch` bytes apart from `addr`, in turn (a
+  // strided copy's rows): the same lookups in the same order, the set of a run hashed once for
+  // all the pieces that fall in it.
+  void TouchStrided(uint64_t addr, uint64_t chunk, uint64_t pitch, uint64_t chunks, bool write,
+                    Access* out);
 
   uint32_t line_bytes() const { return line_bytes_; }
   // The set that line index `line` (address / line_bytes) maps to.
@@ -47,17 +52,33 @@ class L2Cache {
   // `set` is SetOf(line).
   void TouchLine(uint64_t line, uint64_t set, bool write, Access* out);
 
+  // The set of `line`, from the hashed start of its run when the run is `run` (else hashed).
+  uint64_t SetIn(uint64_t line, uint64_t& run, uint64_t& run_set) const {
+    if (line / kRunLines != run) {
+      run = line / kRunLines;
+      run_set = SetOf(run * kRunLines);
+    }
+    const uint64_t set = run_set + line % kRunLines;
+    return set < sets_ ? set : set % sets_;
+  }
+
   uint64_t sets_;
   uint32_t line_bytes_;
   uint32_t ways_;
   uint64_t clock_ = 0;
 
  public:
-  // The arrays of one L2's tags, reusable by the next L2 of the same shape on this thread.
+  // One way of a set. A set's ways sit side by side, so a lookup reads one contiguous block
+  // (16 ways: 256 bytes) instead of three arrays megabytes apart.
+  struct Way {
+    uint64_t tag = 0;  // line index + 1, with kDirty; 0 = invalid
+    uint64_t age = 0;  // last use, from clock_
+  };
+  static constexpr uint64_t kDirty = 1ull << 63;  // line indices stay far below it
+
+  // The tag array of one L2, reusable by the next L2 of the same shape on this thread.
   struct Store {
-    std::vector<uint64_t> tags;  // line index + 1; 0 = invalid
-    std::vector<uint64_t> ages;  // last use, from clock_
-    std::vector<uint8_t> dirty;
+    std::vector<Way> ways;            // set s holds ways [s * ways_, (s + 1) * ways_)
     std::vector<uint64_t> set_epoch;  // the epoch whose L2 last cleared the set
     uint64_t epoch = 0;               // of the L2 using the store
   };

@@ -41,16 +41,9 @@ void ScalarAlu::Const(const Instr& in) {
   }
 }
 
-bool ScalarAlu::Binary(const Instr& in) {
-  ScalarValue r;
-  ScalarFault fault = EvalScalarBinary(static_cast<ScalarBinaryKind>(in.kind), in.src_dtype,
-                                       values_[in.a], values_[in.b], &r);
-  if (fault == ScalarFault::kDivisionByZero) {
-    return Fail("integer division or modulo by zero (" + std::string(DTypeProtoName(in.src_dtype)) +
-                "). Fix: guard the divisor.");
-  }
-  values_[in.result] = r;
-  return true;
+bool ScalarAlu::DivisionByZero(const Instr& in) {
+  return Fail("integer division or modulo by zero (" + std::string(DTypeProtoName(in.src_dtype)) +
+              "). Fix: guard the divisor.");
 }
 
 void ScalarAlu::Unary(const Instr& in) {

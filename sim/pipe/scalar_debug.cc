@@ -15,6 +15,7 @@
 #include "sim/isa/printf_format.h"
 #include "sim/pipe/launch_context.h"
 #include "sim/pipe/scalar_unit.h"
+#include "sim/pipe/scalar_unit_inline.h"
 #include "sim/pipe/timeline.h"
 
 namespace aicore::sim {

@@ -5,30 +5,13 @@
 #include "sim/core/invariant.h"
 #include "sim/pipe/launch_context.h"
 #include "sim/pipe/scalar_unit.h"
+#include "sim/pipe/scalar_unit_inline.h"
 
 namespace aicore::sim {
-
-// Retires the op at the pc that took `cycles` of the scalar unit.
-bool ScalarUnit::RetireScalar(uint32_t cycles) {
-  ++frames_.back().pc;
-  ++stats_.instructions;
-  ++ctx_.instructions;
-  Advance(cycles);
-  return true;
-}
-
-bool ScalarUnit::RetireAlu(const Instr& in, bool ok) {
-  if (!ok) return Fault(in, alu_.fault());
-  return RetireScalar(ctx_.config.scalar_op_cycles);
-}
 
 bool ScalarUnit::ExecConst(const Instr& in, Cycle /*now*/) {
   alu_.Const(in);
   return RetireAlu(in, true);
-}
-
-bool ScalarUnit::ExecScalarBinary(const Instr& in, Cycle /*now*/) {
-  return RetireAlu(in, alu_.Binary(in));
 }
 
 bool ScalarUnit::ExecScalarUnary(const Instr& in, Cycle /*now*/) {

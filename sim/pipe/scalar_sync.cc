@@ -8,6 +8,7 @@
 #include "sim/pipe/launch_context.h"
 #include "sim/pipe/scalar_access.h"
 #include "sim/pipe/scalar_unit.h"
+#include "sim/pipe/scalar_unit_inline.h"
 #include "sim/pipe/timeline.h"
 
 namespace aicore::sim {

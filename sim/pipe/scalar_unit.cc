@@ -11,6 +11,7 @@
 #include "sim/isa/fp16.h"
 #include "sim/pipe/launch_context.h"
 #include "sim/pipe/scalar_access.h"
+#include "sim/pipe/scalar_unit_inline.h"
 #include "sim/sync/hard_event.h"
 
 namespace aicore::sim {
@@ -377,11 +378,6 @@ int64_t ScalarUnit::Int(uint32_t slot) const {
   return AsInt64(values_[slot], ctx_.program.value_dtypes[slot]);
 }
 
-void ScalarUnit::Advance(uint32_t cycles) {
-  time_ += Cycle(cycles);
-  stats_.busy_cycles += cycles;
-}
-
 void ScalarUnit::Run(Cycle now) {
   if (done_ || ctx_.stopped) return;
   time_ = MaxCycle(time_, now);
@@ -416,7 +412,11 @@ void ScalarUnit::Run(Cycle now) {
     const Instr& in = region.ops[f.pc];
     switch (Info(in.opcode).unit) {
       case ExecUnit::kScalar:
-        if (!ExecOnScalar(in, now)) return;
+        // Index arithmetic is most of a kernel's scalar ops: to the ALU without the table.
+        if (!(in.opcode == Opcode::kScalarBinary ? ExecScalarBinary(in, now)
+                                                 : ExecOnScalar(in, now))) {
+          return;
+        }
         break;
       case ExecUnit::kControl:
         ++stats_.instructions;

@@ -112,12 +112,14 @@ class ScalarUnit {
   // The executor of `in`'s layout row (ExecUnit::kScalar and kDebug ops); false when the
   // scalar unit must stop (blocked, fault). Each executor retires its op (RetireScalar).
   bool ExecOnScalar(const Instr& in, Cycle now);
-  bool RetireScalar(uint32_t cycles);
+  // Retires the op at the pc that took `cycles` of the scalar unit. This and the other hot
+  // helpers marked "scalar_unit_inline.h" are defined inline there, for the scalar unit's files.
+  bool RetireScalar(uint32_t cycles);  // scalar_unit_inline.h
   bool NoScalarExec(const Instr& in, Cycle now);
   // The ALU's rows (scalar_exec.cc, on alu_): run the op, then retire it or fault.
-  bool RetireAlu(const Instr& in, bool ok);
+  bool RetireAlu(const Instr& in, bool ok);  // scalar_unit_inline.h
   bool ExecConst(const Instr& in, Cycle now);
-  bool ExecScalarBinary(const Instr& in, Cycle now);
+  bool ExecScalarBinary(const Instr& in, Cycle now);  // scalar_unit_inline.h
   bool ExecScalarUnary(const Instr& in, Cycle now);
   bool ExecSysValue(const Instr& in, Cycle now);
   bool ExecSelect(const Instr& in, Cycle now);
@@ -189,7 +191,7 @@ class ScalarUnit {
   bool ReadsKnown(const Instr& in, const MemRange& r);
   Site SiteOf(const Instr* in, PipeId pipe) const;
   int64_t Int(uint32_t slot) const;
-  void Advance(uint32_t cycles);
+  void Advance(uint32_t cycles);  // scalar_unit_inline.h
 
   uint32_t core_;
   LaunchContext& ctx_;

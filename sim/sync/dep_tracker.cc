@@ -21,6 +21,8 @@ void DepTracker::Reset() {
   for (auto& per_pipe : records_) {
     for (auto& d : per_pipe) d.clear();
   }
+  count_.fill(0);
+  newest_.fill(0);
 }
 
 uint32_t DepTracker::Unordered(const HappensBefore& order, PipeId pipe, const MemRange* ranges,
@@ -28,6 +30,7 @@ uint32_t DepTracker::Unordered(const HappensBefore& order, PipeId pipe, const Me
   HappensBefore::Clock known = order.Known(pipe);
   uint32_t mask = 0;
   for (int q = 0; q < kNumPipes; ++q) {
+    if (count_[q] == 0 || newest_[q] <= known[q]) continue;  // all of it already known
     for (int i = 0; i < n && (mask >> q & 1u) == 0; ++i) {
       // A pipe writes its special registers in instruction order, and orders an interlocked
       // range (MemRange::pipe_ordered) itself: no barrier needed.
@@ -56,11 +59,14 @@ void DepTracker::OnAccess(PipeId pipe, uint64_t seq, const MemRange* ranges, int
     if (ranges[i].lo >= ranges[i].hi) continue;
     auto& records = records_[p][static_cast<int>(ranges[i].space)];
     records.push_back(Record{seq, ranges[i], instr});
+    ++count_[p];
+    newest_[p] = std::max(newest_[p], seq);
     if (records.size() > max_records_) {
       // Fold the oldest into the next: one range covering both, ordered only when the newer is
       // (prefix order), so nothing is ever missed.
       Record oldest = records.front();
       records.pop_front();
+      --count_[p];
       Record& next = records.front();
       next.range.lo = std::min(next.range.lo, oldest.range.lo);
       next.range.hi = std::max(next.range.hi, oldest.range.hi);
@@ -71,7 +77,7 @@ void DepTracker::OnAccess(PipeId pipe, uint64_t seq, const MemRange* ranges, int
 
 void DepTracker::Prune(const HappensBefore& order) {
   for (int q = 0; q < kNumPipes; ++q) {
-    if ((pipes_ >> q & 1u) == 0) continue;
+    if ((pipes_ >> q & 1u) == 0 || count_[q] == 0) continue;
     // Ordered before the next instruction of every pipe = ordered before anything to come.
     // The scalar unit issues no memory accesses yet, so only the pipes that do count (a scalar
     // GetValue/SetValue would add S here).
@@ -82,7 +88,10 @@ void DepTracker::Prune(const HappensBefore& order) {
       everywhere = std::min(everywhere, std::max(order.clock(static_cast<PipeId>(x))[q], s[q]));
     }
     for (auto& records : records_[q]) {
-      while (!records.empty() && records.front().seq <= everywhere) records.pop_front();
+      while (!records.empty() && records.front().seq <= everywhere) {
+        records.pop_front();
+        --count_[q];
+      }
     }
   }
 }

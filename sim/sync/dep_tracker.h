@@ -50,6 +50,10 @@ class DepTracker {
   uint32_t pipes_;
   uint32_t max_records_;
   std::array<std::array<std::deque<Record>, kSpaces>, kNumPipes> records_;
+  // Per pipe, over all memories: how many records it holds and the newest one's seq, so that
+  // Unordered and Prune pass over a pipe with nothing to look at without touching its records.
+  std::array<uint32_t, kNumPipes> count_{};
+  std::array<uint64_t, kNumPipes> newest_{};
 };
 
 }  // namespace aicore::sim

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <random>
@@ -67,6 +68,59 @@ TEST(IntervalMap, AVisitOfExistingBoundsSplitsNothing) {
   EXPECT_EQ(map.size(), 4u);
   map.Visit(32, 64, [](uint64_t, uint64_t, int& v) { v = 2; });  // merges with [16, 32), [64, 128)
   EXPECT_EQ(map.size(), 2u);
+}
+
+// A strided visit is one Visit per piece: the same calls in the same order, the same map after
+// (values and segments), whatever the map held before, including visits that change nothing.
+TEST(IntervalMap, AStridedVisitIsOneVisitPerPiece) {
+  std::mt19937_64 rng(5);
+  struct Call {
+    uint64_t a, b;
+    int v;
+    bool operator==(const Call&) const = default;
+  };
+  auto contents = [](const IntervalMap<int>& m) {
+    std::vector<Call> out;
+    m.ForEach(0, UINT64_MAX, [&](uint64_t a, uint64_t b, const int& v) {
+      out.push_back({a, b, v});
+    });
+    return out;
+  };
+  for (int trial = 0; trial < 300; ++trial) {
+    IntervalMap<int> strided, single;
+    for (int step = 0; step < 30; ++step) {
+      uint64_t lo = rng() % kBytes;
+      uint64_t chunk = 1 + rng() % 12;
+      uint64_t pitch = chunk + rng() % 12;
+      uint64_t count = rng() % 8;
+      uint64_t limit = lo + rng() % (kBytes + 1);
+      int set = static_cast<int>(rng() % 3);
+      bool keep = rng() % 3 == 0;  // leave values as they are: no split may stay behind
+      std::vector<Call> got, want;
+      strided.VisitStrided(lo, chunk, pitch, count, limit, [&](uint64_t a, uint64_t b, int& v) {
+        got.push_back({a, b, v});
+        if (!keep) v = set;
+      });
+      for (uint64_t c = 0; c < count; ++c) {
+        uint64_t a = lo + c * pitch;
+        single.Visit(a, std::min(limit, a + chunk), [&](uint64_t x, uint64_t y, int& v) {
+          want.push_back({x, y, v});
+          if (!keep) v = set;
+        });
+      }
+      ASSERT_EQ(got, want) << "trial " << trial << " step " << step;
+      ASSERT_EQ(contents(strided), contents(single)) << "trial " << trial << " step " << step;
+      ASSERT_EQ(strided.size(), single.size());
+    }
+  }
+}
+
+TEST(IntervalMap, AVisitThatChangesNothingSplitsNothing) {
+  IntervalMap<int> map;
+  map.Visit(0, 128, [](uint64_t, uint64_t, int& v) { v = 1; });
+  map.Visit(32, 48, [](uint64_t, uint64_t, int& v) { v = 1; });
+  map.VisitStrided(8, 4, 16, 6, 128, [](uint64_t, uint64_t, int& v) { v = 1; });
+  EXPECT_EQ(map.size(), 1u);
 }
 
 }  // namespace
