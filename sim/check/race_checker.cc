@@ -98,7 +98,8 @@ void RaceChecker::Visit(const Site& site, uint64_t seq, const MemRange& r,
       s.reads[PipeIndex(pipe)] = Stamp{seq, site.instr};
     }
   };
-  shadow_[static_cast<int>(r.space)].VisitStrided(r.lo, chunk, pitch, pieces, r.hi, piece);
+  // Every access stamps its pieces with its own sequence number: they always change.
+  shadow_[static_cast<int>(r.space)].UpdateStrided(r.lo, chunk, pitch, pieces, r.hi, piece);
 }
 
 void RaceChecker::Report(const Site& site, MemSpace space, int kind, const Finding& f) {

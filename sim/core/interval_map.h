@@ -28,13 +28,15 @@ class IntervalMap {
   template <typename Fn>
   void VisitStrided(uint64_t lo, uint64_t chunk, uint64_t pitch, uint64_t count, uint64_t limit,
                     Fn&& fn) {
-    auto hint = segments_.end();
-    for (uint64_t c = 0; c < count; ++c) {
-      uint64_t a = lo + c * pitch;
-      uint64_t b = std::min(limit, a + chunk);
-      if (a >= b) continue;
-      hint = VisitFrom(Seek(hint, a), a, b, fn);
-    }
+    Strided<true>(lo, chunk, pitch, count, limit, fn);
+  }
+  // VisitStrided for an fn that changes (almost) every piece it sees, as the race checker's
+  // stamps do: the pieces are split first and fn runs on them in place, without the copy and
+  // comparison that spare a split where nothing changes. The same calls and the same map.
+  template <typename Fn>
+  void UpdateStrided(uint64_t lo, uint64_t chunk, uint64_t pitch, uint64_t count, uint64_t limit,
+                     Fn&& fn) {
+    Strided<false>(lo, chunk, pitch, count, limit, fn);
   }
 
   // Calls fn(lo, hi, const value&) for each existing piece overlapping [lo, hi), without
@@ -83,36 +85,73 @@ class IntervalMap {
     return it;
   }
 
-  // Visit's walk from `it` (Seek(lo)). fn works on a copy of each existing piece, and a segment
-  // is split only where the copy came back different: re-reading bytes in a loop leaves the map
-  // as it was, without a split and a merge per access. Returns a segment at or before hi that
-  // still exists, to seek the next piece from.
-  template <typename Fn>
+  // kCopyFirst: VisitFrom's copy and comparison (else fn runs in place on the split piece).
+  template <bool kCopyFirst, typename Fn>
+  void Strided(uint64_t lo, uint64_t chunk, uint64_t pitch, uint64_t count, uint64_t limit,
+               Fn& fn) {
+    auto hint = segments_.end();
+    for (uint64_t c = 0; c < count; ++c) {
+      uint64_t a = lo + c * pitch;
+      uint64_t b = std::min(limit, a + chunk);
+      if (a >= b) continue;
+      hint = VisitFrom<kCopyFirst>(Seek(hint, a), a, b, fn);
+    }
+  }
+
+  // Splits `it` (which holds `at`) so that a segment is exactly [at, min(end, its hi)); returns it.
+  Iter SplitAt(Iter it, uint64_t at, uint64_t end) {
+    if (it->first < at) {  // split off the part before the piece
+      auto piece = segments_.emplace_hint(std::next(it), at, it->second);
+      it->second.hi = at;
+      it = piece;
+    }
+    if (it->second.hi > end) {  // and the part after it
+      segments_.emplace_hint(std::next(it), end, Segment{it->second.hi, it->second.value});
+      it->second.hi = end;
+    }
+    return it;
+  }
+
+  // Visit's walk from `it` (Seek(lo)). With kCopyFirst, fn works on a copy of each existing
+  // piece, and a segment is split only where the copy came back different: re-reading bytes in a
+  // loop leaves the map as it was, without a split and a merge per access. Returns a segment at
+  // or before hi that still exists, to seek the next piece from.
+  template <bool kCopyFirst = true, typename Fn>
   Iter VisitFrom(Iter it, uint64_t lo, uint64_t hi, Fn& fn) {
     bool changed = false;
     uint64_t at = lo;
+    Iter first = segments_.end();  // the segment the walk began in (it survives the walk)
     Iter last = it;
     while (at < hi) {
       if (it == segments_.end() || it->first > at) {
         uint64_t end = it == segments_.end() ? hi : std::min(hi, it->first);
-        it = segments_.emplace_hint(it, at, Segment{end, V{}});
-        fn(at, end, it->second.value);
+        V value{};
+        fn(at, end, value);
+        // Bytes read or written for the first time right after the last ones (a stream of
+        // tiles) usually just extend the segment before: no node to make and merge away.
+        Iter prev = it == segments_.begin() ? segments_.end() : std::prev(it);
+        if (prev != segments_.end() && prev->second.hi == at && prev->second.value == value) {
+          prev->second.hi = end;
+          it = prev;
+        } else {
+          it = segments_.emplace_hint(it, at, Segment{end, std::move(value)});
+        }
+        if (first == segments_.end()) first = it;
         changed = true;
       } else {
+        if (first == segments_.end()) first = it;
         uint64_t end = std::min(hi, it->second.hi);
-        V value = it->second.value;
-        fn(at, end, value);
-        if (!(value == it->second.value)) {
-          if (it->first < at) {  // split off the part before the piece
-            auto piece = segments_.emplace_hint(std::next(it), at, it->second);
-            it->second.hi = at;
-            it = piece;
+        if constexpr (kCopyFirst) {
+          V value = it->second.value;
+          fn(at, end, value);
+          if (!(value == it->second.value)) {
+            it = SplitAt(it, at, end);
+            it->second.value = std::move(value);
+            changed = true;
           }
-          if (it->second.hi > end) {  // and the part after it
-            segments_.emplace_hint(std::next(it), end, Segment{it->second.hi, it->second.value});
-            it->second.hi = end;
-          }
-          it->second.value = std::move(value);
+        } else {
+          it = SplitAt(it, at, end);
+          fn(at, end, it->second.value);
           changed = true;
         }
       }
@@ -120,7 +159,10 @@ class IntervalMap {
       last = it;
       ++it;
     }
-    return changed ? Coalesce(lo, hi) : last;
+    if (!changed) return last;
+    // Merging starts where Coalesce(lo, hi) would, found from the walk instead of a search.
+    if (first->first >= lo && first != segments_.begin()) --first;
+    return CoalesceFrom(first, hi);
   }
 
   // Merges equal, touching neighbours from the segment before `lo` to the one after `hi`.
@@ -128,6 +170,9 @@ class IntervalMap {
   Iter Coalesce(uint64_t lo, uint64_t hi) {
     auto it = segments_.lower_bound(lo);
     if (it != segments_.begin()) --it;
+    return CoalesceFrom(it, hi);
+  }
+  Iter CoalesceFrom(Iter it, uint64_t hi) {
     while (it != segments_.end() && it->first <= hi) {
       auto next = std::next(it);
       if (next == segments_.end()) break;

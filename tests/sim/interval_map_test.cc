@@ -42,8 +42,14 @@ TEST(IntervalMap, MatchesAByteModelUnderRandomVisits) {
         model[i] = overwrite ? add : model[i].value_or(0) + add;
       }
       std::vector<std::optional<int>> seen(kBytes);
+      uint64_t last_hi = UINT64_MAX;
+      int last_value = 0;
       map.ForEach(0, kBytes, [&](uint64_t a, uint64_t b, const int& v) {
         for (uint64_t i = a; i < b; ++i) seen[i] = v;
+        // Merged after every visit: touching neighbours never hold equal values.
+        EXPECT_FALSE(a == last_hi && v == last_value) << "unmerged at " << a;
+        last_hi = b;
+        last_value = v;
       });
       ASSERT_EQ(seen, model) << "trial " << trial << " step " << step;
     }
@@ -70,8 +76,9 @@ TEST(IntervalMap, AVisitOfExistingBoundsSplitsNothing) {
   EXPECT_EQ(map.size(), 2u);
 }
 
-// A strided visit is one Visit per piece: the same calls in the same order, the same map after
-// (values and segments), whatever the map held before, including visits that change nothing.
+// A strided visit (VisitStrided, UpdateStrided) is one Visit per piece: the same calls in the
+// same order, the same map after (values and segments), whatever the map held before, including
+// visits that change nothing.
 TEST(IntervalMap, AStridedVisitIsOneVisitPerPiece) {
   std::mt19937_64 rng(5);
   struct Call {
@@ -97,10 +104,15 @@ TEST(IntervalMap, AStridedVisitIsOneVisitPerPiece) {
       int set = static_cast<int>(rng() % 3);
       bool keep = rng() % 3 == 0;  // leave values as they are: no split may stay behind
       std::vector<Call> got, want;
-      strided.VisitStrided(lo, chunk, pitch, count, limit, [&](uint64_t a, uint64_t b, int& v) {
+      auto fn = [&](uint64_t a, uint64_t b, int& v) {
         got.push_back({a, b, v});
         if (!keep) v = set;
-      });
+      };
+      if (step % 2 == 0) {
+        strided.VisitStrided(lo, chunk, pitch, count, limit, fn);
+      } else {
+        strided.UpdateStrided(lo, chunk, pitch, count, limit, fn);
+      }
       for (uint64_t c = 0; c < count; ++c) {
         uint64_t a = lo + c * pitch;
         single.Visit(a, std::min(limit, a + chunk), [&](uint64_t x, uint64_t y, int& v) {
