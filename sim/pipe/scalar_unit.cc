@@ -411,13 +411,26 @@ void ScalarUnit::Run(Cycle now) {
     }
     const Instr& in = region.ops[f.pc];
     switch (Info(in.opcode).unit) {
-      case ExecUnit::kScalar:
-        // Index arithmetic is most of a kernel's scalar ops: to the ALU without the table.
-        if (!(in.opcode == Opcode::kScalarBinary ? ExecScalarBinary(in, now)
-                                                 : ExecOnScalar(in, now))) {
-          return;
+      case ExecUnit::kScalar: {
+        // A scalar op changes values and time only (or stops the unit, returning false), so the
+        // ops after it in this region run here, each still checked against the cycle limit; the
+        // walk's other checks and the cancel poll wait for the next op of another kind.
+        const Instr* op = &in;
+        const Instr* const end = region.ops.data() + region.ops.size();
+        for (;;) {
+          // Index arithmetic is most of a kernel's scalar ops: to the ALU without the table.
+          if (!(op->opcode == Opcode::kScalarBinary ? ExecScalarBinary(*op, now)
+                                                    : ExecOnScalar(*op, now))) {
+            return;
+          }
+          ++op;
+          if (op == end || Info(op->opcode).unit != ExecUnit::kScalar) break;
+          if (((steps + 1) & 0xffff) == 0) break;  // the top of the walk polls
+          if (ctx_.max_cycles != 0 && time_.value() > ctx_.max_cycles) break;
+          ++steps;
         }
         break;
+      }
       case ExecUnit::kControl:
         ++stats_.instructions;
         ++ctx_.instructions;
