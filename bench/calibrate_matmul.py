@@ -20,11 +20,18 @@ API on the cube cores (matmul_cube_only: examples/matmul_tuning.py), the source'
 and base shapes, steps and depths in the TCubeTiling (or as a constant tiling), its template
 through get_mm_config; C in float32 where the source does not state it (the model's choice).
 
-    python3 bench/calibrate_matmul.py
+The 8192^3 points run in separate processes (--jobs, one per host core by default), each
+group of points that share a searched tiling in one; the table prints in the same order, and
+each point's wall time is that of its own launch.
+
+    python3 bench/calibrate_matmul.py [--jobs N]
 """
+import argparse
+import multiprocessing
 import os
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "clients",
                                 "python"))
@@ -160,8 +167,9 @@ def searched_large_us(cores, mode, unit, a, b, c):
 def run_large(row, label, cores, single, base, steps, depths, mode, unit, rounds, measured,
               pipes):
     """The reduced twin in full against numpy, then the point timing-only, then (once per core
-    count and template) asc.lib.host's tiling for it; returns (error, search ratio). Steps of
-    None: a full constant tiling (constant_matmul, its steps derived from the shapes)."""
+    count and template) asc.lib.host's tiling for it; returns the point's line and (error,
+    search ratio), or None when the twin fails. Steps of None: a full constant tiling
+    (constant_matmul, its steps derived from the shapes)."""
     config.set_platform(config.Backend.Model, config.Platform("Ascend910B1"))
     rng = np.random.default_rng(row)
     m, n, k = SIDE // 8, SIDE // 8, SIDE // 16
@@ -181,8 +189,7 @@ def run_large(row, label, cores, single, base, steps, depths, mode, unit, rounds
     launch(a, b, c, m, n, k, twin_single)
     want = a.astype(np.float32) @ b.astype(np.float32).T
     if not np.allclose(c.astype(np.float32), want, atol=2e-2, rtol=2e-3):
-        print(f"{row:>3} {label:30} FAILED: the reduced shape does not match numpy")
-        return None
+        return f"{row:>3} {label:30} FAILED: the reduced shape does not match numpy", None
     a = np.zeros((SIDE, SIDE), np.float16)  # values unused: timing-only
     b = np.zeros((SIDE, SIDE), np.float16)
     c = np.zeros((SIDE, SIDE), np.float16)
@@ -192,14 +199,15 @@ def run_large(row, label, cores, single, base, steps, depths, mode, unit, rounds
     sim_us = report.cycles / report.clock_mhz
     err = (sim_us - measured) / measured * 100
     ratio = searched_large_us(cores, mode, unit, a, b, c) / sim_us
-    print(f"{row:>3} {label:30} {'Ascend910B1':12} {sim_us:10.1f} {measured:10.1f} {err:+6.1f}% "
-          f"bound {report.bound_pipe:4} {wall:6.1f} {ratio:6.3f}  {pipe_text(report, pipes)}")
-    return err, ratio
+    return (f"{row:>3} {label:30} {'Ascend910B1':12} {sim_us:10.1f} {measured:10.1f} "
+            f"{err:+6.1f}% bound {report.bound_pipe:4} {wall:6.1f} {ratio:6.3f}  "
+            f"{pipe_text(report, pipes)}"), (err, ratio)
 
 
 def run_basic(label, single, rounds, measured, pipes):
     """Row 7: a reduced twin (2048 x 2048 x 512 on the cores it needs) against numpy, then the
-    point timing-only on 24 cores; returns the error."""
+    point timing-only on 24 cores; returns the point's line and its error, or None when the
+    twin fails."""
     config.set_platform(config.Backend.Model, config.Platform("Ascend910B1"))
     rng = np.random.default_rng(7)
     m = n = 2048
@@ -211,8 +219,7 @@ def run_basic(label, single, rounds, measured, pipes):
     basic_matmul[twin_cores, rt.current_stream()](a, b, c, m, n, k, *single, rounds)
     want = a.astype(np.float32) @ b.astype(np.float32).T
     if not np.allclose(c.astype(np.float32), want, atol=2e-2, rtol=2e-3):
-        print(f"{7:>3} {label:30} FAILED: the reduced shape does not match numpy")
-        return None
+        return f"{7:>3} {label:30} FAILED: the reduced shape does not match numpy", None
     a = np.zeros((SIDE, SIDE), np.float16)
     b = np.zeros((SIDE, SIDE), np.float16)
     c = np.zeros((SIDE, SIDE), np.float16)
@@ -222,12 +229,38 @@ def run_basic(label, single, rounds, measured, pipes):
     wall = time.perf_counter() - start
     sim_us = report.cycles / report.clock_mhz
     err = (sim_us - measured) / measured * 100
-    print(f"{7:>3} {label:30} {'Ascend910B1':12} {sim_us:10.1f} {measured:10.1f} {err:+6.1f}% "
-          f"bound {report.bound_pipe:4} {wall:6.1f} {'':>6}  {pipe_text(report, pipes)}")
-    return err
+    return (f"{7:>3} {label:30} {'Ascend910B1':12} {sim_us:10.1f} {measured:10.1f} {err:+6.1f}% "
+            f"bound {report.bound_pipe:4} {wall:6.1f} {'':>6}  {pipe_text(report, pipes)}"), err
+
+
+def run_group(tasks):
+    """Runs ("large", point) and ("basic", point) tasks in turn in this process; returns their
+    (line, result) pairs. A group keeps the points that share asc.lib.host's searched tiling
+    (one core count, template and unit flag) in one process, so the search runs once."""
+    return [run_large(*point) if kind == "large" else run_basic(*point) for kind, point in tasks]
+
+
+def large_groups():
+    """The 8192^3 points as groups for run_group, in print order."""
+    groups = []
+    for point in LARGE:
+        key = (point[2], point[7], point[8])  # cores, template, unit flag
+        if groups and groups[-1][0] == key:
+            groups[-1][1].append(("large", point))
+        else:
+            groups.append((key, [("large", point)]))
+    groups += [(None, [("basic", point)]) for point in BASIC]
+    return [tasks for _, tasks in groups]
 
 
 def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="processes for the 8192^3 points (default: one per host core); "
+                             "each prints the wall time of its own launches")
+    args = parser.parse_args()
+    if args.jobs < 1:
+        parser.error(f"--jobs must be at least 1, not {args.jobs}")
     print("Matmul tuning points (hardware-910b.md 7.1): simulated against measured on A2")
     print(f"{'row':>3} {'point':30} {'platform':12} {'sim us':>8} {'meas us':>8} {'error':>7} "
           f"{'sim mte2':>9} {'meas mte2':>9} {'wall s':>6} {'search':>6}")
@@ -273,17 +306,23 @@ def main():
     print("\n8192^3 points, timing-only (Task Duration; reduced twins checked against numpy)")
     print(f"{'row':>3} {'point':30} {'platform':12} {'sim us':>10} {'meas us':>10} {'error':>7} "
           f"{'bound':>10} {'wall s':>6} {'search':>6}  pipes sim/measured")
-    for point in LARGE:
-        result = run_large(*point)
-        if result is None:
-            return 1
-        errors.append(abs(result[0]))
-        ratios.append(result[1])
-    for point in BASIC:
-        err = run_basic(*point)
-        if err is None:
-            return 1
-        errors.append(abs(err))
+    groups = large_groups()
+    with ProcessPoolExecutor(max_workers=min(args.jobs, len(groups)),
+                             mp_context=multiprocessing.get_context("spawn")) as pool:
+        # Separate processes (spawned: each imports this file and has its own simulator), or this
+        # one with --jobs 1; the lines print in the table's order as the groups finish.
+        results = map(run_group, groups) if args.jobs == 1 else pool.map(run_group, groups)
+        for group in results:
+            for line, result in group:
+                print(line, flush=True)
+                if result is None:
+                    pool.shutdown(cancel_futures=True)
+                    return 1
+                if isinstance(result, tuple):
+                    errors.append(abs(result[0]))
+                    ratios.append(result[1])
+                else:
+                    errors.append(abs(result))
     print(f"asc.lib.host's tilings: {min(ratios):.3f} .. {max(ratios):.3f} of the sources' "
           "simulated time ('search' column)")
     print(f"matmul points: mean |error| {sum(errors) / len(errors):.1f}% over {len(errors)} "
