@@ -103,6 +103,16 @@ inline ScalarFault EvalScalarBinaryInline(ScalarBinaryKind kind, DType t, Scalar
 // int64; ROUND_CAST converts in `round_mode` (a RoundMode the cast table admits).
 ScalarValue EvalScalarUnary(ScalarUnaryKind kind, DType type, DType src_type, ScalarValue v,
                             uint8_t round_mode = 0);
+// EvalScalarUnary with the cast between integer types (or from BOOL) of a kernel's index
+// arithmetic computed inline; every other case goes to it.
+inline ScalarValue EvalScalarUnaryInline(ScalarUnaryKind kind, DType type, DType src_type,
+                                         ScalarValue v, uint8_t round_mode = 0) {
+  if (kind == ScalarUnaryKind::kCast && DTypeRowOf(type).integer &&
+      !DTypeRowOf(src_type).is_float && src_type != DType::kInvalid) {
+    return WrapInteger(v.u, type);
+  }
+  return EvalScalarUnary(kind, type, src_type, v, round_mode);
+}
 // A signed view of an integer/bool value (uint64 values above INT64_MAX saturate), used for
 // counts and addresses.
 int64_t AsInt64(ScalarValue v, DType t);

@@ -47,8 +47,9 @@ bool ScalarAlu::DivisionByZero(const Instr& in) {
 }
 
 void ScalarAlu::Unary(const Instr& in) {
-  values_[in.result] = EvalScalarUnary(static_cast<ScalarUnaryKind>(in.kind), in.dtype,
-                                       in.src_dtype, values_[in.a], static_cast<uint8_t>(in.imm.i));
+  values_[in.result] =
+      EvalScalarUnaryInline(static_cast<ScalarUnaryKind>(in.kind), in.dtype, in.src_dtype,
+                            values_[in.a], static_cast<uint8_t>(in.imm.i));
 }
 
 void ScalarAlu::SysValue(const Instr& in, const Place& at) {

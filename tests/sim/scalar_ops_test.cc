@@ -179,5 +179,37 @@ TEST(ScalarOps, InlinePathMatchesTheReference) {
   EXPECT_GT(compared, 20000);
 }
 
+// The unary inline path (integer casts) agrees with the reference for every pair of types.
+TEST(ScalarOps, InlineUnaryPathMatchesTheReference) {
+  const int64_t ints[] = {0,
+                          1,
+                          -1,
+                          127,
+                          -129,
+                          255,
+                          65536,
+                          -32769,
+                          std::numeric_limits<int64_t>::max(),
+                          std::numeric_limits<int64_t>::min()};
+  const ScalarUnaryKind kinds[] = {ScalarUnaryKind::kCast, ScalarUnaryKind::kNeg,
+                                   ScalarUnaryKind::kBitNot, ScalarUnaryKind::kLogicalNot};
+  int compared = 0;
+  for (int from = 1; from < kNumDTypes; ++from) {
+    for (int to = 1; to < kNumDTypes; ++to) {
+      auto f = static_cast<DType>(from), t = static_cast<DType>(to);
+      for (ScalarUnaryKind k : kinds) {
+        for (int64_t i : ints) {
+          ScalarValue v = IsFloat(f) ? RoundFloat(static_cast<double>(i), f)
+                                     : WrapInteger(static_cast<uint64_t>(i), f);
+          ASSERT_EQ(EvalScalarUnaryInline(k, t, f, v).u, EvalScalarUnary(k, t, f, v).u)
+              << DTypeName(f) << " -> " << DTypeName(t) << " kind " << static_cast<int>(k);
+          ++compared;
+        }
+      }
+    }
+  }
+  EXPECT_GT(compared, 5000);
+}
+
 }  // namespace
 }  // namespace aicore::sim
