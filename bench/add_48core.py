@@ -20,6 +20,7 @@ import numpy as np  # noqa: E402
 import asc.lib.runtime as rt  # noqa: E402
 import asc.runtime.config as config  # noqa: E402
 from calibrate import CORES, LADDER, add_ladder  # noqa: E402
+from numpy_reference import median_add_seconds  # noqa: E402
 
 
 def main():
@@ -50,16 +51,11 @@ def main():
     want = x + y
     if not np.array_equal(z, want):
         raise SystemExit("FAIL: the simulated sum differs from numpy's")
-    numpy_times = []
-    out = np.empty_like(x)
-    for _ in range(max(5, args.repeat)):
-        start = time.perf_counter()
-        np.add(x, y, out=out)
-        numpy_times.append(time.perf_counter() - start)
-    numpy_s = statistics.median(numpy_times)
+    numpy_repeat = max(5, args.repeat)
+    numpy_s = median_add_seconds(x, y, numpy_repeat)
     print(f"Add ladder point '{name}': {args.size} fp16 elements on {CORES} vector cores "
           f"({rt.transport()} simulator), {report.cycles} cycles = {report.duration_us:.1f} us")
-    print(f"  numpy add (median of {len(numpy_times)}): {numpy_s * 1e3:9.1f} ms wall")
+    print(f"  numpy add (median of {numpy_repeat}): {numpy_s * 1e3:9.1f} ms wall")
     for level, samples in times.items():
         sim_s = statistics.median(samples)
         print(f"  simulator, check={level} (median of {args.repeat}): {sim_s * 1e3:9.1f} ms wall, "

@@ -21,6 +21,7 @@ import numpy as np  # noqa: E402
 import asc  # noqa: E402
 import asc.lib.runtime as rt  # noqa: E402
 import asc.runtime.config as config  # noqa: E402
+from numpy_reference import median_add_seconds  # noqa: E402
 
 BUFFER_NUM = 2
 
@@ -100,21 +101,15 @@ def main():
     sim_s, unchecked_s, report = checked_and_unchecked(args.tile)
     small_s, small_unchecked_s, small = checked_and_unchecked(args.check_tile)
 
-    np_times = []
-    out = np.empty_like(x)
-    for _ in range(max(args.repeat, 20)):
-        start = time.perf_counter()
-        np.add(x, y, out=out)
-        np_times.append(time.perf_counter() - start)
-
-    np_s = statistics.median(np_times)
+    np_repeat = max(args.repeat, 20)
+    np_s = median_add_seconds(x, y, np_repeat)
     print(f"vadd {args.size} x float32 on {args.cores} cores, tile {args.tile} "
           f"({rt.transport()} simulator, {report.platform})")
     print(f"  compile (trace to IR, once):   {compile_s * 1e3:9.3f} ms")
     print(f"  simulator launch (median of {args.repeat}): {sim_s * 1e3:9.3f} ms wall, "
           f"{report.cycles} simulated cycles = {report.duration_us:.2f} us on the device, "
           f"{report.simulated_instructions} instructions")
-    print(f"  numpy add (median of {len(np_times)}):   {np_s * 1e3:9.3f} ms wall")
+    print(f"  numpy add (median of {np_repeat}):   {np_s * 1e3:9.3f} ms wall")
     print(f"  ratio simulator/numpy: {sim_s / np_s:.1f}x")
     for tile, checked, unchecked, rep in ((args.tile, sim_s, unchecked_s, report),
                                           (args.check_tile, small_s, small_unchecked_s, small)):

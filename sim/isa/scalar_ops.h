@@ -61,43 +61,43 @@ ScalarFault EvalScalarBinary(ScalarBinaryKind kind, DType operand_type, ScalarVa
 // is made of computed inline (the scalar unit's hot path); every other case goes to it.
 inline ScalarFault EvalScalarBinaryInline(ScalarBinaryKind kind, DType t, ScalarValue a,
                                           ScalarValue b, ScalarValue* out) {
+  using K = ScalarBinaryKind;
   const DTypeRow& row = DTypeRowOf(t);
-  if (row.integer) {
-    using K = ScalarBinaryKind;
-    bool s = row.is_signed;
-    switch (kind) {
-      case K::kAdd:
-        *out = WrapInteger(a.u + b.u, t);
-        return ScalarFault::kNone;
-      case K::kSub:
-        *out = WrapInteger(a.u - b.u, t);
-        return ScalarFault::kNone;
-      case K::kMul:
-        *out = WrapInteger(a.u * b.u, t);
-        return ScalarFault::kNone;
-      case K::kEq:
-        *out = IntValue(a.u == b.u ? 1 : 0);
-        return ScalarFault::kNone;
-      case K::kNe:
-        *out = IntValue(a.u != b.u ? 1 : 0);
-        return ScalarFault::kNone;
-      case K::kLt:
-        *out = IntValue((s ? a.i < b.i : a.u < b.u) ? 1 : 0);
-        return ScalarFault::kNone;
-      case K::kLe:
-        *out = IntValue((s ? a.i <= b.i : a.u <= b.u) ? 1 : 0);
-        return ScalarFault::kNone;
-      case K::kGt:
-        *out = IntValue((s ? a.i > b.i : a.u > b.u) ? 1 : 0);
-        return ScalarFault::kNone;
-      case K::kGe:
-        *out = IntValue((s ? a.i >= b.i : a.u >= b.u) ? 1 : 0);
-        return ScalarFault::kNone;
-      default:
-        break;
-    }
+  if (!row.integer) return EvalScalarBinary(kind, t, a, b, out);
+  // -1, 0, 1 as a is below, equal to or above b in t's order.
+  int order = row.is_signed ? (a.i > b.i) - (a.i < b.i) : (a.u > b.u) - (a.u < b.u);
+  switch (kind) {
+    case K::kAdd:
+      *out = WrapInteger(a.u + b.u, t);
+      break;
+    case K::kSub:
+      *out = WrapInteger(a.u - b.u, t);
+      break;
+    case K::kMul:
+      *out = WrapInteger(a.u * b.u, t);
+      break;
+    case K::kEq:
+      *out = IntValue(order == 0);
+      break;
+    case K::kNe:
+      *out = IntValue(order != 0);
+      break;
+    case K::kLt:
+      *out = IntValue(order < 0);
+      break;
+    case K::kLe:
+      *out = IntValue(order <= 0);
+      break;
+    case K::kGt:
+      *out = IntValue(order > 0);
+      break;
+    case K::kGe:
+      *out = IntValue(order >= 0);
+      break;
+    default:
+      return EvalScalarBinary(kind, t, a, b, out);
   }
-  return EvalScalarBinary(kind, t, a, b, out);
+  return ScalarFault::kNone;
 }
 // NEG / BIT_NOT keep the type; LOGICAL_NOT gives BOOL; CAST is CastScalar; the bit helpers give
 // int64; ROUND_CAST converts in `round_mode` (a RoundMode the cast table admits).

@@ -43,18 +43,7 @@ L2Cache::~L2Cache() {
 }
 
 void L2Cache::Touch(uint64_t addr, uint64_t bytes, bool write, Access* out) {
-  if (bytes == 0) return;
-  if (store_ == nullptr) store_ = AcquireStore(sets_, ways_);
-  uint64_t first = addr / line_bytes_;
-  uint64_t last = (addr + bytes - 1) / line_bytes_;
-  // The lines of one run take consecutive sets (SetOf): hash once per run, then step.
-  for (uint64_t line = first; line <= last;) {
-    const uint64_t run_last = std::min(last, (line / kRunLines + 1) * kRunLines - 1);
-    for (uint64_t set = SetOf(line); line <= run_last; ++line) {
-      TouchLine(line, set, write, out);
-      if (++set == sets_) set = 0;
-    }
-  }
+  TouchStrided(addr, bytes, bytes, 1, write, out);
 }
 
 void L2Cache::TouchStrided(uint64_t addr, uint64_t chunk, uint64_t pitch, uint64_t chunks,
