@@ -10,11 +10,6 @@
 namespace aicore::sim {
 namespace {
 
-constexpr int kUnitShift = EventQueue::kSequenceBits;
-constexpr int kCoreShift = kUnitShift + EventQueue::kUnitBits;
-constexpr int kKindShift = kCoreShift + EventQueue::kCoreBits;
-static_assert(kKindShift + EventQueue::kKindBits <= 64, "the order fields fit one word");
-
 constexpr uint64_t Mask(int bits) { return (uint64_t{1} << bits) - 1; }
 
 }  // namespace
@@ -29,10 +24,7 @@ void EventQueue::Push(Cycle cycle, EventKind kind, uint32_t core, uint8_t unit, 
       core <= Mask(kCoreBits) && unit <= Mask(kUnitBits) && next_sequence_ <= Mask(kSequenceBits),
       "event key field out of range (core " + std::to_string(core) + ", unit " +
           std::to_string(unit) + ")");
-  Entry e{cycle.value(),
-          static_cast<uint64_t>(kind) << kKindShift | uint64_t{core} << kCoreShift |
-              uint64_t{unit} << kUnitShift | next_sequence_++,
-          payload};
+  Entry e{cycle.value(), PrefixOf(kind, core, unit) | next_sequence_++, payload};
   size_t hole = heap_.size();
   heap_.push_back(e);
   while (hole > 0) {

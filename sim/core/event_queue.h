@@ -35,6 +35,14 @@ class EventQueue {
   // Precondition: !empty().
   Event Pop();
   bool empty() const { return heap_.empty(); }
+  // True if an event pushed now with this key would be the next one popped: nothing queued
+  // comes before it. A queued event with the same key is older, so it comes first.
+  bool NextWouldBe(Cycle cycle, EventKind kind, uint32_t core, uint8_t unit) const {
+    if (heap_.empty()) return true;
+    const Entry& top = heap_.front();
+    if (top.cycle != cycle.value()) return top.cycle > cycle.value();
+    return top.order >> kUnitShift > PrefixOf(kind, core, unit) >> kUnitShift;
+  }
   size_t size() const { return heap_.size(); }
   void Clear() { heap_.clear(); }
 
@@ -47,6 +55,16 @@ class EventQueue {
   static constexpr int kUnitBits = 4;
   static constexpr int kCoreBits = 17;
   static constexpr int kKindBits = 3;
+  static constexpr int kUnitShift = kSequenceBits;
+  static constexpr int kCoreShift = kUnitShift + kUnitBits;
+  static constexpr int kKindShift = kCoreShift + kCoreBits;
+  static_assert(kKindShift + kKindBits <= 64, "the order fields fit one word");
+
+  // The order word of a key without its sequence.
+  static constexpr uint64_t PrefixOf(EventKind kind, uint32_t core, uint8_t unit) {
+    return static_cast<uint64_t>(kind) << kKindShift | uint64_t{core} << kCoreShift |
+           uint64_t{unit} << kUnitShift;
+  }
 
  private:
   struct Entry {

@@ -4,6 +4,11 @@
 
 #include <array>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#define AICORE_HAVE_F16C_PATH 1
+#endif
+
 namespace aicore::sim {
 namespace {
 
@@ -67,7 +72,62 @@ uint32_t DoubleToSmallFloat(double d) {
   return sign | static_cast<uint32_t>(q);  // q == 1 << kMantBits is the smallest normal: correct
 }
 
+#ifdef AICORE_HAVE_F16C_PATH
+// F16C converts eight at a time. Its float-to-half rounding (nearest-even, NaNs quieted with
+// their payload) is FloatToHalf's for every float; its half-to-float sets the quiet bit of a
+// signalling NaN, which the table keeps as it is, so those lanes clear it again.
+__attribute__((target("avx2,f16c"))) void HalvesToFloatsF16c(const uint16_t* src, float* dst,
+                                                             uint64_t n) {
+  const __m128i exp_quiet = _mm_set1_epi16(0x7e00);
+  const __m128i signalling_exp = _mm_set1_epi16(0x7c00);
+  const __m128i low_payload = _mm_set1_epi16(0x1ff);
+  const __m256i float_quiet_bit = _mm256_set1_epi32(0x00400000);
+  uint64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
+    __m128i snan =
+        _mm_andnot_si128(_mm_cmpeq_epi16(_mm_and_si128(h, low_payload), _mm_setzero_si128()),
+                         _mm_cmpeq_epi16(_mm_and_si128(h, exp_quiet), signalling_exp));
+    __m256i bits = _mm256_castps_si256(_mm256_cvtph_ps(h));
+    __m256i clear = _mm256_and_si256(_mm256_cvtepi16_epi32(snan), float_quiet_bit);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i), _mm256_andnot_si256(clear, bits));
+  }
+  for (; i < n; ++i) dst[i] = HalfToFloat(src[i]);
+}
+
+__attribute__((target("avx2,f16c"))) void FloatsToHalvesF16c(const float* src, uint16_t* dst,
+                                                             uint64_t n) {
+  uint64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m128i h =
+        _mm256_cvtps_ph(_mm256_loadu_ps(src + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i), h);
+  }
+  for (; i < n; ++i) dst[i] = FloatToHalf(src[i]);
+}
+
+bool HostHasF16c() {
+  __builtin_cpu_init();  // may run before the library's constructors: initialise explicitly
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+}
+const bool kHostHasF16c = HostHasF16c();
+#endif
+
 }  // namespace
+
+void HalvesToFloats(const uint16_t* src, float* dst, uint64_t n) {
+#ifdef AICORE_HAVE_F16C_PATH
+  if (kHostHasF16c) return HalvesToFloatsF16c(src, dst, n);
+#endif
+  for (uint64_t i = 0; i < n; ++i) dst[i] = HalfToFloat(src[i]);
+}
+
+void FloatsToHalves(const float* src, uint16_t* dst, uint64_t n) {
+#ifdef AICORE_HAVE_F16C_PATH
+  if (kHostHasF16c) return FloatsToHalvesF16c(src, dst, n);
+#endif
+  for (uint64_t i = 0; i < n; ++i) dst[i] = FloatToHalf(src[i]);
+}
 
 constinit const std::array<uint32_t, 65536> fp16_detail::kHalfToFloatBits = MakeHalfTable();
 

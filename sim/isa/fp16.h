@@ -45,6 +45,12 @@ inline uint16_t FloatToHalf(float f) {
   if (rem > half || (rem == half && (q & 1u))) ++q;
   return static_cast<uint16_t>(sign | q);
 }
+// Bulk forms of the two conversions above for element loops, bit-identical to them on every
+// input (tests/sim/fp16_test.cc checks every half and a dense sample of floats): the host's F16C
+// instructions when it has them, the scalar forms otherwise. src and dst must not overlap.
+void HalvesToFloats(const uint16_t* src, float* dst, uint64_t n);
+void FloatsToHalves(const float* src, uint16_t* dst, uint64_t n);
+
 // Round-to-nearest-even directly from double (one rounding; going through float would round
 // twice).
 uint16_t DoubleToHalf(double d);

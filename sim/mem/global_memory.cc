@@ -142,6 +142,7 @@ Status GlobalMemory::Write(uint64_t address, const void* src, uint64_t bytes, ui
   if (Status inside = HostCopyInside("Write", call_start, address, bytes); !inside.ok()) {
     return inside;
   }
+  store_.WillWriteWhole(address - kBaseAddress, bytes);
   std::memcpy(store_.data() + (address - kBaseAddress), src, bytes);
   MarkWritten(address, address + bytes);
   return Status::Ok();

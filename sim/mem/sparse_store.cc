@@ -35,6 +35,9 @@ void NoHugePages(void* p, uint64_t bytes) {
 #endif
 }
 
+// Below this a copy's traps cost less than the call.
+constexpr uint64_t kPopulateMinBytes = 1ull << 20;
+
 Status MapFailed(uint64_t bytes) {
   return ResourceExhausted("cannot map " + std::to_string(bytes) +
                            " bytes of host address space for device memory (" +
@@ -87,6 +90,20 @@ void SparseStore::Release(uint64_t offset, uint64_t bytes) {
   } else {
     std::memset(base_ + offset, 0, bytes);
   }
+}
+
+void SparseStore::WillWriteWhole(uint64_t offset, uint64_t bytes) {
+#ifdef MADV_POPULATE_WRITE  // Linux 5.14 on; older kernels refuse it with EINVAL, harmlessly
+  if (base_ == nullptr || offset >= size_ || bytes < kPopulateMinBytes) return;
+  bytes = std::min(bytes, size_ - offset);
+  uint64_t page = PageBytes();
+  uint64_t lo = (offset + page - 1) / page * page;
+  uint64_t hi = (offset + bytes) / page * page;
+  if (hi > lo) madvise(base_ + lo, hi - lo, MADV_POPULATE_WRITE);
+#else
+  (void)offset;
+  (void)bytes;
+#endif
 }
 
 }  // namespace aicore::sim

@@ -23,6 +23,10 @@ class SparseStore {
   Status Reserve(uint64_t bytes, uint64_t limit);
   // Returns [offset, offset + bytes) to the OS: the pages read as zeros again.
   void Release(uint64_t offset, uint64_t bytes);
+  // [offset, offset + bytes) is about to be written whole (a host copy): its pages are faulted
+  // in by one call instead of one trap each (a 128 MiB copy takes 32,768 traps otherwise).
+  // Only an optimisation: where the OS cannot, the copy faults them in as it writes.
+  void WillWriteWhole(uint64_t offset, uint64_t bytes);
 
   uint8_t* data() const { return base_; }
   uint64_t size() const { return size_; }

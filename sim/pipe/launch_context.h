@@ -43,6 +43,9 @@ struct LaunchContext {
   GlobalMemory& gm;
   GmPath gm_path;  // L2 + HBM channels shared by every core; cold for every launch
   EventQueue events;
+  // The global time: the cycle of the event being handled, or later once a scalar unit caught
+  // up in place (ScalarUnit::CatchUp) instead of through the queue.
+  Cycle now;
   DiagnosticSink diags;
   DebugSink debug_out;  // printf / dump_tensor / print_time_stamp text
 

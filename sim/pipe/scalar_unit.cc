@@ -92,6 +92,20 @@ void ScalarUnit::ScheduleResume(Cycle at) {
   ctx_.events.Push(at, EventKind::kScalar, core_, 0, 0);
 }
 
+bool ScalarUnit::CatchUp(Cycle& now) {
+  if (time_ <= now) return true;
+  if ((ctx_.max_cycles == 0 || time_.value() <= ctx_.max_cycles) &&
+      ctx_.events.NextWouldBe(time_, EventKind::kScalar, core_, 0)) {
+    // As if the resume had been queued and popped: no resume is pending after it.
+    pending_resume_ = Cycle::Max();
+    now = time_;
+    ctx_.now = now;
+    return true;
+  }
+  ScheduleResume(time_);
+  return false;
+}
+
 void ScalarUnit::Resume(Cycle now) {
   if (pending_resume_ <= now) pending_resume_ = Cycle::Max();
   Run(now);
@@ -163,13 +177,10 @@ void ScalarUnit::QueueFlag(const Instr& at, bool set, SyncOrigin origin, uint32_
   pending_.push_back(p);
 }
 
-bool ScalarUnit::DrainPending(Cycle now) {
+bool ScalarUnit::DrainPending(Cycle& now) {
   const SocConfig& config = ctx_.config;
   while (pending_head_ < pending_.size()) {
-    if (time_ > now) {
-      ScheduleResume(time_);
-      return false;
-    }
+    if (!CatchUp(now)) return false;
     PendingIssue& p = pending_[pending_head_];
     if (p.drain_all) {
       if (!host_.AllPipesDrained()) {
@@ -438,21 +449,14 @@ void ScalarUnit::Run(Cycle now) {
         break;
       case ExecUnit::kPipe:
         // Pipes and flags are shared state: act on them only at the global time.
-        if (time_ > now) {
-          ScheduleResume(time_);
-          return;
-        }
-        if (!IssuePipeInstr(in, now)) return;
+        if (!CatchUp(now) || !IssuePipeInstr(in, now)) return;
         break;
       case ExecUnit::kFramework:
       case ExecUnit::kDebug:
       case ExecUnit::kSync:
         // Framework calls touch pipes; debug output is stamped with, and dumps read memory at,
         // the global time.
-        if (time_ > now) {
-          ScheduleResume(time_);
-          return;
-        }
+        if (!CatchUp(now)) return;
         if (!(Info(in.opcode).unit != ExecUnit::kFramework ? ExecOnScalar(in, now)
                                                            : ExecFramework(in, now))) {
           return;
@@ -460,11 +464,7 @@ void ScalarUnit::Run(Cycle now) {
         break;
       case ExecUnit::kScalarMem:
         // Memory is shared with the pipes: the access happens at the global time.
-        if (time_ > now) {
-          ScheduleResume(time_);
-          return;
-        }
-        if (!IssueScalarAccess(in, now)) return;
+        if (!CatchUp(now) || !IssueScalarAccess(in, now)) return;
         break;
     }
   }
@@ -577,7 +577,7 @@ bool ScalarUnit::EndRegion() {
   return true;
 }
 
-bool ScalarUnit::IssuePipeInstr(const Instr& in, Cycle now) {
+bool ScalarUnit::IssuePipeInstr(const Instr& in, Cycle& now) {
   SyncRole role = SyncRoleOf(Info(in.opcode).op_class);
   const SocConfig& config = ctx_.config;
   if (ctx_.program.sync.erase_user_flags &&
@@ -667,7 +667,7 @@ bool ScalarUnit::QueueAfterAutoSync(const Instr& in, PipeId pipe) {
   return true;
 }
 
-bool ScalarUnit::IssueScalarAccess(const Instr& in, Cycle now) {
+bool ScalarUnit::IssueScalarAccess(const Instr& in, Cycle& now) {
   PendingIssue& p = pending_.emplace_back();
   p.pipe = PipeId::kS;
   Site site = SiteOf(&in, PipeId::kS);

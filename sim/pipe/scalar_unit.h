@@ -137,10 +137,11 @@ class ScalarUnit {
   bool EnterControl(const Instr& in);
   bool EndRegion();
   // Returns false when the scalar unit must stop (blocked, fault).
-  bool IssuePipeInstr(const Instr& in, Cycle now);
+  // They may catch `now` up to the unit's time (CatchUp).
+  bool IssuePipeInstr(const Instr& in, Cycle& now);
   bool ExecFramework(const Instr& in, Cycle now);
   // get_value / set_value: checks the element, plans auto_sync's waits, queues the access.
-  bool IssueScalarAccess(const Instr& in, Cycle now);
+  bool IssueScalarAccess(const Instr& in, Cycle& now);
   // A queued item of the scalar unit itself (an inserted S-side set_flag / wait_flag, or an
   // element access); false when it must wait for its flag.
   bool RunOnScalar(const PendingIssue& p, Cycle now);
@@ -163,7 +164,7 @@ class ScalarUnit {
   PipeId PipeFor(const Instr& in);
   // Pushes the queued items into their pipes in order; false when it must stop (queue full,
   // PIPE_ALL drain, not yet at global time).
-  bool DrainPending(Cycle now);
+  bool DrainPending(Cycle& now);
   // auto_sync: queues the set/wait pairs and PIPE_V barrier `issued` needs before it enters
   // `pipe`. False (and waiting) when no event id is free for a pair.
   bool PlanAutoSync(const Instr& in, PipeId pipe, const IssuedInstr& issued);
@@ -181,6 +182,11 @@ class ScalarUnit {
                          PipeId pipe);
   void QueueFlag(const Instr& at, bool set, SyncOrigin origin, uint32_t event, uint32_t id);
   void ScheduleResume(Cycle at);
+  // Before touching shared state (pipes, flags, memory) the unit must be at the global time.
+  // When it has run ahead and no queued event comes before its own resume would, that resume
+  // is certainly the next event: `now` moves to the unit's time here, without the queue (true).
+  // Else the resume is queued and the unit stops (false).
+  bool CatchUp(Cycle& now);
   void Wake(Cycle now);
   bool Fault(const Instr& in, const std::string& why);
   // An access check_local_memory_ia watches for: a kernel fault (MEMORY_WATCH) at its line.

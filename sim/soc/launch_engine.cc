@@ -308,12 +308,14 @@ StatusOr<LaunchResult> LaunchEngine::Run(const Program& program, uint32_t block_
       break;
     }
     now = e.cycle;
+    ctx.now = now;
     try {
       cores[e.core]->HandleEvent(e);
     } catch (InvariantViolation& bug) {
       bug.set_unit(cores[e.core]->DescribeEvent(e) + " at cycle " + std::to_string(now.value()));
       throw;
     }
+    now = ctx.now;
   }
 
   publish_progress(now, true);

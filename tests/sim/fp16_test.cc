@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <vector>
 
 namespace aicore::sim {
 namespace {
@@ -108,6 +109,42 @@ TEST(Fp16, FloatAndDoublePathsAgreeOnRandomFloats) {
     float f = std::bit_cast<float>(static_cast<uint32_t>(rng()));
     if (std::isnan(f)) continue;
     ASSERT_EQ(FloatToHalf(f), DoubleToHalf(f)) << std::hex << std::bit_cast<uint32_t>(f);
+  }
+}
+
+// The bulk forms take the host's F16C path where it exists: they must equal the element forms
+// bit for bit, signalling NaNs included, at every length (the vector body and the scalar tail).
+TEST(Fp16, BulkHalfToFloatEqualsTheElementFormForEveryHalf) {
+  std::vector<uint16_t> halves(65536);
+  for (uint32_t i = 0; i < 65536; ++i) halves[i] = static_cast<uint16_t>(i);
+  for (uint64_t start : {0, 3}) {  // an unaligned start puts other halves in the tail
+    std::vector<float> floats(65536 - start);
+    HalvesToFloats(halves.data() + start, floats.data(), floats.size());
+    for (uint64_t i = 0; i < floats.size(); ++i)
+      ASSERT_EQ(std::bit_cast<uint32_t>(floats[i]),
+                std::bit_cast<uint32_t>(HalfToFloat(halves[start + i])))
+          << std::hex << halves[start + i];
+  }
+}
+
+TEST(Fp16, BulkFloatToHalfEqualsTheElementForm) {
+  // Every sign, exponent and top-ten mantissa bits, with the thirteen bits that rounding reads
+  // at their edges (zero, just below/at/above the midpoint, all ones) and at random.
+  const uint32_t low_bits[] = {0, 1, 0x7ff, 0xfff, 0x1000, 0x1001, 0x17ff, 0x1fff};
+  std::mt19937 rng(3);
+  std::vector<float> floats;
+  for (uint32_t high = 0; high < (1u << 19); ++high) {
+    for (uint32_t low : low_bits) floats.push_back(std::bit_cast<float>(high << 13 | low));
+    floats.push_back(std::bit_cast<float>(high << 13 | static_cast<uint32_t>(rng() & 0x1fffu)));
+  }
+  std::vector<uint16_t> halves(floats.size());
+  FloatsToHalves(floats.data(), halves.data(), floats.size());
+  for (uint64_t i = 0; i < floats.size(); ++i)
+    ASSERT_EQ(halves[i], FloatToHalf(floats[i])) << std::hex << std::bit_cast<uint32_t>(floats[i]);
+  for (uint64_t n = 0; n < 20; ++n) {  // short lengths: all tail, or one vector and a tail
+    std::vector<uint16_t> few(n);
+    FloatsToHalves(floats.data() + 12345, few.data(), n);
+    for (uint64_t i = 0; i < n; ++i) ASSERT_EQ(few[i], FloatToHalf(floats[12345 + i]));
   }
 }
 

@@ -183,6 +183,29 @@ TEST(GlobalMemory, HostMemoryOnlyWhereTouched) {
   ASSERT_TRUE(gm.Read(first, back.data(), back.size()).ok());
   EXPECT_EQ(back, bytes);
 }
+
+TEST(GlobalMemory, ALargeHostCopyCommitsItsOwnPagesOnly) {
+  // A copy of 1 MiB or more has its pages faulted in by one call before it writes them: the
+  // bytes arrive, the rest of the block stays zero and uncommitted, and a freed block's pages go.
+  GlobalMemory gm(1ull << 30, 512, kBlock);
+  uint64_t a = *gm.Malloc(3 * kBlock);
+  std::vector<uint8_t> bytes((3 << 20) + 100);
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(i * 7 + 1);
+  std::vector<uint8_t> back(bytes.size(), 1), edges(4000, 1);  // resident before measuring
+  uint64_t before = ResidentBytes();
+  ASSERT_TRUE(gm.Write(a + 4000, bytes.data(), bytes.size()).ok());
+  uint64_t grown = ResidentBytes() - before;
+  EXPECT_LT(grown, bytes.size() + (1ull << 20)) << grown << " bytes resident for a 3 MiB copy";
+  ASSERT_TRUE(gm.Read(a + 4000, back.data(), back.size()).ok());
+  EXPECT_EQ(back, bytes);
+  ASSERT_TRUE(gm.Read(a, edges.data(), edges.size()).ok());
+  EXPECT_EQ(edges, std::vector<uint8_t>(4000, 0));
+  edges.assign(4000, 1);
+  ASSERT_TRUE(gm.Read(a + 4000 + bytes.size(), edges.data(), edges.size()).ok());
+  EXPECT_EQ(edges, std::vector<uint8_t>(4000, 0));
+  ASSERT_TRUE(gm.Free(a).ok());
+  EXPECT_LT(ResidentBytes(), before + (1ull << 20));
+}
 #endif
 
 }  // namespace

@@ -15,7 +15,7 @@ void WithScalar(const char* op, const VecOperands& o, FloatOp fop, IntOp iop) {
   switch (o.dtype) {
     case DType::kFloat16: {
       float fs = H(static_cast<uint16_t>(s));
-      UnaryLoop<uint16_t>(o.src0, o.dst, o.count, [&](uint16_t x) { return R(fop(H(x), fs)); });
+      HalfUnaryLoop(o.src0, o.dst, o.count, [&](float x) { return fop(x, fs); });
       return;
     }
     case DType::kFloat32: {
