@@ -72,6 +72,7 @@ bench: build
 # fitted), then the Add ladder (hardware-910b.md 7), whose last line is "MAPE: X%".
 calibrate: build
 	$(PYTHON) bench/calibrate_matmul.py
+	$(PYTHON) bench/calibration/copies.py
 	$(PYTHON) bench/calibrate.py
 
 # docs/isa.md from the instruction table (sim/isa/instructions.def); a test checks it is current.

@@ -1,0 +1,77 @@
+"""The kernels of bench/calibration/copies.py (hardware-910b.md 7.1 rows 8 and 10) copy what
+their source copies: on reduced shapes, with `verify`, every tile that reaches UB is written
+back out and must rebuild the matrix, and every L1 buffer is dumped and must hold its tile in
+NZ fractals. Each walk of the source (tiles with an unaligned tail, repeats whole and in
+slices, the whole matrix per core in the same and the staggered order) is covered, under
+strict checking."""
+import os
+import re
+import sys
+
+import numpy as np
+import pytest
+
+import asc.lib.runtime as rt
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench",
+                                "calibration"))
+
+import copies as C  # noqa: E402
+
+M, CORES = 64, 4
+WALKS = [(C.TILES, 256, 4, 64), (C.TILES, 255, 4, 64), (C.REPEAT_WHOLE, 256, 8, 64),
+         (C.REPEAT_SPLIT, 256, 8, 32), (C.FULL_SAME, 256, 8, 64),
+         (C.FULL_STAGGERED, 256, 8, 64)]
+
+
+def matrix(m, n):
+    return (np.arange(m * n) % 2039).astype(np.float16)  # exact in half, no two rows alike
+
+
+@pytest.mark.parametrize("mode,n,tile_m,tile_n", WALKS)
+def test_every_tile_that_reaches_ub_rebuilds_the_matrix(device, mode, n, tile_m, tile_n):
+    x = matrix(M, n)
+    full = mode in (C.FULL_SAME, C.FULL_STAGGERED)
+    out = np.zeros(M * n * (CORES if full else 1), np.float16)
+    C.copy_gm_to_ub[CORES, rt.current_stream()](x, out, M, n, tile_m, tile_n, mode, True)
+    want = np.tile(x, CORES) if full else x
+    assert np.array_equal(out, want)
+
+
+def dumps(report):
+    """(desc, values) of every dump_tensor record, in order."""
+    found = re.findall(r"DumpTensor: desc=(\d+),[^\n]*\n\[([^\]]*)\]", report.debug_text)
+    return [(int(desc), np.array([float(v) for v in values.split(",")])) for desc, values in found]
+
+
+def expect_nz(x2d, row, col, cols, tile_m):
+    """Where each element of the tile at (row, col) lands in the NZ buffer, and its value:
+    columns in groups of 16, each group tile_m rows (rounded up to 16) of 16 elements."""
+    rows16 = (tile_m + 15) // 16 * 16
+    places, values = [], []
+    for r in range(tile_m):
+        for c in range(cols):
+            places.append((c // 16 * rows16 + r) * 16 + c % 16)
+            values.append(float(x2d[row + r, col + c]))
+    return np.array(places), np.array(values)
+
+
+@pytest.mark.parametrize("mode,n,tile_m,tile_n", [
+    (C.TILES, 256, 16, 64), (C.TILES, 255, 16, 64), (C.REPEAT_WHOLE, 256, 16, 64),
+    (C.REPEAT_SPLIT, 256, 16, 32), (C.FULL_SAME, 256, 16, 64), (C.FULL_STAGGERED, 256, 16, 64)])
+def test_every_l1_buffer_holds_its_tile_in_nz_fractals(device, mode, n, tile_m, tile_n):
+    cores = 2
+    x = matrix(M, n)
+    report = C.copy_gm_to_l1[cores, rt.current_stream()](x, M, n, tile_m, tile_n, mode, True)
+    records = dumps(report)
+    per_core = {C.TILES: M // cores // tile_m * -(-n // tile_n),
+                C.REPEAT_WHOLE: 4 * M // cores // tile_m * (n // tile_n),
+                C.REPEAT_SPLIT: 4 * M // cores // tile_m * (n // tile_n),
+                C.FULL_SAME: M // tile_m * (n // tile_n),
+                C.FULL_STAGGERED: M // tile_m * (n // tile_n)}[mode]
+    assert len(records) == cores * per_core
+    x2d = x.reshape(M, n)
+    for desc, values in records:
+        row, col = divmod(desc, n)
+        places, want = expect_nz(x2d, row, col, min(tile_n, n - col), tile_m)
+        assert np.array_equal(values[places], want), (desc, row, col)
