@@ -73,6 +73,7 @@ bench: build
 calibrate: build
 	$(PYTHON) bench/calibrate_matmul.py
 	$(PYTHON) bench/calibration/copies.py
+	$(PYTHON) bench/calibration/nd2nz_banks.py
 	$(PYTHON) bench/calibrate.py
 
 # docs/isa.md from the instruction table (sim/isa/instructions.def); a test checks it is current.

@@ -15,7 +15,7 @@ The copies overwrite one buffer without synchronisation, as the source's do: not
 and on one pipe a copy starts after the one before it. The race checker calls that a write
 after write on MTE2 (it cannot know no one reads the buffer), so the timed runs use check
 "off"; with `verify` each copy is followed by a synchronised write of the buffer (UB) or a dump
-of it (L1), which tests/python/test_calibration_copies.py checks against numpy on reduced
+of it (L1), which tests/python/test_calibration_kernels.py checks against numpy on reduced
 shapes under strict checking.
 
     python3 bench/calibration/copies.py [--only ub|l1] [--scenario N ...]

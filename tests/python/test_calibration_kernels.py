@@ -1,9 +1,12 @@
-"""The kernels of bench/calibration/copies.py (hardware-910b.md 7.1 rows 8 and 10) copy what
-their source copies: on reduced shapes, with `verify`, every tile that reaches UB is written
-back out and must rebuild the matrix, and every L1 buffer is dumped and must hold its tile in
-NZ fractals. Each walk of the source (tiles with an unaligned tail, repeats whole and in
-slices, the whole matrix per core in the same and the staggered order) is covered, under
-strict checking."""
+"""The calibration kernels of bench/calibration compute what their sources compute, on reduced
+shapes under strict checking.
+
+copies.py (hardware-910b.md 7.1 rows 8 and 10): with `verify`, every tile that reaches UB is
+written back out and must rebuild the matrix, and every L1 buffer is dumped and must hold its
+tile in NZ fractals; each walk of the source is covered (tiles with an unaligned tail, repeats
+whole and in slices, the whole matrix per core in the same and the staggered order).
+nd2nz_banks.py (row 11): the NZ matrix equals numpy's, with both C0 strides and a last row of
+tiles shorter than the others."""
 import os
 import re
 import sys
@@ -17,6 +20,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
                                 "calibration"))
 
 import copies as C  # noqa: E402
+import nd2nz_banks as B  # noqa: E402
 
 M, CORES = 64, 4
 WALKS = [(C.TILES, 256, 4, 64), (C.TILES, 255, 4, 64), (C.REPEAT_WHOLE, 256, 8, 64),
@@ -75,3 +79,13 @@ def test_every_l1_buffer_holds_its_tile_in_nz_fractals(device, mode, n, tile_m, 
         row, col = divmod(desc, n)
         places, want = expect_nz(x2d, row, col, min(tile_n, n - col), tile_m)
         assert np.array_equal(values[places], want), (desc, row, col)
+
+
+@pytest.mark.parametrize("stride", [144, 145])
+def test_nd2nz_banks_builds_numpys_nz_matrix(device, stride):
+    # 3 rows of 144-row tiles (the last 16 high) over 2 row splits, 4 column tiles over 2.
+    m, n = 304, 512
+    x = matrix(m, n)
+    z = np.zeros_like(x)
+    B.nd2nz_banks[4, rt.current_stream()](x, z, m, n, 144, 128, 128, 2, 2, stride)
+    assert np.array_equal(z, B.nz_of(x, m, n))
