@@ -71,10 +71,7 @@ bench: build
 # Simulated vs measured times: the Matmul tuning points of hardware-910b.md 7.1 (printed, not
 # fitted), then the Add ladder (hardware-910b.md 7), whose last line is "MAPE: X%".
 calibrate: build
-	$(PYTHON) bench/calibrate_matmul.py
-	$(PYTHON) bench/calibration/copies.py
-	$(PYTHON) bench/calibration/nd2nz_banks.py
-	$(PYTHON) bench/calibrate.py
+	$(PYTHON) bench/calibration/run.py
 
 # docs/isa.md from the instruction table (sim/isa/instructions.def); a test checks it is current.
 isa-docs: build

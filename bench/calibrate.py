@@ -94,6 +94,44 @@ LADDER = [
 ]
 
 
+def ladder_inputs(size):
+    """x, y and z of the ladder and a sample of x + y to check (the same on every call)."""
+    rng = np.random.default_rng(2024)
+    x = rng.uniform(-100, 100, size).astype(np.float16)
+    y = rng.uniform(-100, 100, size).astype(np.float16)
+    sample = rng.integers(0, size, 1 << 16)
+    expected = (x[sample].astype(np.float32) + y[sample].astype(np.float32)).astype(np.float16)
+    return x, y, np.zeros_like(x), sample, expected
+
+
+def simulate_ladder(point, size=8192 * 8192, inputs=None, platform="Ascend910B1"):
+    """One LADDER point on CORES vector cores, its sampled sums checked: a dict with sim_us
+    (Task Duration), pipes (busy us of the busiest core per pipe), wall_s (the launch with its
+    host copies) and check ("" or why it failed). `inputs` (ladder_inputs) saves making them."""
+    rt.reset_device()  # a fresh device: the figure does not depend on earlier points
+    name, tile, buffers, bypass, shift, _ = point
+    if size % tile:
+        raise ValueError(f"size {size} is not a multiple of the tile {tile}")
+    config.set_platform(config.Backend.Model, config.Platform(platform))
+    x, y, z, sample, expected = inputs if inputs is not None else ladder_inputs(size)
+    z[:] = 0
+    options = dict(tile=tile, buffers=buffers, bypass_l2=bypass, shift=shift)
+    add_ladder.compile(x, y, z, size, **options)
+    start = time.perf_counter()
+    report = add_ladder[CORES, rt.current_stream()](x, y, z, size, **options)
+    wall = time.perf_counter() - start
+    check = ""
+    if not np.array_equal(z[sample], expected):
+        bad = np.flatnonzero(z[sample] != expected)
+        check = (f"{bad.size} of {sample.size} sampled sums differ (z[{sample[bad[0]]}] = "
+                 f"{z[sample[bad[0]]]}, want {expected[bad[0]]})")
+    names = sorted({n for c in report.cores for n in c.pipes})
+    pipes = {n: max(c.pipes[n].busy_cycles for c in report.cores if n in c.pipes) /
+             report.clock_mhz for n in names}
+    return dict(sim_us=report.duration_us, pipes=pipes, bound=report.bound_pipe, wall_s=wall,
+                check=check)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-v", "--soc-version", default=config.Platform.Ascend910B1.value,
@@ -106,41 +144,28 @@ def main():
               "the L2-bypass points cannot be expressed; see tests/sim/ladder_kernel.h and "
               "aicore_sim_ladder for the C++ ladder.")
         return 2
+    for point in LADDER:
+        if args.size % point[1]:
+            parser.error(f"--size must be a multiple of {point[1]}")
 
-    config.set_platform(config.Backend.Model, config.Platform(args.soc_version))
-    rng = np.random.default_rng(2024)
-    # Inputs filled once and reused by every point. The frontend copies host arrays to device
+    # Inputs made once and reused by every point. The frontend copies host arrays to device
     # memory and back around each launch; the wall time per point includes those copies.
-    x = rng.uniform(-100, 100, args.size).astype(np.float16)
-    y = rng.uniform(-100, 100, args.size).astype(np.float16)
-    z = np.zeros_like(x)
-    sample = rng.integers(0, args.size, 1 << 16)
-    expected = (x[sample].astype(np.float32) + y[sample].astype(np.float32)).astype(np.float16)
-    stream = rt.current_stream()
-
+    inputs = ladder_inputs(args.size)
+    config.set_platform(config.Backend.Model, config.Platform(args.soc_version))
     print(f"Add ladder: {args.size} fp16 elements on {CORES} vector cores of {args.soc_version} "
           f"({rt.transport()} simulator)")
     print(f"{'point':30s} {'sim us':>9s} {'measured':>9s} {'error':>8s} {'wall s':>7s}")
     errors, failed = [], False
-    for name, tile, buffers, bypass, shift, measured in LADDER:
-        if args.size % tile:
-            parser.error(f"--size must be a multiple of {tile}")
-        z[:] = 0
-        add_ladder.compile(x, y, z, args.size, tile=tile, buffers=buffers, bypass_l2=bypass,
-                           shift=shift)
-        start = time.perf_counter()
-        report = add_ladder[CORES, stream](x, y, z, args.size, tile=tile, buffers=buffers,
-                                           bypass_l2=bypass, shift=shift)
-        wall = time.perf_counter() - start
-        if not np.array_equal(z[sample], expected):
-            bad = np.flatnonzero(z[sample] != expected)
-            print(f"{name}: FAIL, {bad.size} of {sample.size} sampled sums differ "
-                  f"(z[{sample[bad[0]]}] = {z[sample[bad[0]]]}, want {expected[bad[0]]})")
+    for point in LADDER:
+        name, measured = point[0], point[-1]
+        r = simulate_ladder(point, args.size, inputs, args.soc_version)
+        if r["check"]:
+            print(f"{name}: FAIL, {r['check']}")
             return 1
-        err = (report.duration_us - measured) / measured * 100
+        err = (r["sim_us"] - measured) / measured * 100
         errors.append(abs(err))
         failed |= abs(err) > MAX_ERROR_PCT
-        print(f"{name:30s} {report.duration_us:9.1f} {measured:9.1f} {err:+7.1f}% {wall:7.2f}")
+        print(f"{name:30s} {r['sim_us']:9.1f} {measured:9.1f} {err:+7.1f}% {r['wall_s']:7.2f}")
     if failed:
         print(f"some points are off by more than {MAX_ERROR_PCT:.0f}%")
     print(f"MAPE: {sum(errors) / len(errors):.1f}%")

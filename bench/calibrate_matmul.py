@@ -133,22 +133,6 @@ BASIC = [
     ("S2 basic API, L2 split, 2 rounds", (1024, 1536), 2, 4081.64, {}),
 ]
 
-def pipe_text(report, measured):
-    """Each pipe the source gives: simulated / measured, in us or as a ratio of the core's time
-    (averages over the cube cores)."""
-    cores = [c for c in report.cores if c.core_type == "aic"]
-    parts = []
-    for pipe, (unit, value) in measured.items():
-        busy = [c.pipes[pipe].busy_cycles for c in cores]
-        if unit == "us":
-            sim = sum(busy) / len(busy) / report.clock_mhz
-            parts.append(f"{pipe} {sim:.0f}/{value:.0f}us")
-        else:
-            sim = sum(b / c.cycles for b, c in zip(busy, cores)) / len(cores)
-            parts.append(f"{pipe} {sim:.3f}/{value:.3f}")
-    return ", ".join(parts)
-
-
 _SEARCHED = {}  # (cores, mode, unit flag) -> simulated us with asc.lib.host's tiling
 
 
@@ -164,12 +148,69 @@ def searched_large_us(cores, mode, unit, a, b, c):
     return _SEARCHED[key]
 
 
-def run_large(row, label, cores, single, base, steps, depths, mode, unit, rounds, measured,
-              pipes):
-    """The reduced twin in full against numpy, then the point timing-only, then (once per core
-    count and template) asc.lib.host's tiling for it; returns the point's line and (error,
-    search ratio), or None when the twin fails. Steps of None: a full constant tiling
-    (constant_matmul, its steps derived from the shapes)."""
+def aic_pipes_us(report, how):
+    """Each cube-core pipe's busy time in us (largest or average over the cube cores)."""
+    cores = [c for c in report.cores if c.core_type == "aic"]
+    pick = max if how == "max" else (lambda v: sum(v) / len(v))
+    names = sorted({name for c in cores for name in c.pipes})
+    return {name: pick([c.pipes[name].busy_cycles if name in c.pipes else 0 for c in cores]) /
+            report.clock_mhz for name in names}
+
+
+def simulate_small(point, search=False):
+    """One row of POINTS run in full and checked on sampled rows against numpy: a dict with
+    sim_us (the largest or average aic time, as the source measured it), pipes (busy us per
+    pipe), mte2_us, wall_s, check ("" or why it failed) and, with `search`, the time with
+    asc.lib.host's tiling over the source's (search_ratio; None for a constant tiling)."""
+    rt.reset_device()  # a fresh device: the figure does not depend on earlier points
+    (row, label, platform, (m, n, k), cores, single, base, steps, depths, mode, unit, preload,
+     constant, how, measured, measured_mte2) = point
+    config.set_platform(config.Backend.Model, config.Platform(platform))
+    rng = np.random.default_rng(row * 100 + len(label))
+    a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
+    b = rng.uniform(-1, 1, (k, n)).astype(np.float16)
+    c = np.zeros((m, n), np.float32)
+    start = time.perf_counter()
+    if constant:
+        report = constant_matmul[cores, rt.current_stream()](a, b, c, m, n, k, *single, *base,
+                                                            False, False, unit)
+    else:
+        tiling = tiling_of(m, n, k, cores, single, base, steps, depths)
+        report = tuned_matmul[cores, rt.current_stream()](a, b, c, tiling, mode, unit, False,
+                                                         False, 1, preload)
+    wall = time.perf_counter() - start
+    sample = rng.integers(0, m, 4)
+    want = a[sample].astype(np.float32) @ b.astype(np.float32)
+    check = "" if np.allclose(c[sample], want, atol=1e-2, rtol=1e-3) else \
+        "the result does not match numpy"
+    sim_us, sim_mte2 = busy_us(report, report.clock_mhz, how)
+    result = dict(sim_us=sim_us, mte2_us=sim_mte2, pipes=aic_pipes_us(report, how),
+                  bound=report.bound_pipe, wall_s=wall, check=check, search_ratio=None)
+    if search and not constant:
+        # The same Matmul with asc.lib.host's tiling for the shape (its steps and depths).
+        found = searched_tiling(m, n, k, cores, norm=mode == NORM)
+        searched = tuned_matmul[found.used_core_num, rt.current_stream()](
+            a, b, c, found, mode, unit, False, False, 1, preload, check="off")
+        result["search_ratio"] = busy_us(searched, report.clock_mhz, how)[0] / sim_us
+    return result
+
+
+def pipe_ratios(report):
+    """Each cube-core pipe's busy time over the core's time, averaged over the cube cores."""
+    cores = [c for c in report.cores if c.core_type == "aic"]
+    names = sorted({name for c in cores for name in c.pipes})
+    return {name: sum((c.pipes[name].busy_cycles if name in c.pipes else 0) / c.cycles
+                      for c in cores) / len(cores) for name in names}
+
+
+def simulate_large(point, search=False):
+    """One row of LARGE: the reduced twin in full against numpy, then the point timing-only;
+    with `search`, also asc.lib.host's tiling for it (once per core count, template and unit
+    flag in this process). A dict as simulate_small's, sim_us the Task Duration, pipes averaged
+    over the cube cores and ratios their share of each core's time. Steps of None: a full
+    constant tiling (constant_matmul, its steps derived from the shapes)."""
+    rt.reset_device()  # a fresh device: the figure does not depend on earlier points
+    row, label, cores, single, base, steps, depths, mode, unit, rounds, measured, _ = point
     config.set_platform(config.Backend.Model, config.Platform("Ascend910B1"))
     rng = np.random.default_rng(row)
     m, n, k = SIDE // 8, SIDE // 8, SIDE // 16
@@ -188,8 +229,8 @@ def run_large(row, label, cores, single, base, steps, depths, mode, unit, rounds
 
     launch(a, b, c, m, n, k, twin_single)
     want = a.astype(np.float32) @ b.astype(np.float32).T
-    if not np.allclose(c.astype(np.float32), want, atol=2e-2, rtol=2e-3):
-        return f"{row:>3} {label:30} FAILED: the reduced shape does not match numpy", None
+    check = "" if np.allclose(c.astype(np.float32), want, atol=2e-2, rtol=2e-3) else \
+        "the reduced shape does not match numpy"
     a = np.zeros((SIDE, SIDE), np.float16)  # values unused: timing-only
     b = np.zeros((SIDE, SIDE), np.float16)
     c = np.zeros((SIDE, SIDE), np.float16)
@@ -197,17 +238,18 @@ def run_large(row, label, cores, single, base, steps, depths, mode, unit, rounds
     report = launch(a, b, c, SIDE, SIDE, SIDE, single, timing_only=True)
     wall = time.perf_counter() - start
     sim_us = report.cycles / report.clock_mhz
-    err = (sim_us - measured) / measured * 100
-    ratio = searched_large_us(cores, mode, unit, a, b, c) / sim_us
-    return (f"{row:>3} {label:30} {'Ascend910B1':12} {sim_us:10.1f} {measured:10.1f} "
-            f"{err:+6.1f}% bound {report.bound_pipe:4} {wall:6.1f} {ratio:6.3f}  "
-            f"{pipe_text(report, pipes)}"), (err, ratio)
+    result = dict(sim_us=sim_us, pipes=aic_pipes_us(report, "avg"), ratios=pipe_ratios(report),
+                  bound=report.bound_pipe, wall_s=wall, check=check, search_ratio=None)
+    if search:
+        result["search_ratio"] = searched_large_us(cores, mode, unit, a, b, c) / sim_us
+    return result
 
 
-def run_basic(label, single, rounds, measured, pipes):
+def simulate_basic(point):
     """Row 7: a reduced twin (2048 x 2048 x 512 on the cores it needs) against numpy, then the
-    point timing-only on 24 cores; returns the point's line and its error, or None when the
-    twin fails."""
+    point timing-only on 24 cores; a dict as simulate_large's."""
+    rt.reset_device()  # a fresh device: the figure does not depend on earlier points
+    label, single, rounds, measured, _ = point
     config.set_platform(config.Backend.Model, config.Platform("Ascend910B1"))
     rng = np.random.default_rng(7)
     m = n = 2048
@@ -218,8 +260,8 @@ def run_basic(label, single, rounds, measured, pipes):
     twin_cores = (m // rounds // single[0]) * -(-n // single[1])
     basic_matmul[twin_cores, rt.current_stream()](a, b, c, m, n, k, *single, rounds)
     want = a.astype(np.float32) @ b.astype(np.float32).T
-    if not np.allclose(c.astype(np.float32), want, atol=2e-2, rtol=2e-3):
-        return f"{7:>3} {label:30} FAILED: the reduced shape does not match numpy", None
+    check = "" if np.allclose(c.astype(np.float32), want, atol=2e-2, rtol=2e-3) else \
+        "the reduced shape does not match numpy"
     a = np.zeros((SIDE, SIDE), np.float16)
     b = np.zeros((SIDE, SIDE), np.float16)
     c = np.zeros((SIDE, SIDE), np.float16)
@@ -227,17 +269,52 @@ def run_basic(label, single, rounds, measured, pipes):
     report = basic_matmul[24, rt.current_stream()](a, b, c, SIDE, SIDE, SIDE, *single, rounds,
                                                    timing_only=True)
     wall = time.perf_counter() - start
-    sim_us = report.cycles / report.clock_mhz
-    err = (sim_us - measured) / measured * 100
-    return (f"{7:>3} {label:30} {'Ascend910B1':12} {sim_us:10.1f} {measured:10.1f} {err:+6.1f}% "
-            f"bound {report.bound_pipe:4} {wall:6.1f} {'':>6}  {pipe_text(report, pipes)}"), err
+    return dict(sim_us=report.cycles / report.clock_mhz, pipes=aic_pipes_us(report, "avg"),
+                ratios=pipe_ratios(report), bound=report.bound_pipe, wall_s=wall, check=check,
+                search_ratio=None)
+
+
+def measured_pipe_text(result, measured):
+    """Each pipe the source gives: simulated / measured, in us or as a ratio of the core's time
+    (averages over the cube cores)."""
+    parts = []
+    for pipe, (unit, value) in measured.items():
+        if unit == "us":
+            parts.append(f"{pipe} {result['pipes'].get(pipe, 0):.0f}/{value:.0f}us")
+        else:
+            parts.append(f"{pipe} {result['ratios'].get(pipe, 0):.3f}/{value:.3f}")
+    return ", ".join(parts)
+
+
+def run_large(point):
+    """simulate_large's line for the table, and (error, search ratio) or None on a failure."""
+    row, label, _, _, _, _, _, _, _, _, measured, pipes = point
+    r = simulate_large(point, search=True)
+    if r["check"]:
+        return f"{row:>3} {label:30} FAILED: {r['check']}", None
+    err = (r["sim_us"] - measured) / measured * 100
+    return (f"{row:>3} {label:30} {'Ascend910B1':12} {r['sim_us']:10.1f} {measured:10.1f} "
+            f"{err:+6.1f}% bound {r['bound']:4} {r['wall_s']:6.1f} {r['search_ratio']:6.3f}  "
+            f"{measured_pipe_text(r, pipes)}"), (err, r["search_ratio"])
+
+
+def run_basic(point):
+    """simulate_basic's line for the table, and its error or None on a failure."""
+    label, _, _, measured, pipes = point
+    r = simulate_basic(point)
+    if r["check"]:
+        return f"{7:>3} {label:30} FAILED: {r['check']}", None
+    err = (r["sim_us"] - measured) / measured * 100
+    return (f"{7:>3} {label:30} {'Ascend910B1':12} {r['sim_us']:10.1f} {measured:10.1f} "
+            f"{err:+6.1f}% bound {r['bound']:4} {r['wall_s']:6.1f} {'':>6}  "
+            f"{measured_pipe_text(r, pipes)}"), err
 
 
 def run_group(tasks):
     """Runs ("large", point) and ("basic", point) tasks in turn in this process; returns their
     (line, result) pairs. A group keeps the points that share asc.lib.host's searched tiling
     (one core count, template and unit flag) in one process, so the search runs once."""
-    return [run_large(*point) if kind == "large" else run_basic(*point) for kind, point in tasks]
+    return [run_large(point) if kind == "large" else run_basic(point) for kind, point in tasks]
 
 
 def large_groups():
@@ -264,45 +341,24 @@ def main():
     print("Matmul tuning points (hardware-910b.md 7.1): simulated against measured on A2")
     print(f"{'row':>3} {'point':30} {'platform':12} {'sim us':>8} {'meas us':>8} {'error':>7} "
           f"{'sim mte2':>9} {'meas mte2':>9} {'wall s':>6} {'search':>6}")
-    rng = np.random.default_rng(7)
     errors = []
     ratios = []  # simulated time with asc.lib.host's tiling / with the source's
-    for (row, label, platform, (m, n, k), cores, single, base, steps, depths, mode, unit,
-         preload, constant, how, measured, measured_mte2) in POINTS:
-        config.set_platform(config.Backend.Model, config.Platform(platform))
-        a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
-        b = rng.uniform(-1, 1, (k, n)).astype(np.float16)
-        c = np.zeros((m, n), np.float32)
-        start = time.perf_counter()
-        if constant:
-            report = constant_matmul[cores, rt.current_stream()](a, b, c, m, n, k, *single,
-                                                                *base, False, False, unit)
-        else:
-            tiling = tiling_of(m, n, k, cores, single, base, steps, depths)
-            report = tuned_matmul[cores, rt.current_stream()](a, b, c, tiling, mode, unit, False,
-                                                             False, 1, preload)
-        wall = time.perf_counter() - start
-        clock = report.clock_mhz
-        sample = rng.integers(0, m, 4)
-        want = a[sample].astype(np.float32) @ b.astype(np.float32)
-        if not np.allclose(c[sample], want, atol=1e-2, rtol=1e-3):
-            print(f"{row:>3} {label:30} FAILED: the result does not match numpy")
+    for point in POINTS:
+        row, label, platform = point[:3]
+        measured, measured_mte2 = point[-2:]
+        r = simulate_small(point, search=True)
+        if r["check"]:
+            print(f"{row:>3} {label:30} FAILED: {r['check']}")
             return 1
-        sim_us, sim_mte2 = busy_us(report, clock, how)
-        err = (sim_us - measured) / measured * 100
+        err = (r["sim_us"] - measured) / measured * 100
         errors.append(abs(err))
         mte2_text = f"{measured_mte2:9.2f}" if measured_mte2 is not None else f"{'-':>9}"
         search_text = ""
-        if not constant:
-            # The same Matmul with asc.lib.host's tiling for the shape (its steps and depths).
-            found = searched_tiling(m, n, k, cores, norm=mode == NORM)
-            searched = tuned_matmul[found.used_core_num, rt.current_stream()](
-                a, b, c, found, mode, unit, False, False, 1, preload, check="off")
-            ratio = busy_us(searched, clock, how)[0] / sim_us
-            search_text = f" {ratio:6.3f}"
-            ratios.append(ratio)
-        print(f"{row:>3} {label:30} {platform:12} {sim_us:8.2f} {measured:8.2f} {err:+6.1f}% "
-              f"{sim_mte2:9.2f} {mte2_text} {wall:6.2f}{search_text}")
+        if r["search_ratio"] is not None:
+            search_text = f" {r['search_ratio']:6.3f}"
+            ratios.append(r["search_ratio"])
+        print(f"{row:>3} {label:30} {platform:12} {r['sim_us']:8.2f} {measured:8.2f} "
+              f"{err:+6.1f}% {r['mte2_us']:9.2f} {mte2_text} {r['wall_s']:6.2f}{search_text}")
     print("\n8192^3 points, timing-only (Task Duration; reduced twins checked against numpy)")
     print(f"{'row':>3} {'point':30} {'platform':12} {'sim us':>10} {'meas us':>10} {'error':>7} "
           f"{'bound':>10} {'wall s':>6} {'search':>6}  pipes sim/measured")

@@ -142,15 +142,38 @@ def busiest_us(report, pipe):
                default=0) / report.clock_mhz
 
 
+def nd2nz_inputs():
+    """The input matrix and numpy's NZ of it (the same on every call)."""
+    m, n = SHAPE["total_m"], SHAPE["total_n"]
+    x = np.random.default_rng(11).uniform(-8, 8, m * n).astype(np.float16)
+    return x, nz_of(x, m, n)
+
+
+def simulate_case(case, inputs=None):
+    """One case at full size, its NZ matrix checked against numpy's: a dict with sim_us (Task
+    Duration), pipes (busy us of the busiest core per pipe), wall_s and check."""
+    rt.reset_device()  # a fresh device: the figure does not depend on earlier points
+    cid, _, stride = case[:3]
+    config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
+    x, want = inputs if inputs is not None else nd2nz_inputs()
+    z = np.zeros_like(x)
+    cores = SHAPE["row_splits"] * SHAPE["col_splits"]
+    start = time.perf_counter()
+    report = nd2nz_banks[cores, rt.current_stream()](x, z, c0_stride=stride, **SHAPE)
+    wall = time.perf_counter() - start
+    check = "" if np.array_equal(z, want) else \
+        f"the NZ matrix differs from numpy's in {np.count_nonzero(z != want)} elements"
+    names = sorted({name for core in report.cores for name in core.pipes})
+    return dict(sim_us=report.duration_us, pipes={name: busiest_us(report, name)
+                                                  for name in names},
+                bound=report.bound_pipe, wall_s=wall, check=check)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.parse_args()
     config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
-    stream = rt.current_stream()
-    m, n = SHAPE["total_m"], SHAPE["total_n"]
-    rng = np.random.default_rng(11)
-    x = rng.uniform(-8, 8, m * n).astype(np.float16)
-    want = nz_of(x, m, n)
+    inputs = nd2nz_inputs()
     cores = SHAPE["row_splits"] * SHAPE["col_splits"]
     print("UB bank conflicts (hardware-910b.md 7.1 row 11; the ND2NZ bank-conflict best "
           f"practice), Ascend910B1, {cores} vector cores, {rt.transport()} simulator")
@@ -158,21 +181,18 @@ def main():
           f"{'vec':>6s} {'meas':>6s} {'mte2':>6s} {'meas':>6s} {'mte3':>6s} {'meas':>6s} "
           f"{'wall s':>6s}")
     errors = []
-    for cid, what, stride, task, vec, mte2, mte3 in CASES:
-        z = np.zeros_like(x)
-        start = time.perf_counter()
-        report = nd2nz_banks[cores, stream](x, z, c0_stride=stride, **SHAPE)
-        wall = time.perf_counter() - start
-        if not np.array_equal(z, want):
-            print(f"{cid}: FAIL, the NZ matrix differs from numpy's in "
-                  f"{np.count_nonzero(z != want)} elements")
+    for case in CASES:
+        cid, what, _, task, vec, mte2, mte3 = case
+        r = simulate_case(case, inputs)
+        if r["check"]:
+            print(f"{cid}: FAIL, {r['check']}")
             return 1
-        sim = report.duration_us
-        err = (sim - task) / task * 100
+        err = (r["sim_us"] - task) / task * 100
         errors.append(abs(err))
-        print(f"{cid:8s} {what:52s} {sim:7.1f} {task:7.1f} {err:+6.1f}% "
-              f"{busiest_us(report, 'V'):6.1f} {vec:6.1f} {busiest_us(report, 'MTE2'):6.1f} "
-              f"{mte2:6.1f} {busiest_us(report, 'MTE3'):6.1f} {mte3:6.1f} {wall:6.1f}")
+        p = r["pipes"]
+        print(f"{cid:8s} {what:52s} {r['sim_us']:7.1f} {task:7.1f} {err:+6.1f}% "
+              f"{p.get('V', 0):6.1f} {vec:6.1f} {p.get('MTE2', 0):6.1f} {mte2:6.1f} "
+              f"{p.get('MTE3', 0):6.1f} {mte3:6.1f} {r['wall_s']:6.1f}")
     print(f"bank conflicts: MAPE {sum(errors) / len(errors):.1f}% over {len(errors)} points "
           "(printed, not fitted)")
     return 0

@@ -89,3 +89,50 @@ def test_nd2nz_banks_builds_numpys_nz_matrix(device, stride):
     z = np.zeros_like(x)
     B.nd2nz_banks[4, rt.current_stream()](x, z, m, n, 144, 128, 128, 2, 2, stride)
     assert np.array_equal(z, B.nz_of(x, m, n))
+
+
+# --- the harness (bench/calibration/run.py) -------------------------------------------------
+
+RUN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench",
+                   "calibration", "run.py")
+
+
+def run_harness(tmp_path, *args):
+    import subprocess
+    env = dict(os.environ, AICORE_SIM_CALIBRATION_CACHE=str(tmp_path / "cache"))
+    env.pop("AICORE_SIM_TIMING_CHECK", None)  # the harness times what it runs itself
+    return subprocess.run([sys.executable, RUN, *args], capture_output=True, text=True, env=env,
+                          timeout=300)
+
+
+def test_the_manifest_names_each_point_once_and_keeps_the_tiling_code_out():
+    import manifest
+    points = manifest.points()
+    assert len({p.id for p in points}) == len(points)
+    out = {p.id for p in points if not p.in_mape}
+    assert out == {"mm14-arg", "mm14-const", "mm6-case7"}
+    assert {p.group for p in points} == {"vector add ladder", "small matmul", "large matmul",
+                                         "vector copies", "cube copies", "bank conflicts"}
+    assert all(p.measured > 0 and p.why_not for p in points if not p.in_mape)
+
+
+def test_the_harness_prints_errors_and_mapes_and_reuses_its_cache(tmp_path):
+    first = run_harness(tmp_path, "--point", "mm16-mdl", "--point", "nd2nz-2", "--jobs", "1")
+    assert first.returncode == 0, first.stderr
+    rows = {line.split()[0]: line for line in first.stdout.splitlines() if line[:1].isalnum()}
+    assert "mm16-mdl" in rows and "nd2nz-2" in rows
+    assert "V " in rows["nd2nz-2"] and "MTE3 " in rows["nd2nz-2"]  # the source's pipe figures
+    assert "small matmul         MAPE" in first.stdout
+    assert "overall              MAPE" in first.stdout and "over 2 points" in first.stdout
+    assert "0 from the cache, 2 to run" in first.stderr
+    second = run_harness(tmp_path, "--point", "mm16-mdl", "--point", "nd2nz-2")
+    assert second.returncode == 0, second.stderr
+    assert "2 from the cache, 0 to run" in second.stderr
+    figures = [line.split()[1:4] for line in first.stdout.splitlines()[2:4]]
+    assert [line.split()[1:4] for line in second.stdout.splitlines()[2:4]] == figures
+
+
+def test_the_harness_names_an_unknown_point_and_where_to_look(tmp_path):
+    bad = run_harness(tmp_path, "--point", "mm99")
+    assert bad.returncode == 2
+    assert "unknown point 'mm99'; see --list for the ids" in bad.stderr

@@ -1,0 +1,97 @@
+"""The calibration set as data: every public A2 measurement the simulator is compared with
+(hardware-910b.md sections 7 and 7.1), one Point each, in the order `make calibrate` prints them.
+
+A Point names its group (points that constrain the same part of the model), its source, the
+platform, the metric the source measured and its value, the per-pipe figures the source gives,
+whether it counts in the error figures (in_mape), and how to run it: a family (the benchmark
+module whose simulate function runs it) and that family's spec (the module's own table row).
+The kernels and their facts live in those modules and in docs/timing-model.md 7-7c."""
+import os
+import sys
+from dataclasses import dataclass, field
+from typing import Dict, Tuple
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BENCH = os.path.dirname(HERE)
+for path in (HERE, BENCH, os.path.join(BENCH, "..", "examples"),
+             os.path.join(BENCH, "..", "clients", "python")):
+    if path not in sys.path:
+        sys.path.insert(0, path)
+
+
+@dataclass(frozen=True)
+class Point:
+    id: str            # stable and short: `--point ID`, and part of the cache key
+    group: str         # e.g. "vector copies"
+    label: str         # what the point is, for the table
+    source: str        # where the measurement comes from
+    platform: str      # the platform the source measured on
+    metric: str        # what the measured value is (msprof's name)
+    measured: float    # microseconds
+    family: str        # which simulate function runs it (run.py)
+    spec: tuple        # that function's argument: the module's own table row
+    pipes: Dict[str, Tuple[str, float]] = field(default_factory=dict)  # pipe: ("us"|"ratio", v)
+    in_mape: bool = True  # False: reported, kept out of the error figures (and of a fit)
+    why_not: str = ""  # why a point is kept out
+
+
+def _slug(text):
+    return "".join(ch if ch.isalnum() else "-" for ch in text.lower()).strip("-")
+
+
+def points():
+    """Every calibration point, in print order."""
+    import calibrate
+    import calibrate_matmul as mm
+    import copies
+    import nd2nz_banks
+
+    found = []
+    ladder_ids = ["add-8k", "add-32k", "add-db", "add-bypass", "add-nobank"]
+    for pid, row in zip(ladder_ids, calibrate.LADDER):
+        found.append(Point(pid, "vector add ladder", row[0], "hardware-910b.md 7 [DK-addex]",
+                           "Ascend910B1", "Task Duration", row[-1], "ladder", row))
+    scalar_tiling = ("these measure the Matmul library's own scalar tiling code (a tiling "
+                     "argument against constants, hardware-910b.md 7.1 rows 14 and 6), not a "
+                     "hardware mechanism")
+    small_ids = ["mm13-norm", "mm13-mdl", "mm14-arg", "mm14-const", "mm16-mdl",
+                 "mm16-unitflag", "mm17-nopreload", "mm17-preload"]
+    for pid, row in zip(small_ids, mm.POINTS):
+        number, label, platform = row[:3]
+        how, measured, mte2 = row[-3:]
+        found.append(Point(pid, "small matmul", label, f"hardware-910b.md 7.1 row {number}",
+                           platform, f"{how} aic_time", measured, "matmul_small", row,
+                           {"MTE2": ("us", mte2)} if mte2 is not None else {},
+                           in_mape=number != 14, why_not=scalar_tiling if number == 14 else ""))
+    for row in mm.LARGE:
+        number, label = row[:2]
+        case = label.split()[0].lower()
+        constant = row[5] is None
+        found.append(Point(f"mm{number}-{case}", "large matmul", label,
+                           f"hardware-910b.md 7.1 row {number}", "Ascend910B1", "Task Duration",
+                           row[-2], "matmul_large", row, dict(row[-1]), in_mape=not constant,
+                           why_not=scalar_tiling if constant else ""))
+    for row in mm.BASIC:
+        label = row[0]
+        found.append(Point(f"mm7-{label.split()[0].lower()}", "large matmul", label,
+                           "hardware-910b.md 7.1 row 7", "Ascend910B1", "Task Duration",
+                           row[-2], "matmul_basic", row, dict(row[-1])))
+    for group, table, to_l1 in (("vector copies", copies.UB_SCENARIOS, False),
+                                ("cube copies", copies.L1_SCENARIOS, True)):
+        for row in table:
+            sid, what, mode = row[0], row[1], row[6]
+            repeats = mode in (copies.REPEAT_WHOLE, copies.REPEAT_SPLIT)
+            # The repeat scenarios' second figure is the core's time, not MTE2's.
+            found.append(Point(_slug(sid), group, what,
+                               "hardware-910b.md 7.1 rows 8, 10 (devkit DataCopy practice)",
+                               "Ascend910B1", "Task Duration", row[-2], "copy", (row, to_l1),
+                               {} if repeats else {"MTE2": ("us", row[-1])}))
+    for case in nd2nz_banks.CASES:
+        cid, what, _, task, vec, mte2, mte3 = case
+        found.append(Point(_slug(cid), "bank conflicts", what,
+                           "hardware-910b.md 7.1 row 11 (devkit ND2NZ practice)", "Ascend910B1",
+                           "Task Duration", task, "nd2nz", case,
+                           {"V": ("us", vec), "MTE2": ("us", mte2), "MTE3": ("us", mte3)}))
+    ids = [p.id for p in found]
+    assert len(ids) == len(set(ids)), "calibration point ids must be unique"
+    return found

@@ -1,0 +1,240 @@
+"""Runs the calibration set (bench/calibration/manifest.py) and prints every point simulated
+against measured, its error and the per-pipe figures the source gives, then the mean absolute
+percentage error (MAPE) per group and over the whole set. Points the manifest keeps out of the
+error figures (the Matmul library's scalar tiling code) are printed and marked. Nothing is
+fitted here.
+
+Points run in worker processes (--jobs, one per host core by default), the slowest first, each
+on a fresh device: its result is the same whatever ran before it and on any number of jobs. A
+point's result is cached by the point, the simulator build, the frontend and benchmark sources
+and the platform configs ($AICORE_SIM_CALIBRATION_CACHE, default
+~/.cache/aicore-sim/calibration; `off` or --no-cache runs everything), so a second run after a
+change re-runs only what the change can move.
+
+    python3 bench/calibration/run.py [--jobs N] [--group NAME] [--point ID] [--no-cache] [--list]
+"""
+import argparse
+import hashlib
+import json
+import multiprocessing
+import os
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import manifest  # noqa: E402
+
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+# The slowest families first, so that the pool's last task is a short one.
+FAMILY_ORDER = ["matmul_large", "matmul_basic", "ladder", "copy", "matmul_small", "nd2nz"]
+
+_INPUTS = {}  # per worker process: inputs shared by the points of a family
+
+
+def simulate(point):
+    """Runs one point in this process; the family module's result dict. Each family's simulate
+    function starts from a fresh device, so that the result does not depend on what the process
+    ran before (device addresses, and with them L2 sets, follow earlier allocations:
+    docs/timing-model.md 8.3)."""
+    if point.family == "ladder":
+        import calibrate
+        if "ladder" not in _INPUTS:
+            _INPUTS["ladder"] = calibrate.ladder_inputs(8192 * 8192)
+        return calibrate.simulate_ladder(point.spec, inputs=_INPUTS["ladder"])
+    if point.family == "matmul_small":
+        import calibrate_matmul
+        return calibrate_matmul.simulate_small(point.spec)
+    if point.family == "matmul_large":
+        import calibrate_matmul
+        return calibrate_matmul.simulate_large(point.spec)
+    if point.family == "matmul_basic":
+        import calibrate_matmul
+        return calibrate_matmul.simulate_basic(point.spec)
+    if point.family == "copy":
+        import copies
+        return copies.simulate_copy(*point.spec)
+    if point.family == "nd2nz":
+        import nd2nz_banks
+        if "nd2nz" not in _INPUTS:
+            _INPUTS["nd2nz"] = nd2nz_banks.nd2nz_inputs()
+        return nd2nz_banks.simulate_case(point.spec, _INPUTS["nd2nz"])
+    raise ValueError(f"point {point.id}: unknown family {point.family!r}")
+
+
+def _code_files():
+    """What a point's result depends on besides the point: the native simulator (which embeds
+    the built-in configs), the frontend, the benchmarks and the example kernels they use."""
+    files = []
+    package = os.path.join(ROOT, "clients", "python", "asc")
+    for base, dirs, names in os.walk(package):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        files += [os.path.join(base, n) for n in sorted(names) if n.endswith((".py", ".so"))]
+    files += [os.path.join(ROOT, "bench", n) for n in ("calibrate.py", "calibrate_matmul.py")]
+    files += [os.path.join(HERE, n) for n in sorted(os.listdir(HERE)) if n.endswith(".py")]
+    files += [os.path.join(ROOT, "examples", n) for n in
+              ("matmul_tuning.py", "matmul_basic_api.py", "matmul_leakyrelu.py")]
+    config_dir = os.environ.get("AICORE_SIM_CONFIG_DIR", "")
+    if config_dir:
+        for base, dirs, names in os.walk(config_dir):
+            dirs.sort()
+            files += [os.path.join(base, n) for n in sorted(names)]
+    return files
+
+
+def code_hash():
+    digest = hashlib.sha256()
+    for path in _code_files():
+        digest.update(os.path.relpath(path, ROOT).encode())
+        with open(path, "rb") as f:
+            digest.update(hashlib.sha256(f.read()).digest())
+    return digest.hexdigest()
+
+
+def cache_dir(args):
+    where = os.environ.get("AICORE_SIM_CALIBRATION_CACHE", "")
+    if args.no_cache or where == "off":
+        return ""
+    return where or os.path.join(os.path.expanduser("~"), ".cache", "aicore-sim", "calibration")
+
+
+def cache_key(point, code):
+    text = json.dumps([code, point.id, point.family, repr(point.spec)])
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def load_cached(directory, key):
+    try:
+        with open(os.path.join(directory, key + ".json")) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def store_cached(directory, key, result):
+    """Atomically: a reader sees a whole entry or none."""
+    os.makedirs(directory, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=directory, suffix=".tmp")
+    with os.fdopen(fd, "w") as f:
+        json.dump(result, f)
+    os.replace(tmp, os.path.join(directory, key + ".json"))
+
+
+def pipe_errors(point, result):
+    """'PIPE sim/measured (error)' for each pipe figure the source gives."""
+    parts = []
+    for pipe, (unit, value) in point.pipes.items():
+        table = result.get("ratios", {}) if unit == "ratio" else result.get("pipes", {})
+        sim = table.get(pipe, 0.0)
+        err = (sim - value) / value * 100 if value else 0.0
+        shown = f"{sim:.3f}/{value:.3f}" if unit == "ratio" else f"{sim:.1f}/{value:.1f}us"
+        parts.append(f"{pipe} {shown} ({err:+.0f}%)")
+    return ", ".join(parts)
+
+
+def mape(errors):
+    return sum(abs(e) for e in errors) / len(errors) if errors else float("nan")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="worker processes (default: one per host core)")
+    parser.add_argument("--group", action="append", default=[],
+                        help="run only this group (repeatable; --list names them)")
+    parser.add_argument("--point", action="append", default=[],
+                        help="run only this point id (repeatable; --list names them)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="run every point, neither reading nor writing cached results")
+    parser.add_argument("--list", action="store_true", help="list the points and exit")
+    args = parser.parse_args()
+    if args.jobs < 1:
+        parser.error(f"--jobs must be at least 1, not {args.jobs}")
+    every = manifest.points()
+    groups = list(dict.fromkeys(p.group for p in every))
+    for name in args.group:
+        if name not in groups:
+            parser.error(f"unknown group {name!r}; groups: {', '.join(groups)}")
+    ids = {p.id for p in every}
+    for pid in args.point:
+        if pid not in ids:
+            parser.error(f"unknown point {pid!r}; see --list for the ids")
+    chosen = [p for p in every if (not args.group or p.group in args.group) and
+              (not args.point or p.id in args.point)]
+    if args.list:
+        for p in every:
+            mark = "" if p.in_mape else "  (not in the MAPE)"
+            print(f"{p.id:16s} {p.group:18s} {p.platform:12s} {p.measured:11.2f} us  "
+                  f"{p.label}{mark}")
+        return 0
+
+    directory = cache_dir(args)
+    code = code_hash() if directory else ""
+    results, todo = {}, []
+    for p in chosen:
+        cached = load_cached(directory, cache_key(p, code)) if directory else None
+        if cached is not None:
+            cached["cached"] = True
+            results[p.id] = cached
+        else:
+            todo.append(p)
+    todo.sort(key=lambda p: FAMILY_ORDER.index(p.family))
+    print(f"calibration: {len(chosen)} points, {len(chosen) - len(todo)} from the cache, "
+          f"{len(todo)} to run in {min(args.jobs, max(len(todo), 1))} processes",
+          file=sys.stderr, flush=True)
+    start = time.perf_counter()
+    if todo:
+        if args.jobs == 1:
+            finished = ((p, simulate(p)) for p in todo)
+        else:
+            pool = ProcessPoolExecutor(max_workers=min(args.jobs, len(todo)),
+                                       mp_context=multiprocessing.get_context("spawn"))
+            futures = {pool.submit(simulate, p): p for p in todo}
+            finished = ((futures[f], f.result()) for f in as_completed(futures))
+        for done, (p, result) in enumerate(finished, 1):
+            results[p.id] = result
+            if directory and not result["check"]:
+                store_cached(directory, cache_key(p, code), result)
+            print(f"[{done}/{len(todo)}] {p.id} {result['sim_us']:.1f} us simulated, "
+                  f"{result['wall_s']:.1f} s wall, {time.perf_counter() - start:.0f} s so far",
+                  file=sys.stderr, flush=True)
+        if args.jobs != 1:
+            pool.shutdown()
+
+    print("Calibration set (hardware-910b.md 7 and 7.1): simulated against measured on A2")
+    print(f"{'point':16s} {'sim us':>11s} {'meas us':>11s} {'error':>8s}  {'wall s':>6s}  "
+          "pipes simulated/measured")
+    failed = False
+    by_group = {}
+    for p in chosen:
+        r = results[p.id]
+        if r["check"]:
+            failed = True
+            print(f"{p.id:16s} FAILED: {r['check']}")
+            continue
+        err = (r["sim_us"] - p.measured) / p.measured * 100
+        if p.in_mape:
+            by_group.setdefault(p.group, []).append(err)
+        wall = "cached" if r.get("cached") else f"{r['wall_s']:6.1f}"
+        mark = "" if p.in_mape else "  [not in the MAPE]"
+        print(f"{p.id:16s} {r['sim_us']:11.2f} {p.measured:11.2f} {err:+7.1f}%  {wall:>6s}  "
+              f"{pipe_errors(p, r)}{mark}")
+    print()
+    for group in groups:
+        if group in by_group:
+            print(f"{group:20s} MAPE {mape(by_group[group]):6.1f}% over "
+                  f"{len(by_group[group])} points")
+    every_error = [e for errors in by_group.values() for e in errors]
+    print(f"{'overall':20s} MAPE {mape(every_error):6.1f}% over {len(every_error)} points "
+          "(printed, not fitted)")
+    kept_out = [p for p in chosen if not p.in_mape]
+    if kept_out:
+        print(f"kept out: {', '.join(p.id for p in kept_out)}: {kept_out[0].why_not}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
