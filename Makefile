@@ -5,7 +5,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 export PYTHONPATH := $(CURDIR)/clients/python
 
-.PHONY: all deps configure build run examples test test-cpp test-python lint bench calibrate isa-docs clean
+.PHONY: all deps configure build run examples test test-cpp test-python lint bench calibrate fit isa-docs clean
 
 all: build
 
@@ -72,6 +72,11 @@ bench: build
 # fitted), then the Add ladder (hardware-910b.md 7), whose last line is "MAPE: X%".
 calibrate: build
 	$(PYTHON) bench/calibration/run.py
+
+# Fits the preset's figures to the calibration set and prints the diff it would write (no write;
+# bench/calibration/fit.py --write writes it). docs/timing-model.md 7d.
+fit: build
+	$(PYTHON) bench/calibration/fit.py --logo
 
 # docs/isa.md from the instruction table (sim/isa/instructions.def); a test checks it is current.
 isa-docs: build

@@ -12,7 +12,7 @@ PACKAGES=(
   libspdlog-dev libboost-dev libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev openssl
   python3-minimal pybind11-dev python3-dev python3-numpy python3-pytest python3-protobuf python3-torch
-  python3-grpcio python3-tqdm python3-yaml docker-compose yamllint python3-kubernetes codespell
+  python3-grpcio python3-tqdm python3-yaml python3-scipy docker-compose yamllint python3-kubernetes codespell
   clang-format clang-tidy-19 clang-19 libclang-rt-19-dev
   python3-pip python3-venv python3-setuptools python3-wheel
   # cpack's DEB generator: dpkg-shlibdeps (dpkg-dev) and file (for CPACK_DEBIAN_PACKAGE_SHLIBDEPS).

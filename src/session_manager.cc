@@ -120,9 +120,9 @@ std::string SessionManager::NewSessionId() {
   return id;
 }
 
-sim::StatusOr<std::shared_ptr<Session>> SessionManager::Create(const std::string& platform,
-                                                               const std::string& client_name,
-                                                               const std::string& owner) {
+sim::StatusOr<std::shared_ptr<Session>> SessionManager::Create(
+    const std::string& platform, const std::string& client_name, const std::string& owner,
+    const std::string& config_overrides) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (sessions_.size() + reserved_ >= max_sessions_) return CapacityError();
@@ -130,7 +130,7 @@ sim::StatusOr<std::shared_ptr<Session>> SessionManager::Create(const std::string
   }
   RunSlot reservation(this);  // gives the slot back however we leave
 
-  auto config = sim::LoadSocConfig(platform);
+  auto config = sim::LoadSocConfig(platform, config_overrides);
   if (!config.ok()) return config.status();
   std::string id = NewSessionId();
   auto lane = SessionLane::Create(pool_, id);

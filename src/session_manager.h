@@ -100,9 +100,11 @@ class SessionManager {
     SessionManager* manager_ = nullptr;
   };
 
+  // `config_overrides`: the session's figures over the platform's (CreateSessionRequest).
   sim::StatusOr<std::shared_ptr<Session>> Create(const std::string& platform,
                                                  const std::string& client_name,
-                                                 const std::string& owner);
+                                                 const std::string& owner,
+                                                 const std::string& config_overrides = "");
   // NOT_FOUND for an unknown id and for another owner's session alike.
   sim::StatusOr<SessionUse> Acquire(const std::string& id, const std::string& owner);
   sim::Status Close(const std::string& id, const std::string& owner);

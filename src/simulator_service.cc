@@ -57,7 +57,8 @@ grpc::ServerUnaryReactor* SimulatorService::CreateSession(grpc::CallbackServerCo
       return v;
     }
     if (draining()) return DrainingStatus();
-    auto session = sessions_->Create(request->platform(), request->client_name(), caller);
+    auto session = sessions_->Create(request->platform(), request->client_name(), caller,
+                                     request->config_overrides());
     if (!session.ok()) return ToGrpcStatus(session.status());
     session_id = (*session)->id();
     response->set_session_id(session_id);

@@ -30,21 +30,32 @@ import manifest  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 # The slowest families first, so that the pool's last task is a short one.
-FAMILY_ORDER = ["matmul_large", "matmul_basic", "ladder", "copy", "matmul_small", "nd2nz"]
+FAMILY_ORDER = ["matmul_large", "matmul_basic", "ladder", "copy", "matmul_small", "nd2nz",
+                "ladder_reduced"]
 
 _INPUTS = {}  # per worker process: inputs shared by the points of a family
 
 
-def simulate(point):
-    """Runs one point in this process; the family module's result dict. Each family's simulate
-    function starts from a fresh device, so that the result does not depend on what the process
-    ran before (device addresses, and with them L2 sets, follow earlier allocations:
-    docs/timing-model.md 8.3)."""
+def simulate(point, overrides=""):
+    """Runs one point in this process under `overrides` (config text over the platform's
+    figures, docs/timing-model.md "Config overrides"); the family module's result dict. Each
+    family's simulate function starts from a fresh device, so that the result does not depend on
+    what the process ran before (device addresses, and with them L2 sets, follow earlier
+    allocations: docs/timing-model.md 8.3)."""
+    import asc.lib.runtime as rt
+    rt.set_config_overrides(overrides)
     if point.family == "ladder":
         import calibrate
         if "ladder" not in _INPUTS:
             _INPUTS["ladder"] = calibrate.ladder_inputs(8192 * 8192)
         return calibrate.simulate_ladder(point.spec, inputs=_INPUTS["ladder"])
+    if point.family == "ladder_reduced":  # (LADDER row, elements): the fitter's own tests
+        import calibrate
+        row, size = point.spec
+        key = ("ladder", size)
+        if key not in _INPUTS:
+            _INPUTS[key] = calibrate.ladder_inputs(size)
+        return calibrate.simulate_ladder(row, size=size, inputs=_INPUTS[key])
     if point.family == "matmul_small":
         import calibrate_matmul
         return calibrate_matmul.simulate_small(point.spec)
@@ -101,8 +112,8 @@ def cache_dir(args):
     return where or os.path.join(os.path.expanduser("~"), ".cache", "aicore-sim", "calibration")
 
 
-def cache_key(point, code):
-    text = json.dumps([code, point.id, point.family, repr(point.spec)])
+def cache_key(point, code, overrides=""):
+    text = json.dumps([code, point.id, point.family, repr(point.spec), overrides])
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
@@ -121,6 +132,80 @@ def store_cached(directory, key, result):
     with os.fdopen(fd, "w") as f:
         json.dump(result, f)
     os.replace(tmp, os.path.join(directory, key + ".json"))
+
+
+class Runner:
+    """Runs sets of points in `jobs` worker processes kept for the Runner's life (a fit runs
+    hundreds of sets), each point on a fresh device, results cached in `directory` ("" for
+    none) by point, code and overrides."""
+
+    def __init__(self, jobs, directory="", progress=True):
+        self.jobs = max(1, jobs)
+        self.directory = directory
+        self.progress = progress
+        self.code = code_hash() if directory else ""
+        self.pool = None
+        self.runs = 0  # points simulated (not from the cache)
+
+    def close(self):
+        if self.pool is not None:
+            self.pool.shutdown()
+            self.pool = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _say(self, text):
+        if self.progress:
+            print(text, file=sys.stderr, flush=True)
+
+    def run(self, chosen, overrides=""):
+        """{point id: result dict} of `chosen` under `overrides`."""
+        results, todo = {}, []
+        for p in chosen:
+            key = cache_key(p, self.code, overrides)
+            cached = load_cached(self.directory, key) if self.directory else None
+            if cached is not None:
+                cached["cached"] = True
+                results[p.id] = cached
+            else:
+                todo.append(p)
+        todo.sort(key=lambda p: FAMILY_ORDER.index(p.family))
+        self._say(f"calibration: {len(chosen)} points, {len(chosen) - len(todo)} from the "
+                  f"cache, {len(todo)} to run in {min(self.jobs, max(len(todo), 1))} processes")
+        start = time.perf_counter()
+        if not todo:
+            return results
+        if self.jobs == 1:
+            finished = ((p, simulate(p, overrides)) for p in todo)
+        else:
+            if self.pool is None:
+                self.pool = ProcessPoolExecutor(max_workers=self.jobs,
+                                                mp_context=multiprocessing.get_context("spawn"))
+            futures = {self.pool.submit(simulate, p, overrides): p for p in todo}
+            finished = ((futures[f], f.result()) for f in as_completed(futures))
+        for done, (p, result) in enumerate(finished, 1):
+            results[p.id] = result
+            self.runs += 1
+            if self.directory and not result["check"]:
+                store_cached(self.directory, cache_key(p, self.code, overrides), result)
+            self._say(f"[{done}/{len(todo)}] {p.id} {result['sim_us']:.1f} us simulated, "
+                      f"{result['wall_s']:.1f} s wall, {time.perf_counter() - start:.0f} s so far")
+        return results
+
+
+def run_points(chosen, jobs, directory="", overrides=""):
+    """One set of points (see Runner)."""
+    with Runner(min(jobs, max(len(chosen), 1)), directory) as runner:
+        return runner.run(chosen, overrides)
+
+
+def relative_error(point, result):
+    """(simulated - measured) / measured, in percent."""
+    return (result["sim_us"] - point.measured) / point.measured * 100
 
 
 def pipe_errors(point, result):
@@ -172,38 +257,7 @@ def main():
         return 0
 
     directory = cache_dir(args)
-    code = code_hash() if directory else ""
-    results, todo = {}, []
-    for p in chosen:
-        cached = load_cached(directory, cache_key(p, code)) if directory else None
-        if cached is not None:
-            cached["cached"] = True
-            results[p.id] = cached
-        else:
-            todo.append(p)
-    todo.sort(key=lambda p: FAMILY_ORDER.index(p.family))
-    print(f"calibration: {len(chosen)} points, {len(chosen) - len(todo)} from the cache, "
-          f"{len(todo)} to run in {min(args.jobs, max(len(todo), 1))} processes",
-          file=sys.stderr, flush=True)
-    start = time.perf_counter()
-    if todo:
-        if args.jobs == 1:
-            finished = ((p, simulate(p)) for p in todo)
-        else:
-            pool = ProcessPoolExecutor(max_workers=min(args.jobs, len(todo)),
-                                       mp_context=multiprocessing.get_context("spawn"))
-            futures = {pool.submit(simulate, p): p for p in todo}
-            finished = ((futures[f], f.result()) for f in as_completed(futures))
-        for done, (p, result) in enumerate(finished, 1):
-            results[p.id] = result
-            if directory and not result["check"]:
-                store_cached(directory, cache_key(p, code), result)
-            print(f"[{done}/{len(todo)}] {p.id} {result['sim_us']:.1f} us simulated, "
-                  f"{result['wall_s']:.1f} s wall, {time.perf_counter() - start:.0f} s so far",
-                  file=sys.stderr, flush=True)
-        if args.jobs != 1:
-            pool.shutdown()
-
+    results = run_points(chosen, jobs=args.jobs, directory=directory)
     print("Calibration set (hardware-910b.md 7 and 7.1): simulated against measured on A2")
     print(f"{'point':16s} {'sim us':>11s} {'meas us':>11s} {'error':>8s}  {'wall s':>6s}  "
           "pipes simulated/measured")
@@ -215,7 +269,7 @@ def main():
             failed = True
             print(f"{p.id:16s} FAILED: {r['check']}")
             continue
-        err = (r["sim_us"] - p.measured) / p.measured * 100
+        err = relative_error(p, r)
         if p.in_mape:
             by_group.setdefault(p.group, []).append(err)
         wall = "cached" if r.get("cached") else f"{r['wall_s']:6.1f}"

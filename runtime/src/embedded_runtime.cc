@@ -98,8 +98,9 @@ class EmbeddedRuntime final : public Runtime {
 
 }  // namespace
 
-StatusOr<std::unique_ptr<Runtime>> Runtime::CreateEmbedded(const std::string& platform) {
-  auto config = sim::LoadSocConfig(platform);
+StatusOr<std::unique_ptr<Runtime>> Runtime::CreateEmbedded(const std::string& platform,
+                                                           const std::string& config_overrides) {
+  auto config = sim::LoadSocConfig(platform, config_overrides);
   if (!config.ok()) return FromSim(config.status());
   return std::unique_ptr<Runtime>(std::make_unique<EmbeddedRuntime>(std::move(*config)));
 }

@@ -106,7 +106,7 @@ class RemoteRuntime final : public Runtime {
     stub_->CloseSession(&ctx, request, &response);
   }
 
-  Status Open(const std::string& platform) {
+  Status Open(const std::string& platform, const std::string& config_overrides) {
     grpc::ClientContext ctx;
     Authorize(&ctx);
     ctx.set_deadline(std::chrono::system_clock::now() + kConnectTimeout);
@@ -116,6 +116,7 @@ class RemoteRuntime final : public Runtime {
     request.set_protocol_version(aicore::service::kProtocolVersion);
     request.set_ir_version(aicore::ir::v1::IR_VERSION_1);
     request.set_client_version(AICORE_SIM_VERSION);
+    request.set_config_overrides(config_overrides);
     svc::CreateSessionResponse response;
     grpc::Status status = stub_->CreateSession(&ctx, request, &response);
     if (status.error_code() == grpc::StatusCode::UNAVAILABLE ||
@@ -334,7 +335,8 @@ class RemoteRuntime final : public Runtime {
 }  // namespace
 
 StatusOr<std::unique_ptr<Runtime>> Runtime::CreateRemote(const std::string& platform,
-                                                         const std::string& address) {
+                                                         const std::string& address,
+                                                         const std::string& config_overrides) {
   StatusOr<std::vector<std::string>> daemons = ParseDaemonAddresses(address);
   if (!daemons.ok()) return daemons.status();
   grpc::ChannelArguments args;
@@ -362,7 +364,7 @@ StatusOr<std::unique_ptr<Runtime>> Runtime::CreateRemote(const std::string& plat
     auto channel = grpc::CreateCustomChannel(daemon, credentials, args);
     auto runtime =
         std::make_unique<RemoteRuntime>(daemon, std::move(channel), token == nullptr ? "" : token);
-    Status s = runtime->Open(platform);
+    Status s = runtime->Open(platform, config_overrides);
     if (s.ok()) return std::unique_ptr<Runtime>(std::move(runtime));
     if (!runtime->unreachable()) return s;  // the daemon answered: its answer stands
     if (first_failure.ok()) first_failure = s;

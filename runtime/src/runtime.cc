@@ -33,10 +33,13 @@ StatusOr<CheckLevel> ResolveCheckLevel(CheckLevel requested) {
   return level;
 }
 
-StatusOr<std::unique_ptr<Runtime>> Runtime::Create(const std::string& platform) {
+StatusOr<std::unique_ptr<Runtime>> Runtime::Create(const std::string& platform,
+                                                   const std::string& config_overrides) {
   const char* address = std::getenv("AICORE_SIM_ADDRESS");
-  if (address != nullptr && *address != '\0') return CreateRemote(platform, address);
-  return CreateEmbedded(platform);
+  if (address != nullptr && *address != '\0') {
+    return CreateRemote(platform, address, config_overrides);
+  }
+  return CreateEmbedded(platform, config_overrides);
 }
 
 }  // namespace aicore::runtime

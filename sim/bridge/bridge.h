@@ -39,10 +39,14 @@ std::vector<std::string> ListPlatforms();
 // $AICORE_SIM_CONFIG_DIR/presets/<preset>.textproto (or the built-in preset) when that variable is
 // set. Unknown platform or preset: NotFound listing the known ones; malformed file, unknown field,
 // a figure set nowhere, or a bad value: InvalidArgument naming the file and the field.
-StatusOr<SocConfig> LoadSocConfig(const std::string& platform);
+// `overrides`, when not empty, is a third layer over the platform file in the same text format
+// (figures only: no name or preset, at most 64 KiB): a session's trial of other figures
+// (docs/timing-model.md "Config overrides"); errors name "config overrides" and the field.
+StatusOr<SocConfig> LoadSocConfig(const std::string& platform, const std::string& overrides = "");
 // The same for the text of one platform file (aicore.config.v1.SocDescription); `origin` names it
 // in messages. A file without `preset` must give every figure itself.
-StatusOr<SocConfig> ParseSocConfig(const std::string& textproto, const std::string& origin);
+StatusOr<SocConfig> ParseSocConfig(const std::string& textproto, const std::string& origin,
+                                   const std::string& overrides = "");
 void ToProto(const SocConfig& config, aicore::config::v1::SocConfig* out);
 SocConfig FromProto(const aicore::config::v1::SocConfig& config);
 // 16 hex digits identifying the resolved figures of `config` (FNV-1a 64 of its deterministic

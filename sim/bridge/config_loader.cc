@@ -74,7 +74,9 @@ const std::string* Builtin(const std::string& key) {
   return nullptr;
 }
 
-constexpr size_t kMaxPlatformName = 128;  // the longest name a platform file may have
+constexpr size_t kMaxPlatformName = 128;        // the longest name a platform file may have
+constexpr size_t kMaxOverrideBytes = 64 << 10;  // config overrides: figures, not files
+constexpr char kOverridesOrigin[] = "config overrides";
 
 bool IsPlainName(const std::string& s) {
   if (s.empty()) return false;
@@ -249,7 +251,8 @@ std::vector<std::string> ListPlatforms() {
   return names;
 }
 
-StatusOr<SocConfig> ParseSocConfig(const std::string& textproto, const std::string& origin) {
+StatusOr<SocConfig> ParseSocConfig(const std::string& textproto, const std::string& origin,
+                                   const std::string& overrides) {
   cfg::SocDescription platform;
   if (Status s = ParseText({textproto, origin}, &platform); !s.ok()) return s;
   cfg::SocDescription merged = platform;
@@ -267,18 +270,37 @@ StatusOr<SocConfig> ParseSocConfig(const std::string& textproto, const std::stri
     merged = ApplyOverrides(preset, platform);
     where = origin + " (preset " + file->origin + ")";
   }
+  if (!overrides.empty()) {
+    // A third layer over the platform file: figures only, as a session's or a fit's trial.
+    if (overrides.size() > kMaxOverrideBytes) {
+      return InvalidArgument(std::string(kOverridesOrigin) + ": " +
+                             std::to_string(overrides.size()) + " bytes, more than the " +
+                             std::to_string(kMaxOverrideBytes) +
+                             " allowed; give only the figures that change");
+    }
+    cfg::SocDescription trial;
+    if (Status s = ParseText({overrides, kOverridesOrigin}, &trial); !s.ok()) return s;
+    if (trial.has_name() || trial.has_preset()) {
+      return InvalidArgument(std::string(kOverridesOrigin) + ": field " +
+                             (trial.has_name() ? "name" : "preset") +
+                             ": overrides change figures of the session's platform, not which "
+                             "platform or preset it is; choose those with the platform");
+    }
+    merged = ApplyOverrides(merged, trial);
+    where += " with " + std::string(kOverridesOrigin);
+  }
   if (std::string unset = FirstUnset(merged, ""); !unset.empty()) {
     return InvalidArgument(where + ": field " + unset + " is not set; give it in " +
                            (platform.has_preset() ? "the preset or the platform file"
                                                   : "the file (or name a preset that has it)"));
   }
   SocConfig config = Resolve(merged);
-  Status s = ValidateSocConfig(config, origin);
+  Status s = ValidateSocConfig(config, overrides.empty() ? origin : where);
   if (!s.ok()) return s;
   return config;
 }
 
-StatusOr<SocConfig> LoadSocConfig(const std::string& platform) {
+StatusOr<SocConfig> LoadSocConfig(const std::string& platform, const std::string& overrides) {
   std::string name = platform.empty() ? kDefaultPlatform : platform;
   if (!IsPlainName(name) || name.size() > kMaxPlatformName) {
     return InvalidArgument("field platform: " + Quoted(name) +
@@ -305,7 +327,7 @@ StatusOr<SocConfig> LoadSocConfig(const std::string& platform) {
     }
     file = ConfigFile{*text, "configs/" + name + ".textproto"};
   }
-  StatusOr<SocConfig> config = ParseSocConfig(file.text, file.origin);
+  StatusOr<SocConfig> config = ParseSocConfig(file.text, file.origin, overrides);
   if (!config.ok()) return config;
   if (config->name != name) {
     return InvalidArgument(file.origin + ": field name: \"" + config->name +

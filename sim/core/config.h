@@ -68,6 +68,7 @@ struct SocConfig {
   // Parts: their scalar members are rows of soc_figures.def too.
   std::vector<VectorCostRow> vector_costs;
   DmaCostConfig mte2, mte3, ub_copy, mte1, fixpipe;
+  DmaCostConfig cube_mte2;  // the cube core's MTE2: its own route row (PipeSpec::dma_cost)
   CubeCostConfig cube;
   L2Config l2;
   UbBankConfig ub_banks;

@@ -38,7 +38,8 @@ PipeTiming DmaTiming(const DmaCostConfig& cost, uint64_t bytes, uint64_t bursts,
 }
 
 std::unique_ptr<Pipe> CreateDmaPipe(PipeId id, uint32_t queue_depth, const PipeEnv& env) {
-  const DmaCostConfig* cost = DmaCost(env.ctx.config, id);
+  const DmaCostConfig* cost =
+      env.dma_cost != nullptr ? &(env.ctx.config.*env.dma_cost) : DmaCost(env.ctx.config, id);
   SIM_CHECK(cost != nullptr, "no DMA cost row for PIPE_" + std::string(PipeName(id)));
   return std::make_unique<DmaPipe>(id, env.core, queue_depth, env.ctx, env.flags, env.listener,
                                    *cost, env.cube_args);

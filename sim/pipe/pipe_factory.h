@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "sim/core/config.h"
 #include "sim/isa/pipe_id.h"
 #include "sim/mem/memory_map.h"
 #include "sim/pipe/core_registers.h"
@@ -29,6 +30,9 @@ struct PipeEnv {
   CoreRegisters& registers;          // the core's (sim/pipe/core_registers.h)
   PayloadPool<MoveArgs>& moves;      // the core's rearrangement operands (sim/pipe/payload_pool.h)
   PayloadPool<CubeArgs>& cube_args;  // the core's cube operands (sim/pipe/payload_pool.h)
+  // The cost row of the data mover being built (the core type's route: CoreSpec); nullptr for
+  // the pipe's own row (pipe_figures.h).
+  DmaCostConfig SocConfig::*dma_cost = nullptr;
 };
 
 using PipeFactory = std::unique_ptr<Pipe> (*)(PipeId id, uint32_t queue_depth, const PipeEnv& env);

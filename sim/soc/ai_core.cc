@@ -27,6 +27,7 @@ AiCore::AiCore(uint32_t index, const CoreSpec& spec, SubBlock sub_block, LaunchC
     SIM_CHECK(p.create != nullptr && p.id != PipeId::kS && PipeIndex(p.id) < kNumPipes,
               "core spec \"" + spec.name + "\" lists PIPE_" + std::string(PipeName(p.id)) +
                   " without a factory");
+    pipe_env.dma_cost = p.dma_cost;
     pipes_[PipeIndex(p.id)] = p.create(p.id, p.queue_depth, pipe_env);
   }
   IssueEnv env{ctx.program, ctx.config, memories_, routes_, ctx.gm, flags_, ctx.diags};

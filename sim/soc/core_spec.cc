@@ -48,6 +48,25 @@ constexpr Route kAicRoutes[] = {
 // fixpipe's GM writes (5.12).
 constexpr RegisterSet kAicRegisters = kStoreRegisters | kCubeRegisters;
 
+// Cost rows of a core type's data movers that are not the pipe's own row (pipe_figures.h): the
+// cube core's MTE2 fills L1 and L0 on a route of its own (docs/timing-model.md 3).
+struct CoreDmaRow {
+  CoreType type;
+  PipeId pipe;
+  DmaCostConfig SocConfig::*cost;
+};
+constexpr CoreDmaRow kCoreDmaRows[] = {
+    {CoreType::kAic, P::kMte2, &SocConfig::cube_mte2},
+};
+
+DmaCostConfig SocConfig::*DmaRowOf(CoreType type, PipeId id) {
+  for (const CoreDmaRow& row : kCoreDmaRows) {
+    if (row.type == type && row.pipe == id) return row.cost;
+  }
+  const PipeFigures* figures = FiguresOf(id);
+  return figures != nullptr ? figures->dma : nullptr;
+}
+
 struct CoreTypeRow {
   CoreType type;
   const char* name;
@@ -137,7 +156,7 @@ StatusOr<CoreSpec> CoreSpecFor(CoreType type, const SocConfig& config) {
       return FailedPrecondition("the model has no PIPE_" + std::string(PipeName(id)) +
                                 " yet, which a " + spec.name + " needs");
     }
-    spec.pipes.push_back({id, QueueDepth(config, id), create});
+    spec.pipes.push_back({id, QueueDepth(config, id), create, DmaRowOf(type, id)});
   }
   for (MemSpace m : row->memories) spec.memories.push_back(Memory(config, m));
   spec.routes.assign(row->routes.begin(), row->routes.end());

@@ -25,6 +25,7 @@ struct PipeSpec {
   PipeId id = PipeId::kS;
   uint32_t queue_depth = 0;
   PipeFactory create = nullptr;
+  DmaCostConfig SocConfig::*dma_cost = nullptr;  // a data mover's cost row; nullptr for others
 };
 
 struct CoreSpec {

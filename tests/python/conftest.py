@@ -40,6 +40,8 @@ def device(monkeypatch):
     monkeypatch.delenv("AICORE_SIM_REPORT", raising=False)
     monkeypatch.delenv("DRY_RUN", raising=False)
     rt.reset_device()
+    rt.set_config_overrides("")
     config.set_platform(config.Backend.Model)
     yield rt
+    rt.set_config_overrides("")
     rt.reset_device()

@@ -97,3 +97,28 @@ def test_daemon_and_embedded_are_bit_identical(device, daemon):
     assert tail.count("GM_OVERRUN") == 3 and "GM_OUT_OF_BOUNDS" not in tail
     assert [d["core"] for d in local["debug-output"]["debug"]] == [0] * 3 + [1] * 3 + [2] * 3 + \
         [3] * 3
+
+
+def test_config_overrides_reach_the_daemons_session(device, daemon, monkeypatch):
+    """set_config_overrides travels in CreateSession: the daemon runs the same figures as the
+    embedded simulator (same cycles, same config hash), and names a bad override."""
+    import numpy as np
+    from kernels import vadd_kernel
+
+    def run():
+        x = np.arange(4096, dtype=np.float16)
+        z = np.zeros_like(x)
+        report = vadd_kernel[2, device.current_stream()](x, x, z, 2048)
+        assert np.array_equal(z, x + x)
+        return report
+
+    device.set_config_overrides("gm { latency_cycles: 4000 }")
+    local = run()
+    monkeypatch.setenv("AICORE_SIM_ADDRESS", daemon)
+    device.reset_device()
+    remote = run()
+    assert device.transport().startswith("remote")
+    assert (remote.cycles, remote.config_hash) == (local.cycles, local.config_hash)
+    device.set_config_overrides("gm { latency_cycles: 4000 } clock_mhz: 0")
+    with pytest.raises(RuntimeError, match="config overrides.*clock_mhz"):
+        run()

@@ -69,7 +69,7 @@ def test_set_platform_selects_runtime_lazily(monkeypatch):
     created = []
 
     class FakeRuntime:
-        def __init__(self, platform):
+        def __init__(self, platform, config_overrides=""):
             created.append(platform)
             self.platform = platform
 

@@ -140,3 +140,35 @@ def test_functions_made_in_a_loop_are_separate_specializations(device):
         apply_op_kernel[1, rt.current_stream()](x, y, scale)
         np.testing.assert_array_equal(y, x * k)
         del scale
+
+
+def _vadd_report(n=2 * 2048):
+    x = np.arange(n, dtype=np.float16)
+    z = np.zeros_like(x)
+    report = vadd_kernel[2, rt.current_stream()](x, x, z, n // 2)
+    assert np.array_equal(z, x + x)
+    return report
+
+
+def test_config_overrides_change_the_figures_of_the_next_launches(device):
+    base = _vadd_report()
+    rt.set_config_overrides("gm { latency_cycles: 4000 }  # a trial figure")
+    assert rt.config_overrides().startswith("gm {")
+    slow = _vadd_report()
+    assert slow.cycles > base.cycles + 3000  # every GM read waits 3600 cycles longer
+    assert slow.config_hash != base.config_hash
+    assert slow.config["gm"]["latency_cycles"] == 4000
+    rt.set_config_overrides("")
+    again = _vadd_report()
+    assert (again.cycles, again.config_hash) == (base.cycles, base.config_hash)
+
+
+def test_bad_config_overrides_name_the_layer_and_the_field(device):
+    rt.set_config_overrides("gm { latency: 3 }")
+    with pytest.raises(RuntimeError, match=r"config overrides.*latency"):
+        _vadd_report()
+    rt.set_config_overrides("name: \"Ascend910B2\"")
+    with pytest.raises(RuntimeError, match="not which platform or preset"):
+        rt.get_runtime()
+    with pytest.raises(TypeError, match="as text"):
+        rt.set_config_overrides({"gm": {"latency_cycles": 1}})

@@ -100,6 +100,7 @@ std::string ResolvedText(const SocConfig& c, const std::set<std::string>& known_
   m->clear_bt_alignment_bytes();
   m->clear_fb_alignment_bytes();
   proto.clear_mte1();
+  proto.clear_cube_mte2();
   proto.clear_fixpipe();
   proto.clear_cube();
   std::string text;
@@ -358,6 +359,46 @@ TEST(Config, OverrideDirectory) {
   ASSERT_TRUE(mine.ok()) << mine.status().message();
   EXPECT_EQ(mine->barrier_cycles, 9u);
   EXPECT_EQ(missing.status().code(), StatusCode::kInvalidArgument);
+}
+
+TEST(Config, SessionOverridesAreAThirdLayer) {
+  auto base = LoadSocConfig("Ascend910B1");
+  auto trial = LoadSocConfig("Ascend910B1", "barrier_cycles: 7\ngm { latency_cycles: 650 }\n");
+  ASSERT_TRUE(trial.ok()) << trial.status().message();
+  EXPECT_EQ(trial->barrier_cycles, 7u);
+  EXPECT_EQ(trial->gm_latency_cycles, 650u);
+  EXPECT_EQ(trial->cube_cores, base->cube_cores);              // the platform's own figures stay
+  EXPECT_EQ(trial->gm_request_bytes, base->gm_request_bytes);  // the rest of gm { } stays
+  EXPECT_NE(ConfigHash(*trial), ConfigHash(*base));
+  EXPECT_EQ(ConfigHash(*LoadSocConfig("Ascend910B1", "")), ConfigHash(*base));
+  // A cost row replaces the row of its op and dtype, the other rows stay.
+  auto row = LoadSocConfig("Ascend910B1",
+                           "vector { costs { op: \"exp\" dtype: \"float16\" "
+                           "cycles_per_repeat: 9 per_call_cycles: 12 } }");
+  ASSERT_TRUE(row.ok()) << row.status().message();
+  EXPECT_EQ(row->vector_costs.size(), base->vector_costs.size());
+  EXPECT_NE(ConfigHash(*row), ConfigHash(*base));
+}
+
+TEST(Config, BadSessionOverridesAreNamed) {
+  auto unknown = LoadSocConfig("Ascend910B1", "gm { latency: 3 }");
+  EXPECT_EQ(unknown.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(unknown.status().message().find("config overrides"), std::string::npos)
+      << unknown.status().message();
+  EXPECT_NE(unknown.status().message().find("latency"), std::string::npos);
+  auto bad = LoadSocConfig("Ascend910B1", "clock_mhz: 0");
+  EXPECT_EQ(bad.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(bad.status().message().find("config overrides"), std::string::npos)
+      << bad.status().message();
+  EXPECT_NE(bad.status().message().find("clock_mhz"), std::string::npos);
+  for (const char* field : {"name: \"Ascend910B2\"", "preset: \"dav-c220\""}) {
+    auto refused = LoadSocConfig("Ascend910B1", field);
+    EXPECT_EQ(refused.status().code(), StatusCode::kInvalidArgument) << field;
+    EXPECT_NE(refused.status().message().find("not which platform"), std::string::npos)
+        << refused.status().message();
+  }
+  auto huge = LoadSocConfig("Ascend910B1", std::string(65 << 10, ' '));
+  EXPECT_NE(huge.status().message().find("give only the figures that change"), std::string::npos);
 }
 
 TEST(Config, ToProtoRoundTrips) {

@@ -95,9 +95,9 @@ std::vector<ArgValue> ConvertArgs(const py::sequence& args) {
 
 class PyRuntime {
  public:
-  explicit PyRuntime(const std::string& platform) {
+  PyRuntime(const std::string& platform, const std::string& config_overrides) {
     py::gil_scoped_release release;
-    runtime_ = Check(Runtime::Create(platform));
+    runtime_ = Check(Runtime::Create(platform, config_overrides));
   }
 
   std::string transport() const { return runtime_->transport(); }
@@ -176,9 +176,12 @@ PYBIND11_MODULE(_aicore_native, m) {
   m.doc() = "Native runtime of the aicore simulator (embedded, or remote via AICORE_SIM_ADDRESS)";
 
   py::class_<PyRuntime>(m, "Runtime")
-      .def(py::init<const std::string&>(), py::arg("platform"),
+      .def(py::init<const std::string&, const std::string&>(), py::arg("platform"),
+           py::arg("config_overrides") = "",
            "Opens a device of `platform`: in-process, or on the daemon named by "
-           "AICORE_SIM_ADDRESS=HOST:PORT when that variable is set.")
+           "AICORE_SIM_ADDRESS=HOST:PORT when that variable is set. `config_overrides`: "
+           "figures over the platform's for this device only, in the platform file's text "
+           "format (docs/timing-model.md \"Config overrides\").")
       .def_property_readonly("transport", &PyRuntime::transport)
       .def_property_readonly("platform", &PyRuntime::platform)
       .def("malloc", &PyRuntime::Malloc, py::arg("nbytes"))

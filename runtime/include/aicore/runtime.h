@@ -62,10 +62,15 @@ class Runtime {
   // CreateRemote's `address` is HOST:PORT, a comma-separated list of them, or dns:///NAME:PORT
   // (every address record of NAME a daemon): the session is pinned to one daemon, the next of a
   // process-wide round robin that answers (docs/daemon.md "Several daemons").
-  static StatusOr<std::unique_ptr<Runtime>> Create(const std::string& platform);
-  static StatusOr<std::unique_ptr<Runtime>> CreateEmbedded(const std::string& platform);
+  // `config_overrides`: figures over the platform's for this runtime only, in the platform
+  // file's text format (docs/timing-model.md "Config overrides"); empty for none.
+  static StatusOr<std::unique_ptr<Runtime>> Create(const std::string& platform,
+                                                   const std::string& config_overrides = "");
+  static StatusOr<std::unique_ptr<Runtime>> CreateEmbedded(
+      const std::string& platform, const std::string& config_overrides = "");
   static StatusOr<std::unique_ptr<Runtime>> CreateRemote(const std::string& platform,
-                                                         const std::string& address);
+                                                         const std::string& address,
+                                                         const std::string& config_overrides = "");
   // Platform names this build simulates ("Ascend910B1", ...), sorted.
   static std::vector<std::string> ListPlatforms();
 

@@ -24,7 +24,7 @@ __all__ = [
     "create_stream", "destroy_stream", "synchronize", "synchronize_device", "malloc", "free",
     "memcpy", "memcpy_h2d", "memcpy_d2h", "copy_data_to_device", "copy_data_from_device",
     "list_platforms", "get_runtime", "transport", "c2c_ctrl_addr", "device_info",
-    "DeviceModuleType", "DeviceInfoType",
+    "DeviceModuleType", "DeviceInfoType", "set_config_overrides", "config_overrides",
 ]
 
 _DEFAULT_PLATFORM = "Ascend910B1"
@@ -33,11 +33,12 @@ _DEFAULT_PLATFORM = "Ascend910B1"
 class _State:
     platform: str = _DEFAULT_PLATFORM
     device_id: int = 0
+    overrides: str = ""       # set_config_overrides: figures over the platform's
     runtime = None            # native Runtime
-    runtime_platform: Optional[str] = None
+    runtime_key: Optional[Tuple[str, str]] = None   # (platform, overrides) it was opened with
     streams: dict = {}
-    # ((AIC, AIV) counts, (simulator version, config hash)) per platform, from _probe.
-    core_counts: Dict[str, tuple] = {}
+    # ((AIC, AIV) counts, (simulator version, config hash)) per (platform, overrides), from _probe.
+    core_counts: Dict[Tuple[str, str], tuple] = {}
 
 
 _state = _State()
@@ -57,13 +58,15 @@ def get_runtime() -> Any:
     """The native Runtime (asc._aicore_native.Runtime) of the current platform.
 
     Created on first use, and again when config.set_platform or set_soc_version changes the
-    platform; reset_device drops it."""
-    if _state.runtime is None or _state.runtime_platform != _state.platform:
+    platform or set_config_overrides the figures; reset_device drops it."""
+    key = (_state.platform, _state.overrides)
+    if _state.runtime is None or _state.runtime_key != key:
         native = _native()
         _state.runtime = None
+        _state.runtime_key = None
         _state.streams = {}
-        _state.runtime = native.Runtime(_state.platform)
-        _state.runtime_platform = _state.platform
+        _state.runtime = native.Runtime(_state.platform, _state.overrides)
+        _state.runtime_key = key
     return _state.runtime
 
 
@@ -126,6 +129,28 @@ def current_platform() -> str:
     return _state.platform
 
 
+def set_config_overrides(text: str = "") -> None:
+    """Runs the next launches on the platform's figures changed by `text` (aicore-sim only).
+
+    For trials and fits of the timing model without a new process.
+    `text` is in the platform file's text format (aicore.config.v1.SocDescription), figures only,
+    e.g. ``'mte2 { fixed_cycles: 300 }'``; "" returns to the platform's own figures. The next
+    launch opens a fresh device with them (device memory and streams of the previous one are
+    gone, as after reset_device), embedded or on the daemon of AICORE_SIM_ADDRESS; each launch
+    report's config_hash names the figures it ran on. A malformed text, an unknown field or a bad
+    value raises RuntimeError naming "config overrides" and the field, at that launch.
+    See docs/timing-model.md "Config overrides"."""
+    if not isinstance(text, str):
+        raise TypeError(f"set_config_overrides expects the overrides as text (str), got "
+                        f"{type(text).__name__}")
+    _state.overrides = text
+
+
+def config_overrides() -> str:
+    """The figures set by set_config_overrides ("" when the platform's own are in use)."""
+    return _state.overrides
+
+
 def list_platforms() -> List[str]:
     """The names of the SoC platforms the native runtime knows."""
     return list(_native().list_platforms())
@@ -158,7 +183,7 @@ def set_device(device_id: int) -> None:
 def reset_device(device_id: Optional[int] = None) -> None:
     """Drops the runtime, its streams and the cached core counts; the next use starts afresh."""
     _state.runtime = None
-    _state.runtime_platform = None
+    _state.runtime_key = None
     _state.streams = {}
     _state.core_counts = {}
 
@@ -208,7 +233,8 @@ def _runtime_identity() -> Tuple[str, str]:
 def _probe():
     """((AIC, AIV), (version, config hash)) of the current platform, from one launch of an empty
     kernel per platform (see _core_counts)."""
-    found = _state.core_counts.get(_state.platform)
+    key = (_state.platform, _state.overrides)
+    found = _state.core_counts.get(key)
     if found is None:
         from asc.codegen.builder import IRBuilder
         from asc.runtime.report import LaunchReport
@@ -218,7 +244,7 @@ def _probe():
         config = report.config
         found = ((int(config["cube_cores"]), int(config["vector_cores"])),
                  (report.proto.simulator_version, report.config_hash))
-        _state.core_counts[_state.platform] = found
+        _state.core_counts[key] = found
     return found
 
 

@@ -1,0 +1,338 @@
+"""Fits figures of the timing model to the calibration set (bench/calibration/manifest.py) and
+shows the change of the preset it would write.
+
+Each fitted figure is one hardware parameter of the preset (a path such as
+`gm.hbm_read_bytes_per_second`) that every point uses; nothing is fitted per point. The fit is
+staged: each stage fits the few parameters a group of points constrains, in order, the later
+stages starting from the earlier ones' values. A stage minimises the mean squared log ratio of
+simulated to measured time over its points with SciPy's bounded Nelder-Mead (derivative-free:
+the simulator's times are step functions of the figures at cycle granularity), in factors of
+the preset's value, within the parameter's bounds and a bounded number of evaluations. Every
+evaluation is one run of the stage's points under config overrides (docs/timing-model.md
+"Config overrides"), so a trial costs launches, not a rebuild.
+
+Then, with --logo, leave-one-group-out: for each fitted group the whole fit is redone without
+that group's points and the group is predicted with the result; its error there, against its
+error in the full fit, says how well the other groups alone determine what it needs.
+
+The preset is rewritten (--write) only when the fit lowers the MAPE over the fitted points; the
+values change in place, the comments and sources stay, and each fitted line's comment says it
+was fitted and to which groups. Without --write the diff is printed.
+
+    python3 bench/calibration/fit.py [--stage NAME] [--max-evals N] [--logo] [--write]
+                                     [--jobs N] [--no-cache]
+"""
+import argparse
+import difflib
+import math
+import os
+import re
+import sys
+import time
+from dataclasses import dataclass
+from typing import Dict, List, Sequence, Tuple
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import manifest  # noqa: E402
+import run  # noqa: E402
+
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+PRESET = os.path.join(ROOT, "configs", "presets", "dav-c220.textproto")
+
+
+@dataclass(frozen=True)
+class Param:
+    path: str          # the figure's field path in the preset: "gm.latency_cycles"
+    low: float         # bounds, as factors of the preset's value
+    high: float
+    integer: bool = False  # an integer field (cycles, bytes): trials are rounded
+
+
+@dataclass(frozen=True)
+class Stage:
+    name: str
+    groups: Tuple[str, ...]   # the manifest groups whose points constrain the parameters
+    params: Tuple[Param, ...]
+
+
+# What each group of points constrains, in the order the fit goes. The matmul groups are not
+# fitted: they are predicted (the "not fitted" rows of the table), which is the test of whether
+# the copy figures generalise to whole kernels.
+STAGES = (
+    Stage("hbm", ("vector add ladder",), (
+        Param("gm.hbm_read_bytes_per_second", 0.5, 2.0),
+        Param("gm.hbm_transfer_overhead_ns", 0.25, 4.0),
+        Param("gm.hbm_write_bytes_per_second", 0.5, 2.0),
+    )),
+    Stage("vector copies", ("vector copies", "bank conflicts"), (
+        Param("mte2.core_bytes_per_cycle", 0.5, 4.0),
+        Param("mte2.fixed_cycles", 0.25, 4.0),
+        Param("mte3.core_bytes_per_cycle", 0.5, 4.0),
+    )),
+    Stage("cube copies", ("cube copies",), (
+        Param("cube_mte2.core_bytes_per_cycle", 0.5, 6.0),
+        Param("cube_mte2.fixed_cycles", 0.25, 4.0),
+    )),
+)
+
+
+# ---- the preset as text: read and write figures by path, keeping every comment ---------------
+
+_VALUE = re.compile(r"^(\s*)([a-z_0-9]+):\s*([-+0-9.eE]+)(.*)$")
+
+
+def _locate(lines: Sequence[str], path: str) -> int:
+    """The index of the line that sets `path` in the preset's lines (blocks `name {` ... `}`)."""
+    want = path.split(".")
+    stack: List[str] = []
+    for i, line in enumerate(lines):
+        text = line.split("#", 1)[0].strip()
+        if text.endswith("{"):
+            stack.append(text[:-1].strip())
+            continue
+        if text == "}":
+            stack.pop()
+            continue
+        m = _VALUE.match(line)
+        if m and stack + [m.group(2)] == want:
+            return i
+    raise KeyError(f"{path}: no such figure in {os.path.relpath(PRESET, ROOT)}; a Param path "
+                   "names a scalar field of the preset, blocks joined by dots")
+
+
+def preset_value(text: str, path: str) -> float:
+    return float(_VALUE.match(text.splitlines()[_locate(text.splitlines(), path)]).group(3))
+
+
+def _number(value: float, integer: bool) -> str:
+    return str(int(round(value))) if integer else f"{value:.6g}"
+
+
+def overrides_text(values: Dict[str, Tuple[float, bool]]) -> str:
+    """Config overrides setting each path to its value: {"gm.latency_cycles": (400, True)}.
+    Fields of one block go into one `name { ... }` (text format allows a block once)."""
+    tree: dict = {}
+    for path, (value, integer) in sorted(values.items()):
+        *blocks, field = path.split(".")
+        node = tree
+        for b in blocks:
+            node = node.setdefault(b, {})
+        node[field] = _number(value, integer)
+
+    def render(node):
+        return " ".join(f"{k} {{ {render(v)} }}" if isinstance(v, dict) else f"{k}: {v}"
+                        for k, v in node.items())
+    return render(tree)
+
+
+def write_values(text: str, values: Dict[str, Tuple[float, bool]], note) -> str:
+    """The preset with each path's value replaced in place; its comment keeps its sources and
+    starts with `note` (once): a string, or a {path: note} dict."""
+    lines = text.splitlines()
+    for path, (value, integer) in values.items():
+        i = _locate(lines, path)
+        m = _VALUE.match(lines[i])
+        rest = m.group(4)
+        comment = rest.split("#", 1)[1].strip() if "#" in rest else ""
+        comment = re.sub(r"^fitted by make fit to [^;]*; ", "", comment)
+        said = note[path] if isinstance(note, dict) else note
+        lines[i] = f"{m.group(1)}{m.group(2)}: {_number(value, integer)}  # {said}; {comment}"
+    return "\n".join(lines) + "\n"
+
+
+# ---- the fit ------------------------------------------------------------------------------------
+
+def objective(points, results) -> float:
+    """Mean squared log ratio of simulated to measured time: symmetric in too fast and too slow,
+    and near MAPE's ranking of fits for errors of tens of percent."""
+    logs = [math.log(results[p.id]["sim_us"] / p.measured) for p in points]
+    return sum(v * v for v in logs) / len(logs)
+
+
+def errors(points, results) -> Dict[str, float]:
+    return {p.id: run.relative_error(p, results[p.id]) for p in points}
+
+
+class Fitter:
+    """Stages over a Runner; `defaults` are the preset's values of every stage's parameters."""
+
+    def __init__(self, runner, every_point, stages=STAGES, max_evals=40, preset_text=None,
+                 base_overrides="", say=print):
+        self.runner = runner
+        self.stages = stages
+        self.max_evals = max_evals
+        self.say = say
+        self.base_overrides = base_overrides
+        text = preset_text if preset_text is not None else open(PRESET).read()
+        self.params = {p.path: p for s in stages for p in s.params}
+        self.defaults = {path: preset_value(text, path) for path in self.params}
+        self.points = [p for p in every_point if p.in_mape]
+        self.evaluations = 0
+
+    def groups(self) -> List[str]:
+        return list(dict.fromkeys(g for s in self.stages for g in s.groups))
+
+    def points_of(self, groups) -> list:
+        return [p for p in self.points if p.group in groups]
+
+    def overrides(self, values: Dict[str, float]) -> str:
+        chosen = {path: (v, self.params[path].integer) for path, v in values.items()}
+        return "\n".join(t for t in (self.base_overrides, overrides_text(chosen)) if t)
+
+    def simulate(self, points, values):
+        results = self.runner.run(points, self.overrides(values))
+        failed = [f"{pid}: {r['check']}" for pid, r in results.items() if r["check"]]
+        if failed:
+            raise RuntimeError("a calibration kernel computed wrong results under the trial "
+                               "figures " + repr(values) + ": " + "; ".join(failed))
+        return results
+
+    def fit_stage(self, stage, points, values) -> Dict[str, float]:
+        """`values` with the stage's parameters fitted to `points`."""
+        import numpy as np
+        from scipy.optimize import minimize
+
+        params = stage.params
+        start = np.array([values[p.path] / self.defaults[p.path] for p in params])
+        bounds = [(p.low, p.high) for p in params]
+        seen = {}
+
+        def trial(x):
+            key = tuple(round(float(v), 6) for v in x)
+            if key not in seen:
+                chosen = dict(values)
+                for p, factor in zip(params, key):
+                    chosen[p.path] = self.defaults[p.path] * factor
+                seen[key] = objective(points, self.simulate(points, chosen))
+                self.evaluations += 1
+            return seen[key]
+
+        # A simplex of 10 % steps: large enough to see past cycle-granular plateaus.
+        simplex = [start] + [start * np.where(np.arange(len(params)) == i, 1.1, 1.0)
+                             for i in range(len(params))]
+        best = minimize(trial, start, method="Nelder-Mead", bounds=bounds,
+                        options=dict(maxfev=self.max_evals, xatol=1e-3, fatol=1e-6,
+                                     initial_simplex=np.array(simplex)))
+        fitted = dict(values)
+        for p, factor in zip(params, best.x):
+            fitted[p.path] = self.defaults[p.path] * float(factor)
+        return fitted
+
+    def fit(self, without=()) -> Dict[str, float]:
+        """Every stage in order, leaving out the points of the groups `without`; a stage left
+        with no points keeps its parameters' values."""
+        values = dict(self.defaults)
+        for stage in self.stages:
+            points = self.points_of([g for g in stage.groups if g not in without])
+            if not points:
+                continue
+            start = time.perf_counter()
+            values = self.fit_stage(stage, points, values)
+            shown = ", ".join(f"{p.path} {_number(values[p.path], p.integer)}"
+                              for p in stage.params)
+            self.say(f"stage {stage.name}{' without ' + ', '.join(without) if without else ''}:"
+                     f" {shown} ({time.perf_counter() - start:.0f} s)")
+        return values
+
+
+def mape(values: Sequence[float]) -> float:
+    return sum(abs(v) for v in values) / len(values) if values else float("nan")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--stage", action="append", default=[],
+                        help="fit only this stage (repeatable): " +
+                        ", ".join(s.name for s in STAGES))
+    parser.add_argument("--max-evals", type=int, default=40,
+                        help="evaluations per stage (each runs the stage's points; default 40)")
+    parser.add_argument("--logo", action="store_true",
+                        help="also refit without each group and predict it (leave-one-group-out)")
+    parser.add_argument("--write", action="store_true",
+                        help="write the fitted values into the preset when they lower the MAPE")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="worker processes (default: one per host core)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="neither read nor write cached point results")
+    args = parser.parse_args(argv)
+    known = {s.name: s for s in STAGES}
+    for name in args.stage:
+        if name not in known:
+            parser.error(f"unknown stage {name!r}; stages: {', '.join(known)}")
+    if args.max_evals < 1 or args.jobs < 1:
+        parser.error("--max-evals and --jobs must be at least 1")
+    stages = tuple(s for s in STAGES if not args.stage or s.name in args.stage)
+    directory = "" if args.no_cache else run.cache_dir(argparse.Namespace(no_cache=False))
+
+    with run.Runner(args.jobs, directory, progress=False) as runner:
+        fitter = Fitter(runner, manifest.points(), stages, args.max_evals,
+                        say=lambda text: print(text, file=sys.stderr, flush=True))
+        fitted_groups = fitter.groups()
+        fitted_points = fitter.points_of(fitted_groups)
+        start = time.perf_counter()
+        before = errors(fitter.points, fitter.simulate(fitter.points, fitter.defaults))
+        values = fitter.fit()
+        after = errors(fitter.points, fitter.simulate(fitter.points, values))
+        logo = {}
+        if args.logo:
+            for group in fitted_groups:
+                held_out = fitter.points_of([group])
+                partial = fitter.fit(without=(group,))
+                logo[group] = mape(errors(held_out, fitter.simulate(held_out, partial)).values())
+
+    print(f"Fit of {len(fitter.params)} parameters to {len(fitted_points)} points "
+          f"({fitter.evaluations} evaluations, {runner.runs} kernel runs, "
+          f"{time.perf_counter() - start:.0f} s)")
+    print(f"{'parameter':36s} {'preset':>12s} {'fitted':>12s} {'change':>8s}")
+    for path, p in fitter.params.items():
+        old, new = fitter.defaults[path], values[path]
+        print(f"{path:36s} {_number(old, p.integer):>12s} {_number(new, p.integer):>12s} "
+              f"{(new - old) / old * 100:+7.1f}%")
+    print(f"\n{'point':16s} {'group':20s} {'before':>8s} {'after':>8s}")
+    for p in fitter.points:
+        mark = "" if p.group in fitted_groups else "  (not fitted: predicted)"
+        print(f"{p.id:16s} {p.group:20s} {before[p.id]:+7.1f}% {after[p.id]:+7.1f}%{mark}")
+    print()
+    for group in list(dict.fromkeys(p.group for p in fitter.points)):
+        ids = [p.id for p in fitter.points_of([group])]
+        line = (f"{group:20s} MAPE {mape([before[i] for i in ids]):6.1f}% -> "
+                f"{mape([after[i] for i in ids]):6.1f}%")
+        if group in logo:
+            line += f", left out of the fit {logo[group]:6.1f}%"
+        elif group not in fitted_groups:
+            line += " (not fitted)"
+        print(line)
+    fitted_ids = [p.id for p in fitted_points]
+    old_mape = mape([before[i] for i in fitted_ids])
+    new_mape = mape([after[i] for i in fitted_ids])
+    print(f"{'fitted points':20s} MAPE {old_mape:6.1f}% -> {new_mape:6.1f}%")
+    print(f"{'every point':20s} MAPE {mape(before.values()):6.1f}% -> "
+          f"{mape(after.values()):6.1f}%")
+
+    text = open(PRESET).read()
+    note = {p.path: "fitted by make fit to " + ", ".join(stage.groups)
+            for stage in stages for p in stage.params}
+    chosen = {path: (values[path], p.integer) for path, p in fitter.params.items()}
+    new_text = write_values(text, chosen, note)
+    diff = "".join(difflib.unified_diff(text.splitlines(True), new_text.splitlines(True),
+                                        "a/configs/presets/dav-c220.textproto",
+                                        "b/configs/presets/dav-c220.textproto"))
+    if new_mape >= old_mape:
+        print(f"\nThe fit does not lower the MAPE ({old_mape:.2f}% -> {new_mape:.2f}%): the "
+              "preset stays as it is.")
+        return 0
+    print("\n" + diff)
+    if args.write:
+        with open(PRESET, "w") as f:
+            f.write(new_text)
+        print(f"wrote {os.path.relpath(PRESET, ROOT)}; rebuild (make build) for the new figures "
+              "to be built in")
+    else:
+        print("(not written: --write writes it)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,78 @@
+"""The fitter (bench/calibration/fit.py): it recovers known parameters from times the model
+itself made under a perturbed preset, it reads and writes preset figures by path keeping every
+comment, and its overrides are what the loader accepts."""
+import dataclasses
+import os
+import sys
+
+import pytest
+
+from conftest import REPO
+
+sys.path.insert(0, os.path.join(REPO, "bench", "calibration"))
+
+import manifest  # noqa: E402  (puts bench/ on the path)
+import calibrate  # noqa: E402
+import fit  # noqa: E402
+import run  # noqa: E402
+
+# The Add ladder's five steps on 48 cores at 1/16 of its size: 0.4 s a set on two processes.
+SIZE = 16384 * 48 * 4
+READ = "gm.hbm_read_bytes_per_second"
+OVERHEAD = "gm.hbm_transfer_overhead_ns"
+
+
+def reduced_ladder():
+    return [manifest.Point(f"ladder-{i}", "reduced ladder", row[0], "this test", "Ascend910B1",
+                           "Task Duration", 1.0, "ladder_reduced", (row, SIZE))
+            for i, row in enumerate(calibrate.LADDER)]
+
+
+def test_the_fitter_recovers_perturbed_parameters_within_two_percent():
+    stage = fit.Stage("hbm", ("reduced ladder",), (fit.Param(READ, 0.5, 2.0),
+                                                    fit.Param(OVERHEAD, 0.25, 4.0)))
+    points = reduced_ladder()
+    with run.Runner(2, "", progress=False) as runner:
+        fitter = fit.Fitter(runner, points, (stage,), max_evals=80, say=lambda text: None)
+        truth = {READ: fitter.defaults[READ] * 1.08, OVERHEAD: fitter.defaults[OVERHEAD] * 0.85}
+        made = fitter.simulate(points, truth)
+        fitter.points = [dataclasses.replace(p, measured=made[p.id]["sim_us"]) for p in points]
+        before = fit.errors(fitter.points, fitter.simulate(fitter.points, fitter.defaults))
+        assert max(abs(e) for e in before.values()) > 1.0, "the perturbation moves no point"
+        values = fitter.fit()
+        after = fit.errors(fitter.points, fitter.simulate(fitter.points, values))
+    for path, want in truth.items():
+        assert values[path] == pytest.approx(want, rel=0.02), (path, values[path], want)
+    assert max(abs(e) for e in after.values()) < 0.2, after
+
+
+def test_overrides_nest_each_block_once_and_the_loader_takes_them(device):
+    text = fit.overrides_text({"gm.latency_cycles": (512.4, True), READ: (1.5e12, False),
+                               "launch_overhead_ns": (300.0, False)})
+    assert text.count("gm {") == 1
+    assert "latency_cycles: 512 " in text and "hbm_read_bytes_per_second: 1.5e+12" in text
+    device.set_config_overrides(text)
+    report = calibrate.simulate_ladder(calibrate.LADDER[0], size=SIZE)
+    assert report["check"] == ""
+
+
+def test_the_writer_changes_values_in_place_and_keeps_comments():
+    text = open(fit.PRESET).read()
+    assert fit.preset_value(text, "gm.latency_cycles") == 400
+    note = "fitted by make fit to reduced ladder"
+    new = fit.write_values(text, {"gm.latency_cycles": (433.2, True), READ: (1.7e12, False)},
+                           note)
+    assert fit.preset_value(new, "gm.latency_cycles") == 433
+    assert fit.preset_value(new, READ) == 1.7e12
+    changed = [(a, b) for a, b in zip(text.splitlines(), new.splitlines()) if a != b]
+    assert len(changed) == 2 and len(new.splitlines()) == len(text.splitlines())
+    for old, line in changed:
+        assert line.split("# ", 1)[1] == note + "; " + old.split("# ", 1)[1]
+    # A second fit replaces the note instead of stacking notes.
+    again = fit.write_values(new, {"gm.latency_cycles": (420, True)}, note)
+    assert again.count(note) == 2
+
+
+def test_an_unknown_parameter_path_is_named():
+    with pytest.raises(KeyError, match="gm.no_such_figure: no such figure in configs/presets"):
+        fit.preset_value(open(fit.PRESET).read(), "gm.no_such_figure")
