@@ -11,9 +11,11 @@ the preset's value, within the parameter's bounds and a bounded number of evalua
 evaluation is one run of the stage's points under config overrides (docs/timing-model.md
 "Config overrides"), so a trial costs launches, not a rebuild.
 
-Then, with --logo, leave-one-group-out: for each fitted group the whole fit is redone without
-that group's points and the group is predicted with the result; its error there, against its
-error in the full fit, says how well the other groups alone determine what it needs.
+Then, with --logo, leave-one-group-out: for each fitted group its stage is fitted again without
+that group's points (the other stages keep the full fit's values: their points are not the
+group's) and the group is predicted with the result; its error there, against its error in the
+full fit, says how well the other groups alone determine what it needs. A group alone in its
+stage is predicted with the preset's values of that stage.
 
 The preset is rewritten (--write) only when the fit lowers the MAPE over the fitted points; the
 values change in place, the comments and sources stay, and each fitted line's comment says it
@@ -24,7 +26,8 @@ was fitted and to which groups. Without --write the diff is printed.
 """
 import argparse
 import difflib
-import math
+import hashlib
+import json
 import os
 import re
 import sys
@@ -35,19 +38,15 @@ from typing import Dict, List, Sequence, Tuple
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-import manifest  # noqa: E402
+import manifest  # noqa: E402  (puts clients/python on the path)
 import run  # noqa: E402
+from aicore_tools.fitting import (Param, log_error, minimise, number_text,  # noqa: E402
+                                  overrides_text)
 
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 PRESET = os.path.join(ROOT, "configs", "presets", "dav-c220.textproto")
-
-
-@dataclass(frozen=True)
-class Param:
-    path: str          # the figure's field path in the preset: "gm.latency_cycles"
-    low: float         # bounds, as factors of the preset's value
-    high: float
-    integer: bool = False  # an integer field (cycles, bytes): trials are rounded
+# The last `make fit --logo`'s leave-one-group-out figures, which `make calibrate` prints.
+RECORD = os.path.join(HERE, "last_fit.json")
 
 
 @dataclass(frozen=True)
@@ -106,27 +105,6 @@ def preset_value(text: str, path: str) -> float:
     return float(_VALUE.match(text.splitlines()[_locate(text.splitlines(), path)]).group(3))
 
 
-def _number(value: float, integer: bool) -> str:
-    return str(int(round(value))) if integer else f"{value:.6g}"
-
-
-def overrides_text(values: Dict[str, Tuple[float, bool]]) -> str:
-    """Config overrides setting each path to its value: {"gm.latency_cycles": (400, True)}.
-    Fields of one block go into one `name { ... }` (text format allows a block once)."""
-    tree: dict = {}
-    for path, (value, integer) in sorted(values.items()):
-        *blocks, field = path.split(".")
-        node = tree
-        for b in blocks:
-            node = node.setdefault(b, {})
-        node[field] = _number(value, integer)
-
-    def render(node):
-        return " ".join(f"{k} {{ {render(v)} }}" if isinstance(v, dict) else f"{k}: {v}"
-                        for k, v in node.items())
-    return render(tree)
-
-
 def write_values(text: str, values: Dict[str, Tuple[float, bool]], note) -> str:
     """The preset with each path's value replaced in place; its comment keeps its sources and
     starts with `note` (once): a string, or a {path: note} dict."""
@@ -138,17 +116,14 @@ def write_values(text: str, values: Dict[str, Tuple[float, bool]], note) -> str:
         comment = rest.split("#", 1)[1].strip() if "#" in rest else ""
         comment = re.sub(r"^fitted by make fit to [^;]*; ", "", comment)
         said = note[path] if isinstance(note, dict) else note
-        lines[i] = f"{m.group(1)}{m.group(2)}: {_number(value, integer)}  # {said}; {comment}"
+        lines[i] = f"{m.group(1)}{m.group(2)}: {number_text(value, integer)}  # {said}; {comment}"
     return "\n".join(lines) + "\n"
 
 
 # ---- the fit ------------------------------------------------------------------------------------
 
 def objective(points, results) -> float:
-    """Mean squared log ratio of simulated to measured time: symmetric in too fast and too slow,
-    and near MAPE's ranking of fits for errors of tens of percent."""
-    logs = [math.log(results[p.id]["sim_us"] / p.measured) for p in points]
-    return sum(v * v for v in logs) / len(logs)
+    return log_error([results[p.id]["sim_us"] for p in points], [p.measured for p in points])
 
 
 def errors(points, results) -> Dict[str, float]:
@@ -191,50 +166,57 @@ class Fitter:
 
     def fit_stage(self, stage, points, values) -> Dict[str, float]:
         """`values` with the stage's parameters fitted to `points`."""
-        import numpy as np
-        from scipy.optimize import minimize
+        def cost(trial):
+            self.evaluations += 1
+            return objective(points, self.simulate(points, trial))
+        return minimise(cost, stage.params, self.defaults, values, self.max_evals)
 
-        params = stage.params
-        start = np.array([values[p.path] / self.defaults[p.path] for p in params])
-        bounds = [(p.low, p.high) for p in params]
-        seen = {}
-
-        def trial(x):
-            key = tuple(round(float(v), 6) for v in x)
-            if key not in seen:
-                chosen = dict(values)
-                for p, factor in zip(params, key):
-                    chosen[p.path] = self.defaults[p.path] * factor
-                seen[key] = objective(points, self.simulate(points, chosen))
-                self.evaluations += 1
-            return seen[key]
-
-        # A simplex of 10 % steps: large enough to see past cycle-granular plateaus.
-        simplex = [start] + [start * np.where(np.arange(len(params)) == i, 1.1, 1.0)
-                             for i in range(len(params))]
-        best = minimize(trial, start, method="Nelder-Mead", bounds=bounds,
-                        options=dict(maxfev=self.max_evals, xatol=1e-3, fatol=1e-6,
-                                     initial_simplex=np.array(simplex)))
-        fitted = dict(values)
-        for p, factor in zip(params, best.x):
-            fitted[p.path] = self.defaults[p.path] * float(factor)
-        return fitted
-
-    def fit(self, without=()) -> Dict[str, float]:
-        """Every stage in order, leaving out the points of the groups `without`; a stage left
-        with no points keeps its parameters' values."""
-        values = dict(self.defaults)
+    def fit(self, without=(), start=None) -> Dict[str, float]:
+        """Every stage in order from the preset's values, or with `start` (a full fit's values)
+        only the stages holding a group of `without`, leaving out those groups' points; a stage
+        left with no points keeps the preset's values."""
+        values = dict(self.defaults if start is None else start)
         for stage in self.stages:
+            if start is not None and not set(stage.groups) & set(without):
+                continue
             points = self.points_of([g for g in stage.groups if g not in without])
             if not points:
+                values.update({p.path: self.defaults[p.path] for p in stage.params})
                 continue
             start = time.perf_counter()
             values = self.fit_stage(stage, points, values)
-            shown = ", ".join(f"{p.path} {_number(values[p.path], p.integer)}"
+            shown = ", ".join(f"{p.path} {number_text(values[p.path], p.integer)}"
                               for p in stage.params)
             self.say(f"stage {stage.name}{' without ' + ', '.join(without) if without else ''}:"
                      f" {shown} ({time.perf_counter() - start:.0f} s)")
         return values
+
+
+def preset_digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def save_record(path: str, preset_text: str, logo: Dict[str, float], before: float,
+                after: float) -> None:
+    """What `make calibrate` prints of the last fit: the leave-one-group-out MAPEs, for the
+    preset they were computed on (by its digest)."""
+    record = dict(preset=preset_digest(preset_text), date=time.strftime("%Y-%m-%d"),
+                  leave_one_group_out=logo, fitted_mape_before=before, fitted_mape_after=after)
+    with open(path, "w") as f:
+        json.dump(record, f, indent=1, sort_keys=True)
+        f.write("\n")
+
+
+def load_record(path: str = "", preset_text: str = ""):
+    """The last fit's record when it was made on this preset, else None."""
+    path = path or RECORD
+    try:
+        with open(path) as f:
+            record = json.load(f)
+    except (OSError, ValueError):
+        return None
+    text = preset_text or open(PRESET).read()
+    return record if record.get("preset") == preset_digest(text) else None
 
 
 def mape(values: Sequence[float]) -> float:
@@ -279,7 +261,7 @@ def main(argv=None):
         if args.logo:
             for group in fitted_groups:
                 held_out = fitter.points_of([group])
-                partial = fitter.fit(without=(group,))
+                partial = fitter.fit(without=(group,), start=values)
                 logo[group] = mape(errors(held_out, fitter.simulate(held_out, partial)).values())
 
     print(f"Fit of {len(fitter.params)} parameters to {len(fitted_points)} points "
@@ -288,7 +270,7 @@ def main(argv=None):
     print(f"{'parameter':36s} {'preset':>12s} {'fitted':>12s} {'change':>8s}")
     for path, p in fitter.params.items():
         old, new = fitter.defaults[path], values[path]
-        print(f"{path:36s} {_number(old, p.integer):>12s} {_number(new, p.integer):>12s} "
+        print(f"{path:36s} {number_text(old, p.integer):>12s} {number_text(new, p.integer):>12s} "
               f"{(new - old) / old * 100:+7.1f}%")
     print(f"\n{'point':16s} {'group':20s} {'before':>8s} {'after':>8s}")
     for p in fitter.points:
@@ -312,6 +294,8 @@ def main(argv=None):
           f"{mape(after.values()):6.1f}%")
 
     text = open(PRESET).read()
+    if logo:
+        save_record(RECORD, text, logo, old_mape, new_mape)
     note = {p.path: "fitted by make fit to " + ", ".join(stage.groups)
             for stage in stages for p in stage.params}
     chosen = {path: (values[path], p.integer) for path, p in fitter.params.items()}

@@ -284,6 +284,14 @@ def main():
     every_error = [e for errors in by_group.values() for e in errors]
     print(f"{'overall':20s} MAPE {mape(every_error):6.1f}% over {len(every_error)} points "
           "(printed, not fitted)")
+    import fit
+    record = fit.load_record()
+    if record is None:
+        print("leave-one-group-out: no record of `make fit` on this preset (run make fit)")
+    else:
+        shown = ", ".join(f"{g} {v:.1f}%" for g, v in record["leave_one_group_out"].items())
+        print(f"leave-one-group-out (make fit of {record['date']} on this preset: each group's "
+              f"MAPE when the fit did not see it): {shown}")
     kept_out = [p for p in chosen if not p.in_mape]
     if kept_out:
         print(f"kept out: {', '.join(p.id for p in kept_out)}: {kept_out[0].why_not}")

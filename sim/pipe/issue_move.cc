@@ -235,7 +235,8 @@ bool BuildMove(const Instr& instr, const std::vector<ScalarValue>& values, const
           return false;
         }
       }
-      rep_units = (bytes + 255) / 256;
+      // Timed as repeats of the vector unit's width over the bytes it transposes.
+      rep_units = (bytes + env.config.vector_repeat_bytes - 1) / env.config.vector_repeat_bytes;
       span = bytes;
       if (!UbRange(m.src0, a.src, a.src + bytes, {"src", false}, false, env, site, out) ||
           !UbRange(m.dst, a.dst, a.dst + bytes, {"dst", true}, false, env, site, out)) {

@@ -414,11 +414,16 @@ PipeTiming ExecuteMove(VectorPipe& pipe, const IssuedInstr& in, Cycle now, uint8
 // instruction, issued even when its repeat count is 0 (ascendc-semantics.md 5.6, 6.2). They
 // run back to back in this pipe: each holds it for its own repeats (at least a cycle), and the
 // last one's result lands per_call_cycles after it.
+namespace {
+// Not a cost: the library's instruction sequence for a count-form compare (ascendc-semantics.md
+// 5.6), which decides how many instructions there are.
+constexpr uint64_t kMaxCompareRepeats = 252;
+}  // namespace
+
 PipeTiming VectorPipe::CompareCountTiming(const VectorCost& cost, uint64_t repeats, uint64_t beats,
                                           Cycle now) {
-  constexpr uint64_t kMaxCompareRepeats = 252;
   uint64_t full = repeats / kMaxCompareRepeats;
-  uint64_t chunks[2] = {kMaxCompareRepeats, repeats % kMaxCompareRepeats};
+  const uint64_t chunks[] = {kMaxCompareRepeats, repeats % kMaxCompareRepeats};
   double per_repeat = repeats > 0 ? static_cast<double>(beats) / static_cast<double>(repeats) : 1;
   Cycle occupancy(0);
   Cycle ideal(0);

@@ -76,3 +76,12 @@ def test_the_writer_changes_values_in_place_and_keeps_comments():
 def test_an_unknown_parameter_path_is_named():
     with pytest.raises(KeyError, match="gm.no_such_figure: no such figure in configs/presets"):
         fit.preset_value(open(fit.PRESET).read(), "gm.no_such_figure")
+
+
+def test_the_fit_record_counts_only_for_the_preset_it_was_made_on(tmp_path):
+    path = str(tmp_path / "last_fit.json")
+    fit.save_record(path, "preset text", {"vector add ladder": 3.5}, 10.0, 4.0)
+    record = fit.load_record(path, "preset text")
+    assert record["leave_one_group_out"] == {"vector add ladder": 3.5}
+    assert fit.load_record(path, "another preset") is None
+    assert fit.load_record(str(tmp_path / "none.json"), "preset text") is None

@@ -113,7 +113,8 @@ def test_pip_install_into_a_venv_imports_asc_anywhere_and_runs_a_kernel(build_di
     site = _run([python, "-c", "import asc, os; print(os.path.dirname(asc.__file__))"],
                 cwd=str(away), env=env).stdout.strip()
     assert os.path.exists(os.path.join(site, "py.typed"))
-    for tool in ("aicore-submit", "aicore-farm", "aicore-load", "aicore-prof"):
+    for tool in ("aicore-submit", "aicore-farm", "aicore-load", "aicore-prof",
+                 "aicore-calibrate"):
         help_text = _run([str(venv / "bin" / tool), "--help"], cwd=str(away), env=env).stdout
         assert help_text.startswith("usage: " + tool), help_text
 

@@ -7,6 +7,7 @@ simulator or a gRPC daemon via AICORE_SIM_ADDRESS) is the native module's busine
 from __future__ import annotations
 
 import ctypes
+import os
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union
 
 from asc import _tracebacks, _unsupported
@@ -33,7 +34,9 @@ _DEFAULT_PLATFORM = "Ascend910B1"
 class _State:
     platform: str = _DEFAULT_PLATFORM
     device_id: int = 0
-    overrides: str = ""       # set_config_overrides: figures over the platform's
+    # set_config_overrides: figures over the platform's; AICORE_SIM_CONFIG_OVERRIDES sets them
+    # for a whole process (aicore-calibrate's trials).
+    overrides: str = os.environ.get("AICORE_SIM_CONFIG_OVERRIDES", "")
     runtime = None            # native Runtime
     runtime_key: Optional[Tuple[str, str]] = None   # (platform, overrides) it was opened with
     streams: dict = {}
