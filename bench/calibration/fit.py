@@ -183,12 +183,12 @@ class Fitter:
             if not points:
                 values.update({p.path: self.defaults[p.path] for p in stage.params})
                 continue
-            start = time.perf_counter()
+            began = time.perf_counter()
             values = self.fit_stage(stage, points, values)
             shown = ", ".join(f"{p.path} {number_text(values[p.path], p.integer)}"
                               for p in stage.params)
             self.say(f"stage {stage.name}{' without ' + ', '.join(without) if without else ''}:"
-                     f" {shown} ({time.perf_counter() - start:.0f} s)")
+                     f" {shown} ({time.perf_counter() - began:.0f} s)")
         return values
 
 

@@ -85,7 +85,9 @@ def _code_files():
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
         files += [os.path.join(base, n) for n in sorted(names) if n.endswith((".py", ".so"))]
     files += [os.path.join(ROOT, "bench", n) for n in ("calibrate.py", "calibrate_matmul.py")]
-    files += [os.path.join(HERE, n) for n in sorted(os.listdir(HERE)) if n.endswith(".py")]
+    # fit.py only chooses the overrides, which are part of the key.
+    files += [os.path.join(HERE, n) for n in sorted(os.listdir(HERE))
+              if n.endswith(".py") and n != "fit.py"]
     files += [os.path.join(ROOT, "examples", n) for n in
               ("matmul_tuning.py", "matmul_basic_api.py", "matmul_leakyrelu.py")]
     config_dir = os.environ.get("AICORE_SIM_CONFIG_DIR", "")

@@ -85,3 +85,45 @@ def test_the_fit_record_counts_only_for_the_preset_it_was_made_on(tmp_path):
     assert record["leave_one_group_out"] == {"vector add ladder": 3.5}
     assert fit.load_record(path, "another preset") is None
     assert fit.load_record(str(tmp_path / "none.json"), "preset text") is None
+
+
+class LinearModel:
+    """A stand-in for run.Runner: a point's time is its 'rate' figure times its spec, so every
+    stage's parameter is found exactly; records the overrides of every run."""
+
+    def __init__(self):
+        self.seen = []
+
+    def run(self, points, overrides=""):
+        self.seen.append(overrides)
+        figures = {}
+        for name in ("latency_cycles", "request_bytes"):
+            at = overrides.find(name + ": ")
+            if at >= 0:
+                figures[name] = float(overrides[at + len(name) + 2:].split()[0])
+        return {p.id: {"sim_us": figures[p.spec] * 1.0, "check": ""} for p in points}
+
+
+def test_every_stage_is_fitted_and_logo_refits_only_the_left_out_groups_stage():
+    stages = (fit.Stage("one", ("a",), (fit.Param("gm.latency_cycles", 0.5, 2.0),)),
+              fit.Stage("two", ("b", "c"), (fit.Param("gm.request_bytes", 0.5, 2.0),)))
+    points = [manifest.Point(pid, group, pid, "test", "Ascend910B1", "Task Duration", measured,
+                             "fake", figure)
+              for pid, group, measured, figure in (("a1", "a", 440.0, "latency_cycles"),
+                                                   ("b1", "b", 563.2, "request_bytes"),
+                                                   ("c1", "c", 563.2, "request_bytes"))]
+    fitter = fit.Fitter(LinearModel(), points, stages, max_evals=60, say=lambda text: None)
+    values = fitter.fit()
+    assert values["gm.latency_cycles"] == pytest.approx(440, rel=2e-3)
+    assert values["gm.request_bytes"] == pytest.approx(563.2, rel=2e-3)
+    # Leaving group a out: its stage has no points left, so it takes the preset's value; stage
+    # two keeps the full fit's value without being refitted.
+    runs = len(fitter.runner.seen)
+    without_a = fitter.fit(without=("a",), start=values)
+    assert without_a["gm.latency_cycles"] == fitter.defaults["gm.latency_cycles"]
+    assert without_a["gm.request_bytes"] == values["gm.request_bytes"]
+    assert len(fitter.runner.seen) == runs
+    # Leaving b out refits stage two on c alone.
+    without_b = fitter.fit(without=("b",), start=values)
+    assert without_b["gm.latency_cycles"] == values["gm.latency_cycles"]
+    assert len(fitter.runner.seen) > runs
