@@ -40,8 +40,8 @@ sys.path.insert(0, HERE)
 
 import manifest  # noqa: E402  (puts clients/python on the path)
 import run  # noqa: E402
-from aicore_tools.fitting import (Param, log_error, minimise, number_text,  # noqa: E402
-                                  overrides_text)
+from aicore_tools.fitting import (Param, field_lines, log_error, minimise,  # noqa: E402
+                                  number_text, overrides_text)
 
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 PRESET = os.path.join(ROOT, "configs", "presets", "dav-c220.textproto")
@@ -84,18 +84,9 @@ _VALUE = re.compile(r"^(\s*)([a-z_0-9]+):\s*([-+0-9.eE]+)(.*)$")
 
 def _locate(lines: Sequence[str], path: str) -> int:
     """The index of the line that sets `path` in the preset's lines (blocks `name {` ... `}`)."""
-    want = path.split(".")
-    stack: List[str] = []
-    for i, line in enumerate(lines):
-        text = line.split("#", 1)[0].strip()
-        if text.endswith("{"):
-            stack.append(text[:-1].strip())
-            continue
-        if text == "}":
-            stack.pop()
-            continue
-        m = _VALUE.match(line)
-        if m and stack + [m.group(2)] == want:
+    *blocks, name = path.split(".")
+    for stack, found, i in field_lines("\n".join(lines)):
+        if stack == blocks and found == name and _VALUE.match(lines[i]):
             return i
     raise KeyError(f"{path}: no such figure in {os.path.relpath(PRESET, ROOT)}; a Param path "
                    "names a scalar field of the preset, blocks joined by dots")

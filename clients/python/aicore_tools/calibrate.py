@@ -92,25 +92,11 @@ def config_dir() -> str:
                          "nor configs/ of this installation); set AICORE_SIM_CONFIG_DIR")
 
 
-def _blocks(text: str) -> List[Tuple[List[str], str, int]]:
-    """(block path, field, line index) of every `field: value` line."""
-    found, stack = [], []
-    for i, line in enumerate(text.splitlines()):
-        body = line.split("#", 1)[0].strip()
-        if body.endswith("{"):
-            stack.append(body[:-1].strip())
-        elif body == "}":
-            stack.pop()
-        elif ":" in body:
-            found.append((list(stack), body.split(":", 1)[0].strip(), i))
-    return found
-
-
 def figure_value(texts: Sequence[Tuple[str, str]], path: str) -> float:
     """The value of `path` in the first of (origin, text) that sets it (platform, then preset)."""
     *blocks, name = path.split(".")
     for origin, text in texts:
-        for stack, found, i in _blocks(text):
+        for stack, found, i in fitting.field_lines(text):
             if stack == blocks and found == name:
                 value = text.splitlines()[i].split("#", 1)[0].split(":", 1)[1].strip()
                 try:
@@ -132,7 +118,7 @@ def platform_texts(platform: str) -> List[Tuple[str, str]]:
                              "program's launches ran on)")
     text = open(path, encoding="utf-8").read()
     preset = ""
-    for stack, name, i in _blocks(text):
+    for stack, name, i in fitting.field_lines(text):
         if not stack and name == "preset":
             preset = text.splitlines()[i].split("#", 1)[0].split(":", 1)[1].strip().strip('"')
     texts = [(path, text)]
@@ -149,7 +135,7 @@ def with_figures(text: str, values: Dict[str, Tuple[float, bool]], note: str) ->
     for path, (value, integer) in sorted(values.items()):
         *blocks, name = path.split(".")
         line = f"{name}: {fitting.number_text(value, integer)}  # {note}"
-        entries = _blocks("\n".join(lines))
+        entries = fitting.field_lines("\n".join(lines))
         same = [i for stack, found, i in entries if stack == blocks and found == name]
         if same:
             indent = lines[same[0]][:len(lines[same[0]]) - len(lines[same[0]].lstrip())]

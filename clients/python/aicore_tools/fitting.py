@@ -3,7 +3,7 @@ the parameters (figures of the preset by their field path), config overrides tha
 (docs/timing-model.md "Config overrides"), and a bounded derivative-free minimiser."""
 import math
 from dataclasses import dataclass
-from typing import Callable, Dict, Sequence, Tuple
+from typing import Callable, Dict, List, Sequence, Tuple
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,21 @@ DEFAULT_PARAMS = (
     Param("cube_mte2.core_bytes_per_cycle", 0.5, 6.0),
     Param("cube_mte2.fixed_cycles", 0.25, 4.0),
 )
+
+
+def field_lines(text: str) -> List[Tuple[List[str], str, int]]:
+    """(enclosing blocks, field, line index) of every `field: value` line of a config's text."""
+    found: List[Tuple[List[str], str, int]] = []
+    stack: List[str] = []
+    for i, line in enumerate(text.splitlines()):
+        body = line.split("#", 1)[0].strip()
+        if body.endswith("{"):
+            stack.append(body[:-1].strip())
+        elif body == "}":
+            stack.pop()
+        elif ":" in body:
+            found.append((list(stack), body.split(":", 1)[0].strip(), i))
+    return found
 
 
 def number_text(value: float, integer: bool) -> str:
