@@ -26,8 +26,8 @@ run: build
 	$(PYTHON) examples/vadd.py
 
 # Every example kernel on the embedded simulator, each printing its check and cycles.
-EXAMPLES = vadd add_framework linear_cube matmul_leakyrelu matmul_tuning matmul_basic_api gelu \
-	swiglu rmsnorm flash_attention
+EXAMPLES = vadd add_framework linear_cube matmul_leakyrelu matmul_tuning matmul_basic_api \
+	matmul_tiling_strategy gelu swiglu rmsnorm flash_attention
 examples: build
 	@set -e; for e in $(EXAMPLES); do echo "== examples/$$e.py"; $(PYTHON) examples/$$e.py; done
 	$(PYTHON) examples/gelu.py --basic

@@ -14,6 +14,10 @@ the accuracy targets come later).
   row 7: 2048 x 2048 x 512 on the cores it needs), checked against numpy. Their time is
   msprof's Task Duration (the launch); the pipe columns compare the per-pipe times or ratios
   (pipe time over the core's time) the sources give.
+- The tiling strategy case of hardware-910b.md 7 (4096 x 5120 x 4096 half -> float on a 20-AIC
+  A2) is examples/matmul_tiling_strategy.py's mixed kernel (the Matmul called from the vector
+  cores), its reduced twin run in full against numpy, then timing-only. Its first two steps
+  compare the Task Duration, the last two the cube cores' MTE2 time (all the source gives).
 
 Each kernel is written with the asc API the way its source describes it: the Matmul high-level
 API on the cube cores (matmul_cube_only: examples/matmul_tuning.py), the source's single-core
@@ -45,6 +49,8 @@ import asc.lib.runtime as rt  # noqa: E402
 import asc.runtime.config as config  # noqa: E402
 from matmul_basic_api import basic_matmul  # noqa: E402
 from matmul_tuning import constant_matmul, tiling_of, tuned_matmul  # noqa: E402
+from matmul_tiling_strategy import (WORKSPACE, strategy_matmul, strategy_tiling,  # noqa: E402
+                                    twin_tiling)
 
 
 def searched_tiling(m, n, k, cores, trans_b=False, c_half=False, norm=False):
@@ -131,6 +137,22 @@ BASIC = [
     ("S1 basic API, one round", (2048, 1536), 1, 4121.16,
      {"M": ("us", 3081.7), "MTE2": ("us", 3552.2)}),
     ("S2 basic API, L2 split, 2 rounds", (1024, 1536), 2, 4081.64, {}),
+]
+
+# The Matmul tiling strategy case (hardware-910b.md 7 [DK-mmtiling]: asc-devkit's
+# docs/zh/guide/算子实践参考/优秀实践/Matmul性能调优案例/Matmul算子优化Tiling策略.md): 4096 x 5120 x
+# 4096, A and B half, C float, ND, on A2 with 20 cube cores; the Matmul called from the vector
+# cores of a mixed kernel (examples/matmul_tiling_strategy.py). (label, launch blocks,
+# usedCoreNum (SetDim: the vector cores), SetFixSplit (baseM, baseN), the baseK the source's
+# tiling chose, template, what was measured ("task": Task Duration; "mte2": aic_mte2_time),
+# measured us, {pipe: ("us", measured)}). Steps 3 and 4 give only an MTE2 time.
+TILING_SHAPE = (4096, 5120, 4096)
+TILING = [
+    ("4 blocks, base 64x64", 4, 8, (64, 64), 256, NORM, "task", 12045, {}),
+    ("20 blocks, base 64x64", 20, 40, (64, 64), 256, NORM, "task", 2532,
+     {"MTE2": ("us", 2452)}),
+    ("20 blocks, base 128x256", 20, 40, (128, 256), 64, NORM, "mte2", 808, {}),
+    ("base 128x256 + MDL", 20, 40, (128, 256), 64, MDL, "mte2", 591, {}),
 ]
 
 _SEARCHED = {}  # (cores, mode, unit flag) -> simulated us with asc.lib.host's tiling
@@ -274,6 +296,52 @@ def simulate_basic(point):
                 search_ratio=None)
 
 
+def tiling_twin(point):
+    """The reduced twin of a TILING point run in full on the current device (platform set by
+    the caller): the point's tiling in miniature (twin_tiling: the same base block, steps and
+    depths, 2 x 2 base blocks per vector core, K in two L1 chunks, two groups), against numpy.
+    "" or why it failed, including a tiling that no longer has the source's baseK."""
+    label, blocks, used, split, base_k, mode = point[:6]
+    tiling = strategy_tiling(*TILING_SHAPE, used, split)
+    if tiling.base_k != base_k:
+        return f"asc.lib.host chose base_k {tiling.base_k}, the source's tiling {base_k}"
+    twin = twin_tiling(tiling)
+    rng = np.random.default_rng(blocks + split[0])
+    a = rng.uniform(-1, 1, (twin.m, twin.k_a)).astype(np.float16)
+    b = rng.uniform(-1, 1, (twin.k_a, twin.n)).astype(np.float16)
+    c = np.zeros((twin.m, twin.n), np.float32)
+    strategy_matmul[twin.used_core_num // 2, rt.current_stream()](
+        a, b, c, twin, np.zeros(WORKSPACE, np.uint8), mode)
+    want = a.astype(np.float32) @ b.astype(np.float32)
+    return "" if np.allclose(c, want, atol=1e-3, rtol=1e-4) else \
+        "the reduced shape does not match numpy"
+
+
+def simulate_tiling(point):
+    """One row of TILING: the reduced twin in full against numpy (tiling_twin), then the point
+    timing-only on Ascend910B3 (20 AIC / 40 AIV, the source's A2). A dict as simulate_large's;
+    sim_us is what the source measured: the Task Duration (report.cycles over the clock), or for
+    the "mte2" rows the cube cores' MTE2 busy time averaged over them (the source's
+    aic_mte2_time does not say average or largest: the average is the model's reading)."""
+    rt.reset_device()  # a fresh device: the figure does not depend on earlier points
+    label, blocks, used, split, base_k, mode, metric, measured, _ = point
+    config.set_platform(config.Backend.Model, config.Platform("Ascend910B3"))
+    check = tiling_twin(point)
+    m, n, k = TILING_SHAPE
+    tiling = strategy_tiling(m, n, k, used, split)
+    a = np.zeros((m, k), np.float16)  # values unused: timing-only
+    b = np.zeros((k, n), np.float16)
+    c = np.zeros((m, n), np.float32)
+    start = time.perf_counter()
+    report = strategy_matmul[blocks, rt.current_stream()](
+        a, b, c, tiling, np.zeros(WORKSPACE, np.uint8), mode, timing_only=True)
+    wall = time.perf_counter() - start
+    pipes = aic_pipes_us(report, "avg")
+    sim_us = report.cycles / report.clock_mhz if metric == "task" else pipes["MTE2"]
+    return dict(sim_us=sim_us, pipes=pipes, ratios=pipe_ratios(report), bound=report.bound_pipe,
+                wall_s=wall, check=check, search_ratio=None)
+
+
 def measured_pipe_text(result, measured):
     """Each pipe the source gives: simulated / measured, in us or as a ratio of the core's time
     (averages over the cube cores)."""
@@ -308,6 +376,18 @@ def run_basic(point):
     return (f"{7:>3} {label:30} {'Ascend910B1':12} {r['sim_us']:10.1f} {measured:10.1f} "
             f"{err:+6.1f}% bound {r['bound']:4} {r['wall_s']:6.1f} {'':>6}  "
             f"{measured_pipe_text(r, pipes)}"), err
+
+
+def run_tiling(point):
+    """simulate_tiling's line for the table, and its error or None on a failure."""
+    label, blocks, _, _, _, _, metric, measured, pipes = point
+    r = simulate_tiling(point)
+    if r["check"]:
+        return f"{label:30} FAILED: {r['check']}", None
+    err = (r["sim_us"] - measured) / measured * 100
+    what = "Task" if metric == "task" else "MTE2"
+    return (f"{label:30} {blocks:>6} {what:>6} {r['sim_us']:10.1f} {measured:10.1f} {err:+6.1f}% "
+            f"bound {r['bound']:4} {r['wall_s']:6.1f}  {measured_pipe_text(r, pipes)}"), err
 
 
 def run_group(tasks):
@@ -379,6 +459,17 @@ def main():
                     ratios.append(result[1])
                 else:
                     errors.append(abs(result))
+        print("\n4096 x 5120 x 4096 half -> float on Ascend910B3, the tiling strategy case "
+              "(hardware-910b.md 7), timing-only; MTE2: the cube cores' average")
+        print(f"{'point':30} {'blocks':>6} {'metric':>6} {'sim us':>10} {'meas us':>10} "
+              f"{'error':>7} {'bound':>10} {'wall s':>6}  pipes sim/measured")
+        results = map(run_tiling, TILING) if args.jobs == 1 else pool.map(run_tiling, TILING)
+        for line, err in results:
+            print(line, flush=True)
+            if err is None:
+                pool.shutdown(cancel_futures=True)
+                return 1
+            errors.append(abs(err))
     print(f"asc.lib.host's tilings: {min(ratios):.3f} .. {max(ratios):.3f} of the sources' "
           "simulated time ('search' column)")
     print(f"matmul points: mean |error| {sum(errors) / len(errors):.1f}% over {len(errors)} "

@@ -11,15 +11,17 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 # (file, function): the functions that turn an instruction into cycles.
 TIMING_FUNCTIONS = [
-    ("sim/pipe/dma_pipe.cc", "DmaTiming"),
+    ("sim/pipe/transfer_cost.cc", "TransferCostModel::Cost"),
+    ("sim/pipe/burst_efficiency.cc", "Apply"),
     ("sim/pipe/dma_pipe.cc", "DmaPipe::Execute"),
     ("sim/pipe/dma_pipe.cc", "DmaPipe::GmMoveTiming"),
+    ("sim/pipe/dma_pipe.cc", "DmaPipe::LocalMoveTiming"),
     ("sim/pipe/vector_pipe.cc", "VectorPipe::Execute"),
     ("sim/pipe/vector_pipe.cc", "VectorPipe::Timing"),
     ("sim/pipe/vector_pipe.cc", "VectorPipe::CompareCountTiming"),
     ("sim/pipe/cube_pipe.cc", "FractalCycles"),
     ("sim/pipe/cube_pipe.cc", "CubePipe::Execute"),
-    ("sim/mem/gm_path.cc", "GmPath::Transfer"),
+    ("sim/mem/gm_path.cc", "GmPath::Grant"),
 ]
 ALLOWED = {"0", "1", "0.0", "1.0", "0.5"}
 LITERAL = re.compile(r"(?<![\w.])(\d+\.\d*|\d*\.\d+|\d+)([eE][-+]?\d+)?[uUlLfF]*(?![\w.])")

@@ -200,22 +200,24 @@ def pipe_us(report, pipe):
     return max(busy, default=0) / report.clock_mhz
 
 
-def simulate_copy(scenario, to_l1):
+def simulate_copy(scenario, to_l1, rows=None, cores=None):
     """One scenario at full size (check off: see the module doc): a dict with sim_us (Task
     Duration), pipes (busy us of the busiest core per pipe), wall_s and check (always "": the
-    timed kernel has no output; the test checks the copies)."""
+    timed kernel has no output; the test checks the copies). `rows` and `cores` shrink it (M
+    and the core count: the fitter's own tests)."""
     rt.reset_device()  # a fresh device: the figure does not depend on earlier points
     _, _, m, n, tile_m, tile_n, mode, _, _ = scenario
+    m = rows or m
     config.set_platform(config.Backend.Model, config.Platform.Ascend910B1)
     stream = rt.current_stream()
     x = np.zeros(m * n, np.float16)
     start = time.perf_counter()
     if to_l1:
-        report = copy_gm_to_l1[CUBE_CORES, stream](x, m, n, tile_m, tile_n, mode, False,
-                                                   check="off")
+        report = copy_gm_to_l1[cores or CUBE_CORES, stream](x, m, n, tile_m, tile_n, mode, False,
+                                                            check="off")
     else:
-        report = copy_gm_to_ub[VECTOR_CORES, stream](x, x, m, n, tile_m, tile_n, mode, False,
-                                                     check="off")
+        report = copy_gm_to_ub[cores or VECTOR_CORES, stream](x, x, m, n, tile_m, tile_n, mode,
+                                                              False, check="off")
     wall = time.perf_counter() - start
     names = sorted({name for core in report.cores for name in core.pipes})
     return dict(sim_us=report.duration_us, pipes={name: pipe_us(report, name) for name in names},

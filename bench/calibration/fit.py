@@ -162,24 +162,28 @@ class Fitter:
             return objective(points, self.simulate(points, trial))
         return minimise(cost, stage.params, self.defaults, values, self.max_evals)
 
-    def fit(self, without=(), start=None) -> Dict[str, float]:
+    def fit(self, without=(), start=None, passes=1) -> Dict[str, float]:
         """Every stage in order from the preset's values, or with `start` (a full fit's values)
         only the stages holding a group of `without`, leaving out those groups' points; a stage
-        left with no points keeps the preset's values."""
+        left with no points keeps the preset's values. A stage's points also depend on later
+        stages' figures (the Add ladder on MTE2's), which the first pass holds at the preset's
+        values: each further pass fits every stage again from the last pass's values."""
         values = dict(self.defaults if start is None else start)
-        for stage in self.stages:
-            if start is not None and not set(stage.groups) & set(without):
-                continue
-            points = self.points_of([g for g in stage.groups if g not in without])
-            if not points:
-                values.update({p.path: self.defaults[p.path] for p in stage.params})
-                continue
-            began = time.perf_counter()
-            values = self.fit_stage(stage, points, values)
-            shown = ", ".join(f"{p.path} {number_text(values[p.path], p.integer)}"
-                              for p in stage.params)
-            self.say(f"stage {stage.name}{' without ' + ', '.join(without) if without else ''}:"
-                     f" {shown} ({time.perf_counter() - began:.0f} s)")
+        for number in range(1, passes + 1):
+            for stage in self.stages:
+                if start is not None and not set(stage.groups) & set(without):
+                    continue
+                points = self.points_of([g for g in stage.groups if g not in without])
+                if not points:
+                    values.update({p.path: self.defaults[p.path] for p in stage.params})
+                    continue
+                began = time.perf_counter()
+                values = self.fit_stage(stage, points, values)
+                shown = ", ".join(f"{p.path} {number_text(values[p.path], p.integer)}"
+                                  for p in stage.params)
+                left = f" without {', '.join(without)}" if without else ""
+                self.say(f"pass {number} stage {stage.name}{left}: {shown} "
+                         f"({time.perf_counter() - began:.0f} s)")
         return values
 
 
@@ -221,6 +225,10 @@ def main(argv=None):
                         ", ".join(s.name for s in STAGES))
     parser.add_argument("--max-evals", type=int, default=40,
                         help="evaluations per stage (each runs the stage's points; default 40)")
+    parser.add_argument("--passes", type=int, default=1,
+                        help="fit every stage this many times, each pass from the last one's "
+                             "values (default 1; a stage's points also depend on later stages' "
+                             "figures)")
     parser.add_argument("--logo", action="store_true",
                         help="also refit without each group and predict it (leave-one-group-out)")
     parser.add_argument("--write", action="store_true",
@@ -234,8 +242,8 @@ def main(argv=None):
     for name in args.stage:
         if name not in known:
             parser.error(f"unknown stage {name!r}; stages: {', '.join(known)}")
-    if args.max_evals < 1 or args.jobs < 1:
-        parser.error("--max-evals and --jobs must be at least 1")
+    if args.max_evals < 1 or args.jobs < 1 or args.passes < 1:
+        parser.error("--max-evals, --passes and --jobs must be at least 1")
     stages = tuple(s for s in STAGES if not args.stage or s.name in args.stage)
     directory = "" if args.no_cache else run.cache_dir(argparse.Namespace(no_cache=False))
 
@@ -246,13 +254,13 @@ def main(argv=None):
         fitted_points = fitter.points_of(fitted_groups)
         start = time.perf_counter()
         before = errors(fitter.points, fitter.simulate(fitter.points, fitter.defaults))
-        values = fitter.fit()
+        values = fitter.fit(passes=args.passes)
         after = errors(fitter.points, fitter.simulate(fitter.points, values))
         logo = {}
         if args.logo:
             for group in fitted_groups:
                 held_out = fitter.points_of([group])
-                partial = fitter.fit(without=(group,), start=values)
+                partial = fitter.fit(without=(group,), start=values, passes=args.passes)
                 logo[group] = mape(errors(held_out, fitter.simulate(held_out, partial)).values())
 
     print(f"Fit of {len(fitter.params)} parameters to {len(fitted_points)} points "

@@ -5,7 +5,7 @@ A Point names its group (points that constrain the same part of the model), its 
 platform, the metric the source measured and its value, the per-pipe figures the source gives,
 whether it counts in the error figures (in_mape), and how to run it: a family (the benchmark
 module whose simulate function runs it) and that family's spec (the module's own table row).
-The kernels and their facts live in those modules and in docs/timing-model.md 7-7c."""
+The kernels and their facts live in those modules and in docs/timing-model.md 7-7c and 7e."""
 import os
 import sys
 from dataclasses import dataclass, field
@@ -76,6 +76,15 @@ def points():
         found.append(Point(f"mm7-{label.split()[0].lower()}", "large matmul", label,
                            "hardware-910b.md 7.1 row 7", "Ascend910B1", "Task Duration",
                            row[-2], "matmul_basic", row, dict(row[-1])))
+    tiling_ids = ["mm-tiling-4core", "mm-tiling-20core", "mm-tiling-base", "mm-tiling-mdl"]
+    for pid, row in zip(tiling_ids, mm.TILING):
+        label, metric, measured, pipes = row[0], row[6], row[7], row[8]
+        # Steps 3 and 4 give only aic_mte2_time; the simulated figure is the cube cores'
+        # average MTE2 busy time (average, not largest: the model's reading).
+        found.append(Point(pid, "large matmul", label, "hardware-910b.md 7 [DK-mmtiling]",
+                           "Ascend910B3", "Task Duration" if metric == "task" else
+                           "aic_mte2_time (average over the cube cores)", measured,
+                           "matmul_tiling", row, dict(pipes)))
     for group, table, to_l1 in (("vector copies", copies.UB_SCENARIOS, False),
                                 ("cube copies", copies.L1_SCENARIOS, True)):
         for row in table:

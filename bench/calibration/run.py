@@ -30,8 +30,8 @@ import manifest  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 # The slowest families first, so that the pool's last task is a short one.
-FAMILY_ORDER = ["matmul_large", "matmul_basic", "ladder", "copy", "matmul_small", "nd2nz",
-                "ladder_reduced"]
+FAMILY_ORDER = ["matmul_large", "matmul_basic", "matmul_tiling", "ladder", "copy", "matmul_small",
+                "nd2nz", "ladder_reduced", "copy_reduced"]
 
 _INPUTS = {}  # per worker process: inputs shared by the points of a family
 
@@ -65,7 +65,13 @@ def simulate(point, overrides=""):
     if point.family == "matmul_basic":
         import calibrate_matmul
         return calibrate_matmul.simulate_basic(point.spec)
+    if point.family == "matmul_tiling":
+        import calibrate_matmul
+        return calibrate_matmul.simulate_tiling(point.spec)
     if point.family == "copy":
+        import copies
+        return copies.simulate_copy(*point.spec)
+    if point.family == "copy_reduced":  # (scenario, to L1, rows, cores): the fitter's own tests
         import copies
         return copies.simulate_copy(*point.spec)
     if point.family == "nd2nz":
@@ -89,7 +95,8 @@ def _code_files():
     files += [os.path.join(HERE, n) for n in sorted(os.listdir(HERE))
               if n.endswith(".py") and n != "fit.py"]
     files += [os.path.join(ROOT, "examples", n) for n in
-              ("matmul_tuning.py", "matmul_basic_api.py", "matmul_leakyrelu.py")]
+              ("matmul_tuning.py", "matmul_basic_api.py", "matmul_leakyrelu.py",
+               "matmul_tiling_strategy.py")]
     config_dir = os.environ.get("AICORE_SIM_CONFIG_DIR", "")
     if config_dir:
         for base, dirs, names in os.walk(config_dir):

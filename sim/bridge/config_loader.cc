@@ -129,17 +129,36 @@ Status ParseText(const ConfigFile& file, cfg::SocDescription* out) {
     return InvalidArgument(file.origin + ": " +
                            (errors.first().empty() ? "parse error" : errors.first()));
   }
+  // A table replaces the one of its name in the layer below, so one file gives each name once.
+  for (int i = 0; i < out->tables_size(); ++i) {
+    for (int j = 0; j < i; ++j) {
+      if (out->tables(j).name() == out->tables(i).name()) {
+        return InvalidArgument(file.origin + ": field tables[" + std::to_string(i) + "] (name \"" +
+                               out->tables(i).name() +
+                               "\"): a second table of this name; give each table once");
+      }
+    }
+  }
   return Status::Ok();
 }
 
-// Applies `platform` over `preset`: every field the platform sets replaces the preset's, and a
-// vector cost row replaces the preset's row of the same op and dtype (others are added).
+// Applies `platform` over `preset`: every field the platform sets replaces the preset's, a
+// vector cost row replaces the preset's row of the same op and dtype, and a table the preset's
+// table of its name, whole (others are added).
 cfg::SocDescription ApplyOverrides(const cfg::SocDescription& preset,
                                    const cfg::SocDescription& platform) {
   cfg::SocDescription merged = preset;
   cfg::SocDescription rest = platform;
   rest.mutable_vector()->clear_costs();
+  rest.clear_tables();
   merged.MergeFrom(rest);
+  for (const cfg::FigureTable& table : platform.tables()) {
+    cfg::FigureTable* same = nullptr;
+    for (cfg::FigureTable& existing : *merged.mutable_tables()) {
+      if (existing.name() == table.name()) same = &existing;
+    }
+    *(same != nullptr ? same : merged.add_tables()) = table;
+  }
   for (const cfg::VectorCost& row : platform.vector().costs()) {
     cfg::VectorCost* same = nullptr;
     for (cfg::VectorCost& existing : *merged.mutable_vector()->mutable_costs()) {
@@ -162,11 +181,15 @@ std::string FirstUnset(const pb::Message& m, const std::string& path) {
       if (f->cpp_type() != pb::FieldDescriptor::CPPTYPE_MESSAGE) continue;
       for (int k = 0; k < r->FieldSize(m, f); ++k) {
         const pb::Message& row = r->GetRepeatedMessage(m, f, k);
-        // Cost rows are found by their op: vector.costs[49] (op "copy").dtype.
+        // Rows are found by their op or name: vector.costs[49] (op "copy").dtype.
         std::string name = sub + "[" + std::to_string(k) + "]";
-        const pb::FieldDescriptor* op = row.GetDescriptor()->FindFieldByName("op");
-        if (op != nullptr && row.GetReflection()->HasField(row, op)) {
-          name += " (op \"" + row.GetReflection()->GetString(row, op) + "\")";
+        for (const char* key : {"op", "name"}) {
+          const pb::FieldDescriptor* id = row.GetDescriptor()->FindFieldByName(key);
+          if (id != nullptr && id->type() == pb::FieldDescriptor::TYPE_STRING &&
+              row.GetReflection()->HasField(row, id)) {
+            name +=
+                std::string(" (") + key + " \"" + row.GetReflection()->GetString(row, id) + "\")";
+          }
         }
         std::string found = FirstUnset(row, name);
         if (!found.empty()) return found;
@@ -227,6 +250,24 @@ void CopyCosts(const cfg::VectorUnit& v, SocConfig* c) {
   }
 }
 
+// The tables of a description or resolved config, by name (one figure stored once: the
+// duplicate check is ValidateSocConfig's).
+template <typename Message>
+void CopyTables(const Message& m, SocConfig* c) {
+  for (const cfg::FigureTable& t : m.tables()) {
+    FigureTable table;
+    table.name = t.name();
+    table.source = t.source();
+    table.columns.assign(t.columns().begin(), t.columns().end());
+    for (const cfg::FigureRow& row : t.rows()) {
+      table.rows.emplace_back(row.values().begin(), row.values().end());
+    }
+    c->tables.push_back(std::move(table));
+  }
+  std::stable_sort(c->tables.begin(), c->tables.end(),
+                   [](const FigureTable& a, const FigureTable& b) { return a.name < b.name; });
+}
+
 // A description's figures at its clock.
 SocConfig Resolve(const cfg::SocDescription& p) {
   SocConfig c;
@@ -236,6 +277,7 @@ SocConfig Resolve(const cfg::SocDescription& p) {
 #define AICORE_SOC_RULE(rule)
 #include "sim/core/soc_figures.def"
   CopyCosts(p.vector(), &c);
+  CopyTables(p, &c);
   return c;
 }
 
@@ -343,6 +385,7 @@ SocConfig FromProto(const cfg::SocConfig& p) {
 #define AICORE_SOC_RULE(rule)
 #include "sim/core/soc_figures.def"
   CopyCosts(p.vector(), &c);
+  CopyTables(p, &c);
   return c;
 }
 
@@ -358,6 +401,16 @@ void ToProto(const SocConfig& c, cfg::SocConfig* out) {
     v->set_dtype(r.dtype);
     v->set_per_call_cycles(r.per_call_cycles);
     v->set_cycles_per_repeat(r.cycles_per_repeat);
+  }
+  for (const FigureTable& t : c.tables) {
+    cfg::FigureTable* table = out->add_tables();
+    table->set_name(t.name);
+    table->set_source(t.source);
+    for (const std::string& column : t.columns) table->add_columns(column);
+    for (const std::vector<double>& row : t.rows) {
+      cfg::FigureRow* r = table->add_rows();
+      for (double v : row) r->add_values(v);
+    }
   }
 }
 

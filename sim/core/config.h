@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/figure_table.h"
+
 namespace aicore::sim {
 
 struct VectorCostRow {
@@ -31,6 +33,8 @@ struct CubeCostConfig {
   double hf32_fractal_cycles = 0;
   double s8_fractal_cycles = 0;
   double s4_fractal_cycles = 0;
+  uint32_t interlock_fractals = 0;   // from this many C fractals on, Mmads order themselves
+  uint32_t dst_alignment_bytes = 0;  // an Mmad's C in L0C starts on this boundary
 };
 
 // The die's L2 (proto L2Cache); capacity is SocConfig::l2_bytes.
@@ -73,6 +77,16 @@ struct SocConfig {
   L2Config l2;
   UbBankConfig ub_banks;
   DebugConfig debug;
+  // Table-valued figures (FigureTable), sorted by name; each read by a timing mechanism.
+  std::vector<FigureTable> tables;
+
+  // The table `table_name`, or nullptr.
+  const FigureTable* Table(const std::string& table_name) const {
+    for (const FigureTable& t : tables) {
+      if (t.name == table_name) return &t;
+    }
+    return nullptr;
+  }
 
   // Kernel start-up before the first instruction of a launch that uses `cores` cores: the head
   // overhead grows with the core count (hardware-910b.md 7).

@@ -28,7 +28,7 @@ double GmPath::Efficiency(uint64_t addr, uint64_t pitch, uint64_t chunks) const 
   return aligned ? 1.0 : config_.gm_misaligned_efficiency;
 }
 
-GmTiming GmPath::Transfer(const GmTransfer& t, double now) {
+GmTiming GmPath::Grant(const GmTransfer& t, double now) {
   GmTiming r;
   uint64_t bytes = t.chunk_bytes * t.chunks;
   if (bytes == 0) {

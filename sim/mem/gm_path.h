@@ -39,7 +39,8 @@ class GmPath {
   // Efficiency of a transfer from its GM address and row pitch (gm.request_bytes alignment).
   double Efficiency(uint64_t addr, uint64_t pitch, uint64_t chunks) const;
 
-  GmTiming Transfer(const GmTransfer& t, double now);
+  // Grants the request `t` made at `now`: when its bytes have passed every channel it uses.
+  GmTiming Grant(const GmTransfer& t, double now);
 
  private:
   const SocConfig& config_;

@@ -25,11 +25,7 @@ constexpr int64_t kMaxMmadExtent = 4095;       // m, n, k (3.1)
 constexpr int64_t kMaxLoadRepeats = 255;       // LoadData 2D repeatTimes (hardware-910b.md 5)
 constexpr int64_t kMaxFixpipeN = 4095;         // nSize (4.1)
 constexpr int64_t kMaxInitConstField = 32767;  // InitConstValueParams on A2 (Ascend C page)
-constexpr uint64_t kMmadDstAlignment = 1024;   // an Mmad's L0C page (3.3)
 constexpr uint64_t kL0cRowBytes = 16 * 4;      // a row of a 16 x 16 L0C fractal of 32-bit C
-// From this many 16 x 16 fractals of C on, the hardware orders two Mmads accumulating into the
-// same L0C itself; below it they need pipe_barrier(PIPE_M) (3.4).
-constexpr uint64_t kMmadInterlockFractals = 10;
 
 const CubeInfo& CubeOf(const Instr& instr, const IssueEnv& env, const MemOpInfo** m) {
   *m = &env.program.mem_ops[instr.aux];
@@ -265,7 +261,8 @@ bool BuildMmad(const Instr& instr, const std::vector<ScalarValue>& /*values*/, c
   }
   bool accumulate = !a.init && !a.bias;
   bool interlock =
-      (cube::CeilTo(a.m, 16) / 16) * (cube::CeilTo(a.n, 16) / 16) >= kMmadInterlockFractals;
+      (cube::CeilTo(a.m, 16) / 16) * (cube::CeilTo(a.n, 16) / 16) >=
+      env.config.cube.interlock_fractals;  // the cube orders them itself (cube.interlock_fractals)
   if (accumulate && c_span > 0 && out->num_ranges < IssuedInstr::kMaxRanges) {
     MemRange old_c{MemSpace::kL0c, c_addr, c_addr + c_span, false, 0, 0};
     old_c.hull = true;  // C_old is read where the result lands
@@ -273,7 +270,7 @@ bool BuildMmad(const Instr& instr, const std::vector<ScalarValue>& /*values*/, c
     out->ranges[out->num_ranges++] = old_c;
   }
   if (!ResolveSide(m->dst, c_addr, c_span, {"dst", true}, env, site, &c_host, out, 0, 0,
-                   kMmadDstAlignment)) {
+                   env.config.cube.dst_alignment_bytes)) {
     return false;
   }
   if (c_span > 0) out->ranges[out->num_ranges - 1].pipe_ordered = interlock;

@@ -53,7 +53,7 @@ PipeTiming ExecuteLoadData2D(DmaPipe& pipe, const IssuedInstr& in, Cycle now, ui
     cube::LoadData2D(a, in.src0.base, scratch, scratch + span);
   }
   if (in.transfer != TransferKind::kGmRead) {
-    return DmaTiming(pipe.cost(), in.bytes, in.bursts, now, nullptr);
+    return pipe.LocalMoveTiming(in, now);
   }
   GmTransfer t;
   t.addr = in.src0_addr + uint64_t{a.start_index} * cube::kFractalBytes;
@@ -78,7 +78,7 @@ PipeTiming ExecuteFixpipe(DmaPipe& pipe, const IssuedInstr& in, Cycle now, uint8
       std::memset(scratch + span, 0, span);
       cube::Fixpipe(a, in.src0.base, scratch, scratch + span);
     }
-    return DmaTiming(pipe.cost(), in.bytes, in.bursts, now, nullptr);
+    return pipe.LocalMoveTiming(in, now);
   }
   // The destination's span as an image, then its chunks back to back.
   static thread_local std::vector<uint8_t> image;
@@ -108,7 +108,7 @@ PipeTiming ExecuteInitConst(DmaPipe& pipe, const IssuedInstr& in, Cycle now, uin
   uint64_t span = in.dst.chunk_bytes;
   std::memset(scratch + span, 0, span);
   cube::InitConst(a, scratch, scratch + span);
-  return DmaTiming(pipe.cost(), in.bytes, in.bursts, now, nullptr);
+  return pipe.LocalMoveTiming(in, now);
 }
 
 // load_data_with_transpose: squares of L1 transposed into L0A/L0B fractals on MTE1.
@@ -120,7 +120,7 @@ PipeTiming ExecuteLoadTranspose(DmaPipe& pipe, const IssuedInstr& in, Cycle now,
     std::memset(scratch + span, 0, span);
     cube::LoadTranspose(a, in.src0.base, scratch, scratch + span);
   }
-  return DmaTiming(pipe.cost(), in.bytes, in.bursts, now, nullptr);
+  return pipe.LocalMoveTiming(in, now);
 }
 
 // load_data with LoadData3DParamsV2 / V2Pro: the im2col block into L0A/L0B fractals on MTE1,
@@ -133,7 +133,7 @@ PipeTiming ExecuteLoadData3D(DmaPipe& pipe, const IssuedInstr& in, Cycle now, ui
     std::memset(scratch + span, 0, span);
     cube::LoadData3D(a, in.src0.base, scratch, scratch + span);
   }
-  return DmaTiming(pipe.cost(), in.bytes, in.bursts, now, nullptr);
+  return pipe.LocalMoveTiming(in, now);
 }
 
 }  // namespace aicore::sim

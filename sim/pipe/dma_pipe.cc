@@ -16,39 +16,21 @@
 
 namespace aicore::sim {
 
-PipeTiming DmaTiming(const DmaCostConfig& cost, uint64_t bytes, uint64_t bursts, Cycle now,
-                     const GmTiming* gm, uint64_t* bandwidth_stall) {
-  double efficiency = gm != nullptr ? gm->efficiency : 1.0;
-  double stream = cost.per_burst_cycles * static_cast<double>(bursts) +
-                  static_cast<double>(bytes) / (cost.core_bytes_per_cycle * efficiency);
-  double moved = stream;
-  double latency = 0;
-  if (gm != nullptr && bytes > 0) {
-    double start = static_cast<double>(now.value());
-    moved = std::max(moved, gm->done - start);
-    latency = gm->latency;
-  }
-  if (bandwidth_stall != nullptr) {
-    *bandwidth_stall = (CeilCycles(moved) - CeilCycles(stream)).value();
-  }
-  PipeTiming t;
-  t.accept_next = now + MaxCycle(Cycle(1), CeilCycles(stream));
-  t.end = now + MaxCycle(Cycle(1), CeilCycles(moved + cost.fixed_cycles + latency));
-  return t;
-}
-
 std::unique_ptr<Pipe> CreateDmaPipe(PipeId id, uint32_t queue_depth, const PipeEnv& env) {
-  const DmaCostConfig* cost =
-      env.dma_cost != nullptr ? &(env.ctx.config.*env.dma_cost) : DmaCost(env.ctx.config, id);
-  SIM_CHECK(cost != nullptr, "no DMA cost row for PIPE_" + std::string(PipeName(id)));
+  const PipeFigures* figures = FiguresOf(id);
+  DmaCostConfig SocConfig::*cost =
+      env.dma_cost != nullptr ? env.dma_cost : (figures != nullptr ? figures->dma : nullptr);
+  RouteRow route = RouteRow::kMte2;
+  SIM_CHECK(cost != nullptr && RouteRowOf(cost, &route),
+            "no route row for PIPE_" + std::string(PipeName(id)));
   return std::make_unique<DmaPipe>(id, env.core, queue_depth, env.ctx, env.flags, env.listener,
-                                   *cost, env.cube_args);
+                                   route, env.cube_args);
 }
 
 DmaPipe::DmaPipe(PipeId id, uint32_t core, uint32_t queue_depth, LaunchContext& ctx,
-                 FlagFile& flags, PipeListener& listener, const DmaCostConfig& cost,
+                 FlagFile& flags, PipeListener& listener, RouteRow route,
                  PayloadPool<CubeArgs>& cube_args)
-    : Pipe(id, core, queue_depth, ctx, flags, listener), cost_(cost), cube_args_(cube_args) {}
+    : Pipe(id, core, queue_depth, ctx, flags, listener), route_(route), cube_args_(cube_args) {}
 
 namespace {
 
@@ -100,7 +82,7 @@ PipeTiming ExecuteDataCopy(DmaPipe& pipe, const IssuedInstr& in, Cycle now, uint
   bool compute = !pipe.ctx().skip_payload;  // a timing-only launch skips unknown bytes
   if (in.transfer == TransferKind::kLocalCopy) {
     if (compute) Gather(in.src0, scratch);
-    return DmaTiming(pipe.cost(), in.bytes, in.bursts, now, nullptr);
+    return pipe.LocalMoveTiming(in, now);
   }
   SIM_CHECK(in.transfer == TransferKind::kGmRead || in.transfer == TransferKind::kGmWrite,
             "a data mover got a copy of no transfer kind");
@@ -123,15 +105,20 @@ PipeTiming ExecuteDataCopy(DmaPipe& pipe, const IssuedInstr& in, Cycle now, uint
 }
 
 PipeTiming DmaPipe::GmMoveTiming(const IssuedInstr& in, const GmTransfer& t, Cycle now) {
-  GmTiming gm = ctx_.gm_path.Transfer(t, static_cast<double>(now.value()));
+  GmTiming gm = ctx_.gm_path.Grant(t, static_cast<double>(now.value()));
+  TransferRequest r{route_, in.bytes, in.bursts, t.chunk_bytes, &t};
   uint64_t stall = 0;
-  PipeTiming timing = DmaTiming(cost_, in.bytes, in.bursts, now, &gm, &stall);
+  PipeTiming timing = ctx_.transfers->Cost(r, now, &gm, &stall);
   PipeStats& s = mutable_stats();
   s.bandwidth_stall_cycles += stall;
   s.l2_hit_bytes += gm.l2_hit_bytes;
   s.hbm_read_bytes += gm.hbm_read_bytes;
   s.hbm_write_bytes += gm.hbm_write_bytes;
   return timing;
+}
+
+PipeTiming DmaPipe::LocalMoveTiming(const IssuedInstr& in, Cycle now) const {
+  return ctx_.transfers->Cost(LocalTransfer(route_, in), now, nullptr);
 }
 
 }  // namespace aicore::sim

@@ -15,12 +15,14 @@
 #include "sim/core/cycle.h"
 #include "sim/core/debug_output.h"
 #include "sim/core/event_queue.h"
+#include "sim/core/invariant.h"
 #include "sim/core/launch_result.h"
 #include "sim/isa/cost_table.h"
 #include "sim/isa/program.h"
 #include "sim/mem/global_memory.h"
 #include "sim/mem/gm_path.h"
 #include "sim/mem/unknown_bytes.h"
+#include "sim/pipe/transfer_cost.h"
 #include "sim/sync/cross_core_sync.h"
 
 namespace aicore::sim {
@@ -34,6 +36,7 @@ struct LaunchContext {
         costs(t),
         gm(g),
         gm_path(c),
+        transfers(BindTransfers(c)),
         diags(p),
         debug_out(c.debug.output_bytes_per_core, c.debug.output_bytes_per_launch) {}
 
@@ -42,6 +45,8 @@ struct LaunchContext {
   const CostTable& costs;
   GlobalMemory& gm;
   GmPath gm_path;  // L2 + HBM channels shared by every core; cold for every launch
+  // Every copy's cost: route rows and the timing mechanisms bound to the config.
+  std::unique_ptr<TransferCostModel> transfers;
   EventQueue events;
   // The global time: the cycle of the event being handled, or later once a scalar unit caught
   // up in place (ScalarUnit::CatchUp) instead of through the queue.
@@ -79,6 +84,14 @@ struct LaunchContext {
       stopped = true;
     }
     return cancelled;
+  }
+
+  // ValidateSocConfig bound the mechanisms before any launch, so a refusal here is our bug.
+  static std::unique_ptr<TransferCostModel> BindTransfers(const SocConfig& c) {
+    StatusOr<std::unique_ptr<TransferCostModel>> bound = TransferCostModel::Bind(c);
+    SIM_CHECK(bound.ok(),
+              "a validated config's timing mechanisms refused it: " + bound.status().message());
+    return std::move(*bound);
   }
 
   void Stop(LaunchResult::Status s) {

@@ -41,7 +41,7 @@ PipeTiming VectorPipe::Execute(const IssuedInstr& in, Cycle now, uint8_t* scratc
 PipeTiming ExecuteLocalCopy(VectorPipe& pipe, const IssuedInstr& in, Cycle now, uint8_t* scratch) {
   SIM_CHECK(in.transfer == TransferKind::kLocalCopy, "PIPE_V got a copy to or from GM");
   Gather(in.src0, scratch);
-  return DmaTiming(pipe.ctx().config.ub_copy, in.bytes, in.bursts, now, nullptr);
+  return pipe.ctx().transfers->Cost(LocalTransfer(RouteRow::kUbCopy, in), now, nullptr);
 }
 
 // set_cmp_mask / get_cmp_mask: 16 bytes between UB and CMPMASK.

@@ -1,10 +1,12 @@
 // Completeness and sanity checks of a SocConfig (see config_check.h).
 #include "sim/soc/config_check.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
 #include "sim/isa/cost_table.h"
+#include "sim/pipe/transfer_cost.h"
 
 namespace aicore::sim {
 namespace {
@@ -87,6 +89,46 @@ class ConfigChecker {
   Status status_;
 };
 
+// The tables' shape: a plain unique name some mechanism reads, a source, named columns (a key
+// and at least one value), rows of one value per column, keys strictly increasing. "" if sound.
+std::string TableProblem(const SocConfig& c) {
+  std::vector<std::string> known = TransferMechanismTables();
+  for (size_t i = 0; i < c.tables.size(); ++i) {
+    const FigureTable& t = c.tables[i];
+    std::string where = "tables[" + std::to_string(i) + "] (name \"" + t.name + "\")";
+    if (t.name.empty()) return where + ": name must be set";
+    for (size_t j = 0; j < i; ++j) {
+      if (c.tables[j].name == t.name) {
+        return where + ": a second table of this name; give each table once";
+      }
+    }
+    if (!std::binary_search(known.begin(), known.end(), t.name)) {
+      std::string names;
+      for (const std::string& k : known) names += (names.empty() ? "" : ", ") + k;
+      return where + ": no timing mechanism reads this table (tables read: " + names + ")";
+    }
+    if (t.source.empty())
+      return where + ": source must be set (where the figures come from, or \"assumed\")";
+    if (t.columns.size() < 2) return where + ": needs a key column and at least one value column";
+    if (t.rows.empty()) return where + ": needs at least one row";
+    for (size_t r = 0; r < t.rows.size(); ++r) {
+      const std::vector<double>& row = t.rows[r];
+      std::string at = where + " row " + std::to_string(r + 1);
+      if (row.size() != t.columns.size()) {
+        return at + ": " + std::to_string(row.size()) + " values for " +
+               std::to_string(t.columns.size()) + " columns";
+      }
+      for (double v : row) {
+        if (!std::isfinite(v)) return at + ": values must be finite";
+      }
+      if (r > 0 && !(row[0] > t.rows[r - 1][0])) {
+        return at + ": its key " + t.columns[0] + " must be greater than the row before's";
+      }
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 Status ValidateSocConfig(const SocConfig& c, const std::string& origin) {
@@ -98,6 +140,11 @@ Status ValidateSocConfig(const SocConfig& c, const std::string& origin) {
   if (!k.status().ok()) return k.status();
   StatusOr<CostTable> costs = CostTable::Build(c);
   if (!costs.ok()) return InvalidArgument(origin + ": " + costs.status().message());
+  if (std::string problem = TableProblem(c); !problem.empty()) {
+    return InvalidArgument(origin + ": field " + problem);
+  }
+  StatusOr<std::unique_ptr<TransferCostModel>> transfers = TransferCostModel::Bind(c);
+  if (!transfers.ok()) return InvalidArgument(origin + ": " + transfers.status().message());
   return Status::Ok();
 }
 

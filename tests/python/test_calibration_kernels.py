@@ -6,7 +6,9 @@ written back out and must rebuild the matrix, and every L1 buffer is dumped and 
 tile in NZ fractals; each walk of the source is covered (tiles with an unaligned tail, repeats
 whole and in slices, the whole matrix per core in the same and the staggered order).
 nd2nz_banks.py (row 11): the NZ matrix equals numpy's, with both C0 strides and a last row of
-tiles shorter than the others."""
+tiles shorter than the others. calibrate_matmul.py's tiling strategy points (hardware-910b.md 7):
+each point's tiling has the source's baseK and its reduced twin (the same mixed kernel, base
+block, steps and depths) computes numpy's product."""
 import os
 import re
 import sys
@@ -15,10 +17,13 @@ import numpy as np
 import pytest
 
 import asc.lib.runtime as rt
+import asc.runtime.config as config
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench",
-                                "calibration"))
+BENCH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench")
+sys.path.insert(0, BENCH)
+sys.path.insert(0, os.path.join(BENCH, "calibration"))
 
+import calibrate_matmul as MM  # noqa: E402
 import copies as C  # noqa: E402
 import nd2nz_banks as B  # noqa: E402
 
@@ -89,6 +94,16 @@ def test_nd2nz_banks_builds_numpys_nz_matrix(device, stride):
     z = np.zeros_like(x)
     B.nd2nz_banks[4, rt.current_stream()](x, z, m, n, 144, 128, 128, 2, 2, stride)
     assert np.array_equal(z, B.nz_of(x, m, n))
+
+
+@pytest.mark.parametrize("point", MM.TILING, ids=[row[0] for row in MM.TILING])
+def test_the_tiling_strategy_twins_compute_numpys_product(device, point):
+    # The source's 20-AIC A2, then the default platform again for the tests after this one.
+    config.set_platform(config.Backend.Model, config.Platform("Ascend910B3"))
+    try:
+        assert MM.tiling_twin(point) == ""
+    finally:
+        config.set_platform(config.Backend.Model)
 
 
 # --- the harness (bench/calibration/run.py) -------------------------------------------------

@@ -17,6 +17,7 @@ EXAMPLES = os.path.join(REPO, "examples")
                                          ("matmul_leakyrelu.py", []),
                                          ("matmul_tuning.py", ["--mdl", "--trans-b"]),
                                          ("matmul_basic_api.py", ["--n", "1280", "--cores", "6"]),
+                                         ("matmul_tiling_strategy.py", []),
                                          ("gelu.py", []), ("gelu.py", ["--basic"]),
                                          ("swiglu.py", []),
                                          ("swiglu.py", ["--dtype", "float16"]),

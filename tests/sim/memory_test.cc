@@ -166,13 +166,13 @@ TEST(GmPath, ReadMissThenHit) {
   SocConfig c = PathConfig();
   GmPath path(c);
   GmTransfer t{4096, 8192, 8192, 1, false, CacheMode::kNormal};
-  GmTiming miss = path.Transfer(t, 0);
+  GmTiming miss = path.Grant(t, 0);
   // Cold: 16 lines from HBM at 100 B/cycle (82 cycles) after L2's 8.2; HBM latency.
   EXPECT_DOUBLE_EQ(miss.done, 81.92);
   EXPECT_EQ(miss.latency, 400u);
   EXPECT_EQ(miss.hbm_read_bytes, 8192u);
   EXPECT_EQ(miss.l2_hit_bytes, 0u);
-  GmTiming hit = path.Transfer(t, 1000);
+  GmTiming hit = path.Grant(t, 1000);
   EXPECT_DOUBLE_EQ(hit.done, 1000 + 8.192);  // L2 bandwidth only
   EXPECT_EQ(hit.latency, 200u);
   EXPECT_EQ(hit.hbm_read_bytes, 0u);
@@ -183,17 +183,17 @@ TEST(GmPath, NormalWriteAllocatesBypassWriteDoesNot) {
   SocConfig c = PathConfig();
   GmPath path(c);
   GmTransfer w{0, 8192, 8192, 1, true, CacheMode::kNormal};
-  GmTiming normal = path.Transfer(w, 0);
+  GmTiming normal = path.Grant(w, 0);
   EXPECT_EQ(normal.hbm_read_bytes, 8192u);  // write-allocate fills every missing line
   EXPECT_EQ(normal.hbm_write_bytes, 0u);    // the data stays dirty in L2
   EXPECT_DOUBLE_EQ(normal.done, 8.192);     // the write only waits for L2
   c.l2.write_allocate = false;
   GmPath no_alloc(c);
-  EXPECT_EQ(no_alloc.Transfer(w, 0).hbm_read_bytes, 0u);
+  EXPECT_EQ(no_alloc.Grant(w, 0).hbm_read_bytes, 0u);
   GmPath bypass_path(PathConfig());
   GmTransfer b = w;
   b.mode = CacheMode::kDisable;
-  GmTiming bypass = bypass_path.Transfer(b, 0);
+  GmTiming bypass = bypass_path.Grant(b, 0);
   EXPECT_EQ(bypass.hbm_read_bytes, 0u);
   EXPECT_EQ(bypass.hbm_write_bytes, 8192u);
   EXPECT_DOUBLE_EQ(bypass.done, 8192.0 / 50);  // the HBM write channel
@@ -202,11 +202,11 @@ TEST(GmPath, NormalWriteAllocatesBypassWriteDoesNot) {
 TEST(GmPath, ReadAndWriteChannelsOverlap) {
   // A bypass read and a bypass write granted at the same cycle do not queue behind each other.
   GmPath path(PathConfig());
-  GmTiming r = path.Transfer({0, 10000, 10000, 1, false, CacheMode::kDisable}, 0);
-  GmTiming w = path.Transfer({1 << 20, 5000, 5000, 1, true, CacheMode::kDisable}, 0);
+  GmTiming r = path.Grant({0, 10000, 10000, 1, false, CacheMode::kDisable}, 0);
+  GmTiming w = path.Grant({1 << 20, 5000, 5000, 1, true, CacheMode::kDisable}, 0);
   EXPECT_DOUBLE_EQ(r.done, 100);
   EXPECT_DOUBLE_EQ(w.done, 100);
-  GmTiming r2 = path.Transfer({0, 10000, 10000, 1, false, CacheMode::kDisable}, 0);
+  GmTiming r2 = path.Grant({0, 10000, 10000, 1, false, CacheMode::kDisable}, 0);
   EXPECT_DOUBLE_EQ(r2.done, 200);  // a second read does queue
 }
 
@@ -215,7 +215,7 @@ TEST(GmPath, MisalignedTransfersMoveAtTheConfiguredEfficiency) {
   EXPECT_DOUBLE_EQ(path.Efficiency(1024, 0, 1), 1.0);
   EXPECT_DOUBLE_EQ(path.Efficiency(1024 + 32, 0, 1), 0.5);
   EXPECT_DOUBLE_EQ(path.Efficiency(1024, 1024 + 32, 2), 0.5);  // rows off the 512 B grid
-  GmTiming t = path.Transfer({32, 1000, 1000, 1, false, CacheMode::kDisable}, 0);
+  GmTiming t = path.Grant({32, 1000, 1000, 1, false, CacheMode::kDisable}, 0);
   EXPECT_DOUBLE_EQ(t.done, 1000 / 0.5 / 100);
 }
 
