@@ -78,6 +78,11 @@ def test_a_round_trip_recovers_the_chips_figures_within_two_percent(profiled, tm
     assert "MAPE" in done.stdout and "wrote" in done.stdout
     # The folder is a config folder: the program's launches now take the chip's times.
     assert "add_ladder#2" in done.stdout
+    # PipeUtilization.csv's pipe times are fitted too, and end as close as the launches.
+    pipe_rows = [line.split() for line in done.stdout.splitlines()
+                 if line.startswith("add_ladder#") and " aiv_mte2 " in line]
+    assert len(pipe_rows) == 3, done.stdout
+    assert all(abs(float(row[-1].rstrip("%"))) < 1.0 for row in pipe_rows), done.stdout
 
 
 def test_a_fit_that_leaves_a_launch_worse_is_refused(profiled, tmp_path):

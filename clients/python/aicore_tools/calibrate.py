@@ -8,7 +8,8 @@ silicon. PROGRAM is run here again and again (each run one trial of the figures,
 AICORE_SIM_CONFIG_OVERRIDES), its k-th launch of a kernel paired with the k-th profiled launch of
 the kernel of that Op Name (folders in name order, which is msprof's time order), and the
 figures (--param, default the calibration set's: docs/timing-model.md 7d) are fitted to the
-profiled Task Durations. CONFIG_DIR/<Platform>.textproto is written: the platform's file with the
+profiled Task Durations and the pipes' busy times of PipeUtilization.csv (--task-only: the Task
+Durations alone). CONFIG_DIR/<Platform>.textproto is written: the platform's file with the
 fitted figures, for AICORE_SIM_CONFIG_DIR=CONFIG_DIR. Before and after errors are printed; a fit
 that leaves any launch worse than the default figures is refused and nothing is written.
 
@@ -24,7 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from aicore_tools import fitting, prof
@@ -38,12 +39,22 @@ class CalibrateError(Exception):
     """Input that cannot be used; the text names the file, the row and what is wrong."""
 
 
+# PipeUtilization.csv's pipe columns (<core kind>_<pipe>) and the launch report's pipe names
+# (the msprof layout sim/trace/msprof_csv.cc writes).
+PIPES = {"aiv_vec": "V", "aiv_scalar": "S", "aiv_mte2": "MTE2", "aiv_mte3": "MTE3",
+         "aic_cube": "M", "aic_scalar": "S", "aic_mte1": "MTE1", "aic_mte2": "MTE2",
+         "aic_mte3": "MTE3", "aic_fixpipe": "FIX"}
+
+
 @dataclass
 class Measured:
     kernel: str
     n: int              # the kernel's n-th profiled launch, from 0
     where: str          # "DIR/OPPROF_.../OpBasicInfo.csv, row 2", for messages
     duration_us: float
+    # PipeUtilization.csv's busy time per pipe ("aiv_mte2"), the mean over the cores that have
+    # it, where it is above zero
+    pipes: Dict[str, float] = field(default_factory=dict)
 
     @property
     def key(self) -> str:
@@ -74,8 +85,33 @@ def read_measured(root: str) -> List[Measured]:
         if value is None or not value > 0 or value != value or value == float("inf"):
             raise CalibrateError(f"{where}, column Task Duration(us): {text!r} is not a "
                                  "positive number of microseconds")
-        found.append(Measured(launch.kernel, launch.n, where, value))
+        pipes = {p.name: p.time_mean for p in prof.pipe_summaries(launch)
+                 if p.name in PIPES and p.time_mean > 0}
+        found.append(Measured(launch.kernel, launch.n, where, value, pipes))
     return found
+
+
+def pipe_us(record: dict, stem: str) -> float:
+    """A launch record's mean busy time of the pipe `stem` ("aic_mte2") over the cores of its
+    kind, in us, as PipeUtilization.csv gives it."""
+    kind, pipe = stem.split("_", 1)[0], PIPES[stem]
+    busy = [c.get("pipes", {}).get(pipe, {}).get("busy_cycles", 0) for c in record["cores"]
+            if c.get("core_type") == kind]
+    return sum(busy) / len(busy) / record["clock_mhz"] if busy else 0.0
+
+
+def observations(measured: List[Measured], records: List[dict], pipes: bool):
+    """(simulated, measured) values the fit compares: every Task Duration, and with `pipes`
+    every profiled pipe time."""
+    sim, seen = [], []
+    for m, r in zip(measured, records):
+        sim.append(r["duration_us"])
+        seen.append(m.duration_us)
+        if pipes:
+            for stem, value in sorted(m.pipes.items()):
+                sim.append(max(pipe_us(r, stem), 1e-9))  # a log error needs a positive time
+                seen.append(value)
+    return sim, seen
 
 
 # ---- the platform's figures as text -----------------------------------------------------------
@@ -234,6 +270,9 @@ def parser() -> argparse.ArgumentParser:
                    ", ".join(q.path for q in fitting.DEFAULT_PARAMS) + ")")
     p.add_argument("--max-evals", type=int, default=60,
                    help="program runs the fit may use (default 60)")
+    p.add_argument("--task-only", action="store_true",
+                   help="fit to the Task Durations alone (default: also every pipe time of "
+                   "PipeUtilization.csv)")
     p.add_argument("--overwrite", action="store_true",
                    help="replace a <Platform>.textproto already in CONFIG_DIR")
     p.add_argument("command", nargs=argparse.REMAINDER, metavar="PROGRAM [ARGS...]",
@@ -288,7 +327,8 @@ def calibrate(args, command: List[str]) -> int:
     texts = platform_texts(platform)
     params = _params(args.param)
     defaults = {q.path: figure_value(texts, q.path) for q in params}
-    observed = [m.duration_us for m in measured]
+    use_pipes = not args.task_only
+    _, observed = observations(measured, base, use_pipes)
     runs = [0]
 
     def values_overrides(values):
@@ -300,9 +340,10 @@ def calibrate(args, command: List[str]) -> int:
         print(f"  trial {runs[0]}: " + ", ".join(
             f"{q.path} {fitting.number_text(values[q.path], q.integer)}" for q in params),
             file=sys.stderr, flush=True)
-        return fitting.log_error([r["duration_us"] for r in records], observed)
+        return fitting.log_error(observations(measured, records, use_pipes)[0], observed)
 
-    print(f"aicore-calibrate: {len(measured)} profiled launches, {len(params)} figures, at most "
+    print(f"aicore-calibrate: {len(measured)} profiled launches ({len(observed)} times with "
+          f"their pipes), {len(params)} figures, at most "
           f"{args.max_evals} runs of `{' '.join(command)}`", file=sys.stderr, flush=True)
     fitted = fitting.minimise(cost, params, defaults, defaults, args.max_evals)
     after = pair(measured, run_program(command, values_overrides(fitted)), command)
@@ -321,6 +362,15 @@ def calibrate(args, command: List[str]) -> int:
               f"{a['duration_us']:12.3f} {ea:+7.1f}%")
     mape = [sum(abs(e) for e in errs) / len(errs) for errs in (before_err, after_err)]
     print(f"MAPE {mape[0]:.2f}% with the default figures, {mape[1]:.2f}% fitted")
+    if use_pipes and any(m.pipes for m in measured):
+        print(f"\n{'launch':24s} {'pipe':12s} {'measured us':>12s} {'default us':>12s} "
+              f"{'error':>8s} {'fitted us':>12s} {'error':>8s}")
+        for m, b, a in zip(measured, base, after):
+            for stem, value in sorted(m.pipes.items()):
+                d, f = pipe_us(b, stem), pipe_us(a, stem)
+                print(f"{m.key:24s} {stem:12s} {value:12.3f} {d:12.3f} "
+                      f"{(d - value) / value * 100:+7.1f}% {f:12.3f} "
+                      f"{(f - value) / value * 100:+7.1f}%")
 
     worse = [(m, eb, ea) for m, eb, ea in zip(measured, before_err, after_err)
              if abs(ea) > abs(eb) + 0.05]
