@@ -68,10 +68,8 @@ def simulate(point, overrides=""):
     if point.family == "matmul_tiling":
         import calibrate_matmul
         return calibrate_matmul.simulate_tiling(point.spec)
-    if point.family == "copy":
-        import copies
-        return copies.simulate_copy(*point.spec)
-    if point.family == "copy_reduced":  # (scenario, to L1, rows, cores): the fitter's own tests
+    # copy_reduced's spec adds rows and cores (the fitter's own tests).
+    if point.family in ("copy", "copy_reduced"):
         import copies
         return copies.simulate_copy(*point.spec)
     if point.family == "nd2nz":

@@ -22,7 +22,6 @@ class DmaPipe : public Pipe {
 
   // For the executors (sim/pipe/pipe_executors.h).
   LaunchContext& ctx() { return ctx_; }
-  RouteRow route() const { return route_; }
   Site Where(const Instr* instr, Cycle now) const { return SiteOf(instr, now); }
   // A move of `in`'s bytes whose GM side is `t`: its request granted by L2/HBM and the
   // engine's time for it (TransferCostModel::Cost), counted in the pipe's statistics.

@@ -45,10 +45,4 @@ inline uint32_t QueueDepth(const SocConfig& config, PipeId id) {
   return f != nullptr && f->queue_depth != nullptr ? config.*(f->queue_depth) : 0;
 }
 
-// The DMA cost row of `id` in `config`; nullptr for a pipe that is no GM copy engine.
-inline const DmaCostConfig* DmaCost(const SocConfig& config, PipeId id) {
-  const PipeFigures* f = FiguresOf(id);
-  return f != nullptr && f->dma != nullptr ? &(config.*(f->dma)) : nullptr;
-}
-
 }  // namespace aicore::sim
