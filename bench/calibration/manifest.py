@@ -5,7 +5,10 @@ A Point names its group (points that constrain the same part of the model), its 
 platform, the metric the source measured and its value, the per-pipe figures the source gives,
 whether it counts in the error figures (in_mape), and how to run it: a family (the benchmark
 module whose simulate function runs it) and that family's spec (the module's own table row).
-The kernels and their facts live in those modules and in docs/timing-model.md 7-7c and 7e."""
+The kernels and their facts live in those modules and in docs/timing-model.md 7-7c and 7e.
+
+A Step is a pair of those points (before, after) that the source measured as one tuning change:
+`make calibrate` compares the simulated change with the measured one (run.py)."""
 import os
 import sys
 from dataclasses import dataclass, field
@@ -103,4 +106,54 @@ def points():
                            {"V": ("us", vec), "MTE2": ("us", mte2), "MTE3": ("us", mte3)}))
     ids = [p.id for p in found]
     assert len(ids) == len(set(ids)), "calibration point ids must be unique"
+    return found
+
+
+@dataclass(frozen=True)
+class Step:
+    id: str        # stable and short, for the table
+    label: str     # the tuning change
+    before: str    # point id
+    after: str     # point id, measured in the same metric as `before`
+    source: str    # where the two measurements come from
+
+
+def steps():
+    """Every tuning step of hardware-910b.md 7 and 7.1, in print order. A step compares two
+    points measured in the same metric: the matmul tiling example's 20-core step is Task
+    Duration and its base-block step MTE2 time, so there is no step between those two."""
+    ladder = "hardware-910b.md 7 [DK-addex]"
+    tiling = "hardware-910b.md 7 [DK-mmtiling]"
+    row = "hardware-910b.md 7.1 row {}".format
+    found = [
+        Step("add-32k", "8 KB -> 32 KB tiles", "add-8k", "add-32k", ladder),
+        Step("add-db", "+ double buffer", "add-32k", "add-db", ladder),
+        Step("add-bypass", "+ L2 bypass", "add-db", "add-bypass", ladder),
+        Step("add-nobank", "+ no bank conflict", "add-bypass", "add-nobank", ladder),
+        Step("mm4-base", "base block 64x64x64 -> 128x256x64", "mm4-case0", "mm4-case1", row(4)),
+        Step("mm5-grid", "core grid 2x12 -> 4x6", "mm5-case2", "mm5-case3", row(5)),
+        Step("mm6-depth", "MDL depth 4/4 -> step 8/4 depth 16/8", "mm6-case4", "mm6-case5",
+             row(6)),
+        Step("mm6-l2split", "Case5 + L2 split, 2 rounds", "mm6-case5", "mm6-case6", row(6)),
+        Step("mm6-const", "Case5 + constant tiling", "mm6-case5", "mm6-case7", row(6)),
+        Step("mm6-unitflag", "Case5 + UnitFlag", "mm6-case5", "mm6-case8", row(6)),
+        Step("mm7-l2split", "basic API + L2 split, 2 rounds", "mm7-s1", "mm7-s2", row(7)),
+        Step("mm13-mdl", "Norm -> MDL", "mm13-norm", "mm13-mdl", row(13)),
+        Step("mm14-const", "tiling argument -> constant tiling", "mm14-arg", "mm14-const",
+             row(14)),
+        Step("mm16-unitflag", "MDL + UnitFlag", "mm16-mdl", "mm16-unitflag", row(16)),
+        Step("mm17-preload", "MDL + MTE2 preload along N", "mm17-nopreload", "mm17-preload",
+             row(17)),
+        Step("tiling-cores", "4 -> 20 blocks (Task Duration)", "mm-tiling-4core",
+             "mm-tiling-20core", tiling),
+        Step("tiling-mdl", "base 128x256 + MDL (MTE2 time)", "mm-tiling-base", "mm-tiling-mdl",
+             tiling),
+    ]
+    by_id = {p.id: p for p in points()}
+    for s in found:
+        assert s.before in by_id and s.after in by_id, f"step {s.id}: unknown point"
+        assert by_id[s.before].metric == by_id[s.after].metric, \
+            f"step {s.id}: {s.before} and {s.after} are measured in different metrics"
+    ids = [s.id for s in found]
+    assert len(ids) == len(set(ids)), "tuning step ids must be unique"
     return found

@@ -4,6 +4,12 @@ percentage error (MAPE) per group and over the whole set. Points the manifest ke
 error figures (the Matmul library's scalar tiling code) are printed and marked. Nothing is
 fitted here.
 
+A second table prints the tuning steps (manifest.steps(): pairs of points the source measured
+as one tuning change) whose two points ran: the measured change (after/before - 1), the
+simulated one, and whether the simulated step moves as the chip's: a measured change of 5 % or
+more must be simulated with the same sign and between half and twice its size, a smaller one
+as less than 5 %. A step with a point kept out of the MAPE is printed, marked, and not counted.
+
 Points run in worker processes (--jobs, one per host core by default), the slowest first, each
 on a fresh device: its result is the same whatever ran before it and on any number of jobs. A
 point's result is cached by the point, the simulator build, the frontend and benchmark sources
@@ -231,6 +237,63 @@ def mape(errors):
     return sum(abs(e) for e in errors) / len(errors) if errors else float("nan")
 
 
+STEP_THRESHOLD = 5.0  # percent: a measured change below it is "no change"
+
+
+def moves_as_the_chip(measured, simulated):
+    """Whether a simulated change (percent) moves as the measured one: a change of
+    STEP_THRESHOLD or more in the same direction and between half and twice its size, a smaller
+    one as less than STEP_THRESHOLD."""
+    if abs(measured) >= STEP_THRESHOLD:
+        return 0.5 <= simulated / measured <= 2.0
+    return abs(simulated) < STEP_THRESHOLD
+
+
+def step_rows(steps, points, results):
+    """(step, measured change %, simulated change %, moves as the chip's) for each step whose
+    two points have a result without a failed check; `results` is {point id: {"sim_us": ...}}."""
+    by_id = {p.id: p for p in points}
+    rows = []
+    for step in steps:
+        before, after = results.get(step.before), results.get(step.after)
+        if before is None or after is None or before.get("check") or after.get("check"):
+            continue
+        measured = (by_id[step.after].measured / by_id[step.before].measured - 1) * 100
+        simulated = (after["sim_us"] / before["sim_us"] - 1) * 100
+        rows.append((step, measured, simulated, moves_as_the_chip(measured, simulated)))
+    return rows
+
+
+def step_counted(step, by_id):
+    """A step counts when both its points are in the MAPE."""
+    return by_id[step.before].in_mape and by_id[step.after].in_mape
+
+
+def format_steps(rows, points):
+    """The tuning-step table of `rows` (step_rows) and its count line."""
+    by_id = {p.id: p for p in points}
+    lines = ["Tuning steps (hardware-910b.md 7 and 7.1): the change after/before - 1, simulated "
+             "against measured",
+             f"(a step moves as the chip's when a measured change of {STEP_THRESHOLD:.0f}% or "
+             "more is simulated with its sign at half to twice its size, a smaller one as under "
+             f"{STEP_THRESHOLD:.0f}%)",
+             f"{'step':14s} {'before -> after':36s} {'measured':>9s} {'simulated':>9s}  "
+             "moves  change"]
+    counted = ok = 0
+    for step, measured, simulated, moves in rows:
+        mark = ""
+        if step_counted(step, by_id):
+            counted += 1
+            ok += 1 if moves else 0
+        else:
+            mark = "  [not counted]"
+        pair = f"{step.before} -> {step.after}"
+        lines.append(f"{step.id:14s} {pair:36s} {measured:+8.1f}% {simulated:+8.1f}%  "
+                     f"{'yes' if moves else 'no':5s}  {step.label}{mark}")
+    lines.append(f"tuning steps: {ok} of {counted} move as the chip's")
+    return "\n".join(lines)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
@@ -302,6 +365,10 @@ def main():
     kept_out = [p for p in chosen if not p.in_mape]
     if kept_out:
         print(f"kept out: {', '.join(p.id for p in kept_out)}: {kept_out[0].why_not}")
+    rows = step_rows(manifest.steps(), every, results)
+    if rows:
+        print()
+        print(format_steps(rows, every))
     return 1 if failed else 0
 
 

@@ -22,6 +22,7 @@ struct DmaCostConfig {
   double fixed_cycles = 0;
   double per_burst_cycles = 0;
   double core_bytes_per_cycle = 0;
+  double read_window_bytes = 0;  // 0: reads in flight are not limited
 };
 
 // The cube's Mmad timing (proto CubeUnit): cycles per fractal step by input type.

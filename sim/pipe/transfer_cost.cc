@@ -92,6 +92,11 @@ PipeTiming TransferCostModel::Cost(const TransferRequest& r, Cycle now, const Gm
   double stream =
       cost.per_burst_cycles * static_cast<double>(r.bursts) + terms.extra_cycles +
       static_cast<double>(r.bytes) / (cost.core_bytes_per_cycle * efficiency * terms.rate_factor);
+  // Little's law: with at most read_window_bytes of reads in flight, each back after the
+  // grant's latency (0 for writes), the engine streams no faster than window / latency.
+  if (gm != nullptr && cost.read_window_bytes > 0 && gm->latency > 0) {
+    stream = std::max(stream, static_cast<double>(r.bytes) * gm->latency / cost.read_window_bytes);
+  }
   double moved = stream;
   double latency = 0;
   if (gm != nullptr && r.bytes > 0) {

@@ -113,6 +113,7 @@ class TransferCostModel {
   // local memories):
   //   stream = bursts * per_burst_cycles + extra_cycles
   //            + bytes / (core_bytes_per_cycle * efficiency * rate_factor)
+  //   stream = max(stream, bytes * gm->latency / read_window_bytes)   (a read, window > 0)
   //   moved  = max(stream, gm->done - now)
   //   end    = now + max(1, ceil(moved + fixed_cycles + gm->latency))
   //   accept_next = now + max(1, ceil(stream))

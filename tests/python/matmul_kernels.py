@@ -112,12 +112,15 @@ def matmul_static_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.Glob
                          n: asc.ConstExpr[int], k: asc.ConstExpr[int],
                          m_tile: asc.ConstExpr[int], n_tile: asc.ConstExpr[int],
                          base_m: asc.ConstExpr[int], base_n: asc.ConstExpr[int],
-                         mode: asc.ConstExpr):
+                         mode: asc.ConstExpr, unit_flag: asc.ConstExpr):
     """A constant tiling (pyasc's linear example): the Matmul's config carries the single-core
     and base shapes, no TCubeTiling; each cube core walks m_tile x n_tile tiles grid-stride,
-    set_org_shape before each, set_tail for the partial ones."""
+    set_org_shape before each, set_tail for the partial ones. `unit_flag` (True or False)
+    overrides the template's en_unit_flag; None keeps it."""
     cfg = asc.adv.get_mm_config(asc.adv.MatmulShapeParams(m_tile, n_tile, k, base_m, base_n, 32),
                                 asc.adv.MatmulFuncParams(enable_kdim_reorder_load=False), mode)
+    if unit_flag is not None:
+        cfg = cfg.replace(en_unit_flag=unit_flag)
     if asc.ascend_is_aic():
         pipe = asc.TPipe()
         matmul = asc.adv.Matmul(

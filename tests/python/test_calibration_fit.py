@@ -57,7 +57,10 @@ def test_the_fitter_recovers_perturbed_parameters_within_two_percent():
                "mte2.fixed_cycles": 0.8, "cube_mte2.core_bytes_per_cycle": 1.25,
                "cube_mte2.fixed_cycles": 1.3}
     with run.Runner(2, "", progress=False) as runner:
-        fitter = fit.Fitter(runner, points, stages, max_evals=60, say=lambda text: None)
+        # The cube core's read window off: these copies then show its rate and fixed cost, as
+        # the vector core's show theirs (with it, a read that misses L2 is window-bound).
+        fitter = fit.Fitter(runner, points, stages, max_evals=60, say=lambda text: None,
+                            held={"cube_mte2.read_window_bytes": 0})
         truth = {path: fitter.defaults[path] * f for path, f in factors.items()}
         made = fitter.simulate(points, truth)
         fitter.points = [dataclasses.replace(p, measured=made[p.id]["sim_us"]) for p in points]
@@ -160,3 +163,25 @@ def test_every_stage_is_fitted_and_logo_refits_only_the_left_out_groups_stage():
     without_b = fitter.fit(without=("b",), start=values)
     assert without_b["gm.latency_cycles"] == values["gm.latency_cycles"]
     assert len(fitter.runner.seen) > runs
+
+
+def test_a_stage_does_not_fit_the_points_it_leaves_out():
+    # c1 says request_bytes is 1000, b1 563.2: left out, c1 moves nothing, and the fitter counts
+    # it outside its fitted points while it stays among every point.
+    stages = (fit.Stage("two", ("b", "c"), (fit.Param("gm.request_bytes", 0.5, 2.0),),
+                        left_out=("c1",), why_left_out="a cost outside the stage"),)
+    points = [manifest.Point(pid, group, pid, "test", "Ascend910B1", "Task Duration", measured,
+                             "fake", "request_bytes")
+              for pid, group, measured in (("b1", "b", 563.2), ("c1", "c", 1000.0))]
+    fitter = fit.Fitter(LinearModel(), points, stages, max_evals=60, say=lambda text: None)
+    values = fitter.fit()
+    assert values["gm.request_bytes"] == pytest.approx(563.2, rel=2e-3)
+    assert [p.id for p in fitter.fitted_points()] == ["b1"]
+    assert fitter.left_out() == {"c1": "a cost outside the stage"}
+    assert [p.id for p in fitter.points] == ["b1", "c1"]
+
+
+def test_a_figure_that_is_zero_in_the_preset_is_refused_by_name():
+    stages = (fit.Stage("w", ("a",), (fit.Param("mte2.read_window_bytes", 0.5, 2.0),)),)
+    with pytest.raises(ValueError, match="mte2.read_window_bytes: 0 in the preset"):
+        fit.Fitter(LinearModel(), [], stages, say=lambda text: None)

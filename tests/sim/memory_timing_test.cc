@@ -169,12 +169,9 @@ TEST(MemoryTiming, MisalignedGmAddressCostsMore) {
   EXPECT_GT(took[1], took[0]);
 }
 
-TEST(MemoryTiming, SecondReadHitsInL2) {
-  // The same 16 KB read twice on MTE2, a pipe_barrier(PIPE_MTE2) between them. The first misses
-  // (HBM latency), the second finds every line in L2:
-  //   end2 - start2 = ceil(max(per_burst + B / mte2.rate, B / l2) + mte2.fixed + l2.hit_latency)
-  SocConfig c = Config();
-  const double bytes = 16384;
+// The same 16 KB of GM read twice into UB on MTE2 (lines 3 and 5), a pipe_barrier(PIPE_MTE2)
+// between them: the first read misses L2, the second hits.
+LaunchResult ReadTwice(const SocConfig& c) {
   KernelBuilder b("reread", "reread.py");
   uint32_t x = b.PointerParam("x", ir::DT_FLOAT16);
   uint32_t u0 = b.Const(0), u1 = b.Const(32768);
@@ -184,7 +181,16 @@ TEST(MemoryTiming, SecondReadHitsInL2) {
   b.At(5).DataCopy(Ub(u1), Gm(x, false), n);
   Device device(c);
   uint64_t gx = Upload(device, std::vector<uint16_t>(8192, 1));
-  LaunchResult r = RunTimed(device, b.Build(), 1, {ArgValue::Address(gx)});
+  return RunTimed(device, b.Build(), 1, {ArgValue::Address(gx)});
+}
+
+TEST(MemoryTiming, SecondReadHitsInL2) {
+  // The same 16 KB read twice on MTE2, a pipe_barrier(PIPE_MTE2) between them. The first misses
+  // (HBM latency), the second finds every line in L2:
+  //   end2 - start2 = ceil(max(per_burst + B / mte2.rate, B / l2) + mte2.fixed + l2.hit_latency)
+  SocConfig c = Config();
+  const double bytes = 16384;
+  LaunchResult r = ReadTwice(c);
   const InstrRecord* first = Find(r, "data_copy", 3);
   const InstrRecord* second = Find(r, "data_copy", 5);
   ASSERT_TRUE(first && second);
@@ -196,6 +202,31 @@ TEST(MemoryTiming, SecondReadHitsInL2) {
   const PipeStats* m2 = FindPipe(r.cores[0], "MTE2");
   EXPECT_EQ(m2->l2_hit_bytes, 16384u);
   EXPECT_EQ(m2->hbm_read_bytes, 16384u);  // the first copy's fill only
+}
+
+TEST(MemoryTiming, ReadWindowBoundsAReadByItsLatency) {
+  // With mte2.read_window_bytes W, a read streams at most W / latency bytes per cycle: the same
+  // 16 KB read twice, the first missing L2 (gm.latency), the second hitting (l2.hit_latency):
+  //   end - start = ceil(max(per_burst + B / mte2.rate, B * latency / W, channels)
+  //                      + mte2.fixed + latency)
+  // and a window of 0 (the preset's for MTE2) leaves the copies as SecondReadHitsInL2 has them.
+  SocConfig c = Config();
+  c.mte2.read_window_bytes = 2048;
+  const double bytes = 16384;
+  LaunchResult r = ReadTwice(c);
+  const InstrRecord* first = Find(r, "data_copy", 3);
+  const InstrRecord* second = Find(r, "data_copy", 5);
+  ASSERT_TRUE(first && second);
+  double window_miss = bytes * c.gm_latency_cycles / c.mte2.read_window_bytes;
+  double window_hit = bytes * c.l2.hit_latency_cycles / c.mte2.read_window_bytes;
+  ASSERT_GT(window_miss, bytes / c.hbm_read_bytes_per_cycle + c.hbm_transfer_overhead_cycles);
+  ASSERT_GT(window_hit, c.mte2.per_burst_cycles + bytes / c.mte2.core_bytes_per_cycle);
+  EXPECT_EQ(first->end_cycle - first->start_cycle,
+            Ceil(window_miss + c.mte2.fixed_cycles + c.gm_latency_cycles));
+  EXPECT_EQ(second->end_cycle - second->start_cycle,
+            Ceil(window_hit + c.mte2.fixed_cycles + c.l2.hit_latency_cycles));
+  // The window occupies the engine: the barrier's next copy starts after the whole read.
+  EXPECT_EQ(second->start_cycle, first->end_cycle + c.barrier_cycles);
 }
 
 TEST(MemoryTiming, LaunchOverheadGrowsWithTheCoresUsed) {

@@ -18,7 +18,8 @@ from asc.language.core.ir_value import select, to_value
 from asc.language.core.tensor import tensor_ref
 from asc.language.core.types import (DataCopyParams, FixpipeConfig, FixpipeParamsV220,
                                      InitConstValueParams,
-                                     LoadData2DParams, LoadData2dTransposeParams, Nd2NzParams)
+                                     LoadData2DParams, LoadData2dTransposeParams,
+                                     LoadData3DParamsV2, Nd2NzParams)
 from asc.runtime.jit import jit
 
 # ---- GM -> L1 --------------------------------------------------------------------------------
@@ -235,7 +236,8 @@ def copy_nz_panels(dst, src, n0, k0, n, kk, org_n):
 def load_a(a2, a1, m, k, trans: ConstExpr[bool], c0: ConstExpr[int], k_align: ConstExpr[int],
            panel_rows):
     """A's m x k tile from L1 into L0A's Zz layout (docs/cube.md): row bands of fractals. Not
-    transposed (L1 holds m rows, k columns): one load per band of 16 rows. Transposed (L1 holds
+    transposed (L1 holds m rows, k columns): one LoadData 3Dv2 for half and bfloat16, else one
+    load per band of 16 rows. Transposed (L1 holds
     k rows, m columns, in panels `panel_rows` high): half fractals transposed, in one load when
     the panels hold just this tile, else one per panel; float squares per band."""
     m16 = (m + 15) // 16 * 16
@@ -252,6 +254,11 @@ def load_a(a2, a1, m, k, trans: ConstExpr[bool], c0: ConstExpr[int], k_align: Co
             for panel in range(m16 // 16):
                 load_data(a2[panel * k1 * 256:], a1[panel * panel_rows * 16:],
                           LoadData2DParams(0, kp // 16, 1, 0, 0, True, 0))
+    elif c0 == 16:
+        # Half and bfloat16: one LoadData 3Dv2 of the slice, as Ascend C's A2 Matmul loads L0A
+        # (LoadToL0A with Load3dV2: a 1 x m16 feature map of kp channels, a 1 x 1 filter, so
+        # its im2col matrix is the tile itself, Zz in L0A).
+        load_data(a2, a1, LoadData3DParamsV2((0, 0, 0, 0), 1, m16, kp, kp, m16, 0, 0))
     else:
         for band in range(m16 // 16):
             load_data(a2[band * k1 * 16 * c0:], a1[band * 16 * c0:],
@@ -430,9 +437,11 @@ def compute_block(mm, bufs, ev, m0, n0, m, n, count, keep=None):
                 set_flag(HardEvent.MTE1_MTE2, id_b)
         set_flag(HardEvent.MTE1_M, id_l0)
         wait_flag(HardEvent.MTE1_M, id_l0)
-        # Accumulating Mmads into one L0C block are ordered by a PIPE_M barrier
-        # (ascendc-semantics.md 3.4).
-        pipe_barrier(PipeID.PIPE_M)
+        # Accumulating Mmads into one L0C block: below 10 fractals of C a PIPE_M barrier orders
+        # them, from there on the cube interlocks them (ascendc-semantics.md 3.4), and Ascend C's
+        # Matmul issues the barrier only below that size (MmadCompute, docs/matmul.md).
+        if (m16 // 16) * (n16 // 16) < 10:
+            pipe_barrier(PipeID.PIPE_M)
         first = k0 == 0
         # A bias operand makes the Mmad start from the bias table (the chip's bias form), so
         # only the first slice passes it.
