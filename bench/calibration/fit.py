@@ -61,7 +61,7 @@ class Stage:
     why_left_out: str = ""
 
 
-# What each group of points constrains, in the order the fit goes. The matmul groups are not
+# What each group of points constrains, in the order the fit goes. The large matmuls are not
 # fitted: they are predicted (the "not fitted" rows of the table), which is the test of whether
 # the copy figures generalise to whole kernels.
 STAGES = (
@@ -137,11 +137,8 @@ class Fitter:
     """Stages over a Runner; `defaults` are the preset's values of every stage's parameters."""
 
     def __init__(self, runner, every_point, stages=STAGES, max_evals=40, preset_text=None,
-                 base_overrides="", say=print, held=None):
+                 base_overrides="", say=print):
         self.runner = runner
-        # Figures set to a value in every trial ({path: value}), in the trial's own blocks
-        # (base_overrides may not open a block the parameters also set).
-        self.held = dict(held or {})
         self.stages = stages
         self.max_evals = max_evals
         self.say = say
@@ -172,7 +169,6 @@ class Fitter:
 
     def overrides(self, values: Dict[str, float]) -> str:
         chosen = {path: (v, self.params[path].integer) for path, v in values.items()}
-        chosen.update({path: (v, False) for path, v in self.held.items()})
         return "\n".join(t for t in (self.base_overrides, overrides_text(chosen)) if t)
 
     def simulate(self, points, values):

@@ -118,10 +118,11 @@ class Step:
     source: str    # where the two measurements come from
 
 
-def steps():
-    """Every tuning step of hardware-910b.md 7 and 7.1, in print order. A step compares two
-    points measured in the same metric: the matmul tiling example's 20-core step is Task
-    Duration and its base-block step MTE2 time, so there is no step between those two."""
+def steps(known=None):
+    """Every tuning step of hardware-910b.md 7 and 7.1, in print order, checked against `known`
+    (the points; default points()). A step compares two points measured in the same metric: the
+    matmul tiling example's 20-core step is Task Duration and its base-block step MTE2 time, so
+    there is no step between those two."""
     ladder = "hardware-910b.md 7 [DK-addex]"
     tiling = "hardware-910b.md 7 [DK-mmtiling]"
     row = "hardware-910b.md 7.1 row {}".format
@@ -149,7 +150,7 @@ def steps():
         Step("tiling-mdl", "base 128x256 + MDL (MTE2 time)", "mm-tiling-base", "mm-tiling-mdl",
              tiling),
     ]
-    by_id = {p.id: p for p in points()}
+    by_id = {p.id: p for p in (known if known is not None else points())}
     for s in found:
         assert s.before in by_id and s.after in by_id, f"step {s.id}: unknown point"
         assert by_id[s.before].metric == by_id[s.after].metric, \

@@ -365,7 +365,7 @@ def main():
     kept_out = [p for p in chosen if not p.in_mape]
     if kept_out:
         print(f"kept out: {', '.join(p.id for p in kept_out)}: {kept_out[0].why_not}")
-    rows = step_rows(manifest.steps(), every, results)
+    rows = step_rows(manifest.steps(every), every, results)
     if rows:
         print()
         print(format_steps(rows, every))

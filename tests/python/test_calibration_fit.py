@@ -57,10 +57,7 @@ def test_the_fitter_recovers_perturbed_parameters_within_two_percent():
                "mte2.fixed_cycles": 0.8, "cube_mte2.core_bytes_per_cycle": 1.25,
                "cube_mte2.fixed_cycles": 1.3}
     with run.Runner(2, "", progress=False) as runner:
-        # The cube core's read window off: these copies then show its rate and fixed cost, as
-        # the vector core's show theirs (with it, a read that misses L2 is window-bound).
-        fitter = fit.Fitter(runner, points, stages, max_evals=60, say=lambda text: None,
-                            held={"cube_mte2.read_window_bytes": 0})
+        fitter = fit.Fitter(runner, points, stages, max_evals=60, say=lambda text: None)
         truth = {path: fitter.defaults[path] * f for path, f in factors.items()}
         made = fitter.simulate(points, truth)
         fitter.points = [dataclasses.replace(p, measured=made[p.id]["sim_us"]) for p in points]

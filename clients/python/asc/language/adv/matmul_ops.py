@@ -237,9 +237,9 @@ def load_a(a2, a1, m, k, trans: ConstExpr[bool], c0: ConstExpr[int], k_align: Co
            panel_rows):
     """A's m x k tile from L1 into L0A's Zz layout (docs/cube.md): row bands of fractals. Not
     transposed (L1 holds m rows, k columns): one LoadData 3Dv2 for half and bfloat16, else one
-    load per band of 16 rows. Transposed (L1 holds
-    k rows, m columns, in panels `panel_rows` high): half fractals transposed, in one load when
-    the panels hold just this tile, else one per panel; float squares per band."""
+    load per band of 16 rows. Transposed (L1 holds k rows, m columns, in panels `panel_rows`
+    high): half fractals transposed, in one load when the panels hold just this tile, else one
+    per panel; float squares per band."""
     m16 = (m + 15) // 16 * 16
     kp = (k + k_align - 1) // k_align * k_align
     k1 = kp // c0
