@@ -77,10 +77,11 @@ STAGES = (
     )),
     # The cube core's MTE2: the DataCopy points into L1 and the small Matmuls (whose time is
     # mostly their GM -> L1 copies, of 128 and 512 B rows, from HBM and from L2: hardware-910b.md
-    # 7.2). The rate, the per-row and the per-copy cost set the engine. (The read window is 0 in
-    # the preset, which a fit in factors cannot move: docs/timing-model.md 7f.)
+    # 7.2). The rate, the read window, the per-row and the per-copy cost set the engine
+    # (docs/timing-model.md 7f).
     Stage("cube", ("cube copies", "small matmul"), (
-        Param("cube_mte2.core_bytes_per_cycle", 0.5, 6.0),
+        Param("cube_mte2.core_bytes_per_cycle", 0.25, 2.0),
+        Param("cube_mte2.read_window_bytes", 0.25, 2.0),
         Param("cube_mte2.per_burst_cycles", 0.25, 8.0),
         Param("cube_mte2.fixed_cycles", 0.25, 4.0),
     ), left_out=("mm16-mdl", "mm16-unitflag"),

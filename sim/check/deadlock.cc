@@ -96,6 +96,16 @@ class WaitGraph {
   std::string Step(PipeId at) const {
     const Program& program = sink_.program();
     auto w = by_pipe_.find(at);
+    if (w != by_pipe_.end() && w->second->set_blocked) {
+      const WaiterInfo& info = *w->second;
+      std::string s = PipeLabel(at) + " holds set_flag(" + Pair(info.event, info.id) + ") at " +
+                      program.Where(*info.wait) + " until the flag clears";
+      if (info.queued_set != nullptr) {
+        return s + ", and the wait_flag that clears it at " + program.Where(*info.queued_set) +
+               " is queued on " + PipeLabel(info.queued_set_pipe) + " behind ";
+      }
+      return s + ", and the scalar unit has not issued the wait_flag that clears it, because ";
+    }
     if (w != by_pipe_.end()) {
       const WaiterInfo& info = *w->second;
       std::string s = PipeLabel(at) + " waits at " + program.Where(*info.wait) + " for " +
@@ -202,6 +212,7 @@ std::string ShortWait(const WaiterInfo& w) {
                : std::string("GM bytes another core writes");
   }
   if (w.unit_flag) return UnitBit(w);
+  if (w.set_blocked) return "flag " + Pair(w.event, w.id) + " to clear on " + PipeLabel(w.pipe);
   if (w.wait != nullptr) return "flag " + Pair(w.event, w.id) + " on " + PipeLabel(w.pipe);
   return "nothing it can name (" + w.scalar_state + ")";
 }
@@ -265,6 +276,35 @@ void ReportConsumedInsertedSet(const WaiterInfo& w, const std::string& pair, Cyc
   sink.Error(sink.Make(Diagnostic::Kind::kDeadlock, Diagnostic::Severity::kError, site, msg));
 }
 
+// A set_flag that waits for its flag to clear (flag_set_waits_for_clear), and why no wait will.
+void ReportBlockedSet(const WaiterInfo& w, const std::string& pair, const Site& site,
+                      std::string msg, DiagnosticSink& sink) {
+  const HardEventInfo& ev = HardEvent(w.event);
+  std::string setter;
+  for (const SetFlagInfo& f : w.set_flags) {
+    if (f.event == w.event && f.id == w.id && f.setter != nullptr) {
+      setter = " (by set_flag at " + sink.program().Where(*f.setter) + ")";
+    }
+  }
+  msg += ": set_flag(" + pair + ") cannot land: the flag is still set" + setter +
+         " and no wait_flag has consumed it, and a set of a set flag holds its pipe until a "
+         "wait clears it (docs/timing-model.md: flag_set_waits_for_clear; on the chip two "
+         "set_flags of one id in a row hang a later pipe_barrier(PIPE_ALL))";
+  if (w.queued_set != nullptr) {
+    msg += "; the wait_flag(" + pair + ") at " + sink.program().Where(*w.queued_set) +
+           " that would clear it is queued on " + PipeLabel(w.queued_set_pipe) +
+           " behind an instruction that cannot start";
+  } else if (w.scalar_at != nullptr && w.pipe != PipeId::kS) {
+    msg += "; the scalar unit stopped before issuing the wait (" + w.scalar_state + ")";
+  } else {
+    msg += "; no wait_flag(" + pair + ") remains to be executed on this core";
+  }
+  msg += ". Fix: let a wait_flag(" + pair + ") on " + PipeLabel(ev.dst) +
+         " consume each set_flag before the next set_flag(" + pair + ") on " + PipeLabel(ev.src) +
+         " (one wait per set, in that order), or use another id.";
+  sink.Error(sink.Make(Diagnostic::Kind::kDeadlock, Diagnostic::Severity::kError, site, msg));
+}
+
 }  // namespace
 
 void ReportDeadlock(const std::vector<WaiterInfo>& waiters, Cycle now, DiagnosticSink& sink) {
@@ -302,6 +342,10 @@ void ReportDeadlock(const std::vector<WaiterInfo>& waiters, Cycle now, Diagnosti
     }
     const HardEventInfo& ev = HardEvent(w.event);
     std::string pair = Pair(w.event, w.id);
+    if (w.set_blocked) {
+      ReportBlockedSet(w, pair, site, msg, sink);
+      continue;
+    }
     if (w.consumed_by != nullptr && IsInserted(w.wait)) {
       ReportConsumedInsertedSet(w, pair, now, sink);
       continue;

@@ -54,6 +54,9 @@ struct WaiterInfo {
   // set_flag auto_sync inserted for it (`inserted_set`): the report names the program's wait.
   const Instr* consumed_by = nullptr;
   const Instr* inserted_set = nullptr;
+  // `wait` is a set_flag holding its pipe until its flag clears (flag_set_waits_for_clear);
+  // queued_set is then the wait_flag that would clear it, queued behind a blocked op.
+  bool set_blocked = false;
 };
 
 // One ERROR diagnostic of kind DEADLOCK per cycle of waits, then one per waiter; when cores wait

@@ -101,6 +101,16 @@ const IssuedInstr* Pipe::BlockedWait() const {
   return &head;
 }
 
+const IssuedInstr* Pipe::BlockedSet() const {
+  if (queue_.empty()) return nullptr;
+  const IssuedInstr& head = queue_.front();
+  if (SyncRoleOf(Info(head.instr->opcode).op_class) != SyncRole::kSetFlag ||
+      ctx_.config.flag_set_waits_for_clear == 0 || !flags_.Occupied(head.flag)) {
+    return nullptr;
+  }
+  return &head;
+}
+
 void Pipe::AccountBusy(Cycle start, Cycle end) {
   if (end <= busy_until_) return;
   stats_.busy_cycles += (end - MaxCycle(start, busy_until_)).value();
@@ -161,6 +171,12 @@ bool Pipe::StartHead(Cycle now) {
     }
     case SyncRole::kSetFlag:
     case SyncRole::kCrossCoreSet: {
+      if (role == SyncRole::kSetFlag) {
+        // A set reaching a set bit holds the pipe until a wait clears it (the core wakes this
+        // pipe then); the devkit's SetFlag page: two sets in a row hang a later PIPE_ALL barrier.
+        if (ctx_.config.flag_set_waits_for_clear != 0 && flags_.Occupied(in.flag)) return false;
+        flags_.Started(in.flag);
+      }
       Cycle fire = MaxCycle(now, max_end_);
       uint32_t slot = AllocateSlot();
       slots_[slot].is_set_flag = true;

@@ -90,6 +90,9 @@ class Pipe {
   Cycle last_activity() const { return last_activity_; }
   // The head instruction if it is a wait_flag that cannot pass, else nullptr (deadlock report).
   const IssuedInstr* BlockedWait() const;
+  // The head instruction if it is a set_flag waiting for its flag to clear
+  // (flag_set_waits_for_clear), else nullptr (deadlock report).
+  const IssuedInstr* BlockedSet() const;
   // Queued-but-not-started instructions, oldest first (deadlock report).
   const RingQueue<IssuedInstr>& queue() const { return queue_; }
 

@@ -42,6 +42,7 @@ ScalarUnit::ScalarUnit(uint32_t core, LaunchContext& ctx, ScalarHost& host, cons
       track_(ctx.program.sync.auto_sync) {
   if (ctx.check != CheckLevel::kOff) {
     races_ = std::make_unique<RaceChecker>(host.core_type(), order_, ctx.diags);
+    pairing_ = std::make_unique<FlagPairing>(env.flags.ids_per_event() * kNumHardEvents);
   }
   observe_ = track_ || races_ != nullptr;
   stats_.pipe = std::string(PipeName(PipeId::kS));
@@ -123,6 +124,10 @@ void ScalarUnit::OnQueueSpace(PipeId pipe, Cycle now) {
 
 void ScalarUnit::OnFlagVisible(uint32_t flag, Cycle now) {
   if (wait_ == Wait::kFlag && wait_flag_ == flag) Wake(now);
+}
+
+void ScalarUnit::OnFlagCleared(uint32_t flag, Cycle now) {
+  if (wait_ == Wait::kFlagClear && wait_flag_ == flag) Wake(now);
 }
 
 void ScalarUnit::OnDrainProgress(Cycle now) {
@@ -220,6 +225,12 @@ bool ScalarUnit::DrainPending(Cycle& now) {
     p.issued.issue = now;
     p.issued.ready = now + Cycle(config.scalar_issue_cycles);
     if (observe_) NoteIssued(p.pipe, p.issued);
+    if (pairing_ != nullptr) {
+      SyncRole role = SyncRoleOf(Info(p.issued.instr->opcode).op_class);
+      if (role == SyncRole::kSetFlag || role == SyncRole::kWaitFlag) {
+        CheckPairing(*p.issued.instr, p.pipe, role == SyncRole::kSetFlag, p.issued.flag, now);
+      }
+    }
     pipe->Push(p.issued);
     if (wait_ == Wait::kQueueFull) {
       uint64_t stalled = (now - wait_since_).value();
@@ -593,7 +604,7 @@ bool ScalarUnit::IssuePipeInstr(const Instr& in, Cycle& now) {
       ctx_.Stop(LaunchResult::Status::kKernelFault);
       return false;
     }
-    ScalarSetFlag(in, flag, now);
+    if (!ScalarSetFlag(in, flag, now)) return false;
     ++frames_.back().pc;
     return true;
   }
@@ -688,8 +699,7 @@ bool ScalarUnit::RunOnScalar(const PendingIssue& p, Cycle now) {
   uint32_t flag = p.issued.flag;
   switch (SyncRoleOf(Info(in.opcode).op_class)) {
     case SyncRole::kSetFlag:
-      ScalarSetFlag(in, flag, now);
-      return true;
+      return ScalarSetFlag(in, flag, now);
     case SyncRole::kWaitFlag:
       if (!ScalarWaitFlag(in, flag, now)) return false;
       if (in.kind == static_cast<uint8_t>(SyncOrigin::kAutoSync)) {
@@ -711,12 +721,53 @@ bool ScalarUnit::RunOnScalar(const PendingIssue& p, Cycle now) {
   return true;
 }
 
-void ScalarUnit::ScalarSetFlag(const Instr& in, uint32_t flag, Cycle now) {
+bool ScalarUnit::ScalarSetFlag(const Instr& in, uint32_t flag, Cycle now) {
+  if (ctx_.config.flag_set_waits_for_clear != 0 && env_.flags.Occupied(flag)) {
+    // As a pipe's set does: it waits until a wait clears the flag (OnFlagCleared).
+    if (wait_ != Wait::kFlagClear) wait_since_ = now;
+    wait_ = Wait::kFlagClear;
+    wait_flag_ = flag;
+    wait_instr_ = &in;
+    return false;
+  }
+  if (wait_ == Wait::kFlagClear) stats_.wait_flag_cycles += (now - wait_since_).value();
+  wait_ = Wait::kNone;
+  env_.flags.Started(flag);
+  if (pairing_ != nullptr) CheckPairing(in, PipeId::kS, true, flag, now);
   NoteScalarSet(flag);
   host_.OnSetFlag(flag, &in, now);
   ++stats_.instructions;
   ++ctx_.instructions;
   Advance(ctx_.config.scalar_op_cycles);
+  return true;
+}
+
+void ScalarUnit::CheckPairing(const Instr& in, PipeId pipe, bool set, uint32_t flag, Cycle now) {
+  if (!set) {
+    pairing_->OnWait(flag);
+    return;
+  }
+  const Instr* earlier = pairing_->OnSet(flag, &in);
+  if (earlier == nullptr) return;
+  const HardEventInfo& ev = HardEvent(env_.flags.EventOf(flag));
+  std::string pair = std::string(ev.name) + ", " + std::to_string(env_.flags.IdOf(flag));
+  Site site = SiteOf(&in, pipe);
+  site.cycle = now;
+  ctx_.diags.Warn(
+      ctx_.diags.Make(
+          Diagnostic::Kind::kFlagOverflow, Diagnostic::Severity::kWarning, site,
+          ctx_.diags.Prefix(site) + ": set_flag(" + pair + ") follows the set_flag(" + pair +
+              ") at " + ctx_.program.Where(*earlier) +
+              " with no wait_flag issued between: two sets of one id in a row are undefined on "
+              "the chip (its SetFlag page: a later pipe_barrier(PIPE_ALL) hangs). " +
+              (ctx_.config.flag_set_waits_for_clear != 0
+                   ? "Here this set holds PIPE_" + std::string(PipeName(ev.src)) +
+                         " until a wait_flag clears the flag"
+                   : std::string("Here this set is lost if the flag is still set when it lands")) +
+              " (flag_set_waits_for_clear, docs/timing-model.md 3). Fix: issue the wait_flag(" +
+              pair + ") on PIPE_" + std::string(PipeName(ev.dst)) +
+              " between the two sets, or use another id."),
+      earlier);
 }
 
 bool ScalarUnit::ScalarWaitFlag(const Instr& in, uint32_t flag, Cycle now) {
@@ -728,6 +779,8 @@ bool ScalarUnit::ScalarWaitFlag(const Instr& in, uint32_t flag, Cycle now) {
     return false;
   }
   env_.flags.Clear(flag);
+  host_.OnFlagCleared(flag, now);
+  if (pairing_ != nullptr) CheckPairing(in, PipeId::kS, false, flag, now);
   NoteScalarWait(flag);
   if (wait_ == Wait::kFlag) stats_.wait_flag_cycles += (now - wait_since_).value();
   wait_ = Wait::kNone;

@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "sim/check/flag_pairing.h"
 #include "sim/check/memory_watch.h"
 #include "sim/check/race_checker.h"
 #include "sim/core/cycle.h"
@@ -46,6 +47,8 @@ class ScalarHost {
   virtual Pipe* pipe(PipeId id) = 0;  // nullptr if this core type has no such pipe
   virtual bool AllPipesDrained() const = 0;
   virtual void OnSetFlag(uint32_t flag, const Instr* instr, Cycle now) = 0;
+  // A wait on the scalar unit consumed `flag`: a set waiting for its clear may go on.
+  virtual void OnFlagCleared(uint32_t flag, Cycle now) = 0;
   virtual void OnScalarDone(Cycle now) = 0;
 };
 
@@ -60,6 +63,7 @@ class ScalarUnit {
     kDrainV,
     kCrossFlag,  // cross_core_wait_flag: waiting_flag() is the cross-core id
     kGmWait,     // gm_wait: gm_wait_state() says which element does not hold yet
+    kFlagClear,  // a set_flag waiting for its flag to clear (flag_set_waits_for_clear)
   };
 
   // `registers` are the core's (CoreRegisters), shared with its pipes.
@@ -72,6 +76,7 @@ class ScalarUnit {
   void Resume(Cycle now);
   void OnQueueSpace(PipeId pipe, Cycle now);
   void OnFlagVisible(uint32_t flag, Cycle now);
+  void OnFlagCleared(uint32_t flag, Cycle now);
   void OnDrainProgress(Cycle now);
   // A wait_flag passed on a pipe (its flag is consumed): the flag is free again.
   void OnWaitPassed(uint32_t flag, const Instr* instr, Cycle now);
@@ -147,8 +152,11 @@ class ScalarUnit {
   bool RunOnScalar(const PendingIssue& p, Cycle now);
   void ExecScalarAccess(const IssuedInstr& issued);
   // set_flag / wait_flag executed by the scalar unit itself (the program's or an inserted one);
-  // the wait returns false (and waits) while its flag is not set.
-  void ScalarSetFlag(const Instr& in, uint32_t flag, Cycle now);
+  // the wait returns false (and waits) while its flag is not set, the set while its flag is
+  // still set (flag_set_waits_for_clear).
+  bool ScalarSetFlag(const Instr& in, uint32_t flag, Cycle now);
+  // FLAG_OVERFLOW when a set follows an earlier set of its flag with no wait issued between.
+  void CheckPairing(const Instr& in, PipeId pipe, bool set, uint32_t flag, Cycle now);
   bool ScalarWaitFlag(const Instr& in, uint32_t flag, Cycle now);
   // printf, dump_tensor, trap, profiling marks (scalar_debug.cc); false when it must stop.
   bool ExecPrintf(const Instr& in, Cycle now);
@@ -238,9 +246,10 @@ class ScalarUnit {
   FwkOutcome fwk_out_;   // what the last framework call did, reused from call to call
   HappensBefore order_;  // fed in issue order when auto_sync or the race checker needs it
   AutoSync auto_sync_;
-  std::unique_ptr<RaceChecker> races_;  // null when checking is off
-  bool track_ = false;                  // auto_sync plans syncs
-  bool observe_ = false;                // track_ or races_: keep order_ current
+  std::unique_ptr<RaceChecker> races_;    // null when checking is off
+  std::unique_ptr<FlagPairing> pairing_;  // null when checking is off
+  bool track_ = false;                    // auto_sync plans syncs
+  bool observe_ = false;                  // track_ or races_: keep order_ current
   std::unordered_map<uint64_t, std::unique_ptr<Instr>> synth_;
 };
 

@@ -113,6 +113,18 @@ void AiCore::OnWaitPassed(uint32_t flag, const Instr* instr, Cycle now) {
   if (inserted_set && own_wait) consumed_inserted_[flag] = {instr, setter};
   if (!own_wait) consumed_inserted_.erase(flag);  // an inserted wait found its set
   scalar_->OnWaitPassed(flag, instr, now);
+  OnFlagCleared(flag, now);
+}
+
+void AiCore::OnFlagCleared(uint32_t flag, Cycle now) {
+  if (ctx_.config.flag_set_waits_for_clear == 0) return;
+  // A set of this flag may be holding its pipe (or the scalar unit) until now.
+  PipeId src = HardEvent(flags_.EventOf(flag)).src;
+  if (src == PipeId::kS) {
+    scalar_->OnFlagCleared(flag, now);
+  } else if (Pipe* p = pipe(src)) {
+    p->Wake(now);
+  }
 }
 
 Cycle AiCore::StartGate(const IssuedInstr& in) {
@@ -184,8 +196,10 @@ void AiCore::OnCrossFlagVisible(uint64_t parked, Cycle now) {
 
 void AiCore::OnFlagVisible(uint32_t flag, Cycle now) {
   --pending_flag_events_;
+  flags_.Landed(flag);
   const HardEventInfo& ev = HardEvent(flags_.EventOf(flag));
-  // Flag hygiene is a check: at CheckLevel::kOff the chip's behaviour, without a word.
+  // Flag hygiene is a check: at CheckLevel::kOff the chip's behaviour, without a word. With
+  // flag_set_waits_for_clear a set never reaches a set bit (it waited for the clear).
   if (!flags_.Set(flag) && ctx_.check != CheckLevel::kOff) {
     Site site{index_, block_, ev.src, last_setter_[flag], now};
     ctx_.diags.Warn(
@@ -193,9 +207,10 @@ void AiCore::OnFlagVisible(uint32_t flag, Cycle now) {
             Diagnostic::Kind::kFlagOverflow, Diagnostic::Severity::kWarning, site,
             ctx_.diags.Prefix(site) + ": set_flag(" + std::string(ev.name) + ", " +
                 std::to_string(flags_.IdOf(flag)) +
-                ") sets a flag that is already set: no wait_flag consumed the previous set. The "
-                "flag is one bit, so this set is lost and a later wait_flag may block forever "
-                "(hardware-910b.md 3.3). Fix: pair every set_flag with exactly one wait_flag."),
+                ") sets a flag that is already set: no wait_flag consumed the previous set yet. "
+                "With flag_set_waits_for_clear 0 the flag is one bit, so this set is lost and a "
+                "later wait_flag may block forever (docs/timing-model.md 3). Fix: pair every "
+                "set_flag with exactly one wait_flag, each wait before the next set."),
         last_setter_[flag]);
   }
   if (ev.dst == PipeId::kS) {
@@ -422,14 +437,18 @@ void AiCore::CollectWaiters(std::vector<WaiterInfo>* out) const {
     case ScalarUnit::Wait::kGmWait:
       scalar_state = "it waits for GM bytes another core writes at " + where(scalar_at);
       break;
+    case ScalarUnit::Wait::kFlagClear:
+      scalar_state = "it waits at " + where(scalar_at) + " for a flag it sets to clear";
+      break;
     case ScalarUnit::Wait::kNone:
       scalar_state = scalar_->done() ? "the scalar unit has issued the whole program"
                                      : "the scalar unit is idle";
       break;
   }
   static constexpr ScalarStall kStalls[] = {
-      ScalarStall::kNone,    ScalarStall::kQueueFull, ScalarStall::kFlag, ScalarStall::kDrain,
-      ScalarStall::kEventId, ScalarStall::kDrain,     ScalarStall::kFlag, ScalarStall::kFlag};
+      ScalarStall::kNone,  ScalarStall::kQueueFull, ScalarStall::kFlag,
+      ScalarStall::kDrain, ScalarStall::kEventId,   ScalarStall::kDrain,
+      ScalarStall::kFlag,  ScalarStall::kFlag,      ScalarStall::kFlag};
   WaiterInfo base;  // what every waiter of this core shares
   base.core = index_;
   base.block = block_;
@@ -438,24 +457,46 @@ void AiCore::CollectWaiters(std::vector<WaiterInfo>* out) const {
   for (uint32_t flag : flags_.SetFlags()) {
     base.set_flags.push_back({flags_.EventOf(flag), flags_.IdOf(flag), last_setter_[flag]});
   }
-  // The set_flag a wait needs, when it sits in its source pipe's queue (behind a blocked op).
-  auto queued_set = [&](uint32_t flag, WaiterInfo* info) {
-    PipeId src = HardEvent(info->event).src;
-    int i = PipeIndex(src);
-    if (src == PipeId::kS || pipes_[i] == nullptr) return;
+  // The `op` on `flag` queued on `pipe` behind a blocked op: the set_flag a wait needs on its
+  // source pipe, or the wait_flag that would clear the flag a held set waits for.
+  auto queued = [&](PipeId pipe, Opcode op, uint32_t flag, WaiterInfo* info) {
+    int i = PipeIndex(pipe);
+    if (pipe == PipeId::kS || pipes_[i] == nullptr) return;
     const RingQueue<IssuedInstr>& queue = pipes_[i]->queue();
     for (size_t k = 0; k < queue.size(); ++k) {
       const IssuedInstr& q = queue[k];
-      if (q.instr->opcode == Opcode::kSetFlag && q.flag == flag) {
+      if (q.instr->opcode == op && q.flag == flag) {
         info->queued_set = q.instr;
-        info->queued_set_pipe = src;
+        info->queued_set_pipe = pipe;
         return;
       }
     }
   };
+  auto queued_set = [&](uint32_t flag, WaiterInfo* info) {
+    queued(HardEvent(info->event).src, Opcode::kSetFlag, flag, info);
+  };
+  auto blocked_set = [&](PipeId pipe, const Instr* set, uint32_t flag) {
+    WaiterInfo info = base;
+    info.pipe = pipe;
+    info.wait = set;
+    info.event = flags_.EventOf(flag);
+    info.id = flags_.IdOf(flag);
+    info.set_blocked = true;
+    queued(HardEvent(info.event).dst, Opcode::kWaitFlag, flag, &info);
+    if (!scalar_->done()) {
+      info.scalar_at = scalar_at;
+      info.scalar_state = scalar_state;
+    }
+    out->push_back(std::move(info));
+  };
   bool any = false;
   for (const auto& p : pipes_) {
     if (p == nullptr || p->queue().empty()) continue;
+    if (const IssuedInstr* set = p->BlockedSet()) {
+      blocked_set(p->id(), set->instr, set->flag);
+      any = true;
+      continue;
+    }
     if (UnitFlagWaiter(*p, base, out)) {
       if (!scalar_->done()) {
         out->back().scalar_at = scalar_at;
@@ -486,6 +527,10 @@ void AiCore::CollectWaiters(std::vector<WaiterInfo>* out) const {
   if (scalar_->waiting() == ScalarUnit::Wait::kCrossFlag ||
       scalar_->waiting() == ScalarUnit::Wait::kGmWait) {
     SyncWaiter(base, out);
+    any = true;
+  }
+  if (scalar_->waiting() == ScalarUnit::Wait::kFlagClear) {
+    blocked_set(PipeId::kS, scalar_at, scalar_->waiting_flag());
     any = true;
   }
   if (scalar_->waiting() == ScalarUnit::Wait::kFlag) {

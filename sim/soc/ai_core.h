@@ -81,6 +81,7 @@ class AiCore : public PipeListener, public ScalarHost, public CrossCoreHost {
   Pipe* pipe(PipeId id) override;
   bool AllPipesDrained() const override;
   void OnScalarDone(Cycle now) override;
+  void OnFlagCleared(uint32_t flag, Cycle now) override;
   // CrossCoreHost
   void WakeScalar(Cycle now) override { scalar_->WakeForSync(now); }
 

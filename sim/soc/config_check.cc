@@ -66,6 +66,11 @@ class ConfigChecker {
   void FlagIdsAtMost64() {
     if (c_.flag_ids_per_event > 64) Fail("flag_ids_per_event", "must be <= 64");
   }
+  void FlagSetWaitsForClearIsZeroOrOne() {
+    if (c_.flag_set_waits_for_clear > 1) {
+      Fail("flag_set_waits_for_clear", "must be 0 (a second set is lost) or 1 (it waits)");
+    }
+  }
   // A cross-core set carries its id in 4 bits (hardware-910b.md 3.4).
   void CrossCoreFlagIdsAtMost16() {
     if (c_.cross_core_flag_ids > 16) Fail("cross_core_flag_ids", "must be <= 16");

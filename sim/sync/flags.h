@@ -1,6 +1,7 @@
 // The intra-core flag file: one bit per (HardEvent, event id). set_flag sets a bit once its
-// latency has passed; wait_flag consumes it. Setting a set bit is FLAG_OVERFLOW (the chip keeps
-// one bit, so the second set is lost).
+// latency has passed; wait_flag consumes it. What a set does to a bit still set is the config's
+// flag_set_waits_for_clear: it waits (holding its pipe) until a wait clears the bit, or it is lost
+// (FLAG_OVERFLOW). In-flight counts say which sets have started and not landed yet.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +14,9 @@ namespace aicore::sim {
 class FlagFile {
  public:
   explicit FlagFile(uint32_t ids_per_event)
-      : ids_per_event_(ids_per_event), bits_(kNumHardEvents * ids_per_event, 0) {}
+      : ids_per_event_(ids_per_event),
+        bits_(kNumHardEvents * ids_per_event, 0),
+        in_flight_(kNumHardEvents * ids_per_event, 0) {}
 
   uint32_t ids_per_event() const { return ids_per_event_; }
   uint32_t Index(uint32_t event, uint32_t id) const { return event * ids_per_event_ + id; }
@@ -28,6 +31,11 @@ class FlagFile {
     return !was_set;
   }
   void Clear(uint32_t flag) { bits_[flag] = 0; }
+  // A set of `flag` has started (its pipe passed it) / has landed (Set follows).
+  void Started(uint32_t flag) { ++in_flight_[flag]; }
+  void Landed(uint32_t flag) { --in_flight_[flag]; }
+  // Set, or a set of it on its way: a further set would reach a set bit.
+  bool Occupied(uint32_t flag) const { return bits_[flag] != 0 || in_flight_[flag] != 0; }
   // Flags currently set, in index order.
   std::vector<uint32_t> SetFlags() const {
     std::vector<uint32_t> out;
@@ -40,6 +48,7 @@ class FlagFile {
  private:
   uint32_t ids_per_event_;
   std::vector<uint8_t> bits_;
+  std::vector<uint32_t> in_flight_;
 };
 
 }  // namespace aicore::sim

@@ -319,24 +319,100 @@ TEST(Flags, EventIdOutOfRangeIsInvalidOperand) {
       << d->message;
 }
 
-TEST(Flags, DoubleSetWarnsOverflowAndLeftoverWarnsUnmatched) {
+std::vector<const Diagnostic*> FindAll(const LaunchResult& r, Diagnostic::Kind kind) {
+  std::vector<const Diagnostic*> out;
+  for (const Diagnostic& d : r.diagnostics) {
+    if (d.kind == kind) out.push_back(&d);
+  }
+  return out;
+}
+
+SocConfig LosingSecondSets() {
+  SocConfig c = Config();
+  c.flag_set_waits_for_clear = 0;
+  return c;
+}
+
+TEST(Flags, TwoSetsInARowWarnAtTheSecondAndLeftoversWarnUnmatched) {
   KernelBuilder b("flags", "f.py");
   uint32_t id = b.Const(2, ir::DT_INT32);
   b.At(3).SetFlag(kMte2V, id);
   b.At(4).SetFlag(kMte2V, id);
   b.At(5).SetFlag(kVMte3, id);  // never waited
   b.At(6).WaitFlag(kMte2V, id);
+  for (bool waits : {true, false}) {
+    Device device(waits ? Config() : LosingSecondSets());
+    LaunchResult r = Launch(device, b.Build());
+    EXPECT_EQ(r.status, LaunchResult::Status::kOk);
+    const Diagnostic* overflow = FindDiag(r, Diagnostic::Kind::kFlagOverflow);
+    ASSERT_NE(overflow, nullptr);
+    EXPECT_EQ(overflow->severity, Diagnostic::Severity::kWarning);
+    EXPECT_EQ(overflow->location.line, 4u);
+    EXPECT_TRUE(Contains(overflow->message, "f.py:3")) << overflow->message;
+    // Waiting, the second set lands once line 6 clears the first and is left over; lost, not.
+    std::string unmatched;
+    for (const Diagnostic* d : FindAll(r, Diagnostic::Kind::kUnmatchedFlag)) {
+      unmatched += d->message + "\n";
+    }
+    EXPECT_TRUE(Contains(unmatched, "V_MTE3, 2")) << unmatched;
+    EXPECT_EQ(Contains(unmatched, "MTE2_V, 2"), waits) << unmatched;
+  }
+}
+
+TEST(Flags, TwoSetsInARowThenAPipeAllBarrierHangAsTheChipDoes) {
+  // The devkit's SetFlag page: the second set of one id, then PipeBarrier<PIPE_ALL>, hangs.
+  KernelBuilder b("flags", "f.py");
+  uint32_t id = b.Const(2, ir::DT_INT32);
+  b.At(3).SetFlag(kMte2V, id);
+  b.At(4).SetFlag(kMte2V, id);
+  b.At(5).Barrier(ir::PIPE_ALL);
+  b.At(6).WaitFlag(kMte2V, id);
+  b.At(7).WaitFlag(kMte2V, id);
+  Device device(Config());
+  LaunchResult r = Launch(device, b.Build());
+  ASSERT_EQ(r.status, LaunchResult::Status::kDeadlock);
+  bool named = false;
+  for (const Diagnostic* d : FindAll(r, Diagnostic::Kind::kDeadlock)) {
+    if (d->location.line == 4u && d->pipe == "MTE2" && Contains(d->message, "cannot land")) {
+      named = true;
+      EXPECT_TRUE(Contains(d->message, "still set (by set_flag at f.py:3)")) << d->message;
+      EXPECT_TRUE(Contains(d->message, "Fix:")) << d->message;
+    }
+  }
+  EXPECT_TRUE(named) << r.diagnostics[0].message;
+  // Losing the second set instead, the barrier passes and the second wait finds no set.
+  Device losing(LosingSecondSets());
+  LaunchResult lost = Launch(losing, b.Build());
+  ASSERT_EQ(lost.status, LaunchResult::Status::kDeadlock);
+  const Diagnostic* d = FindDiag(lost, Diagnostic::Kind::kDeadlock);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->location.line, 7u) << d->message;
+}
+
+TEST(Flags, ASetIssuedAfterItsWaitIsKeptWhileTheWaitIsStillQueued) {
+  // A TQue's next enque sets the id its deque released before the consumer ran that wait: V is
+  // busy with the exp, so the second set reaches the flag before line 5's wait consumed it.
+  KernelBuilder b("requeue", "q.py");
+  uint32_t id = b.Const(0, ir::DT_INT32);
+  b.At(3).SetFlag(kMte2V, id);
+  uint32_t src = b.Const(0), dst = b.Const(65536);
+  b.At(4).VecScalar(ir::VecScalarOp::ADDS, KernelBuilder::Ub(dst, ir::DT_FLOAT32),
+                    KernelBuilder::Ub(src, ir::DT_FLOAT32), b.ConstF(1), b.Const(16384));
+  b.At(5).WaitFlag(kMte2V, id);
+  b.At(6).SetFlag(kMte2V, id);
+  b.At(7).WaitFlag(kMte2V, id);
   Device device(Config());
   LaunchResult r = Launch(device, b.Build());
   EXPECT_EQ(r.status, LaunchResult::Status::kOk);
-  const Diagnostic* overflow = FindDiag(r, Diagnostic::Kind::kFlagOverflow);
+  EXPECT_EQ(FindDiag(r, Diagnostic::Kind::kFlagOverflow), nullptr);
+  EXPECT_EQ(FindDiag(r, Diagnostic::Kind::kUnmatchedFlag), nullptr);
+  // With the second set lost, line 7 waits forever.
+  Device losing(LosingSecondSets());
+  LaunchResult lost = Launch(losing, b.Build());
+  EXPECT_EQ(lost.status, LaunchResult::Status::kDeadlock);
+  const Diagnostic* overflow = FindDiag(lost, Diagnostic::Kind::kFlagOverflow);
   ASSERT_NE(overflow, nullptr);
-  EXPECT_EQ(overflow->severity, Diagnostic::Severity::kWarning);
-  EXPECT_EQ(overflow->location.line, 4u);
-  const Diagnostic* unmatched = FindDiag(r, Diagnostic::Kind::kUnmatchedFlag);
-  ASSERT_NE(unmatched, nullptr);
-  EXPECT_TRUE(Contains(unmatched->message, "V_MTE3, 2")) << unmatched->message;
-  EXPECT_EQ(unmatched->location.line, 5u);
+  EXPECT_EQ(overflow->location.line, 6u);
 }
 
 TEST(Limits, CycleLimitStopsAnEndlessLoop) {
