@@ -23,6 +23,7 @@ struct DmaCostConfig {
   double per_burst_cycles = 0;
   double core_bytes_per_cycle = 0;
   double read_window_bytes = 0;  // 0: reads in flight are not limited
+  double latency_exposed = 0;    // 0: a read's latency overlaps the next copy; 1: it does not
 };
 
 // The cube's Mmad timing (proto CubeUnit): cycles per fractal step by input type.

@@ -107,8 +107,11 @@ PipeTiming TransferCostModel::Cost(const TransferRequest& r, Cycle now, const Gm
   if (bandwidth_stall != nullptr) {
     *bandwidth_stall = (CeilCycles(moved) - CeilCycles(stream)).value();
   }
+  // An engine that does not overlap a read's fixed cost and latency with its next copy waits
+  // out that fraction of them before the next copy starts.
+  double exposed = latency > 0 ? cost.latency_exposed * (cost.fixed_cycles + latency) : 0;
   PipeTiming t;
-  t.accept_next = now + MaxCycle(Cycle(1), CeilCycles(stream));
+  t.accept_next = now + MaxCycle(Cycle(1), CeilCycles(stream + exposed));
   t.end = now + MaxCycle(Cycle(1), CeilCycles(moved + cost.fixed_cycles + latency));
   return t;
 }

@@ -116,7 +116,8 @@ class TransferCostModel {
   //   stream = max(stream, bytes * gm->latency / read_window_bytes)   (a read, window > 0)
   //   moved  = max(stream, gm->done - now)
   //   end    = now + max(1, ceil(moved + fixed_cycles + gm->latency))
-  //   accept_next = now + max(1, ceil(stream))
+  //   accept_next = now + max(1, ceil(stream + latency_exposed * (fixed_cycles + gm->latency)))
+  //                 (the last term for a read only)
   // (efficiency: the grant's gm.misaligned_efficiency or 1). `bandwidth_stall` (optional)
   // receives ceil(moved) - ceil(stream): time waiting for shared bandwidth.
   PipeTiming Cost(const TransferRequest& r, Cycle now, const GmTiming* gm,

@@ -41,6 +41,9 @@ class ConfigChecker {
   void Fraction(double v, const char* field) {
     if (!(v > 0 && v <= 1)) Fail(field, "must be in (0, 1]");
   }
+  void UnitInterval(double v, const char* field) {
+    if (!(v >= 0 && v <= 1)) Fail(field, "must be in [0, 1]");
+  }
 
   // Rules relating figures, by the row's name.
   void RepeatBytesInBlocks() {

@@ -45,8 +45,9 @@ def test_the_fitter_recovers_perturbed_parameters_within_two_percent():
         fit.Stage("vector copies", ("reduced ub",), (
             fit.Param("mte2.core_bytes_per_cycle", 0.5, 4.0),
             fit.Param("mte2.fixed_cycles", 0.25, 4.0))),
+        # The cube core's copies from HBM stream at its read window over the latency (7g).
         fit.Stage("cube copies", ("reduced l1",), (
-            fit.Param("cube_mte2.core_bytes_per_cycle", 0.5, 6.0),
+            fit.Param("cube_mte2.read_window_bytes", 0.5, 2.0),
             fit.Param("cube_mte2.fixed_cycles", 0.25, 4.0))),
     )
     C = copies_module()
@@ -54,7 +55,7 @@ def test_the_fitter_recovers_perturbed_parameters_within_two_percent():
               reduced_copies("reduced ub", [C.UB_SCENARIOS[i] for i in (0, 1, 2)], False) +
               reduced_copies("reduced l1", [C.L1_SCENARIOS[i] for i in (0, 1, 2)], True))
     factors = {READ: 1.08, OVERHEAD: 0.85, "mte2.core_bytes_per_cycle": 1.15,
-               "mte2.fixed_cycles": 0.8, "cube_mte2.core_bytes_per_cycle": 1.25,
+               "mte2.fixed_cycles": 0.8, "cube_mte2.read_window_bytes": 1.25,
                "cube_mte2.fixed_cycles": 1.3}
     with run.Runner(2, "", progress=False) as runner:
         fitter = fit.Fitter(runner, points, stages, max_evals=60, say=lambda text: None)
@@ -162,11 +163,13 @@ def test_every_stage_is_fitted_and_logo_refits_only_the_left_out_groups_stage():
     assert len(fitter.runner.seen) > runs
 
 
-def test_a_stage_does_not_fit_the_points_it_leaves_out():
-    # c1 says request_bytes is 1000, b1 563.2: left out, c1 moves nothing, and the fitter counts
-    # it outside its fitted points while it stays among every point.
+@pytest.mark.parametrize("field", ["left_out", "predicted"])
+def test_a_stage_does_not_fit_the_points_it_leaves_out_or_predicts(field):
+    # c1 says request_bytes is 1000, b1 563.2: left out (or predicted), c1 moves nothing, and the
+    # fitter counts it outside its fitted points, with its reason, while it stays among every
+    # point.
     stages = (fit.Stage("two", ("b", "c"), (fit.Param("gm.request_bytes", 0.5, 2.0),),
-                        left_out=("c1",), why_left_out="a cost outside the stage"),)
+                        **{field: ("c1",), "why_" + field: "a cost outside the stage"}),)
     points = [manifest.Point(pid, group, pid, "test", "Ascend910B1", "Task Duration", measured,
                              "fake", "request_bytes")
               for pid, group, measured in (("b1", "b", 563.2), ("c1", "c", 1000.0))]

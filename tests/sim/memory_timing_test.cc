@@ -229,6 +229,32 @@ TEST(MemoryTiming, ReadWindowBoundsAReadByItsLatency) {
   EXPECT_EQ(second->start_cycle, first->end_cycle + c.barrier_cycles);
 }
 
+TEST(MemoryTiming, ExposedLatencyHoldsTheNextCopyBack) {
+  // Two 16 KB reads of different halves of x, one after the other on MTE2 with nothing between:
+  // the second starts when the first's stream has passed plus mte2.latency_exposed of the
+  // first's fixed cost and latency (both miss L2, gm.latency_cycles):
+  //   start2 - start1 = ceil(stream + exposed * (mte2.fixed + gm.latency))
+  for (double exposed : {0.0, 0.5, 1.0}) {
+    SocConfig c = Config();
+    c.mte2.latency_exposed = exposed;
+    KernelBuilder b("two_reads", "two.py");
+    uint32_t x = b.PointerParam("x", ir::DT_FLOAT16);
+    uint32_t n = b.Const(8192, ir::DT_INT32);
+    b.At(3).DataCopy(Ub(b.Const(0)), Gm(x, false), n);
+    b.At(4).DataCopy(Ub(b.Const(32768)), Gm(b.GmAddr(x, b.Const(8192), 2), false), n);
+    Device device(c);
+    uint64_t gx = Upload(device, std::vector<uint16_t>(16384, 1));
+    LaunchResult r = RunTimed(device, b.Build(), 1, {ArgValue::Address(gx)});
+    const InstrRecord* first = Find(r, "data_copy", 3);
+    const InstrRecord* second = Find(r, "data_copy", 4);
+    ASSERT_TRUE(first && second);
+    double stream = c.mte2.per_burst_cycles + 16384 / c.mte2.core_bytes_per_cycle;
+    EXPECT_EQ(second->start_cycle - first->start_cycle,
+              Ceil(stream + exposed * (c.mte2.fixed_cycles + c.gm_latency_cycles)))
+        << "latency_exposed " << exposed;
+  }
+}
+
 TEST(MemoryTiming, LaunchOverheadGrowsWithTheCoresUsed) {
   // Every core runs the same single vector op, so the last core ends at the same cycle `end`:
   //   cycles = launch_overhead_cycles + launch_overhead_per_core_cycles * cores + end
