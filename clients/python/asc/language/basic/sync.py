@@ -42,7 +42,9 @@ def set_flag(event: HardEvent, event_id: RuntimeInt = 0) -> None:
 
     Issued into the source pipe of the HardEvent (MTE2 for MTE2_V); the matching wait_flag
     blocks the destination pipe until then. event_id is a runtime int, 0..7 per event type on
-    Ascend 910B (asc-api.md 4.3)."""
+    Ascend 910B (asc-api.md 4.3). A set that reaches the flag while it is still set holds its
+    pipe until a wait_flag clears it (docs/timing-model.md 3a); two sets in a row with no wait
+    issued between are a FLAG_OVERFLOW warning."""
     _flag("set_flag", "set_flag", event, event_id)
 
 
