@@ -288,7 +288,7 @@ void ReportBlockedSet(const WaiterInfo& w, const std::string& pair, const Site& 
   }
   msg += ": set_flag(" + pair + ") cannot land: the flag is still set" + setter +
          " and no wait_flag has consumed it, and a set of a set flag holds its pipe until a "
-         "wait clears it (docs/timing-model.md: flag_set_waits_for_clear; on the chip two "
+         "wait clears it (docs/timing-model.md 3a: flag_set_waits_for_clear; on the chip two "
          "set_flags of one id in a row hang a later pipe_barrier(PIPE_ALL))";
   if (w.queued_set != nullptr) {
     msg += "; the wait_flag(" + pair + ") at " + sink.program().Where(*w.queued_set) +

@@ -105,7 +105,7 @@ const IssuedInstr* Pipe::BlockedSet() const {
   if (queue_.empty()) return nullptr;
   const IssuedInstr& head = queue_.front();
   if (SyncRoleOf(Info(head.instr->opcode).op_class) != SyncRole::kSetFlag ||
-      ctx_.config.flag_set_waits_for_clear == 0 || !flags_.Occupied(head.flag)) {
+      !flags_.SetMustWait(head.flag)) {
     return nullptr;
   }
   return &head;
@@ -174,7 +174,7 @@ bool Pipe::StartHead(Cycle now) {
       if (role == SyncRole::kSetFlag) {
         // A set reaching a set bit holds the pipe until a wait clears it (the core wakes this
         // pipe then); the devkit's SetFlag page: two sets in a row hang a later PIPE_ALL barrier.
-        if (ctx_.config.flag_set_waits_for_clear != 0 && flags_.Occupied(in.flag)) return false;
+        if (flags_.SetMustWait(in.flag)) return false;
         flags_.Started(in.flag);
       }
       Cycle fire = MaxCycle(now, max_end_);

@@ -722,7 +722,7 @@ bool ScalarUnit::RunOnScalar(const PendingIssue& p, Cycle now) {
 }
 
 bool ScalarUnit::ScalarSetFlag(const Instr& in, uint32_t flag, Cycle now) {
-  if (ctx_.config.flag_set_waits_for_clear != 0 && env_.flags.Occupied(flag)) {
+  if (env_.flags.SetMustWait(flag)) {
     // As a pipe's set does: it waits until a wait clears the flag (OnFlagCleared).
     if (wait_ != Wait::kFlagClear) wait_since_ = now;
     wait_ = Wait::kFlagClear;
@@ -760,11 +760,11 @@ void ScalarUnit::CheckPairing(const Instr& in, PipeId pipe, bool set, uint32_t f
               ") at " + ctx_.program.Where(*earlier) +
               " with no wait_flag issued between: two sets of one id in a row are undefined on "
               "the chip (its SetFlag page: a later pipe_barrier(PIPE_ALL) hangs). " +
-              (ctx_.config.flag_set_waits_for_clear != 0
+              (env_.flags.set_waits_for_clear()
                    ? "Here this set holds PIPE_" + std::string(PipeName(ev.src)) +
                          " until a wait_flag clears the flag"
                    : std::string("Here this set is lost if the flag is still set when it lands")) +
-              " (flag_set_waits_for_clear, docs/timing-model.md 3). Fix: issue the wait_flag(" +
+              " (flag_set_waits_for_clear, docs/timing-model.md 3a). Fix: issue the wait_flag(" +
               pair + ") on PIPE_" + std::string(PipeName(ev.dst)) +
               " between the two sets, or use another id."),
       earlier);

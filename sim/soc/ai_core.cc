@@ -19,7 +19,7 @@ AiCore::AiCore(uint32_t index, const CoreSpec& spec, SubBlock sub_block, LaunchC
       memories_(spec.memories),
       routes_(spec.routes),
       registers_(spec.registers),
-      flags_(ctx.config.flag_ids_per_event),
+      flags_(ctx.config.flag_ids_per_event, ctx.config.flag_set_waits_for_clear != 0),
       last_setter_(kNumHardEvents * ctx.config.flag_ids_per_event, nullptr) {
   if (ctx.unknown != nullptr) ctx.unknown->AddCore(index, memories_, kSprBytes, kCmpMaskBytes);
   PipeEnv pipe_env{index, ctx, flags_, *this, memories_, registers_, moves_, cube_args_};
@@ -117,7 +117,7 @@ void AiCore::OnWaitPassed(uint32_t flag, const Instr* instr, Cycle now) {
 }
 
 void AiCore::OnFlagCleared(uint32_t flag, Cycle now) {
-  if (ctx_.config.flag_set_waits_for_clear == 0) return;
+  if (!flags_.set_waits_for_clear()) return;
   // A set of this flag may be holding its pipe (or the scalar unit) until now.
   PipeId src = HardEvent(flags_.EventOf(flag)).src;
   if (src == PipeId::kS) {
@@ -209,7 +209,7 @@ void AiCore::OnFlagVisible(uint32_t flag, Cycle now) {
                 std::to_string(flags_.IdOf(flag)) +
                 ") sets a flag that is already set: no wait_flag consumed the previous set yet. "
                 "With flag_set_waits_for_clear 0 the flag is one bit, so this set is lost and a "
-                "later wait_flag may block forever (docs/timing-model.md 3). Fix: pair every "
+                "later wait_flag may block forever (docs/timing-model.md 3a). Fix: pair every "
                 "set_flag with exactly one wait_flag, each wait before the next set."),
         last_setter_[flag]);
   }

@@ -13,8 +13,10 @@ namespace aicore::sim {
 
 class FlagFile {
  public:
-  explicit FlagFile(uint32_t ids_per_event)
+  // `set_waits_for_clear`: the config's flag_set_waits_for_clear.
+  FlagFile(uint32_t ids_per_event, bool set_waits_for_clear)
       : ids_per_event_(ids_per_event),
+        set_waits_for_clear_(set_waits_for_clear),
         bits_(kNumHardEvents * ids_per_event, 0),
         in_flight_(kNumHardEvents * ids_per_event, 0) {}
 
@@ -36,6 +38,9 @@ class FlagFile {
   void Landed(uint32_t flag) { --in_flight_[flag]; }
   // Set, or a set of it on its way: a further set would reach a set bit.
   bool Occupied(uint32_t flag) const { return bits_[flag] != 0 || in_flight_[flag] != 0; }
+  // Whether a set of `flag` must wait for a wait_flag to clear it before it may start.
+  bool SetMustWait(uint32_t flag) const { return set_waits_for_clear_ && Occupied(flag); }
+  bool set_waits_for_clear() const { return set_waits_for_clear_; }
   // Flags currently set, in index order.
   std::vector<uint32_t> SetFlags() const {
     std::vector<uint32_t> out;
@@ -47,6 +52,7 @@ class FlagFile {
 
  private:
   uint32_t ids_per_event_;
+  bool set_waits_for_clear_;
   std::vector<uint8_t> bits_;
   std::vector<uint32_t> in_flight_;
 };

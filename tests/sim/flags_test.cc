@@ -9,7 +9,7 @@ namespace aicore::sim {
 namespace {
 
 TEST(FlagFile, SetWaitClearAndOverflow) {
-  FlagFile flags(8);
+  FlagFile flags(8, true);
   uint32_t f = flags.Index(4, 3);
   EXPECT_EQ(flags.EventOf(f), 4u);
   EXPECT_EQ(flags.IdOf(f), 3u);
